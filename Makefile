@@ -1,0 +1,30 @@
+# The two commands of the README:
+#   make run    set up (packages, Python env, drivers) and run the default suite -> ./cryptobench.db
+#   make test   set up, lint everything, run every driver's native tests and the orchestrator's tests
+PY := .venv/bin/python
+CB := .venv/bin/cryptobench
+
+.PHONY: run test setup lint native-test pytest
+
+run: setup
+	$(CB) run $(ARGS)
+
+test: setup lint native-test pytest
+
+setup:
+	./scripts/setup.sh
+
+lint:
+	$(PY) -m ruff check cryptobench tests drivers/python
+	$(PY) -m ruff format --check cryptobench tests drivers/python
+	$(MAKE) -C drivers/c lint
+	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	cd drivers/go && go vet ./...
+
+native-test:
+	$(MAKE) -C drivers/c test
+	cd drivers/go && go test ./...
+	$(PY) -m pytest -q drivers/python/tests
+
+pytest:
+	$(PY) -m pytest -q tests

@@ -1,0 +1,323 @@
+"""The `cryptobench` command line."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from . import __version__, algorithms
+from .drivers.client import DriverProcess
+from .drivers.registry import DRIVERS, Registry
+from .errors import DriverError, UserError
+from .planner import Filters, plan
+from .report import build_report
+from .report import csv_ as csv_report
+from .report import json_ as json_report
+from .report import markdown as md_report
+from .report import terminal as term_report
+from .runner import Interrupted, Runner, Settings
+from .store import DEFAULT_DB, open_store
+from .suites import list_suites, load_suite
+from .vectors import default_vectors_dir
+
+EXAMPLES = {
+    "run": """examples:
+  cryptobench run                                   # the default suite on every available provider
+  cryptobench run --alg 'aes-*-gcm' --size 16KiB,1MiB --md report.md
+  cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json""",
+    "list": """examples:
+  cryptobench list providers     # language, library, version, algorithms offered
+  cryptobench list algorithms
+  cryptobench list suites""",
+    "doctor": """example:
+  cryptobench doctor             # which drivers are built and usable, and the command that fixes each""",
+    "show": """examples:
+  cryptobench show latest                    # the newest run, as terminal tables
+  cryptobench show 3 --md run3.md --json run3.json --csv run3.csv
+  cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout""",
+    "runs": """example:
+  cryptobench runs --db results/cryptobench.db""",
+    "build": """examples:
+  cryptobench build              # build every driver, say which could not be built and why
+  cryptobench build c go""",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cryptobench",
+        description="Verified, statistically honest benchmarks of cryptography implementations, side by side.",
+        epilog="example:\n  cryptobench run --alg sha256 --size 1KiB\n\nRun `cryptobench COMMAND --help` for more.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"cryptobench {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def cmd(name: str, help_: str) -> argparse.ArgumentParser:
+        return sub.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=EXAMPLES[name],
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    db_help = f"database: a path or sqlite:///path (default ./{DEFAULT_DB})"
+    r = cmd("run", "Verify every provider, then measure a suite and report it.")
+    r.add_argument(
+        "--suite", default="default", help="suite name (see `list suites`) or a .toml file (default: default)"
+    )
+    r.add_argument("--alg", help="only these algorithms (comma-separated globs, e.g. 'sha*,aes-128-*')")
+    r.add_argument("--provider", help="only these providers (comma-separated globs, e.g. 'c:*,go:stdlib')")
+    r.add_argument("--size", help="only these sizes (comma-separated, e.g. '1KiB,16KiB' or globs like '*MiB')")
+    r.add_argument("--baseline", help="provider the others are compared with (default: the suite's, c:openssl)")
+    r.add_argument("--db", help=db_help)
+    r.add_argument("--json", metavar="FILE", help="also write the result as JSON (docs/results-schema.md)")
+    r.add_argument("--csv", metavar="FILE", help="also write one CSV row per provider and cell")
+    r.add_argument("--md", metavar="FILE", help="also write a Markdown report")
+    r.add_argument(
+        "--time-per-cell", type=float, metavar="S", help="time budget per provider and cell (default: the suite's)"
+    )
+    r.add_argument(
+        "--noise", type=float, default=2.0, metavar="PCT", help="noise threshold for verdicts in %% (default 2)"
+    )
+    r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
+    r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
+    r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
+    r.add_argument("--quiet", action="store_true", help="no progress output")
+
+    ls = cmd("list", "List providers, algorithms or suites.")
+    ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
+    ls.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+
+    d = cmd("doctor", "Check which drivers are built and usable, and how to fix the others.")
+    d.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+
+    s = cmd("show", "Re-render a stored run in any format.")
+    s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
+    s.add_argument("--db", help=db_help)
+    s.add_argument("--format", choices=["terminal", "md", "json", "csv"], default="terminal", help="format on stdout")
+    s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
+    s.add_argument("--json", metavar="FILE")
+    s.add_argument("--csv", metavar="FILE")
+    s.add_argument("--md", metavar="FILE")
+
+    rs = cmd("runs", "List the stored runs.")
+    rs.add_argument("--db", help=db_help)
+
+    b = cmd("build", "Build the drivers.")
+    b.add_argument("drivers", nargs="*", help=f"drivers to build (default all: {', '.join(DRIVERS)})")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if not args.command:
+        _parser().print_help()
+        return 2
+    try:
+        return {
+            "run": cmd_run,
+            "list": cmd_list,
+            "doctor": cmd_doctor,
+            "show": cmd_show,
+            "runs": cmd_runs,
+            "build": cmd_build,
+        }[args.command](args)
+    except UserError as e:
+        print(f"cryptobench: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+# --- run ------------------------------------------------------------------------
+
+
+def _write_exports(rep, args) -> None:
+    for path, renderer in ((args.json, json_report), (args.csv, csv_report), (args.md, md_report)):
+        if path:
+            try:
+                Path(path).write_text(renderer.render(rep), encoding="utf-8")
+            except OSError as e:
+                raise UserError(f"cannot write {path}: {e.strerror}") from None
+            print(f"wrote {path}", file=sys.stderr)
+
+
+def cmd_run(args) -> int:
+    from .progress import make_progress
+
+    suite = load_suite(args.suite)
+    registry = Registry(args.providers_file)
+    baseline = args.baseline or suite.baseline
+    if args.baseline:
+        registry.get(args.baseline)
+    if args.vectors and not Path(args.vectors).is_dir():
+        raise UserError(f"vector directory {args.vectors!r} does not exist")
+    if args.time_per_cell is not None and not 0 < args.time_per_cell <= 3600:
+        raise UserError("--time-per-cell must be in (0, 3600] seconds")
+    if not 0 <= args.noise < 100:
+        raise UserError("--noise must be a percentage in [0, 100)")
+    filters = Filters.parse(args.alg, args.provider, args.size)
+    cells = plan(suite, list(registry.providers), filters)
+    providers = sorted({p for c in cells for p in c.providers})
+    store = open_store(args.db)
+    settings = Settings(
+        suite=suite.name,
+        baseline=baseline,
+        time_per_cell=args.time_per_cell or suite.time_per_cell,
+        timeout=args.timeout,
+        vectors_dir=args.vectors,
+        noise=args.noise / 100,
+        label=args.label,
+    )
+    runner = Runner(store, registry, settings, make_progress(args.quiet))
+    code = 0
+    try:
+        run_id = runner.run(cells, providers)
+    except Interrupted as e:
+        run_id, code = e.run_id, 130
+        print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
+    rep = build_report(*store.load_run(run_id), baseline=baseline)
+    print(term_report.render(rep, color=sys.stdout.isatty()), end="")
+    _write_exports(rep, args)
+    print(f"run {run_id} stored in {store.url}", file=sys.stderr)
+    return code
+
+
+# --- show / runs ------------------------------------------------------------------
+
+
+def cmd_show(args) -> int:
+    store = open_store(args.db)
+    if args.db is None and not Path(DEFAULT_DB).exists():
+        raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
+    run_id = store.resolve_run(args.run)
+    rep = build_report(*store.load_run(run_id), baseline=args.baseline)
+    renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
+    if renderer is None:
+        print(term_report.render(rep, color=sys.stdout.isatty()), end="")
+    else:
+        print(renderer.render(rep), end="")
+    _write_exports(rep, args)
+    return 0
+
+
+def cmd_runs(args) -> int:
+    store = open_store(args.db)
+    runs = store.list_runs()
+    if not runs:
+        print(f"no runs stored in {store.url}")
+        return 0
+    print(f"{'id':>4}  {'started':<25} {'status':<11} {'suite':<12} {'ok':>5} {'failed':>6}  providers / label")
+    for r in runs:
+        label = f"  [{r['label']}]" if r["label"] else ""
+        print(
+            f"{r['id']:>4}  {r['started']:<25} {r['status']:<11} {r['suite']:<12} {r['cells_ok']:>5} "
+            f"{r['cells_failed']:>6}  {r['providers'] or ''}{label}"
+        )
+    return 0
+
+
+# --- list / doctor / build --------------------------------------------------------------
+
+
+def _hello(registry: Registry, pid: str) -> tuple[dict | None, str]:
+    p = registry.get(pid)
+    ok, why = registry.usable(p)
+    if not ok:
+        return None, why
+    try:
+        d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+        try:
+            return d.hello(timeout=30), ""
+        finally:
+            d.close(timeout=2)
+    except DriverError as e:
+        return None, f"driver failed: {e}"
+
+
+def cmd_list(args) -> int:
+    if args.what == "algorithms":
+        for a in algorithms.ALGORITHMS.values():
+            print(f"{a.name:<20} {a.kind:<7} ops: {', '.join(a.ops)}")
+        return 0
+    if args.what == "suites":
+        for s in list_suites():
+            print(f"{s.name:<14} {s.description}  ({s.path.name})")
+        return 0
+    registry = Registry(args.providers_file)
+    everything = [a for a in algorithms.ALGORITHMS if a != "noop"]
+    for pid, p in registry.providers.items():
+        hello, why = _hello(registry, pid)
+        if hello is None:
+            print(f"{pid}\n  {p.library} — unavailable: {why}\n")
+            continue
+        offers = hello.get("offers", {})
+        algs = [f"{a} ({'/'.join(offers[a])})" for a in offers if a != "noop"]
+        missing = [a for a in everything if a not in offers]
+        print(f"{pid}\n  language: {hello.get('language', p.language)}  library: {hello.get('library', p.library)}")
+        print(f"  version:  {hello.get('library_version', '?')}")
+        print(f"  runtime:  {hello.get('runtime', '?')}")
+        print(f"  offers:   {', '.join(algs)}")
+        print(f"  streaming: {', '.join(hello.get('stream', [])) or 'none'}")
+        print(f"  not offered: {', '.join(missing) or 'none'}\n")
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    registry = Registry(args.providers_file)
+    bad = 0
+    print("drivers:")
+    for d in DRIVERS.values():
+        state = "built" if d.built() else f"NOT BUILT — fix: {d.fix}"
+        print(f"  {d.name:<8} {state}")
+    print("providers:")
+    for pid in registry.providers:
+        hello, why = _hello(registry, pid)
+        if hello:
+            print(f"  {pid:<22} ok   {hello.get('library_version', '')}")
+        else:
+            bad += 1
+            print(f"  {pid:<22} FAIL {why}")
+    vdir = default_vectors_dir()
+    print(f"vectors: {vdir} ({'found' if vdir.is_dir() else 'MISSING'})")
+    return 1 if bad else 0
+
+
+def cmd_build(args) -> int:
+    names = args.drivers or list(DRIVERS)
+    for n in names:
+        if n not in DRIVERS:
+            raise UserError(f"unknown driver {n!r} (known: {', '.join(DRIVERS)})")
+    failed = 0
+    for n in names:
+        d = DRIVERS[n]
+        if not d.build:
+            print(f"{n:<8} ok (interpreted, nothing to build)")
+            continue
+        print(f"{n:<8} building: {' '.join(d.build)} (in {d.directory})", flush=True)
+        try:
+            res = subprocess.run(list(d.build), cwd=d.directory, capture_output=True, text=True, timeout=1800)
+        except FileNotFoundError as e:
+            failed += 1
+            print(f"{n:<8} FAILED: {e.filename} is not installed")
+            continue
+        if res.returncode != 0:
+            failed += 1
+            tail = [line for line in (res.stderr or res.stdout).splitlines() if line.strip()][-3:]
+            print(f"{n:<8} FAILED (exit {res.returncode}): " + " | ".join(tail))
+        else:
+            print(f"{n:<8} ok")
+    return 1 if failed else 0
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,1 @@
+"""Driver processes: where they are, how to build them, how to talk to them."""

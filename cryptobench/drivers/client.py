@@ -1,0 +1,158 @@
+"""One driver process, spoken to in JSON lines, watched for crashes, hangs and lies."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+
+from .. import PROTOCOL_VERSION
+from ..errors import DriverError
+
+MAX_LINE = 256 * 1024 * 1024
+
+
+class DriverProcess:
+    """A running driver. Every failure surfaces as DriverError with a one-line reason."""
+
+    def __init__(self, provider: str, argv: list[str], env: dict | None = None, cwd: str | None = None):
+        self.provider = provider
+        self.argv = argv
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={**os.environ, **(env or {})},
+                cwd=cwd,
+                start_new_session=True,  # so a hung driver and its children can be killed together
+            )
+        except OSError as e:
+            raise DriverError(f"cannot start {argv[0]}: {e.strerror}") from None
+        self._buf = b""
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self.proc.stdout, selectors.EVENT_READ)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
+
+    def _drain_stderr(self) -> None:
+        for raw in iter(self.proc.stderr.readline, b""):
+            self._stderr_tail.append(raw.decode("utf-8", "replace").rstrip())
+
+    def stderr_tail(self) -> str:
+        lines = [line for line in self._stderr_tail if line.strip()]
+        return lines[-1] if lines else ""
+
+    def request(self, msg: dict, timeout: float) -> dict:
+        """Send one request, return its response; DriverError on any fault."""
+        if self.proc.poll() is not None:
+            raise DriverError(self._exit_reason())
+        try:
+            self.proc.stdin.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise DriverError(self._exit_reason()) from None
+        line = self._read_line(timeout)
+        try:
+            resp = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            self.kill()
+            raise DriverError(f"protocol: not JSON: {line[:80]!r}") from None
+        if not isinstance(resp, dict) or not isinstance(resp.get("ok"), bool):
+            self.kill()
+            raise DriverError(f"protocol: response without an ok field: {line[:80]!r}")
+        if not resp["ok"]:
+            raise DriverError(str(resp.get("error") or "driver reported an error without a message")[:300])
+        return resp
+
+    def _read_line(self, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.kill()
+                raise DriverError(f"timeout: no response within {timeout:g} s")
+            if not self._sel.select(min(left, 0.5)):
+                if self.proc.poll() is not None and not self._drain_stdout():
+                    raise DriverError(self._exit_reason())
+                continue
+            if not self._drain_stdout():
+                self.proc.wait(timeout=5)
+                raise DriverError(self._exit_reason())
+            if len(self._buf) > MAX_LINE:
+                self.kill()
+                raise DriverError("protocol: response line too long")
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line
+
+    def _drain_stdout(self) -> bool:
+        """Read what is there; False at end of file."""
+        try:
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            return False
+        self._buf += chunk
+        return True
+
+    def _exit_reason(self) -> str:
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "driver closed its output but did not exit"
+        self._stderr_thread.join(timeout=1)
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            why = f"crashed ({name})"
+        else:
+            why = f"exited with code {code}"
+        tail = self.stderr_tail()
+        return f"driver {why}" + (f": {tail}" if tail else "")
+
+    def hello(self, timeout: float = 30) -> dict:
+        resp = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION}, timeout)
+        if resp.get("protocol") != PROTOCOL_VERSION:
+            raise DriverError(f"protocol: driver speaks version {resp.get('protocol')}, we speak {PROTOCOL_VERSION}")
+        if not isinstance(resp.get("offers"), dict):
+            raise DriverError("protocol: hello without offers")
+        return resp
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+            self.proc.wait()
+
+    def close(self, timeout: float = 5) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.request({"cmd": "bye"}, timeout)
+            except DriverError:
+                pass
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self._sel.close()

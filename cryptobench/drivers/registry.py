@@ -1,0 +1,133 @@
+"""Which providers exist, which driver serves each, and how that driver is built.
+
+A *driver* is a program (one per language/library family); a *provider* is
+what a user names (`c:openssl`, `go:stdlib`). Providers from a user's own
+`--providers-file` (TOML, `[[provider]] id = ... command = [...]`) join the
+built-in ones, so any program that speaks docs/protocol.md can be measured.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import UserError
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Driver:
+    name: str
+    directory: Path
+    build: tuple[str, ...]  # the command, run in `directory`
+    artifact: Path | None  # what must exist once built (None: interpreted)
+    tools: tuple[str, ...] = ()  # programs the build needs on PATH
+
+    @property
+    def fix(self) -> str:
+        return f"cryptobench build {self.name}"
+
+    def built(self) -> bool:
+        return self.artifact is None or self.artifact.exists()
+
+
+@dataclass(frozen=True)
+class Provider:
+    id: str
+    language: str
+    library: str
+    driver: str | None  # None for providers from a providers file
+    command: tuple[str, ...] = field(default=())
+
+    def argv(self) -> list[str]:
+        return [*self.command, "--provider", self.id]
+
+
+def _python() -> str:
+    venv = REPO / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+DRIVERS: dict[str, Driver] = {
+    d.name: d
+    for d in [
+        Driver("c", REPO / "drivers" / "c", ("make",), REPO / "drivers/c/build/cbdriver-openssl", ("make", "gcc")),
+        Driver(
+            "go",
+            REPO / "drivers" / "go",
+            ("go", "build", "-o", "build/cbdriver-go", "."),
+            REPO / "drivers/go/build/cbdriver-go",
+            ("go",),
+        ),
+        Driver("python", REPO / "drivers" / "python", (), None),
+    ]
+}
+
+
+def _builtin() -> list[Provider]:
+    c = str(DRIVERS["c"].artifact)
+    go = str(DRIVERS["go"].artifact)
+    py = (_python(), "-m", "cbdriver")
+    return [
+        Provider("c:openssl", "c", "OpenSSL (system libcrypto, EVP)", "c", (c,)),
+        Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (go,)),
+        Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
+        Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
+    ]
+
+
+class Registry:
+    def __init__(self, providers_file: str | Path | None = None):
+        self.providers: dict[str, Provider] = {p.id: p for p in _builtin()}
+        if providers_file:
+            for p in _load_providers_file(Path(providers_file)):
+                self.providers[p.id] = p
+
+    def get(self, pid: str) -> Provider:
+        try:
+            return self.providers[pid]
+        except KeyError:
+            raise UserError(f"unknown provider {pid!r} (see `cryptobench list providers`)") from None
+
+    def driver_of(self, p: Provider) -> Driver | None:
+        return DRIVERS.get(p.driver) if p.driver else None
+
+    def usable(self, p: Provider) -> tuple[bool, str]:
+        """(True, '') when the provider's driver is built, else (False, the fix)."""
+        d = self.driver_of(p)
+        if d is None:
+            exe = p.command[0] if p.command else ""
+            if exe and not (Path(exe).exists() or shutil.which(exe)):
+                return False, f"command {exe!r} not found"
+            return True, ""
+        if not d.built():
+            return False, f"driver not built: run `{d.fix}`"
+        return True, ""
+
+    def env_for(self, p: Provider) -> dict:
+        if p.driver == "python":
+            return {"PYTHONPATH": str(DRIVERS["python"].directory)}
+        return {}
+
+
+def _load_providers_file(path: Path) -> list[Provider]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"providers file {str(path)!r} not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"providers file {str(path)!r}: {e}") from None
+    out = []
+    for i, entry in enumerate(data.get("provider", [])):
+        pid, cmd = entry.get("id"), entry.get("command")
+        if not isinstance(pid, str) or ":" not in pid:
+            raise UserError(f"providers file {str(path)!r}: provider #{i + 1} needs an id like 'lang:library'")
+        if not isinstance(cmd, list) or not cmd or not all(isinstance(c, str) for c in cmd):
+            raise UserError(f'providers file {str(path)!r}: provider {pid!r} needs command = ["program", ...]')
+        cmd = [str((path.parent / c).resolve()) if c.startswith("./") else c for c in cmd]
+        out.append(Provider(pid, entry.get("language", pid.split(":")[0]), entry.get("library", pid), None, tuple(cmd)))
+    return out

@@ -1,0 +1,76 @@
+"""What the machine was when the numbers were taken."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+from . import __version__
+
+CRYPTO_FLAGS = ("aes", "pclmulqdq", "sha_ni", "avx", "avx2", "vaes", "vpclmulqdq", "bmi2", "adx")
+
+
+def _read(path: str) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+
+
+def cpu_info() -> dict:
+    model, flags = platform.processor() or "unknown", set()
+    text = _read("/proc/cpuinfo") or ""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key == "model name" and model in ("unknown", "", platform.processor()):
+            model = value.strip()
+        elif key == "flags" and not flags:
+            flags = set(value.split())
+    crypto = sorted(f for f in flags if f in CRYPTO_FLAGS or f.startswith("avx512"))
+    return {"model": model, "crypto_flags": crypto, "all_flags": sorted(flags)}
+
+
+def load_average() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def git_commit() -> str:
+    root = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, timeout=5
+        )
+        if head.returncode != 0:
+            return "unknown"
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+        return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+def capture() -> dict:
+    cpu = cpu_info()
+    return {
+        "cryptobench": __version__,
+        "git_commit": git_commit(),
+        "hostname": platform.node(),
+        "cpu_model": cpu["model"],
+        "cpu_flags": cpu["crypto_flags"],
+        "cores": os.cpu_count(),
+        "kernel": f"{platform.system()} {platform.release()}",
+        "machine": platform.machine(),
+        "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") or "not readable",
+        "load_start": load_average(),
+        "python": platform.python_version(),
+    }

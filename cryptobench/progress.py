@@ -1,0 +1,87 @@
+"""Progress of a run on stderr: a live bar on a terminal, one line per cell otherwise."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+from .planner import CellSpec
+from .units import format_size
+
+
+def _describe(index: int, total: int, spec: CellSpec, provider: str) -> str:
+    chunk = f" /{format_size(spec.chunk)}" if spec.chunk else ""
+    return f"cell {index + 1}/{total}  {provider:<20} {spec.alg} {spec.op} {format_size(spec.size)}{chunk}"
+
+
+class TerminalProgress:
+    """A bar with cell i of n, the provider, algorithm, size and time left."""
+
+    def __init__(self, stream=None):
+        self.console = Console(file=stream or sys.stderr)
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TaskProgressColumn(),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=True,
+        )
+        self.task = None
+        self.total = 0
+        self.last = -1
+
+    def start(self, total: int, seconds: float) -> None:
+        self.total = total
+        self.bar.start()
+        self.task = self.bar.add_task("starting", total=total)
+
+    def cell(self, index: int, spec: CellSpec, provider: str) -> None:
+        self.bar.update(self.task, completed=index, description=_describe(index, self.total, spec, provider))
+
+    def finish(self) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, completed=self.total)
+        self.bar.stop()
+
+    def log(self, message: str) -> None:
+        self.console.print(message, markup=False, highlight=False)
+
+
+class LineProgress:
+    """For logs and CI: one line when a cell starts, with an estimate of the time left."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.total = 0
+        self.last = -1
+        self.t0 = time.monotonic()
+        self.estimate = 0.0
+
+    def start(self, total: int, seconds: float) -> None:
+        self.total, self.estimate, self.t0 = total, seconds, time.monotonic()
+
+    def cell(self, index: int, spec: CellSpec, provider: str) -> None:
+        if index == self.last:
+            return
+        self.last = index
+        elapsed = time.monotonic() - self.t0
+        left = elapsed / index * (self.total - index) if index else self.estimate
+        name = _describe(index, self.total, spec, provider).replace(f"  {provider:<20}", "")
+        print(f"[{name}] about {left:.0f} s left", file=self.stream, flush=True)
+
+    def finish(self) -> None: ...
+
+    def log(self, message: str) -> None:
+        print(message, file=self.stream, flush=True)
+
+
+def make_progress(quiet: bool):
+    from .runner import _Silent
+
+    if quiet:
+        return _Silent()
+    return TerminalProgress() if sys.stderr.isatty() else LineProgress()

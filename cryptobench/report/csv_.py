@@ -1,0 +1,35 @@
+"""CSV export: one row per provider and cell, statistics flattened."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from .json_ import to_dict
+
+COLUMNS = [
+    "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
+    "min_ns", "max_ns", "cv", "ci95_low_ns", "ci95_high_ns", "mb_per_s", "ops_per_s", "baseline",
+    "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "checksum", "checksum_mismatch", "batch",
+    "peak_rss_kb",
+]  # fmt: skip
+
+
+def render(rep) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for c in to_dict(rep)["cells"]:
+        row = {k: c.get(k) for k in COLUMNS}
+        row.update(c["stats"] or {})
+        vs = c["vs_baseline"]
+        if vs:
+            row.update(
+                baseline=vs["baseline"],
+                speedup=vs["speedup"],
+                speedup_ci95_low=vs["speedup_ci95"][0],
+                speedup_ci95_high=vs["speedup_ci95"][1],
+                verdict=vs["verdict"],
+            )
+        w.writerow(row)
+    return buf.getvalue()

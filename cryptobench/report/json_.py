@@ -1,0 +1,102 @@
+"""JSON export: the documented, versioned result schema (docs/results-schema.md)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .. import RESULT_SCHEMA_VERSION
+from .model import Report, Row
+
+
+def _num(x: float | None) -> float | None:
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return round(x, 6) if isinstance(x, float) else x
+
+
+def _stats(r: Row) -> dict | None:
+    s = r.summary
+    if s is None:
+        return None
+    return {
+        "n": s.n,
+        "median_ns": _num(s.median),
+        "mean_ns": _num(s.mean),
+        "stddev_ns": _num(s.stddev),
+        "min_ns": _num(s.min),
+        "max_ns": _num(s.max),
+        "p10_ns": _num(s.p10),
+        "p90_ns": _num(s.p90),
+        "cv": _num(s.cv),
+        "ci95_low_ns": _num(s.ci_low),
+        "ci95_high_ns": _num(s.ci_high),
+        "mb_per_s": _num(r.mb_per_s()),
+        "mb_per_s_ci95": [_num(r.mb_per_s(s.ci_high)), _num(r.mb_per_s(s.ci_low))],
+        "ops_per_s": _num(r.ops_per_s()),
+    }
+
+
+def _vs(r: Row, baseline: str) -> dict | None:
+    if r.ratio is None:
+        return None
+    sp = r.ratio.speedup
+    return {
+        "baseline": baseline,
+        "time_ratio": _num(r.ratio.value),
+        "time_ratio_ci95": [_num(r.ratio.low), _num(r.ratio.high)],
+        "speedup": _num(sp[0]),
+        "speedup_ci95": [_num(sp[1]), _num(sp[2])],
+        "verdict": r.verdict,
+    }
+
+
+def to_dict(rep: Report) -> dict:
+    run = rep.run
+    return {
+        "schema": "cryptobench-result",
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "run": {
+            "id": run.id,
+            "started": run.started,
+            "finished": run.finished,
+            "status": run.status,
+            "suite": run.suite,
+            "label": run.label,
+            "settings": run.settings,
+        },
+        "environment": run.env,
+        "providers": run.providers,
+        "baseline": rep.baseline,
+        "noise_threshold": rep.noise,
+        "verification": [v.__dict__ for v in rep.verifications],
+        "cells": [
+            {
+                "provider": r.cell.provider,
+                "alg": r.cell.alg,
+                "op": r.cell.op,
+                "size": r.cell.size,
+                "chunk": r.cell.chunk,
+                "status": r.cell.status,
+                "reason": r.cell.reason,
+                "batch": r.cell.batch,
+                "samples_ns": r.cell.samples_ns,
+                "checksum": r.cell.checksum,
+                "checksum_mismatch": r.checksum_mismatch,
+                "stats": _stats(r),
+                "vs_baseline": _vs(r, rep.baseline),
+                "peak_rss_kb": r.cell.peak_rss_kb,
+                "rounds": r.cell.rounds,
+                "notes": r.notes,
+                "extra": r.cell.extra,
+            }
+            for r in rep.rows
+        ],
+        "warnings": rep.warnings,
+        "failures": rep.failures,
+        "not_offered": rep.not_offered,
+    }
+
+
+def render(rep: Report) -> str:
+    return json.dumps(to_dict(rep), indent=2, ensure_ascii=False) + "\n"

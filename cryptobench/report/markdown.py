@@ -1,0 +1,60 @@
+"""Markdown report: what a person pastes into a document or an issue."""
+
+from __future__ import annotations
+
+from .cells import HEADERS, row_cells
+from .model import Report
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def environment_lines(rep: Report) -> list[str]:
+    e, run = rep.run.env, rep.run
+    lines = [
+        f"- **Run** {run.id} · suite `{run.suite}` · {run.started} → {run.finished or 'unfinished'} · status **{run.status}**",
+        f"- **CPU** {e.get('cpu_model')} · {e.get('cores')} cores · crypto flags: {' '.join(e.get('cpu_flags', [])) or 'none'}",
+        f"- **System** {e.get('kernel')} · governor {e.get('governor')} · load {e.get('load_start')} → {e.get('load_end', '?')}",
+        f"- **cryptobench** {e.get('cryptobench')} (commit {e.get('git_commit')}) · baseline `{rep.baseline}` · noise threshold {rep.noise * 100:g}%",
+    ]
+    if run.settings.get("cpu_features"):
+        lines.append(f"- **CPU features switched off**: {run.settings['cpu_features']}")
+    return lines
+
+
+def render(rep: Report) -> str:
+    out = [f"# cryptobench report — run {rep.run.id} ({rep.run.suite})", "", "## Environment", ""]
+    out += environment_lines(rep)
+    out += ["", "## Providers", ""]
+    out += _table(
+        ["provider", "library", "version", "runtime", "clock resolution"],
+        [
+            [pid, h.get("library", ""), h.get("library_version", ""), h.get("runtime", ""),
+             f"{(h.get('clock') or {}).get('resolution_ns', '?')} ns"]
+            for pid, h in sorted(rep.run.providers.items())
+        ],
+    )  # fmt: skip
+    out += [
+        "",
+        "Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
+        "speed is baseline time / provider time (above 1 = faster than the baseline).",
+    ]
+    for t in rep.tables:
+        out += ["", f"## {t.alg} — {t.op}", ""]
+        out += _table(HEADERS, [row_cells(r) for r in t.rows])
+    out += ["", "## Verification", ""]
+    if rep.verifications:
+        out += _table(
+            ["provider", "algorithm", "status", "vectors passed", "failed", "detail"],
+            [[v.provider, v.alg, v.status, str(v.passed), str(v.failed), v.detail] for v in rep.verifications],
+        )
+    else:
+        out.append("No verification recorded.")
+    for title, items in (("Warnings", rep.warnings), ("Failures", rep.failures), ("Not offered", rep.not_offered)):
+        out += ["", f"## {title}", ""]
+        out += [f"- {w}" for w in items] or ["None."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,167 @@
+"""What every report shows, computed once from a stored run.
+
+Formats (terminal, markdown, json, csv) only lay this out; none of them
+computes a statistic of its own, so they can never disagree.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .. import stats
+from ..store.model import CellRecord, RunRecord, VerifyRecord
+from ..units import format_ns, format_size
+
+CV_LIMIT = 0.05
+CLOCK_FACTOR = 1000  # a sample should last this many clock ticks at least
+
+
+@dataclass
+class Row:
+    cell: CellRecord
+    summary: stats.Summary | None = None
+    ratio: stats.Ratio | None = None  # time(provider) / time(baseline)
+    verdict: str = ""
+    is_baseline: bool = False
+    checksum_mismatch: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def provider(self) -> str:
+        return self.cell.provider
+
+    @property
+    def ok(self) -> bool:
+        return self.cell.status == "ok" and self.summary is not None
+
+    def mb_per_s(self, ns: float | None = None) -> float:
+        ns = self.summary.median if ns is None else ns
+        return self.cell.size / ns * 1e3 if ns and self.cell.size else float("nan")
+
+    def ops_per_s(self, ns: float | None = None) -> float:
+        ns = self.summary.median if ns is None else ns
+        return 1e9 / ns if ns else float("nan")
+
+    @property
+    def speedup(self) -> tuple[float, float, float] | None:
+        return self.ratio.speedup if self.ratio else None
+
+
+@dataclass
+class Table:
+    alg: str
+    op: str
+    rows: list[Row]
+
+
+@dataclass
+class Report:
+    run: RunRecord
+    verifications: list[VerifyRecord]
+    tables: list[Table]
+    baseline: str
+    noise: float
+    warnings: list[str]
+    failures: list[str]
+    not_offered: list[str]
+
+    @property
+    def rows(self) -> list[Row]:
+        return [r for t in self.tables for r in t.rows]
+
+
+def _label(c: CellRecord) -> str:
+    chunk = f" in {format_size(c.chunk)} chunks" if c.chunk else ""
+    return f"{c.provider} {c.alg} {c.op} {format_size(c.size)}{chunk}"
+
+
+def build_report(
+    run: RunRecord, verifs: list[VerifyRecord], cells: list[CellRecord], baseline: str | None = None
+) -> Report:
+    baseline = baseline or run.settings.get("baseline", "c:openssl")
+    noise = float(run.settings.get("noise", 0.02))
+    warnings: list[str] = []
+    failures: list[str] = []
+    not_offered: list[str] = []
+    rows = []
+    for c in cells:
+        row = Row(c)
+        if c.status == "ok" and c.samples_ns and c.batch:
+            row.summary = stats.summarize(c.per_op_ns)
+        elif c.status == "not-offered":
+            not_offered.append(f"{_label(c)}: {c.reason}")
+        else:
+            failures.append(f"{_label(c)}: {c.reason}")
+        rows.append(row)
+
+    by_key: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rows:
+        by_key[r.cell.key].append(r)
+    for key, group in by_key.items():
+        base = next((r for r in group if r.provider == baseline and r.ok), None)
+        sums = {r.cell.checksum for r in group if r.ok}
+        for r in group:
+            if base is not None and r.ok:
+                r.is_baseline = r is base
+                r.ratio = stats.ratio(r.summary, base.summary)
+                r.verdict = "baseline" if r.is_baseline else stats.verdict(r.ratio, noise)
+            if r.ok and len(sums) > 1:
+                r.checksum_mismatch = True
+        if len(sums) > 1:
+            detail = ", ".join(f"{r.provider}={r.cell.checksum}" for r in group if r.ok)
+            warnings.append(f"outputs disagree for {key[0]} {key[1]} {format_size(key[2])}: {detail}")
+
+    resolution = {pid: (h.get("clock") or {}).get("resolution_ns") or 0 for pid, h in run.providers.items()}
+    for r in rows:
+        if not r.ok:
+            continue
+        _cell_warnings(r, resolution.get(r.provider, 0), noise, warnings)
+    warnings += _identical_figures(rows)
+
+    tables: dict[tuple[str, str], Table] = {}
+    for r in rows:
+        tables.setdefault((r.cell.alg, r.cell.op), Table(r.cell.alg, r.cell.op, [])).rows.append(r)
+    provider_order = {p: i for i, p in enumerate([baseline, *sorted(run.providers)])}
+    for t in tables.values():
+        t.rows.sort(key=lambda r: (r.cell.size, r.cell.chunk, provider_order.get(r.provider, 99), r.provider))
+    return Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered)
+
+
+def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -> None:
+    s, c = r.summary, r.cell
+    if s.cv > CV_LIMIT:
+        r.notes.append(f"CV {s.cv * 100:.1f}%")
+        out.append(f"{_label(c)}: coefficient of variation {s.cv * 100:.1f}% is over {CV_LIMIT * 100:.0f}%")
+    sample_ns = sorted(c.samples_ns)[len(c.samples_ns) // 2]
+    if resolution_ns and sample_ns < CLOCK_FACTOR * resolution_ns:
+        r.notes.append("near clock resolution")
+        out.append(
+            f"{_label(c)}: a sample lasts {format_ns(sample_ns)}, within {CLOCK_FACTOR}x the clock resolution "
+            f"({format_ns(resolution_ns)})"
+        )
+    if c.extra.get("checksum_unstable"):
+        r.notes.append("output changed between rounds")
+        out.append(f"{_label(c)}: the driver reported different checksums in different rounds: {c.checksums_seen}")
+    if c.extra.get("interrupted"):
+        r.notes.append("interrupted")
+        out.append(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)")
+    if r.ratio and not r.is_baseline and r.verdict == stats.SAME and abs(r.ratio.value - 1) > noise:
+        out.append(
+            f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
+            "but the interval says it is within the noise"
+        )
+
+
+def _identical_figures(rows: list[Row]) -> list[str]:
+    """The placeholder signature: different cells reporting the very same figure."""
+    seen: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for r in rows:
+        if r.ok and r.cell.alg != "noop":
+            seen[(r.provider, f"{r.summary.median:.6g}")].append(r)
+    out = []
+    for (_pid, fig), group in seen.items():
+        if len({g.cell.key for g in group}) > 1:
+            names = ", ".join(_label(g.cell) for g in group)
+            out.append(f"identical figures ({fig} ns/op) in different cells: {names} — placeholder or broken timer?")
+    return out

@@ -1,0 +1,359 @@
+"""Run a plan: start drivers, verify, then measure every cell with providers interleaved.
+
+Each cell is measured in rounds: every provider still short of a tight
+interval gets one `bench` request per round, in rotating order, so slow drift
+of the machine hits all providers alike. A provider stops when the 95%
+interval of its median is within `max_rel_ci` of the median (after
+`min_samples`) or when it has spent its time budget. Every finished cell is
+written to the store at once; nothing measured is lost to a later fault.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from . import algorithms, environment, fixed_input
+from .drivers.client import DriverProcess
+from .drivers.registry import Registry
+from .errors import DriverError
+from .planner import CellSpec
+from .stats import summarize
+from .store.model import CellRecord, RunRecord, VerifyRecord
+from .vectors import cases_for, judge, strip_expected
+
+_CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: everything measured so far is stored, the run is marked interrupted."""
+
+    def __init__(self, run_id: int):
+        super().__init__(f"run {run_id} interrupted")
+        self.run_id = run_id
+
+
+@dataclass
+class Settings:
+    suite: str
+    baseline: str
+    time_per_cell: float = 0.5
+    target_ns: int = 5_000_000
+    samples_per_round: int = 5
+    min_samples: int = 10
+    max_samples: int = 100_000
+    max_rel_ci: float = 0.01
+    warmup_first_ns: int = 50_000_000
+    warmup_ns: int = 5_000_000
+    timeout: float = 60.0
+    vectors_dir: str | None = None
+    seed: int = fixed_input.DEFAULT_SEED
+    noise: float = 0.02
+    label: str = ""
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class _Track:
+    """One provider's progress on one cell."""
+
+    batch: int = 0
+    samples: list[int] = field(default_factory=list)
+    checksums: list[str] = field(default_factory=list)
+    spent: float = 0.0
+    rounds: int = 0
+    peak_rss_kb: int = 0
+    done: bool = False
+    failed: str = ""
+    started: str = field(default_factory=now)
+
+
+class _Silent:
+    def start(self, total: int, seconds: float) -> None: ...
+    def cell(self, index: int, spec: CellSpec, provider: str) -> None: ...
+    def finish(self) -> None: ...
+    def log(self, message: str) -> None: ...
+
+
+class Runner:
+    def __init__(self, store, registry: Registry, settings: Settings, progress=None):
+        self.store = store
+        self.registry = registry
+        self.s = settings
+        self.progress = progress or _Silent()
+        self.drivers: dict[str, DriverProcess] = {}
+        self.hellos: dict[str, dict] = {}
+        self.broken: dict[str, str] = {}  # provider -> why it cannot be used
+        self.verified: dict[tuple[str, str], VerifyRecord] = {}
+
+    # --- the run -----------------------------------------------------------
+
+    def run(self, cells: list[CellSpec], providers: list[str]) -> int:
+        run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), environment.capture(), label=self.s.label)
+        run_id = self.store.create_run(run)
+        current: dict = {}
+        try:
+            for pid in providers:
+                self._start(run_id, pid)
+            self._verify_all(run_id, cells)
+            estimate = sum(len(c.providers) for c in cells) * self.s.time_per_cell * 1.3
+            self.progress.start(len(cells), estimate)
+            for i, spec in enumerate(cells):
+                current.clear()
+                self._measure(run_id, i, spec, current)
+            self.progress.finish()
+            self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
+        except KeyboardInterrupt:
+            self.progress.finish()
+            for (spec, pid), track in current.items():
+                if track.samples:  # keep what this cell had measured so far
+                    self._store_cell(run_id, spec, pid, track, interrupted=True)
+            self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
+            raise Interrupted(run_id) from None
+        finally:
+            self._stop_all()
+        return run_id
+
+    # --- drivers -------------------------------------------------------------
+
+    def _start(self, run_id: int, pid: str) -> None:
+        p = self.registry.get(pid)
+        ok, why = self.registry.usable(p)
+        if not ok:
+            self.broken[pid] = why
+            self.progress.log(f"{pid}: {why}")
+            return
+        try:
+            d = DriverProcess(pid, p.argv(), env=self.registry.env_for(p))
+            hello = d.hello(timeout=self.s.timeout)
+        except DriverError as e:
+            self.broken[pid] = f"driver failed to start: {e}"
+            self.progress.log(f"{pid}: {self.broken[pid]}")
+            return
+        hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
+        self.drivers[pid] = d
+        self.hellos[pid] = hello
+        self.store.add_provider(run_id, pid, hello)
+
+    def _restart(self, pid: str) -> None:
+        old = self.drivers.pop(pid, None)
+        if old:
+            old.kill()
+            old.close(timeout=1)
+        p = self.registry.get(pid)
+        try:
+            d = DriverProcess(pid, p.argv(), env=self.registry.env_for(p))
+            d.hello(timeout=self.s.timeout)
+            self.drivers[pid] = d
+        except DriverError as e:
+            self.broken[pid] = f"driver could not be restarted: {e}"
+
+    def _stop_all(self) -> None:
+        for d in self.drivers.values():
+            d.close(timeout=2)
+        self.drivers.clear()
+
+    def offers(self, pid: str, alg: str, op: str, chunk: int) -> bool:
+        hello = self.hellos.get(pid, {})
+        if op not in hello.get("offers", {}).get(alg, []):
+            return False
+        return chunk == 0 or alg in hello.get("stream", [])
+
+    # --- verification ----------------------------------------------------------
+
+    def _verify_all(self, run_id: int, cells: list[CellSpec]) -> None:
+        needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if pid in self.drivers})
+        for pid, alg in needed:
+            if alg == "noop" or alg not in self.hellos[pid]["offers"]:
+                continue
+            rec = self._verify(pid, alg)
+            self.verified[(pid, alg)] = rec
+            self.store.add_verification(run_id, rec)
+            if rec.status != "passed":
+                self.progress.log(f"{pid} {alg}: {rec.detail}")
+
+    def _verify(self, pid: str, alg: str) -> VerifyRecord:
+        cases = cases_for(alg, self.s.vectors_dir)
+        offered_ops = set(self.hellos[pid]["offers"].get(alg, []))
+        cases = [c for c in cases if c.op in offered_ops]
+        if not cases:
+            return VerifyRecord(pid, alg, "failed", detail="failed: no test vectors for this algorithm and operation")
+        try:
+            resp = self.drivers[pid].request(
+                {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
+            )
+        except DriverError as e:
+            if not self.drivers[pid].alive():
+                self._restart(pid)
+            return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
+        results = resp.get("results")
+        if not isinstance(results, list) or len(results) != len(cases):
+            return VerifyRecord(
+                pid, alg, "failed", detail="failed: protocol: verify returned the wrong number of results"
+            )
+        rec = VerifyRecord(pid, alg, "passed")
+        for case, result in zip(cases, results, strict=True):
+            if not isinstance(result, dict) or result.get("id") != case.id:
+                why = "protocol: results out of order"
+            else:
+                why = judge(case, result)
+            if why is None:
+                rec.passed += 1
+            else:
+                rec.failed += 1
+                if not rec.detail:
+                    rec.detail = f"failed: vector {case.id}: {why}"
+        if rec.failed:
+            rec.status = "failed"
+        return rec
+
+    # --- measurement -----------------------------------------------------------
+
+    def _measure(self, run_id: int, index: int, spec: CellSpec, tracks: dict) -> None:
+        active = []
+        for pid in spec.providers:
+            reason = self._unmeasurable(pid, spec)
+            if reason is not None:
+                status = "not-offered" if reason.startswith("not offered") else "failed"
+                self._store_simple(run_id, spec, pid, status, reason)
+            else:
+                active.append(pid)
+                tracks[(spec, pid)] = _Track()
+        rotation = 0
+        while True:
+            pending = [pid for pid in active if not tracks[(spec, pid)].done]
+            if not pending:
+                break
+            order = pending[rotation % len(pending) :] + pending[: rotation % len(pending)]
+            rotation += 1
+            for pid in order:
+                self.progress.cell(index, spec, pid)
+                self._round(spec, pid, tracks[(spec, pid)])
+        for pid in active:
+            self._store_cell(run_id, spec, pid, tracks.pop((spec, pid)))
+
+    def _unmeasurable(self, pid: str, spec: CellSpec) -> str | None:
+        if pid in self.broken:
+            return f"failed: {self.broken[pid]}"
+        if not self.offers(pid, spec.alg, spec.op, spec.chunk):
+            if spec.chunk and self.offers(pid, spec.alg, spec.op, 0):
+                return "not offered: no streaming API for this algorithm"
+            return "not offered"
+        if spec.alg != "noop":
+            v = self.verified.get((pid, spec.alg))
+            if v is None or v.status != "passed":
+                return v.detail if v else "failed: not verified"
+        return None
+
+    def _request_for(self, spec: CellSpec, track: _Track) -> dict:
+        a = algorithms.get(spec.alg)
+        req = {
+            "cmd": "bench",
+            "alg": spec.alg,
+            "op": spec.op,
+            "size": spec.size,
+            "chunk": spec.chunk,
+            "seed": self.s.seed,
+            "batch": track.batch,
+            "target_ns": self.s.target_ns,
+            "warmup_ns": self.s.warmup_first_ns if track.rounds == 0 else self.s.warmup_ns,
+            "samples": self.s.samples_per_round,
+        }
+        if a.key_len:
+            req["key"] = fixed_input.cell_key(a.key_len)
+        if a.iv_len:
+            req["iv"] = fixed_input.cell_iv(a.iv_len)
+        return req
+
+    def _round(self, spec: CellSpec, pid: str, track: _Track) -> None:
+        req = self._request_for(spec, track)
+        t0 = time.monotonic()
+        try:
+            driver = self.drivers.get(pid)
+            if driver is None:
+                raise DriverError(self.broken.get(pid, "driver not running"))
+            resp = driver.request(req, self.s.timeout)
+            self._check_bench(spec, req, resp)
+        except DriverError as e:
+            track.failed, track.done = str(e), True
+            if pid in self.drivers and not self.drivers[pid].alive():
+                self._restart(pid)
+            return
+        finally:
+            track.spent += time.monotonic() - t0
+        track.rounds += 1
+        track.batch = int(resp["batch"])
+        track.samples.extend(int(x) for x in resp["samples_ns"])
+        track.checksums.append(resp["checksum"])
+        track.peak_rss_kb = max(track.peak_rss_kb, int(resp.get("peak_rss_kb") or 0))
+        enough = len(track.samples) >= self.s.min_samples
+        if enough and (
+            track.spent >= self.s.time_per_cell
+            or summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= self.s.max_rel_ci
+        ):
+            track.done = True
+        # hard stops: a cell whose single samples are very slow must not run forever
+        if track.spent >= 5 * self.s.time_per_cell or len(track.samples) >= self.s.max_samples:
+            track.done = True
+
+    def _check_bench(self, spec: CellSpec, req: dict, resp: dict) -> None:
+        """Reject responses that cannot be true, so a lying driver fails loudly."""
+        batch, samples, checksum = resp.get("batch"), resp.get("samples_ns"), resp.get("checksum")
+        if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
+            raise DriverError(f"protocol: bad batch {batch!r}")
+        if req["batch"] and batch != req["batch"]:
+            raise DriverError(f"protocol: asked for batch {req['batch']}, driver used {batch}")
+        if not isinstance(samples, list) or len(samples) != req["samples"]:
+            raise DriverError(
+                f"protocol: asked for {req['samples']} samples, got {len(samples) if isinstance(samples, list) else samples!r}"
+            )
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in samples):
+            raise DriverError("protocol: samples must be positive numbers of nanoseconds")
+        if not isinstance(checksum, str) or not _CHECKSUM_RE.match(checksum):
+            raise DriverError(f"protocol: bad checksum {checksum!r}")
+        expected = algorithms.output_len(spec.alg, spec.op, spec.size)
+        if expected is not None and int(checksum[:8], 16) != expected:
+            raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")
+
+    # --- storing ---------------------------------------------------------------
+
+    def _store_simple(self, run_id: int, spec: CellSpec, pid: str, status: str, reason: str) -> None:
+        self.store.add_cell(
+            run_id,
+            CellRecord(pid, spec.alg, spec.op, spec.size, spec.chunk, status, reason, started=now(), finished=now()),
+        )
+
+    def _store_cell(self, run_id: int, spec: CellSpec, pid: str, track: _Track, interrupted: bool = False) -> None:
+        extra: dict = {"spent_s": round(track.spent, 3)}
+        if interrupted:
+            extra["interrupted"] = True
+        if len(set(track.checksums)) > 1:
+            extra["checksum_unstable"] = True
+        ok = bool(track.samples) and not track.failed  # samples taken before a fault are kept, but the cell is failed
+        rec = CellRecord(
+            provider=pid,
+            alg=spec.alg,
+            op=spec.op,
+            size=spec.size,
+            chunk=spec.chunk,
+            status="ok" if ok else "failed",
+            reason="" if ok else f"failed: {track.failed or 'no samples'}",
+            batch=track.batch,
+            samples_ns=track.samples,
+            checksum=track.checksums[0] if track.checksums else "",
+            checksums_seen=sorted(set(track.checksums)),
+            peak_rss_kb=track.peak_rss_kb,
+            rounds=track.rounds,
+            started=track.started,
+            finished=now(),
+            extra=extra,
+        )
+        self.store.add_cell(run_id, rec)

@@ -1,0 +1,147 @@
+"""Statistics of one cell's samples and of the ratio between two cells.
+
+Samples are per-operation times (ns). The median is the figure we quote; its
+95% confidence interval is distribution-free (binomial order statistics), so
+skewed timing distributions with a long right tail are handled honestly. The
+ratio of two medians gets an interval from the two intervals in log space.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Summary:
+    n: int
+    median: float
+    mean: float
+    stddev: float
+    min: float
+    max: float
+    ci_low: float
+    ci_high: float
+    p10: float
+    p90: float
+
+    @property
+    def cv(self) -> float:
+        return self.stddev / self.mean if self.mean > 0 else float("nan")
+
+    @property
+    def ci_rel_halfwidth(self) -> float:
+        """The larger side of the median's interval, relative to the median."""
+        if self.median <= 0:
+            return float("inf")
+        return max(self.median - self.ci_low, self.ci_high - self.median) / self.median
+
+
+def _binom_cdf(k: int, n: int) -> float:
+    """P(X <= k) for X ~ Binomial(n, 1/2)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if n > 1000:  # normal approximation with continuity correction
+        return 0.5 * (1 + math.erf((k + 0.5 - n / 2) / math.sqrt(n / 4) / math.sqrt(2)))
+    total = 0.0
+    log_half_n = n * math.log(0.5)
+    for i in range(k + 1):
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half_n)
+    return min(total, 1.0)
+
+
+def median_ci_ranks(n: int, confidence: float = 0.95) -> tuple[int, int] | None:
+    """0-based ranks (lo, hi) of the sorted sample bounding the median with `confidence`.
+
+    The interval [x_(j), x_(k)] covers the median with probability
+    P(j <= X < k) for X ~ Bin(n, 1/2) (1-based j, k). We take the
+    narrowest symmetric pair that reaches the confidence; None when n is too
+    small for any pair to reach it.
+    """
+    if n < 1:
+        return None
+    alpha = 1 - confidence
+    best = None
+    for j in range(1, n // 2 + 1):  # 1-based lower rank
+        k = n + 1 - j
+        coverage = _binom_cdf(k - 1, n) - _binom_cdf(j - 1, n)
+        if coverage >= confidence - 1e-12:
+            best = (j - 1, k - 1)
+        else:
+            break
+    if best is None and alpha > 0:
+        return None
+    return best
+
+
+def quantile(sorted_xs: list[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    if not sorted_xs:
+        return float("nan")
+    pos = (len(sorted_xs) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def summarize(xs: list[float]) -> Summary:
+    if not xs:
+        raise ValueError("no samples")
+    s = sorted(xs)
+    n = len(s)
+    mean = math.fsum(s) / n
+    var = math.fsum((x - mean) ** 2 for x in s) / (n - 1) if n > 1 else 0.0
+    med = quantile(s, 0.5)
+    ranks = median_ci_ranks(n)
+    lo, hi = (s[ranks[0]], s[ranks[1]]) if ranks else (s[0], s[-1])
+    return Summary(n, med, mean, math.sqrt(var), s[0], s[-1], lo, hi, quantile(s, 0.1), quantile(s, 0.9))
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """time(subject) / time(reference) with its 95% interval; < 1 means the subject is faster."""
+
+    value: float
+    low: float
+    high: float
+
+    @property
+    def speedup(self) -> tuple[float, float, float]:
+        """reference time / subject time: > 1 means the subject is faster."""
+        return 1 / self.value, 1 / self.high, 1 / self.low
+
+    @property
+    def percent(self) -> float:
+        """Change in time, in percent (positive = slower)."""
+        return (self.value - 1) * 100
+
+
+def _log_se(s: Summary) -> float:
+    """Standard error of log(median), from the width of its interval."""
+    if s.ci_low <= 0 or s.ci_high <= 0:
+        return float("inf")
+    return (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * Z95)
+
+
+def ratio(subject: Summary, reference: Summary) -> Ratio:
+    r = subject.median / reference.median
+    se = math.hypot(_log_se(subject), _log_se(reference))
+    if math.isinf(se):
+        return Ratio(r, 0.0, float("inf"))
+    return Ratio(r, r * math.exp(-Z95 * se), r * math.exp(Z95 * se))
+
+
+FASTER, SLOWER, SAME = "faster", "slower", "same (within noise)"
+
+
+def verdict(r: Ratio, threshold: float = 0.02) -> str:
+    """`faster`/`slower` only when the whole interval lies beyond the noise threshold."""
+    if r.high < 1 - threshold:
+        return FASTER
+    if r.low > 1 + threshold:
+        return SLOWER
+    return SAME

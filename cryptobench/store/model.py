@@ -1,0 +1,57 @@
+"""Records as they go into and come out of a store, independent of the backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class RunRecord:
+    id: int | None
+    started: str
+    suite: str
+    settings: dict
+    env: dict
+    status: str = "running"  # running | complete | interrupted | failed
+    finished: str | None = None
+    label: str = ""
+    providers: dict[str, dict] = field(default_factory=dict)  # id -> hello response
+
+
+@dataclass
+class VerifyRecord:
+    provider: str
+    alg: str
+    status: str  # passed | failed | no-vectors
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    detail: str = ""  # the first failure: "vector <file>#<id>: <why>"
+
+
+@dataclass
+class CellRecord:
+    provider: str
+    alg: str
+    op: str
+    size: int
+    chunk: int
+    status: str  # ok | failed | not-offered
+    reason: str = ""
+    batch: int = 0
+    samples_ns: list[int] = field(default_factory=list)  # raw: ns per batch
+    checksum: str = ""
+    checksums_seen: list[str] = field(default_factory=list)
+    peak_rss_kb: int = 0
+    rounds: int = 0
+    started: str = ""
+    finished: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, int, int]:
+        return (self.alg, self.op, self.size, self.chunk)
+
+    @property
+    def per_op_ns(self) -> list[float]:
+        return [s / self.batch for s in self.samples_ns] if self.batch else []

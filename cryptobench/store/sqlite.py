@@ -1,0 +1,172 @@
+"""SQLite store: one file, every cell committed the moment it is measured."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from ..errors import UserError
+from .model import CellRecord, RunRecord, VerifyRecord
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL, finished TEXT, status TEXT NOT NULL,
+    suite TEXT NOT NULL, label TEXT NOT NULL DEFAULT '',
+    settings TEXT NOT NULL, env TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS providers (
+    run_id INTEGER NOT NULL REFERENCES runs(id), provider TEXT NOT NULL, hello TEXT NOT NULL,
+    PRIMARY KEY (run_id, provider));
+CREATE TABLE IF NOT EXISTS verifications (
+    run_id INTEGER NOT NULL REFERENCES runs(id), provider TEXT NOT NULL, alg TEXT NOT NULL,
+    status TEXT NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
+    skipped INTEGER NOT NULL, detail TEXT NOT NULL,
+    PRIMARY KEY (run_id, provider, alg));
+CREATE TABLE IF NOT EXISTS cells (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    provider TEXT NOT NULL, alg TEXT NOT NULL, op TEXT NOT NULL,
+    size INTEGER NOT NULL, chunk INTEGER NOT NULL,
+    status TEXT NOT NULL, reason TEXT NOT NULL,
+    batch INTEGER NOT NULL, samples_ns TEXT NOT NULL,
+    checksum TEXT NOT NULL, checksums_seen TEXT NOT NULL,
+    peak_rss_kb INTEGER NOT NULL, rounds INTEGER NOT NULL,
+    started TEXT NOT NULL, finished TEXT NOT NULL, extra TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS cells_run ON cells (run_id);
+"""
+
+
+class SqliteStore:
+    def __init__(self, path: Path):
+        self.path = path
+        self.url = f"sqlite:///{path.resolve()}" if path.is_absolute() else str(path)
+        try:
+            if path.parent and not path.parent.exists():
+                raise UserError(f"cannot open database {str(path)!r}: directory {str(path.parent)!r} does not exist")
+            self.db = sqlite3.connect(str(path), timeout=30)
+            self.db.executescript(_SCHEMA)
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                self.db.commit()
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise UserError(
+                    f"database {str(path)!r} has schema version {row[0]}, this cryptobench reads {SCHEMA_VERSION}"
+                )
+        except sqlite3.DatabaseError as e:
+            raise UserError(f"cannot open database {str(path)!r}: {e}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- writing ----------------------------------------------------------
+
+    def create_run(self, run: RunRecord) -> int:
+        cur = self.db.execute(
+            "INSERT INTO runs (started, status, suite, label, settings, env) VALUES (?,?,?,?,?,?)",
+            (run.started, run.status, run.suite, run.label, json.dumps(run.settings), json.dumps(run.env)),
+        )
+        self.db.commit()
+        run.id = cur.lastrowid
+        return run.id
+
+    def add_provider(self, run_id: int, provider: str, hello: dict) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO providers VALUES (?,?,?)", (run_id, provider, json.dumps(hello, sort_keys=True))
+        )
+        self.db.commit()
+
+    def add_verification(self, run_id: int, v: VerifyRecord) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO verifications VALUES (?,?,?,?,?,?,?,?)",
+            (run_id, v.provider, v.alg, v.status, v.passed, v.failed, v.skipped, v.detail),
+        )
+        self.db.commit()
+
+    def add_cell(self, run_id: int, c: CellRecord) -> None:
+        self.db.execute(
+            "INSERT INTO cells (run_id, provider, alg, op, size, chunk, status, reason, batch, samples_ns,"
+            " checksum, checksums_seen, peak_rss_kb, rounds, started, finished, extra)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                run_id, c.provider, c.alg, c.op, c.size, c.chunk, c.status, c.reason, c.batch,
+                json.dumps(c.samples_ns), c.checksum, json.dumps(c.checksums_seen), c.peak_rss_kb,
+                c.rounds, c.started, c.finished, json.dumps(c.extra),
+            ),
+        )  # fmt: skip
+        self.db.commit()
+
+    def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
+        if env_update:
+            env = json.loads(self.db.execute("SELECT env FROM runs WHERE id=?", (run_id,)).fetchone()[0])
+            env.update(env_update)
+            self.db.execute("UPDATE runs SET env=? WHERE id=?", (json.dumps(env), run_id))
+        self.db.execute("UPDATE runs SET status=?, finished=? WHERE id=?", (status, finished, run_id))
+        self.db.commit()
+
+    # --- reading ----------------------------------------------------------
+
+    def list_runs(self) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT r.id, r.started, r.finished, r.status, r.suite, r.label,"
+            " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='ok'),"
+            " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='failed'),"
+            " (SELECT GROUP_CONCAT(provider, ',') FROM providers p WHERE p.run_id=r.id)"
+            " FROM runs r ORDER BY r.id"
+        ).fetchall()
+        keys = ("id", "started", "finished", "status", "suite", "label", "cells_ok", "cells_failed", "providers")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def resolve_run(self, ref: str | int | None) -> int:
+        """A run id, `latest`/`last`, or `latest~N` (N runs before the latest)."""
+        ids = [r[0] for r in self.db.execute("SELECT id FROM runs ORDER BY id").fetchall()]
+        if not ids:
+            raise UserError(f"no runs stored in {self.url} (run `cryptobench run` first)")
+        text = str(ref if ref is not None else "latest")
+        if text in ("latest", "last") or text.startswith(("latest~", "last~")):
+            back = int(text.split("~")[1]) if "~" in text and text.split("~")[1].isdigit() else 0
+            if back >= len(ids):
+                raise UserError(f"run {text!r} does not exist: only {len(ids)} runs stored")
+            return ids[-1 - back]
+        if not text.isdigit() or int(text) not in ids:
+            raise UserError(f"run {text!r} not found in {self.url} (see `cryptobench runs`)")
+        return int(text)
+
+    def load_run(self, run_id: int) -> tuple[RunRecord, list[VerifyRecord], list[CellRecord]]:
+        row = self.db.execute(
+            "SELECT id, started, finished, status, suite, label, settings, env FROM runs WHERE id=?", (run_id,)
+        ).fetchone()
+        if row is None:
+            raise UserError(f"run {run_id} not found in {self.url}")
+        run = RunRecord(
+            id=row[0], started=row[1], finished=row[2], status=row[3], suite=row[4], label=row[5],
+            settings=json.loads(row[6]), env=json.loads(row[7]),
+        )  # fmt: skip
+        for provider, hello in self.db.execute("SELECT provider, hello FROM providers WHERE run_id=?", (run_id,)):
+            run.providers[provider] = json.loads(hello)
+        verifs = [
+            VerifyRecord(*r)
+            for r in self.db.execute(
+                "SELECT provider, alg, status, passed, failed, skipped, detail FROM verifications"
+                " WHERE run_id=? ORDER BY provider, alg",
+                (run_id,),
+            )
+        ]
+        cells = []
+        for r in self.db.execute(
+            "SELECT provider, alg, op, size, chunk, status, reason, batch, samples_ns, checksum, checksums_seen,"
+            " peak_rss_kb, rounds, started, finished, extra FROM cells WHERE run_id=? ORDER BY id",
+            (run_id,),
+        ):
+            cells.append(
+                CellRecord(
+                    provider=r[0], alg=r[1], op=r[2], size=r[3], chunk=r[4], status=r[5], reason=r[6], batch=r[7],
+                    samples_ns=json.loads(r[8]), checksum=r[9], checksums_seen=json.loads(r[10]),
+                    peak_rss_kb=r[11], rounds=r[12], started=r[13], finished=r[14], extra=json.loads(r[15]),
+                )
+            )  # fmt: skip
+        return run, verifs, cells

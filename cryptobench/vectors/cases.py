@@ -1,0 +1,221 @@
+"""Turn Wycheproof files and kat/basic.json into protocol cases."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ..algorithms import TAG_LEN
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def default_vectors_dir() -> Path:
+    """`../shared/vectors` beside the checkout, else the copy kept in the repository."""
+    shared = REPO_ROOT.parent / "shared" / "vectors"
+    return shared if shared.is_dir() else REPO_ROOT / "vectors"
+
+
+@dataclass
+class Case:
+    id: str
+    op: str
+    fields: dict  # protocol fields sent to the driver: key, iv, counter, aad, msg
+    expect: str  # valid | invalid | acceptable
+    out: str | None = None  # expected output (hex) for valid cases
+    cmp: str = "equal"  # equal | prefix (truncated MAC tags)
+    source: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def to_request(self) -> dict:
+        return {"id": self.id, "op": self.op, **self.fields}
+
+    def to_export(self) -> dict:
+        d = self.to_request()
+        d.update(expect=self.expect, cmp=self.cmp)
+        if self.out is not None:
+            d["out"] = self.out
+        return d
+
+
+def strip_expected(cases: list[Case]) -> list[dict]:
+    return [c.to_request() for c in cases]
+
+
+def judge(case: Case, result: dict) -> str | None:
+    """None when the driver's result is right for the case, else why not."""
+    if "error" in result:
+        return f"driver error: {result['error']}"
+    rejected = bool(result.get("rejected"))
+    out = result.get("out")
+    if case.expect == "acceptable":
+        return None
+    if case.expect == "invalid":
+        if rejected:
+            return None
+        if out is not None and case.out is not None and not _matches(case, out):
+            return None  # e.g. a wrong MAC tag: the driver computed a different one
+        return "accepted an invalid input"
+    if rejected:
+        return "rejected a valid input"
+    if out is None:
+        return "no output"
+    if not _matches(case, out):
+        return f"output {out[:32]}... differs from expected {case.out[:32]}..."
+    return None
+
+
+def _matches(case: Case, out: str) -> bool:
+    out = out.lower()
+    if case.cmp == "prefix":
+        return out.startswith(case.out)
+    return out == case.out
+
+
+@lru_cache(maxsize=64)
+def _load(path: Path) -> dict:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
+    vdir = Path(vectors_dir) if vectors_dir else default_vectors_dir()
+    out: list[Case] = []
+    out += _kat_cases(alg, vdir)
+    for builder in _WYCHEPROOF.get(alg, []):
+        out += builder(alg, vdir)
+    out += _derived_cases(alg, vdir)
+    return out
+
+
+# --- kat/basic.json -------------------------------------------------------
+
+
+def _kat_message(v: dict) -> str:
+    if "msg_hex" in v:
+        return v["msg_hex"].lower()
+    unit = bytes.fromhex(v["msg_repeat"])
+    n = int(v["msg_len"])
+    return (unit * (n // len(unit) + 1))[:n].hex()
+
+
+def _kat_cases(alg: str, vdir: Path) -> list[Case]:
+    path = vdir / "kat" / "basic.json"
+    if not path.exists():
+        return []
+    cases = []
+    for i, v in enumerate(_load(path)["vectors"]):
+        if v["alg"] != alg:
+            continue
+        fields: dict = {}
+        if "key_hex" in v:
+            fields["key"] = v["key_hex"].lower()
+        iv = v.get("iv_hex") or v.get("nonce_hex")
+        if iv:
+            fields["iv"] = iv.lower()
+        if "counter" in v:
+            fields["counter"] = int(v["counter"])
+        msg, expected = _kat_message(v), v["out_hex"].lower()
+        cid = f"kat/basic.json#{i}"
+        if v["op"] == "hash":
+            cases.append(Case(cid, "hash", {**fields, "msg": msg}, "valid", expected, source=v["source"]))
+        elif v["op"] == "encrypt":
+            cases.append(Case(cid + "/encrypt", "encrypt", {**fields, "msg": msg}, "valid", expected, source=v["source"]))
+            cases.append(Case(cid + "/decrypt", "decrypt", {**fields, "msg": expected}, "valid", msg, source=v["source"]))
+    return cases
+
+
+# --- Wycheproof -------------------------------------------------------------
+
+
+def _groups(vdir: Path, name: str):
+    path = vdir / "wycheproof" / name
+    if not path.exists():
+        return
+    for group in _load(path)["testGroups"]:
+        for test in group["tests"]:
+            yield group, test
+
+
+def _aead(file: str, iv_bits: int):
+    def build(alg: str, vdir: Path) -> list[Case]:
+        key_bits = int(alg.split("-")[1]) if alg.startswith("aes-") else 256
+        cases = []
+        for g, t in _groups(vdir, file):
+            if g.get("keySize") != key_bits or g.get("ivSize") != iv_bits or g.get("tagSize") != TAG_LEN * 8:
+                continue  # outside the measured contract (nonce and tag sizes)
+            cid = f"wycheproof/{file}#{t['tcId']}"
+            base = {"key": t["key"], "iv": t["iv"], "aad": t["aad"]}
+            sealed = t["ct"] + t["tag"]
+            if t["result"] == "valid":
+                cases.append(Case(cid + "/seal", "seal", {**base, "msg": t["msg"]}, "valid", sealed))
+            cases.append(Case(cid + "/open", "open", {**base, "msg": sealed}, t["result"], t["msg"]))
+        return cases
+
+    return build
+
+
+def _pkcs7(msg_hex: str) -> str:
+    n = 16 - (len(msg_hex) // 2) % 16
+    return msg_hex + bytes([n] * n).hex()
+
+
+def _cbc(alg: str, vdir: Path) -> list[Case]:
+    key_bits = int(alg.split("-")[1])
+    cases = []
+    for g, t in _groups(vdir, "aes_cbc_pkcs5_test.json"):
+        if g.get("keySize") != key_bits or t["result"] != "valid":
+            continue  # invalid cases are bad padding, which an unpadded cipher cannot see
+        cid = f"wycheproof/aes_cbc_pkcs5_test.json#{t['tcId']}"
+        padded = _pkcs7(t["msg"])
+        base = {"key": t["key"], "iv": t["iv"]}
+        cases.append(Case(cid + "/encrypt", "encrypt", {**base, "msg": padded}, "valid", t["ct"]))
+        cases.append(Case(cid + "/decrypt", "decrypt", {**base, "msg": t["ct"]}, "valid", padded))
+    return cases
+
+
+def _hmac(file: str):
+    def build(alg: str, vdir: Path) -> list[Case]:
+        cases = []
+        for g, t in _groups(vdir, file):
+            cid = f"wycheproof/{file}#{t['tcId']}"
+            truncated = g["tagSize"] < 256
+            cases.append(
+                Case(cid, "mac", {"key": t["key"], "msg": t["msg"]}, t["result"], t["tag"], "prefix" if truncated else "equal")
+            )
+        return cases
+
+    return build
+
+
+_WYCHEPROOF = {
+    "aes-128-gcm": [_aead("aes_gcm_test.json", 96)],
+    "aes-256-gcm": [_aead("aes_gcm_test.json", 96)],
+    "aes-128-ccm": [_aead("aes_ccm_test.json", 96)],
+    "aes-256-ccm": [_aead("aes_ccm_test.json", 96)],
+    "chacha20-poly1305": [_aead("chacha20_poly1305_test.json", 96)],
+    "xchacha20-poly1305": [_aead("xchacha20_poly1305_test.json", 192)],
+    "aes-128-cbc": [_cbc],
+    "aes-256-cbc": [_cbc],
+    "hmac-sha256": [_hmac("hmac_sha256_test.json")],
+}
+
+
+# --- derived from a published known answer ------------------------------------
+
+
+def _derived_cases(alg: str, vdir: Path) -> list[Case]:
+    """AES-CTR of a zero block with IV = P is AES-ECB(P): FIPS 197's answers test CTR too."""
+    if alg not in ("aes-128-ctr", "aes-256-ctr"):
+        return []
+    ecb = alg.replace("ctr", "ecb")
+    cases = []
+    for c in _kat_cases(ecb, vdir):
+        if c.op != "encrypt":
+            continue
+        cid = c.id.replace("/encrypt", "") + "/ctr-from-ecb"
+        fields = {"key": c.fields["key"], "iv": c.fields["msg"], "msg": "00" * 16}
+        cases.append(Case(cid, "encrypt", fields, "valid", c.out, source=f"derived from {c.source}"))
+    return cases

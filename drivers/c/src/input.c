@@ -1,0 +1,95 @@
+#include "input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void input_pattern(uint32_t seed, uint8_t *p) {
+  uint32_t x = seed;
+  for (size_t i = 0; i < INPUT_PERIOD; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    p[i] = (uint8_t)(x & 0xff);
+  }
+}
+
+uint8_t *input_message(uint32_t seed, size_t n) {
+  uint8_t *m = malloc(n > 0 ? n : 1);
+  if (m == NULL)
+    return NULL;
+  if (n >= INPUT_PERIOD) {
+    input_pattern(seed, m);
+    for (size_t off = INPUT_PERIOD; off < n; off += INPUT_PERIOD) {
+      size_t len = n - off < INPUT_PERIOD ? n - off : INPUT_PERIOD;
+      memcpy(m + off, m, len);
+    }
+  } else if (n > 0) {
+    uint8_t *p = malloc(INPUT_PERIOD);
+    if (p == NULL) {
+      free(m);
+      return NULL;
+    }
+    input_pattern(seed, p);
+    memcpy(m, p, n);
+    free(p);
+  }
+  return m;
+}
+
+uint64_t input_fnv1a64(const uint8_t *b, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+void input_checksum(const uint8_t *b, size_t n, char *out) {
+  snprintf(out, INPUT_CHECKSUM_LEN, "%08llx:%016llx", (unsigned long long)n,
+           (unsigned long long)input_fnv1a64(b, n));
+}
+
+char *hex_encode(const uint8_t *b, size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  char *s = malloc(2 * n + 1);
+  if (s == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    s[2 * i] = digits[b[i] >> 4];
+    s[2 * i + 1] = digits[b[i] & 15];
+  }
+  s[2 * n] = '\0';
+  return s;
+}
+
+static int nibble(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+int hex_decode(const char *s, uint8_t **out, size_t *n) {
+  size_t len = strlen(s);
+  if (len % 2 != 0)
+    return -1;
+  uint8_t *b = malloc(len / 2 > 0 ? len / 2 : 1);
+  if (b == NULL)
+    return -1;
+  for (size_t i = 0; i < len / 2; i++) {
+    int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      free(b);
+      return -1;
+    }
+    b[i] = (uint8_t)(hi << 4 | lo);
+  }
+  *out = b;
+  *n = len / 2;
+  return 0;
+}

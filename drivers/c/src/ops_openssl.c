@@ -1,0 +1,632 @@
+/* ops for OpenSSL libcrypto, through EVP only.
+ *
+ * Compiles against OpenSSL 1.1.1 and 3.x/4.0. The 3.x branch fetches each algorithm once per
+ * cell (EVP_MD_fetch / EVP_CIPHER_fetch / EVP_MAC_fetch) and never calls an API deprecated in
+ * 3.0; the 1.1.1 branch looks algorithms up by name and does HMAC with HMAC_CTX.
+ */
+#include "ops.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+#define CB_OSSL3 1
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#else
+#define CB_OSSL3 0
+#include <openssl/hmac.h>
+#endif
+
+#if OPENSSL_VERSION_NUMBER < 0x10101000L
+#error "OpenSSL 1.1.1 or later is required"
+#endif
+
+enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
+enum mode { M_NONE, M_ECB, M_CBC, M_CTR, M_CHACHA20, M_GCM, M_CCM, M_CHACHAPOLY };
+enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+
+typedef struct alg_def {
+  const char *name; /* protocol name */
+  const char *ossl; /* OpenSSL algorithm name (digest or cipher); the digest for HMAC */
+  enum kind kind;
+  enum mode mode;
+  size_t block;  /* messages must be a multiple of this (ECB, CBC: 16) */
+  size_t iv_len; /* ciphers: IV length the protocol gives (0: ECB); AEAD: left to OpenSSL */
+} alg_def;
+
+static const alg_def DEFS[] = {
+    {"noop", NULL, K_NOOP, M_NONE, 1, 0},
+    {"sha256", "sha256", K_HASH, M_NONE, 1, 0},
+    {"sha512", "sha512", K_HASH, M_NONE, 1, 0},
+    {"sha3-256", "sha3-256", K_HASH, M_NONE, 1, 0},
+    {"sha3-512", "sha3-512", K_HASH, M_NONE, 1, 0},
+    {"blake2b-512", "blake2b512", K_HASH, M_NONE, 1, 0},
+    {"blake2s-256", "blake2s256", K_HASH, M_NONE, 1, 0},
+    {"sm3", "sm3", K_HASH, M_NONE, 1, 0},
+    {"hmac-sha256", "sha256", K_MAC, M_NONE, 1, 0},
+    {"aes-128-ecb", "aes-128-ecb", K_CIPHER, M_ECB, 16, 0},
+    {"aes-256-ecb", "aes-256-ecb", K_CIPHER, M_ECB, 16, 0},
+    {"aes-128-cbc", "aes-128-cbc", K_CIPHER, M_CBC, 16, 16},
+    {"aes-256-cbc", "aes-256-cbc", K_CIPHER, M_CBC, 16, 16},
+    {"aes-128-ctr", "aes-128-ctr", K_CIPHER, M_CTR, 1, 16},
+    {"aes-256-ctr", "aes-256-ctr", K_CIPHER, M_CTR, 1, 16},
+    {"chacha20", "chacha20", K_CIPHER, M_CHACHA20, 1, 12},
+    {"aes-128-gcm", "aes-128-gcm", K_AEAD, M_GCM, 1, 0},
+    {"aes-256-gcm", "aes-256-gcm", K_AEAD, M_GCM, 1, 0},
+    {"aes-128-ccm", "aes-128-ccm", K_AEAD, M_CCM, 1, 0},
+    {"aes-256-ccm", "aes-256-ccm", K_AEAD, M_CCM, 1, 0},
+    {"chacha20-poly1305", "chacha20-poly1305", K_AEAD, M_CHACHAPOLY, 1, 0},
+};
+#define NDEFS (sizeof DEFS / sizeof DEFS[0])
+
+static ops_alg catalogue[NDEFS];
+static const alg_def *catalogue_def[NDEFS];
+static size_t catalogue_len;
+
+/* ---- fetching: once per cell in 3.x, a name look-up in 1.1.1 ---- */
+
+#if CB_OSSL3
+typedef EVP_MD md_t;
+typedef EVP_CIPHER cipher_t;
+static md_t *md_get(const char *name) { return EVP_MD_fetch(NULL, name, NULL); }
+static void md_put(md_t *md) { EVP_MD_free(md); }
+static cipher_t *cipher_get(const char *name) { return EVP_CIPHER_fetch(NULL, name, NULL); }
+static void cipher_put(cipher_t *c) { EVP_CIPHER_free(c); }
+static int md_size(const md_t *md) { return EVP_MD_get_size(md); }
+static int cipher_key_length(const cipher_t *c) { return EVP_CIPHER_get_key_length(c); }
+#else
+typedef const EVP_MD md_t;
+typedef const EVP_CIPHER cipher_t;
+static md_t *md_get(const char *name) { return EVP_get_digestbyname(name); }
+static void md_put(md_t *md) { (void)md; }
+static cipher_t *cipher_get(const char *name) { return EVP_get_cipherbyname(name); }
+static void cipher_put(cipher_t *c) { (void)c; }
+static int md_size(const md_t *md) { return EVP_MD_size(md); }
+static int cipher_key_length(const cipher_t *c) { return EVP_CIPHER_key_length(c); }
+#endif
+
+struct ops_cell {
+  const alg_def *def;
+  enum op op;
+  int enc;           /* encrypt / seal */
+  const uint8_t *in; /* data to process */
+  size_t in_len;
+  const uint8_t *tag; /* open: the expected tag (end of msg) */
+  const uint8_t *aad;
+  size_t aad_len;
+  size_t step;  /* bytes per update call */
+  uint8_t *out; /* preallocated output */
+  size_t out_cap;
+  size_t out_len;
+  uint8_t iv[16]; /* the IV as OpenSSL takes it (ChaCha20: counter || nonce) */
+  int has_iv;
+  md_t *md;
+  EVP_MD_CTX *mdctx;
+  cipher_t *cipher;
+  EVP_CIPHER_CTX *cctx;
+#if CB_OSSL3
+  EVP_MAC *mac;
+  EVP_MAC_CTX *macctx;
+#else
+  HMAC_CTX *hctx;
+#endif
+  char err[256];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* Append the first OpenSSL error (if any) to msg, and clear the queue. */
+static void set_ossl_err(char *err, size_t errlen, const char *what) {
+  unsigned long e = ERR_get_error();
+  if (e != 0) {
+    char buf[200];
+    ERR_error_string_n(e, buf, sizeof buf);
+    set_err(err, errlen, "%s: %s", what, buf);
+  } else {
+    set_err(err, errlen, "%s failed", what);
+  }
+  ERR_clear_error();
+}
+
+/* ---- identity and catalogue ---- */
+
+static int probe(const alg_def *d) {
+  int ok = 1;
+  if (d->kind == K_HASH || d->kind == K_MAC) {
+    md_t *md = md_get(d->ossl);
+    ok = md != NULL;
+    md_put(md);
+#if CB_OSSL3
+    if (ok && d->kind == K_MAC) {
+      EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+      ok = mac != NULL;
+      EVP_MAC_free(mac);
+    }
+#endif
+  } else if (d->kind == K_CIPHER || d->kind == K_AEAD) {
+    cipher_t *c = cipher_get(d->ossl);
+    ok = c != NULL;
+    cipher_put(c);
+  }
+  ERR_clear_error();
+  return ok;
+}
+
+int ops_init(char *err, size_t errlen) {
+  if (!OPENSSL_init_crypto(OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS, NULL)) {
+    set_ossl_err(err, errlen, "OPENSSL_init_crypto");
+    return -1;
+  }
+  catalogue_len = 0;
+  for (size_t i = 0; i < NDEFS; i++) {
+    const alg_def *d = &DEFS[i];
+    if (!probe(d))
+      continue;
+    ops_alg *a = &catalogue[catalogue_len];
+    memset(a, 0, sizeof *a);
+    a->name = d->name;
+    switch (d->kind) {
+    case K_NOOP:
+      a->ops[0] = "noop";
+      break;
+    case K_HASH:
+      a->ops[0] = "hash";
+      break;
+    case K_MAC:
+      a->ops[0] = "mac";
+      break;
+    case K_CIPHER:
+      a->ops[0] = "encrypt";
+      a->ops[1] = "decrypt";
+      break;
+    case K_AEAD:
+      a->ops[0] = "seal";
+      a->ops[1] = "open";
+      break;
+    }
+    /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
+    a->stream = d->kind != K_NOOP && d->mode != M_CCM;
+    catalogue_def[catalogue_len++] = d;
+  }
+  return 0;
+}
+
+int ops_provider_accepts(const char *id) {
+  return strcmp(id, "c:openssl") == 0 || strncmp(id, "c:openssl-", 10) == 0;
+}
+
+const char *ops_library_name(void) { return "OpenSSL"; }
+
+const char *ops_library_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+
+size_t ops_notes(const char *provider, const char **notes, size_t max) {
+  static char built[160], mismatch[300], cap[300];
+  size_t n = 0;
+  snprintf(built, sizeof built, "built against headers of %s, EVP API only", OPENSSL_VERSION_TEXT);
+  if (n < max)
+    notes[n++] = built;
+  if (n < max)
+    notes[n++] = CB_OSSL3 ? "algorithms fetched once per cell (EVP_*_fetch); HMAC via EVP_MAC"
+                          : "algorithms looked up by name (EVP_get_*byname); HMAC via HMAC_CTX";
+  if (n < max)
+    notes[n++] = "key schedule and contexts once per cell; per operation: IV/nonce re-set with "
+                 "EVP_CipherInit_ex(ctx, NULL, NULL, NULL, iv, -1), update(s), final, tag";
+  /* a version suffix in the provider id that the loaded library contradicts */
+  if (strncmp(provider, "c:openssl-", 10) == 0 && provider[10] >= '0' && provider[10] <= '9') {
+    const char *v = OpenSSL_version(OPENSSL_VERSION);
+    char want[64];
+    snprintf(want, sizeof want, "OpenSSL %s", provider + 10);
+    if (strncmp(v, want, strlen(want)) != 0 && n < max) {
+      snprintf(mismatch, sizeof mismatch, "WARNING: provider id %s but the library is %s", provider,
+               v);
+      notes[n++] = mismatch;
+    }
+  }
+  const char *ia32 = getenv("OPENSSL_ia32cap");
+  if (ia32 != NULL && n < max) {
+    snprintf(cap, sizeof cap, "OPENSSL_ia32cap=%.200s (CPU features masked)", ia32);
+    notes[n++] = cap;
+  }
+  return n;
+}
+
+size_t ops_alg_count(void) { return catalogue_len; }
+
+const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+
+static size_t find_index(const char *name) {
+  for (size_t i = 0; i < catalogue_len; i++)
+    if (strcmp(catalogue[i].name, name) == 0)
+      return i;
+  return (size_t)-1;
+}
+
+const ops_alg *ops_alg_find(const char *name) {
+  size_t i = find_index(name);
+  return i == (size_t)-1 ? NULL : &catalogue[i];
+}
+
+/* ---- cells ---- */
+
+void ops_cell_free(ops_cell *c) {
+  if (c == NULL)
+    return;
+  EVP_MD_CTX_free(c->mdctx);
+  md_put(c->md);
+  EVP_CIPHER_CTX_free(c->cctx);
+  cipher_put(c->cipher);
+#if CB_OSSL3
+  EVP_MAC_CTX_free(c->macctx);
+  EVP_MAC_free(c->mac);
+#else
+  HMAC_CTX_free(c->hctx);
+#endif
+  free(c->out);
+  free(c);
+}
+
+static int parse_op(const char *s, enum op *op) {
+  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
+  for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+    if (strcmp(s, names[i]) == 0) {
+      *op = (enum op)i;
+      return 0;
+    }
+  return -1;
+}
+
+static int op_matches(enum kind k, enum op op) {
+  switch (k) {
+  case K_NOOP:
+    return op == OP_NOOP;
+  case K_HASH:
+    return op == OP_HASH;
+  case K_MAC:
+    return op == OP_MAC;
+  case K_CIPHER:
+    return op == OP_ENCRYPT || op == OP_DECRYPT;
+  case K_AEAD:
+    return op == OP_SEAL || op == OP_OPEN;
+  }
+  return 0;
+}
+
+static int prepare_hash(ops_cell *c, char *err, size_t errlen) {
+  c->md = md_get(c->def->ossl);
+  c->mdctx = EVP_MD_CTX_new();
+  if (c->md == NULL || c->mdctx == NULL) {
+    set_ossl_err(err, errlen, "digest set-up");
+    return -1;
+  }
+  c->out_cap = (size_t)md_size(c->md);
+  return 0;
+}
+
+static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  static const uint8_t empty[1] = {0};
+  const uint8_t *key = p->key != NULL ? p->key : empty;
+  c->md = md_get(c->def->ossl);
+  if (c->md == NULL) {
+    set_ossl_err(err, errlen, "digest fetch");
+    return -1;
+  }
+  c->out_cap = (size_t)md_size(c->md);
+#if CB_OSSL3
+  OSSL_PARAM params[2];
+  params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)c->def->ossl, 0);
+  params[1] = OSSL_PARAM_construct_end();
+  c->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+  c->macctx = c->mac != NULL ? EVP_MAC_CTX_new(c->mac) : NULL;
+  if (c->macctx == NULL || !EVP_MAC_init(c->macctx, key, p->key_len, params)) {
+    set_ossl_err(err, errlen, "HMAC set-up");
+    return -1;
+  }
+#else
+  if (p->key_len > INT_MAX) {
+    set_err(err, errlen, "key too long");
+    return -1;
+  }
+  c->hctx = HMAC_CTX_new();
+  if (c->hctx == NULL || !HMAC_Init_ex(c->hctx, key, (int)p->key_len, c->md, NULL)) {
+    set_ossl_err(err, errlen, "HMAC set-up");
+    return -1;
+  }
+#endif
+  return 0;
+}
+
+static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  const alg_def *d = c->def;
+  c->cipher = cipher_get(d->ossl);
+  c->cctx = EVP_CIPHER_CTX_new();
+  if (c->cipher == NULL || c->cctx == NULL) {
+    set_ossl_err(err, errlen, "cipher set-up");
+    return -1;
+  }
+  size_t klen = (size_t)cipher_key_length(c->cipher);
+  if (p->key == NULL || p->key_len != klen) {
+    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name, klen);
+    return -1;
+  }
+  if (d->kind == K_CIPHER) {
+    if (d->mode != M_ECB && (p->iv == NULL || p->iv_len != d->iv_len)) {
+      set_err(err, errlen, "wrong IV length: %zu bytes, %s needs %zu", p->iv_len, d->name,
+              d->iv_len);
+      return -1;
+    }
+    if (d->mode == M_CHACHA20) {
+      /* OpenSSL's ChaCha20 IV: 32-bit little-endian block counter || 96-bit nonce */
+      c->iv[0] = (uint8_t)(p->counter & 0xff);
+      c->iv[1] = (uint8_t)(p->counter >> 8 & 0xff);
+      c->iv[2] = (uint8_t)(p->counter >> 16 & 0xff);
+      c->iv[3] = (uint8_t)(p->counter >> 24 & 0xff);
+      memcpy(c->iv + 4, p->iv, 12);
+      c->has_iv = 1;
+    } else if (d->mode != M_ECB) {
+      memcpy(c->iv, p->iv, 16);
+      c->has_iv = 1;
+    }
+    if (c->in_len % d->block != 0) {
+      set_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
+              d->name);
+      return -1;
+    }
+    if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, p->key, NULL, c->enc) ||
+        !EVP_CIPHER_CTX_set_padding(c->cctx, 0)) {
+      set_ossl_err(err, errlen, "cipher key set-up");
+      return -1;
+    }
+  } else { /* AEAD */
+    if (p->iv == NULL || p->iv_len == 0 || p->iv_len > sizeof c->iv) {
+      set_err(err, errlen, "wrong nonce length: %zu bytes", p->iv_len);
+      return -1;
+    }
+    memcpy(c->iv, p->iv, p->iv_len);
+    c->has_iv = 1;
+    if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, NULL, NULL, c->enc)) {
+      set_ossl_err(err, errlen, "cipher set-up");
+      return -1;
+    }
+    if (!EVP_CIPHER_CTX_ctrl(c->cctx, EVP_CTRL_AEAD_SET_IVLEN, (int)p->iv_len, NULL)) {
+      set_ossl_err(err, errlen, "nonce length not accepted");
+      return -1;
+    }
+    /* CCM: the tag length is fixed at key set-up (the tag value comes per message) */
+    if (d->mode == M_CCM &&
+        !EVP_CIPHER_CTX_ctrl(c->cctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, NULL)) {
+      set_ossl_err(err, errlen, "CCM tag length");
+      return -1;
+    }
+    if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, p->key, NULL, -1)) {
+      set_ossl_err(err, errlen, "cipher key set-up");
+      return -1;
+    }
+    if (d->mode == M_CCM && c->in_len > INT_MAX) {
+      set_err(err, errlen, "CCM takes at most %d bytes in one update", INT_MAX);
+      return -1;
+    }
+    /* CCM encodes the length in 15 - nonce length bytes (12-byte nonce: < 16 MiB) */
+    if (d->mode == M_CCM && p->iv_len >= 7 && p->iv_len <= 13 && 15 - p->iv_len < 8 &&
+        (uint64_t)c->in_len >> (8 * (15 - p->iv_len)) != 0) {
+      set_err(err, errlen, "CCM with a %zu-byte nonce takes messages below 2^%zu bytes", p->iv_len,
+              8 * (15 - p->iv_len));
+      return -1;
+    }
+  }
+  c->out_cap = c->in_len + 32; /* a block of slack for final + the tag */
+  return 0;
+}
+
+ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = find_index(p->alg);
+  if (idx == (size_t)-1) {
+    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    return NULL;
+  }
+  const alg_def *d = catalogue_def[idx];
+  enum op op;
+  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
+    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    return NULL;
+  }
+  if (p->chunk > 0 && !catalogue[idx].stream) {
+    set_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
+    return NULL;
+  }
+  ops_cell *c = calloc(1, sizeof *c);
+  if (c == NULL) {
+    set_err(err, errlen, "out of memory");
+    return NULL;
+  }
+  c->def = d;
+  c->op = op;
+  c->enc = op == OP_ENCRYPT || op == OP_SEAL;
+  c->in = p->msg;
+  c->in_len = p->msg_len;
+  c->aad = p->aad;
+  c->aad_len = p->aad != NULL ? p->aad_len : 0;
+  if (op == OP_OPEN) {
+    if (p->msg_len < OPS_TAG_LEN) {
+      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      ops_cell_free(c);
+      return NULL;
+    }
+    c->in_len = p->msg_len - OPS_TAG_LEN;
+    c->tag = p->msg + c->in_len;
+  }
+  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
+  int rc = 0;
+  switch (d->kind) {
+  case K_NOOP:
+    c->out_cap = 0;
+    break;
+  case K_HASH:
+    rc = prepare_hash(c, err, errlen);
+    break;
+  case K_MAC:
+    rc = prepare_mac(c, p, err, errlen);
+    break;
+  case K_CIPHER:
+  case K_AEAD:
+    rc = prepare_cipher(c, p, err, errlen);
+    /* EVP_CipherUpdate takes an int length: split larger one-shot inputs (CCM refused above) */
+    if (c->step > (size_t)1 << 30)
+      c->step = (size_t)1 << 30;
+    break;
+  }
+  if (rc == 0) {
+    c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
+    if (c->out == NULL) {
+      set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+      rc = -1;
+    }
+  }
+  if (rc != 0) {
+    ops_cell_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+static int fail(ops_cell *c, const char *what) {
+  set_ossl_err(c->err, sizeof c->err, what);
+  return OPS_FAIL;
+}
+
+static int run_hash(ops_cell *c) {
+  unsigned int n = 0;
+  if (!EVP_DigestInit_ex(c->mdctx, c->md, NULL))
+    return fail(c, "EVP_DigestInit_ex");
+  for (size_t off = 0; off < c->in_len; off += c->step) {
+    size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+    if (!EVP_DigestUpdate(c->mdctx, c->in + off, len))
+      return fail(c, "EVP_DigestUpdate");
+  }
+  if (!EVP_DigestFinal_ex(c->mdctx, c->out, &n))
+    return fail(c, "EVP_DigestFinal_ex");
+  c->out_len = n;
+  return c->out[0];
+}
+
+static int run_mac(ops_cell *c) {
+#if CB_OSSL3
+  size_t n = 0;
+  if (!EVP_MAC_init(c->macctx, NULL, 0, NULL))
+    return fail(c, "EVP_MAC_init");
+  for (size_t off = 0; off < c->in_len; off += c->step) {
+    size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+    if (!EVP_MAC_update(c->macctx, c->in + off, len))
+      return fail(c, "EVP_MAC_update");
+  }
+  if (!EVP_MAC_final(c->macctx, c->out, &n, c->out_cap))
+    return fail(c, "EVP_MAC_final");
+#else
+  unsigned int n = 0;
+  if (!HMAC_Init_ex(c->hctx, NULL, 0, NULL, NULL))
+    return fail(c, "HMAC_Init_ex");
+  for (size_t off = 0; off < c->in_len; off += c->step) {
+    size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+    if (!HMAC_Update(c->hctx, c->in + off, len))
+      return fail(c, "HMAC_Update");
+  }
+  if (!HMAC_Final(c->hctx, c->out, &n))
+    return fail(c, "HMAC_Final");
+#endif
+  c->out_len = n;
+  return c->out[0];
+}
+
+static int run_cipher(ops_cell *c) {
+  EVP_CIPHER_CTX *ctx = c->cctx;
+  const alg_def *d = c->def;
+  int outl = 0;
+  size_t total = 0;
+
+  if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1))
+    return fail(c, "EVP_CipherInit_ex");
+  if (d->mode == M_CCM) {
+    if (c->op == OP_OPEN &&
+        !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, (void *)c->tag))
+      return fail(c, "set CCM tag");
+    /* CCM needs the total length before any data */
+    if (!EVP_CipherUpdate(ctx, NULL, &outl, NULL, (int)c->in_len))
+      return fail(c, "CCM length");
+  }
+  if (c->aad_len > 0) {
+    if (c->aad_len > INT_MAX || !EVP_CipherUpdate(ctx, NULL, &outl, c->aad, (int)c->aad_len))
+      return fail(c, "AAD");
+  }
+  if (d->mode == M_CCM) {
+    /* one update with the whole message; decryption verifies the tag here */
+    if (!EVP_CipherUpdate(ctx, c->out, &outl, c->in, (int)c->in_len)) {
+      if (c->op == OP_OPEN) {
+        ERR_clear_error();
+        return OPS_REJECTED;
+      }
+      return fail(c, "EVP_CipherUpdate");
+    }
+    total = (size_t)outl;
+  } else {
+    for (size_t off = 0; off < c->in_len; off += c->step) {
+      size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+      if (!EVP_CipherUpdate(ctx, c->out + total, &outl, c->in + off, (int)len))
+        return fail(c, "EVP_CipherUpdate");
+      total += (size_t)outl;
+    }
+  }
+  if (c->op == OP_OPEN && d->mode != M_CCM &&
+      !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, (void *)c->tag))
+    return fail(c, "set tag");
+  if (!EVP_CipherFinal_ex(ctx, c->out + total, &outl)) {
+    if (c->op == OP_OPEN) {
+      ERR_clear_error();
+      return OPS_REJECTED;
+    }
+    return fail(c, "EVP_CipherFinal_ex");
+  }
+  total += (size_t)outl;
+  if (c->op == OP_SEAL) {
+    if (!EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, OPS_TAG_LEN, c->out + total))
+      return fail(c, "get tag");
+    total += OPS_TAG_LEN;
+  }
+  c->out_len = total;
+  return total > 0 ? c->out[0] : 0;
+}
+
+int ops_cell_run(ops_cell *c) {
+  switch (c->def->kind) {
+  case K_NOOP:
+    c->out_len = 0;
+    return 0;
+  case K_HASH:
+    return run_hash(c);
+  case K_MAC:
+    return run_mac(c);
+  case K_CIPHER:
+  case K_AEAD:
+    return run_cipher(c);
+  }
+  return OPS_FAIL;
+}
+
+const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  *len = c->out_len;
+  return c->out;
+}
+
+const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }

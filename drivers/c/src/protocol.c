@@ -1,0 +1,388 @@
+#define _POSIX_C_SOURCE 200809L
+#include "protocol.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "input.h"
+#include "ops.h"
+#include "timing.h"
+
+#define MAX_SAMPLES 1000000u
+
+static const char *provider_id = "";
+
+void cb_set_provider(const char *id) { provider_id = id; }
+
+json_t *cb_error(const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  for (char *p = msg; *p; p++) /* one line */
+    if (*p == '\n' || *p == '\r')
+      *p = ' ';
+  return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
+}
+
+/* ---- field decoding: 0 on success, -1 with a message in err ---- */
+
+static int get_string(json_t *obj, const char *name, int required, const char **out, char *err,
+                      size_t errlen) {
+  json_t *v = json_object_get(obj, name);
+  if (v == NULL) {
+    if (!required) {
+      *out = NULL;
+      return 0;
+    }
+    snprintf(err, errlen, "missing field: %s", name);
+    return -1;
+  }
+  if (!json_is_string(v)) {
+    snprintf(err, errlen, "field %s must be a string", name);
+    return -1;
+  }
+  *out = json_string_value(v);
+  return 0;
+}
+
+/* A non-negative integer no larger than max (integral reals are accepted too). */
+static int get_uint(json_t *obj, const char *name, int required, uint64_t dflt, uint64_t max,
+                    uint64_t *out, char *err, size_t errlen) {
+  json_t *v = json_object_get(obj, name);
+  if (v == NULL) {
+    if (!required) {
+      *out = dflt;
+      return 0;
+    }
+    snprintf(err, errlen, "missing field: %s", name);
+    return -1;
+  }
+  double d;
+  if (json_is_integer(v)) {
+    json_int_t i = json_integer_value(v);
+    if (i < 0 || (uint64_t)i > max) {
+      snprintf(err, errlen, "field %s out of range: %lld (0 .. %llu)", name, (long long)i,
+               (unsigned long long)max);
+      return -1;
+    }
+    *out = (uint64_t)i;
+    return 0;
+  }
+  if (json_is_real(v) && (d = json_real_value(v)) >= 0 && d <= (double)max &&
+      d == (double)(uint64_t)d) {
+    *out = (uint64_t)d;
+    return 0;
+  }
+  snprintf(err, errlen, "field %s must be an integer in 0 .. %llu", name, (unsigned long long)max);
+  return -1;
+}
+
+/* An optional hex field ("" when absent) decoded into a fresh allocation (free()). */
+static int get_hex(json_t *obj, const char *name, uint8_t **out, size_t *len, char *err,
+                   size_t errlen) {
+  const char *s;
+  if (get_string(obj, name, 0, &s, err, errlen) != 0)
+    return -1;
+  if (hex_decode(s != NULL ? s : "", out, len) != 0) {
+    snprintf(err, errlen, "field %s is not valid hex", name);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- hello ---- */
+
+static json_t *handle_hello(json_t *req) {
+  json_t *proto = json_object_get(req, "protocol");
+  if (proto != NULL && !(json_is_integer(proto) && json_integer_value(proto) == 1))
+    return cb_error("unsupported protocol version (this driver speaks %d)", CB_PROTOCOL_VERSION);
+
+  json_t *offers = json_object(), *stream = json_array(), *notes = json_array();
+  for (size_t i = 0; i < ops_alg_count(); i++) {
+    const ops_alg *a = ops_alg_at(i);
+    json_t *ops = json_array();
+    for (size_t k = 0; a->ops[k] != NULL; k++)
+      json_array_append_new(ops, json_string(a->ops[k]));
+    json_object_set_new(offers, a->name, ops);
+    if (a->stream)
+      json_array_append_new(stream, json_string(a->name));
+  }
+  const char *note_text[16];
+  size_t n = ops_notes(provider_id, note_text, 16);
+  for (size_t i = 0; i < n; i++)
+    json_array_append_new(notes, json_string(note_text[i]));
+
+#ifdef __clang__
+  const char *runtime = "clang " __clang_version__;
+#else
+  const char *runtime = "gcc " __VERSION__;
+#endif
+  return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I}, s:o, s:o, s:o}", "ok", 1,
+                   "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", "c",
+                   "library", ops_library_name(), "library_version", ops_library_version(),
+                   "runtime", runtime, "clock", "source", TIMING_CLOCK_SOURCE, "resolution_ns",
+                   (json_int_t)timing_resolution_ns(), "offers", offers, "stream", stream, "notes",
+                   notes);
+}
+
+/* ---- verify: the case executor ---- */
+
+static json_t *case_result(json_t *id, json_t *extra_key, json_t *extra_val) {
+  json_t *r = json_object();
+  json_object_set(r, "id", id != NULL ? id : json_null());
+  json_object_set_new(r, json_string_value(extra_key), extra_val);
+  json_decref(extra_key);
+  return r;
+}
+
+static json_t *case_error(json_t *id, const char *msg) {
+  return case_result(id, json_string("error"), json_string(msg));
+}
+
+static json_t *verify_case(const char *alg, json_t *cs) {
+  char err[300] = "";
+  json_t *id = json_object_get(cs, "id");
+  if (!json_is_object(cs))
+    return case_error(NULL, "case is not an object");
+  const char *op;
+  uint8_t *key = NULL, *iv = NULL, *aad = NULL, *msg = NULL;
+  size_t key_len = 0, iv_len = 0, aad_len = 0, msg_len = 0;
+  uint64_t counter = 0;
+  json_t *res = NULL;
+  if (get_string(cs, "op", 1, &op, err, sizeof err) != 0 ||
+      get_hex(cs, "key", &key, &key_len, err, sizeof err) != 0 ||
+      get_hex(cs, "iv", &iv, &iv_len, err, sizeof err) != 0 ||
+      get_hex(cs, "aad", &aad, &aad_len, err, sizeof err) != 0 ||
+      get_hex(cs, "msg", &msg, &msg_len, err, sizeof err) != 0 ||
+      get_uint(cs, "counter", 0, 0, UINT32_MAX, &counter, err, sizeof err) != 0) {
+    res = case_error(id, err);
+    goto done;
+  }
+  ops_params p = {alg, op,      key, key_len, iv, iv_len, (uint32_t)counter,
+                  aad, aad_len, msg, msg_len, 0};
+  ops_cell *c = ops_cell_new(&p, err, sizeof err);
+  if (c == NULL) {
+    res = case_error(id, err);
+    goto done;
+  }
+  int r = ops_cell_run(c);
+  if (r == OPS_REJECTED) {
+    res = case_result(id, json_string("rejected"), json_true());
+  } else if (r < 0) {
+    res = case_error(id, ops_cell_error(c));
+  } else {
+    size_t n;
+    const uint8_t *out = ops_cell_output(c, &n);
+    char *hex = hex_encode(out, n);
+    res = hex != NULL ? case_result(id, json_string("out"), json_string(hex))
+                      : case_error(id, "out of memory");
+    free(hex);
+  }
+  ops_cell_free(c);
+done:
+  free(key);
+  free(iv);
+  free(aad);
+  free(msg);
+  return res;
+}
+
+static json_t *handle_verify(json_t *req) {
+  char err[300];
+  const char *alg;
+  if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0)
+    return cb_error("%s", err);
+  json_t *cases = json_object_get(req, "cases");
+  if (!json_is_array(cases))
+    return cb_error("field cases must be an array");
+  if (ops_alg_find(alg) == NULL)
+    return cb_error("algorithm not offered: %s", alg);
+  json_t *results = json_array();
+  size_t i;
+  json_t *cs;
+  json_array_foreach(cases, i, cs) json_array_append_new(results, verify_case(alg, cs));
+  return json_pack("{s:b, s:o}", "ok", 1, "results", results);
+}
+
+/* ---- bench ---- */
+
+static long peak_rss_kb(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+static json_t *handle_bench(json_t *req) {
+  char err[300] = "";
+  const char *alg, *op;
+  uint64_t size, chunk, seed, batch, target_ns, warmup_ns, nsamples;
+  uint8_t *key = NULL, *iv = NULL, *msg = NULL, *ct = NULL;
+  size_t key_len = 0, iv_len = 0;
+  uint64_t *samples = NULL;
+  ops_cell *cell = NULL;
+  json_t *res = NULL;
+
+  if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
+      get_string(req, "op", 1, &op, err, sizeof err) != 0 ||
+      get_uint(req, "size", 1, 0, SIZE_MAX / 2, &size, err, sizeof err) != 0 ||
+      get_uint(req, "chunk", 0, 0, SIZE_MAX, &chunk, err, sizeof err) != 0 ||
+      get_uint(req, "seed", 1, 0, UINT32_MAX, &seed, err, sizeof err) != 0 ||
+      get_uint(req, "batch", 0, 0, (uint64_t)1 << 40, &batch, err, sizeof err) != 0 ||
+      get_uint(req, "target_ns", 0, 5000000, (uint64_t)1 << 50, &target_ns, err, sizeof err) != 0 ||
+      get_uint(req, "warmup_ns", 0, 0, (uint64_t)1 << 50, &warmup_ns, err, sizeof err) != 0 ||
+      get_uint(req, "samples", 1, 0, MAX_SAMPLES, &nsamples, err, sizeof err) != 0 ||
+      get_hex(req, "key", &key, &key_len, err, sizeof err) != 0 ||
+      get_hex(req, "iv", &iv, &iv_len, err, sizeof err) != 0) {
+    res = cb_error("%s", err);
+    goto done;
+  }
+  if (seed == 0) {
+    res = cb_error("seed must not be 0");
+    goto done;
+  }
+  if (nsamples == 0) {
+    res = cb_error("samples must be at least 1");
+    goto done;
+  }
+
+  /* the fixed input, allocated in full */
+  msg = input_message((uint32_t)seed, (size_t)size);
+  samples = malloc(nsamples * sizeof *samples);
+  if (msg == NULL || samples == NULL) {
+    res = cb_error("out of memory (size %llu)", (unsigned long long)size);
+    goto done;
+  }
+  ops_params p = {alg, op, key, key_len, iv, iv_len, 0, NULL, 0, msg, (size_t)size, (size_t)chunk};
+
+  /* decrypt / open time the inverse of encrypt / seal on the fixed input: make the ciphertext
+   * here, outside the timed region */
+  int inverse = strcmp(op, "decrypt") == 0 ? 1 : strcmp(op, "open") == 0 ? 2 : 0;
+  if (inverse && ops_alg_find(alg) != NULL) {
+    ops_params ep = p;
+    ep.op = inverse == 1 ? "encrypt" : "seal";
+    ep.chunk = 0;
+    ops_cell *enc = ops_cell_new(&ep, err, sizeof err);
+    if (enc == NULL) {
+      res = cb_error("%s", err);
+      goto done;
+    }
+    if (ops_cell_run(enc) < 0) {
+      res = cb_error("preparing the ciphertext: %s", ops_cell_error(enc));
+      ops_cell_free(enc);
+      goto done;
+    }
+    size_t n;
+    const uint8_t *out = ops_cell_output(enc, &n);
+    ct = malloc(n > 0 ? n : 1);
+    if (ct == NULL) {
+      ops_cell_free(enc);
+      res = cb_error("out of memory");
+      goto done;
+    }
+    memcpy(ct, out, n);
+    ops_cell_free(enc);
+    p.msg = ct;
+    p.msg_len = n;
+  }
+
+  cell = ops_cell_new(&p, err, sizeof err);
+  if (cell == NULL) {
+    res = cb_error("%s", err);
+    goto done;
+  }
+
+  /* the checksum of one operation, outside the timed region */
+  int r = ops_cell_run(cell);
+  if (r < 0) {
+    res = cb_error("%s", r == OPS_REJECTED ? "tag rejected" : ops_cell_error(cell));
+    goto done;
+  }
+  uint64_t sink = (uint64_t)r;
+  size_t first_len;
+  const uint8_t *out = ops_cell_output(cell, &first_len);
+  uint64_t first_fnv = input_fnv1a64(out, first_len);
+  char checksum[INPUT_CHECKSUM_LEN];
+  input_checksum(out, first_len, checksum);
+
+  uint64_t wops = 0, wns = 0;
+  if (timing_warmup(cell, warmup_ns, &wops, &wns, &sink) != 0 ||
+      (batch == 0 && timing_calibrate(cell, target_ns, &batch, &sink) != 0)) {
+    res = cb_error("operation failed: %s", ops_cell_error(cell));
+    goto done;
+  }
+  for (uint64_t i = 0; i < nsamples; i++) {
+    if (timing_sample(cell, batch, &samples[i], &sink) != 0) {
+      res = cb_error("operation failed: %s", ops_cell_error(cell));
+      goto done;
+    }
+  }
+
+  /* every operation computes the same function of the same input: the last output must be the
+   * first (catches state leaking from one operation into the next) */
+  size_t last_len;
+  out = ops_cell_output(cell, &last_len);
+  if (last_len != first_len || input_fnv1a64(out, last_len) != first_fnv) {
+    res = cb_error("output of the last timed operation differs from the first");
+    goto done;
+  }
+
+  json_t *js = json_array();
+  for (uint64_t i = 0; i < nsamples; i++)
+    json_array_append_new(js, json_integer((json_int_t)samples[i]));
+  res = json_pack("{s:b, s:I, s:o, s:s, s:I, s:{s:I, s:I}, s:I}", "ok", 1, "batch",
+                  (json_int_t)batch, "samples_ns", js, "checksum", checksum, "sink",
+                  (json_int_t)(sink & INT64_MAX), "warmup", "ops", (json_int_t)wops, "ns",
+                  (json_int_t)wns, "peak_rss_kb", (json_int_t)peak_rss_kb());
+
+done:
+  ops_cell_free(cell);
+  free(samples);
+  free(ct);
+  free(msg);
+  free(key);
+  free(iv);
+  return res != NULL ? res : cb_error("internal error building the response");
+}
+
+/* ---- dispatch ---- */
+
+json_t *cb_handle_request(json_t *req, int *bye) {
+  *bye = 0;
+  if (!json_is_object(req))
+    return cb_error("request is not a JSON object");
+  json_t *cmd = json_object_get(req, "cmd");
+  if (!json_is_string(cmd))
+    return cb_error("missing field: cmd");
+  const char *c = json_string_value(cmd);
+  if (strcmp(c, "hello") == 0)
+    return handle_hello(req);
+  if (strcmp(c, "verify") == 0)
+    return handle_verify(req);
+  if (strcmp(c, "bench") == 0)
+    return handle_bench(req);
+  if (strcmp(c, "bye") == 0) {
+    *bye = 1;
+    return json_pack("{s:b}", "ok", 1);
+  }
+  return cb_error("unknown cmd: %s", c);
+}
+
+char *cb_handle_line(const char *line, size_t len, int *bye) {
+  json_error_t jerr;
+  json_t *resp;
+  *bye = 0;
+  json_t *req = json_loadb(line, len, 0, &jerr);
+  if (req == NULL) {
+    resp = cb_error("cannot parse request: %s", jerr.text);
+  } else {
+    resp = cb_handle_request(req, bye);
+    json_decref(req);
+  }
+  char *s = json_dumps(resp, JSON_COMPACT);
+  json_decref(resp);
+  return s;
+}

@@ -1,0 +1,29 @@
+/* The JSON-lines protocol, version 1 (docs/protocol.md): decode a request, dispatch it to
+ * hello / verify / bench / bye, encode the response. Any error becomes
+ * {"ok": false, "error": "<one line>"}; the driver stays usable. */
+#ifndef CB_PROTOCOL_H
+#define CB_PROTOCOL_H
+
+#include <jansson.h>
+
+#define CB_PROTOCOL_VERSION 1
+
+/* The provider id this process serves (from --provider); reported by hello. */
+void cb_set_provider(const char *id);
+
+/* Handle one request object; always returns a response object (caller decrefs). *bye is set
+ * to 1 for a `bye` request. */
+json_t *cb_handle_request(json_t *req, int *bye);
+
+/* Handle one request line of len bytes (without its newline): returns the response as one line of
+ * compact JSON, no newline, freshly allocated (free()); NULL only when out of memory. */
+char *cb_handle_line(const char *line, size_t len, int *bye);
+
+/* {"ok": false, "error": <formatted message>} */
+json_t *cb_error(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// One small bench request per offered algorithm/op through the request
+// handler, checked against a one-shot computation by the case executor.
+
+const benchSeed = 2654435769
+
+type benchResult struct {
+	OK        bool    `json:"ok"`
+	Error     string  `json:"error"`
+	Batch     int64   `json:"batch"`
+	SamplesNs []int64 `json:"samples_ns"`
+	Checksum  string  `json:"checksum"`
+	Sink      *uint64 `json:"sink"`
+	Warmup    *struct {
+		Ops int64 `json:"ops"`
+		Ns  int64 `json:"ns"`
+	} `json:"warmup"`
+	PeakRSSKb *int64 `json:"peak_rss_kb"`
+}
+
+// keyIV gives a key and IV of the right lengths for an algorithm.
+func keyIV(alg string) (key, iv string) {
+	keyLen, ivLen := 0, 0
+	switch {
+	case strings.HasPrefix(alg, "aes-128-"):
+		keyLen = 16
+	case strings.HasPrefix(alg, "aes-256-"), strings.Contains(alg, "chacha20"), alg == "hmac-sha256":
+		keyLen = 32
+	}
+	switch {
+	case strings.HasSuffix(alg, "-cbc"), strings.HasSuffix(alg, "-ctr"):
+		ivLen = 16
+	case strings.HasPrefix(alg, "xchacha20"):
+		ivLen = 24
+	case strings.HasSuffix(alg, "-gcm"), strings.HasPrefix(alg, "chacha20"):
+		ivLen = 12
+	}
+	k := make([]byte, keyLen)
+	for i := range k {
+		k[i] = byte(0x10 + i)
+	}
+	v := make([]byte, ivLen)
+	for i := range v {
+		v[i] = byte(0xa0 + i)
+	}
+	return hex.EncodeToString(k), hex.EncodeToString(v)
+}
+
+func benchLine(alg, op, key, iv string, size, chunk int) []byte {
+	return []byte(fmt.Sprintf(`{"cmd":"bench","alg":%q,"op":%q,"size":%d,"chunk":%d,"key":%q,"iv":%q,"seed":%d,"batch":0,"target_ns":200000,"warmup_ns":200000,"samples":3}`,
+		alg, op, size, chunk, key, iv, benchSeed))
+}
+
+func doBench(t *testing.T, d *Driver, line []byte) benchResult {
+	t.Helper()
+	out, quit := d.HandleLine(line)
+	if quit {
+		t.Fatal("bench asked to quit")
+	}
+	var r benchResult
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("response %q is not JSON: %v", out, err)
+	}
+	return r
+}
+
+// expected computes the output of one operation without the bench cell:
+// the verify case executor for the forward direction, the plaintext itself
+// for decrypt/open.
+func expected(t *testing.T, a *Alg, op, key, iv string, msg []byte) string {
+	t.Helper()
+	switch op {
+	case "noop":
+		return Checksum(nil)
+	case "decrypt", "open":
+		return Checksum(msg)
+	}
+	r := runCase(a, &rawCase{ID: "x", Op: op, Key: key, IV: iv, Msg: hex.EncodeToString(msg)})
+	if r.Out == nil {
+		t.Fatalf("executor: %+v", r)
+	}
+	b, _ := hex.DecodeString(*r.Out)
+	return Checksum(b)
+}
+
+func TestBenchEveryOffer(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	const size = 1024
+	msg := Message(benchSeed, size)
+	for _, a := range d.prov.Algs {
+		for _, op := range a.Ops {
+			t.Run(a.Name+"/"+op, func(t *testing.T) {
+				key, iv := keyIV(a.Name)
+				want := expected(t, a, op, key, iv, msg)
+				chunks := []int{0}
+				if a.Stream {
+					chunks = append(chunks, 48, 4096)
+					if !strings.HasSuffix(a.Name, "-cbc") { // CBC chunks are whole blocks
+						chunks = append(chunks, 1000)
+					}
+				}
+				for _, chunk := range chunks {
+					r := doBench(t, d, benchLine(a.Name, op, key, iv, size, chunk))
+					if !r.OK {
+						t.Fatalf("chunk %d: %s", chunk, r.Error)
+					}
+					if len(r.SamplesNs) != 3 {
+						t.Errorf("chunk %d: %d samples, want 3", chunk, len(r.SamplesNs))
+					}
+					for _, s := range r.SamplesNs {
+						if s <= 0 {
+							t.Errorf("chunk %d: sample %d ns", chunk, s)
+						}
+					}
+					if r.Batch <= 0 {
+						t.Errorf("chunk %d: batch %d", chunk, r.Batch)
+					}
+					if r.Checksum != want {
+						t.Errorf("chunk %d: checksum %s, one-shot computation gives %s", chunk, r.Checksum, want)
+					}
+					if r.Sink == nil || r.Warmup == nil || r.Warmup.Ops < 1 || r.PeakRSSKb == nil || *r.PeakRSSKb <= 0 {
+						t.Errorf("chunk %d: incomplete response %+v", chunk, r)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestBenchKnownChecksum(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	r := doBench(t, d, benchLine("sha256", "hash", "", "", 1024, 0))
+	if !r.OK || r.Checksum != "00000020:fb4898be6151a393" {
+		t.Fatalf("sha256 at 1 KiB: %+v", r)
+	}
+	r = doBench(t, d, []byte(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":1,"batch":7,"samples":2}`))
+	if !r.OK || r.Batch != 7 || r.Checksum != "00000000:cbf29ce484222325" {
+		t.Fatalf("noop with a fixed batch: %+v", r)
+	}
+}
+
+// Every size with an odd tail, for the algorithms that allow it.
+func TestBenchOddSizes(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	for _, a := range d.prov.Algs {
+		if strings.HasSuffix(a.Name, "-ecb") || strings.HasSuffix(a.Name, "-cbc") || a.Name == "noop" {
+			continue
+		}
+		for _, size := range []int{0, 1, 1<<20 + 3} {
+			op := a.Ops[0]
+			key, iv := keyIV(a.Name)
+			want := expected(t, a, op, key, iv, Message(benchSeed, size))
+			r := doBench(t, d, benchLine(a.Name, op, key, iv, size, 0))
+			if !r.OK || r.Checksum != want {
+				t.Errorf("%s %s size %d: %+v, want checksum %s", a.Name, op, size, r, want)
+			}
+		}
+	}
+}
+
+func TestBenchErrorsKeepDriverAlive(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	k16 := strings.Repeat("00", 16)
+	iv16 := strings.Repeat("00", 16)
+	iv12 := strings.Repeat("00", 12)
+	bad := map[string]string{
+		"unparseable":       `{"cmd":`,
+		"not an object":     `[1,2]`,
+		"no cmd":            `{"alg":"sha256"}`,
+		"unknown cmd":       `{"cmd":"dance"}`,
+		"unknown alg":       string(benchLine("md5", "hash", "", "", 16, 0)),
+		"ccm not offered":   string(benchLine("aes-128-ccm", "seal", k16, iv12, 16, 0)),
+		"unknown op":        string(benchLine("sha256", "encrypt", "", "", 16, 0)),
+		"ecb size":          string(benchLine("aes-128-ecb", "encrypt", k16, "", 17, 0)),
+		"cbc size":          string(benchLine("aes-128-cbc", "decrypt", k16, iv16, 1000, 0)),
+		"cbc chunk":         string(benchLine("aes-128-cbc", "encrypt", k16, iv16, 1024, 100)),
+		"chunk on aead":     string(benchLine("aes-128-gcm", "seal", k16, iv12, 1024, 64)),
+		"chunk on ecb":      string(benchLine("aes-128-ecb", "encrypt", k16, "", 1024, 64)),
+		"bad hex key":       string(benchLine("aes-128-gcm", "seal", "xyz", iv12, 16, 0)),
+		"bad key length":    string(benchLine("aes-128-gcm", "seal", strings.Repeat("00", 32), iv12, 16, 0)),
+		"bad nonce length":  string(benchLine("chacha20-poly1305", "seal", strings.Repeat("00", 32), iv16, 16, 0)),
+		"bad iv length":     string(benchLine("aes-256-ctr", "encrypt", strings.Repeat("00", 32), iv12, 16, 0)),
+		"zero seed":         `{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":0,"samples":1}`,
+		"no samples":        `{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":1}`,
+		"negative size":     `{"cmd":"bench","alg":"sha256","op":"hash","size":-1,"seed":1,"samples":1}`,
+		"verify unknown":    `{"cmd":"verify","alg":"sm3","cases":[]}`,
+		"protocol mismatch": `{"cmd":"hello","protocol":2}`,
+	}
+	for name, line := range bad {
+		out, quit := d.HandleLine([]byte(line))
+		var r struct {
+			OK    *bool  `json:"ok"`
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(out, &r); err != nil || quit {
+			t.Fatalf("%s: %q (quit %v)", name, out, quit)
+		}
+		if r.OK == nil || *r.OK || r.Error == "" || strings.Contains(r.Error, "\n") {
+			t.Errorf("%s: want a one-line error, got %s", name, out)
+		} else {
+			t.Logf("%s: %s", name, r.Error)
+		}
+	}
+	out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":1}`))
+	if !strings.HasPrefix(string(out), `{"ok":true,"protocol":1,"provider":"go:stdlib"`) {
+		t.Fatalf("hello after errors: %s", out)
+	}
+	out, quit := d.HandleLine([]byte(`{"cmd":"bye"}`))
+	if string(out) != `{"ok":true}` || !quit {
+		t.Fatalf("bye: %s %v", out, quit)
+	}
+}
+
+func TestServeLongLinesAndEOF(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	msg := strings.Repeat("ab", 3<<20) // a 6 MB line
+	in := `{"cmd":"verify","alg":"sha256","cases":[{"id":"big","op":"hash","msg":"` + msg + `"}]}` + "\n\n" +
+		`{"cmd":"hello","protocol":1}` // no final newline, then EOF
+	var out strings.Builder
+	if err := d.Serve(strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"id":"big","out":"`) || !strings.Contains(lines[1], `"provider":"go:stdlib"`) {
+		t.Fatalf("unexpected output: %.300s", out.String())
+	}
+}
+
+// Allocations per timed operation, for the record: none where the Go API
+// lets us avoid them (CBC/CTR make a BlockMode/Stream per message).
+func TestCellAllocations(t *testing.T) {
+	p := providers["go:stdlib"]
+	msg := Message(benchSeed, 1024)
+	for _, a := range p.Algs {
+		for _, op := range a.Ops {
+			key, iv := keyIV(a.Name)
+			k, _ := hex.DecodeString(key)
+			v, _ := hex.DecodeString(iv)
+			for _, chunk := range []int{0, 64} {
+				if chunk > 0 && !a.Stream {
+					continue
+				}
+				c, err := a.NewCell(&CellParams{Op: op, Key: k, IV: v, Msg: msg, Chunk: chunk})
+				if err != nil {
+					t.Fatalf("%s %s: %v", a.Name, op, err)
+				}
+				allocs := testing.AllocsPerRun(200, func() { c.Run() })
+				mayAlloc := strings.HasSuffix(a.Name, "-cbc") || strings.HasSuffix(a.Name, "-ctr")
+				if allocs > 0 && !mayAlloc {
+					t.Errorf("%s %s chunk %d: %.1f allocations per operation", a.Name, op, chunk, allocs)
+				}
+				t.Logf("%s %s chunk %d: %.1f allocs/op", a.Name, op, chunk, allocs)
+			}
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package main
+
+// go:stdlib — Go's standard library crypto packages plus golang.org/x/crypto
+// for BLAKE2 and ChaCha20(-Poly1305).
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
+	"crypto/sha3"
+	"crypto/sha512"
+	"fmt"
+	"hash"
+	"runtime"
+	"runtime/debug"
+
+	"golang.org/x/crypto/blake2b"
+	"golang.org/x/crypto/blake2s"
+	"golang.org/x/crypto/chacha20"
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+const xcryptoModule = "golang.org/x/crypto"
+
+func init() {
+	registerProvider(&Provider{
+		ID:       "go:stdlib",
+		Language: "go",
+		Library:  "Go standard library crypto + " + xcryptoModule,
+		Version: func() string {
+			return runtime.Version() + " + " + xcryptoModule + " " + moduleVersion(xcryptoModule)
+		},
+		Notes: []string{
+			"Hashes: chunk=0 uses the package one-shot (sha256.Sum256, sha512.Sum512, sha3.Sum256/Sum512, blake2b.Sum512, blake2s.Sum256); chunk>0 uses h.Reset(), h.Write per chunk, h.Sum(buf[:0]).",
+			"HMAC: hmac.New once per cell; one operation is Reset, Write, Sum(buf[:0]) (Go has no one-shot HMAC).",
+			"AES-ECB: Go has no ECB mode type; one operation is aes Block.Encrypt/Decrypt over each 16-byte block (aes.NewCipher once per cell).",
+			"AES-CBC/CTR: Go sets the IV only when a BlockMode/Stream is made, so each operation includes cipher.NewCBCEncrypter/NewCBCDecrypter/NewCTR (one small allocation); CBC chunks must be multiples of 16 (BlockMode takes whole blocks).",
+			"ChaCha20: chacha20.NewUnauthenticatedCipher per message (nonce set per message), block counter 0.",
+			"AEADs: cipher.AEAD is one-shot in Go (no streaming); Seal/Open into buffers preallocated per cell. No AES-CCM: neither the standard library nor golang.org/x/crypto has it.",
+			"runtime.GC() once per cell before the warm-up; the garbage collector stays on (GOGC default).",
+			"Build: " + buildSettings(),
+		},
+		Algs: []*Alg{
+			noopAlg(),
+			hashAlg("sha256", sha256.New, func(out, msg []byte) { *(*[32]byte)(out) = sha256.Sum256(msg) }),
+			hashAlg("sha512", sha512.New, func(out, msg []byte) { *(*[64]byte)(out) = sha512.Sum512(msg) }),
+			hashAlg("sha3-256", func() hash.Hash { return sha3.New256() }, func(out, msg []byte) { *(*[32]byte)(out) = sha3.Sum256(msg) }),
+			hashAlg("sha3-512", func() hash.Hash { return sha3.New512() }, func(out, msg []byte) { *(*[64]byte)(out) = sha3.Sum512(msg) }),
+			hashAlg("blake2b-512", mustHash(blake2b.New512), func(out, msg []byte) { *(*[64]byte)(out) = blake2b.Sum512(msg) }),
+			hashAlg("blake2s-256", mustHash(blake2s.New256), func(out, msg []byte) { *(*[32]byte)(out) = blake2s.Sum256(msg) }),
+			hmacAlg("hmac-sha256", sha256.New),
+			blockAlg("aes-128-ecb", 16, modeECB, aes.NewCipher),
+			blockAlg("aes-256-ecb", 32, modeECB, aes.NewCipher),
+			blockAlg("aes-128-cbc", 16, modeCBC, aes.NewCipher),
+			blockAlg("aes-256-cbc", 32, modeCBC, aes.NewCipher),
+			blockAlg("aes-128-ctr", 16, modeCTR, aes.NewCipher),
+			blockAlg("aes-256-ctr", 32, modeCTR, aes.NewCipher),
+			chacha20Alg(),
+			aeadAlg("aes-128-gcm", 16, 12, newAESGCM),
+			aeadAlg("aes-256-gcm", 32, 12, newAESGCM),
+			aeadAlg("chacha20-poly1305", 32, 12, chacha20poly1305.New),
+			aeadAlg("xchacha20-poly1305", 32, 24, chacha20poly1305.NewX),
+		},
+	})
+}
+
+func newAESGCM(key []byte) (cipher.AEAD, error) {
+	b, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(b)
+}
+
+// mustHash adapts the unkeyed blake2 constructors (which only fail for an
+// over-long key) to func() hash.Hash.
+func mustHash(newKeyed func(key []byte) (hash.Hash, error)) func() hash.Hash {
+	return func() hash.Hash {
+		h, err := newKeyed(nil)
+		if err != nil {
+			panic(err)
+		}
+		return h
+	}
+}
+
+// moduleVersion reads a dependency's version from the binary's build info.
+func moduleVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(version unknown)"
+	}
+	for _, m := range bi.Deps {
+		if m.Path == path {
+			if m.Replace != nil {
+				return m.Version + " => " + m.Replace.Path + " " + m.Replace.Version
+			}
+			return m.Version
+		}
+	}
+	return "(version unknown)"
+}
+
+// buildSettings names the settings that change generated code.
+func buildSettings() string {
+	s := runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "GOAMD64", "GOARM64", "CGO_ENABLED", "-gcflags", "-tags":
+				s += fmt.Sprintf(" %s=%s", kv.Key, kv.Value)
+			}
+		}
+	}
+	return s
+}
+
+// ---- ChaCha20 -------------------------------------------------------------
+
+type chachaCell struct {
+	key, nonce []byte
+	in, out    []byte
+	chunk      int
+	err        error
+}
+
+func (c *chachaCell) Run() uint64 {
+	// NewUnauthenticatedCipher is written so that the Cipher does not escape
+	// when used locally like this: no allocation per operation.
+	s, err := chacha20.NewUnauthenticatedCipher(c.key, c.nonce)
+	if err != nil {
+		if c.err == nil {
+			c.err = err
+		}
+		return 0
+	}
+	if c.chunk <= 0 {
+		s.XORKeyStream(c.out, c.in)
+	} else {
+		for off := 0; off < len(c.in); off += c.chunk {
+			end := min(off+c.chunk, len(c.in))
+			s.XORKeyStream(c.out[off:end], c.in[off:end])
+		}
+	}
+	return first(c.out)
+}
+func (c *chachaCell) Output() []byte { return c.out }
+func (c *chachaCell) Err() error     { return c.err }
+
+func chacha20Alg() *Alg {
+	check := func(key, nonce []byte) error {
+		if err := checkLen("key", key, chacha20.KeySize); err != nil {
+			return err
+		}
+		return checkLen("iv", nonce, chacha20.NonceSize)
+	}
+	run := func(key, nonce []byte, counter uint32, msg []byte) ([]byte, error) {
+		s, err := chacha20.NewUnauthenticatedCipher(key, nonce)
+		if err != nil {
+			return nil, err
+		}
+		s.SetCounter(counter)
+		out := make([]byte, len(msg))
+		s.XORKeyStream(out, msg)
+		return out, nil
+	}
+	return &Alg{
+		Name:   "chacha20",
+		Ops:    []string{"encrypt", "decrypt"},
+		Stream: true,
+		Exec: func(c *Case) ([]byte, error) {
+			if err := check(c.Key, c.IV); err != nil {
+				return nil, err
+			}
+			return run(c.Key, c.IV, c.Counter, c.Msg)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			if err := check(p.Key, p.IV); err != nil {
+				return nil, err
+			}
+			c := &chachaCell{key: p.Key, nonce: p.IV, in: p.Msg, out: make([]byte, len(p.Msg)), chunk: p.Chunk}
+			if p.Op == "decrypt" {
+				ct, err := run(p.Key, p.IV, 0, p.Msg)
+				if err != nil {
+					return nil, err
+				}
+				c.in = ct
+			}
+			return c, nil
+		},
+	}
+}

@@ -1,0 +1,166 @@
+package main
+
+// Protocol version 1 (docs/protocol.md): request and response shapes,
+// decoding, encoding, and turning any error into {"ok":false,"error":...}.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+const protocolVersion = 1
+
+// Request is any request; fields not used by a command are ignored.
+type Request struct {
+	Cmd      string `json:"cmd"`
+	Protocol *int   `json:"protocol"`
+
+	// verify and bench
+	Alg string `json:"alg"`
+
+	// verify
+	Cases []rawCase `json:"cases"`
+
+	// bench
+	Op       string  `json:"op"`
+	Size     *int64  `json:"size"`
+	Chunk    int64   `json:"chunk"`
+	Key      string  `json:"key"`
+	IV       string  `json:"iv"`
+	Seed     *uint64 `json:"seed"`
+	Batch    int64   `json:"batch"`
+	TargetNs int64   `json:"target_ns"`
+	WarmupNs int64   `json:"warmup_ns"`
+	Samples  *int64  `json:"samples"`
+}
+
+// rawCase is a verify case as it arrives (hex strings).
+type rawCase struct {
+	ID      string  `json:"id"`
+	Op      string  `json:"op"`
+	Key     string  `json:"key"`
+	IV      string  `json:"iv"`
+	Counter *uint64 `json:"counter"`
+	AAD     string  `json:"aad"`
+	Msg     string  `json:"msg"`
+}
+
+// decode turns the hex fields into bytes.
+func (r *rawCase) decode() (*Case, error) {
+	c := &Case{ID: r.ID, Op: r.Op}
+	var err error
+	for _, f := range []struct {
+		name string
+		src  string
+		dst  *[]byte
+	}{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg}} {
+		if *f.dst, err = decodeHex(f.name, f.src); err != nil {
+			return nil, err
+		}
+	}
+	if r.Counter != nil {
+		if *r.Counter > 0xffffffff {
+			return nil, fmt.Errorf("counter %d does not fit 32 bits", *r.Counter)
+		}
+		c.Counter = uint32(*r.Counter)
+	}
+	return c, nil
+}
+
+type errorResponse struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+type okResponse struct {
+	OK bool `json:"ok"`
+}
+
+type clockInfo struct {
+	Source       string `json:"source"`
+	ResolutionNs int64  `json:"resolution_ns"`
+}
+
+type helloResponse struct {
+	OK             bool                `json:"ok"`
+	Protocol       int                 `json:"protocol"`
+	Provider       string              `json:"provider"`
+	Language       string              `json:"language"`
+	Library        string              `json:"library"`
+	LibraryVersion string              `json:"library_version"`
+	Runtime        string              `json:"runtime"`
+	Clock          clockInfo           `json:"clock"`
+	Offers         map[string][]string `json:"offers"`
+	Stream         []string            `json:"stream"`
+	Notes          []string            `json:"notes"`
+}
+
+// caseResult is one of {id, out}, {id, rejected: true}, {id, error}.
+type caseResult struct {
+	ID       string  `json:"id"`
+	Out      *string `json:"out,omitempty"`
+	Rejected bool    `json:"rejected,omitempty"`
+	Error    string  `json:"error,omitempty"`
+}
+
+type verifyResponse struct {
+	OK      bool         `json:"ok"`
+	Results []caseResult `json:"results"`
+}
+
+type warmupInfo struct {
+	Ops int64 `json:"ops"`
+	Ns  int64 `json:"ns"`
+}
+
+type benchResponse struct {
+	OK        bool       `json:"ok"`
+	Batch     int64      `json:"batch"`
+	SamplesNs []int64    `json:"samples_ns"`
+	Checksum  string     `json:"checksum"`
+	Sink      uint64     `json:"sink"`
+	Warmup    warmupInfo `json:"warmup"`
+	PeakRSSKb int64      `json:"peak_rss_kb"`
+}
+
+// decodeRequest parses one request line.
+func decodeRequest(line []byte) (*Request, error) {
+	var r Request
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("cannot parse request: %v", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("cannot parse request: trailing data after the JSON object")
+	}
+	if r.Cmd == "" {
+		return nil, fmt.Errorf("request has no \"cmd\"")
+	}
+	return &r, nil
+}
+
+// oneLine squeezes an error message onto one line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		s = "error"
+	}
+	return s
+}
+
+// encodeResponse serialises a response; an error becomes an error response.
+func encodeResponse(resp any, err error) []byte {
+	if err != nil {
+		resp = errorResponse{OK: false, Error: oneLine(err.Error())}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if e := enc.Encode(resp); e != nil {
+		buf.Reset()
+		_ = enc.Encode(errorResponse{OK: false, Error: oneLine("cannot encode response: " + e.Error())})
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}

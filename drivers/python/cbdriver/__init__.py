@@ -1,0 +1,20 @@
+"""cryptobench driver for Python providers (protocol version 1, see docs/protocol.md).
+
+Run as ``python -m cbdriver --provider python:cryptography`` (or ``python:hashlib``).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# provider id -> module defining PROVIDER; imported lazily so python:hashlib never loads cryptography
+PROVIDERS = {
+    "python:cryptography": "cbdriver.ops_cryptography",
+    "python:hashlib": "cbdriver.ops_hashlib",
+}
+
+
+def load_provider(provider_id: str):
+    """The provider object for `provider_id`; KeyError when the id is unknown."""
+    module = importlib.import_module(PROVIDERS[provider_id])
+    return module.PROVIDER

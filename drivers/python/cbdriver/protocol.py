@@ -1,0 +1,199 @@
+"""Protocol version 1 (docs/protocol.md): decode requests, dispatch, encode responses.
+
+Any exception raised while handling a request becomes `{"ok": false, "error": "<one line>"}`;
+the driver stays usable.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import resource
+import sys
+
+from . import inputs, timing
+from .ops_base import CellSpec, Provider, Rejected, check_cell_params
+
+PROTOCOL_VERSION = 1
+_resolution_ns: int | None = None
+
+
+class RequestError(ValueError):
+    """A request that cannot be served as written."""
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    name = type(exc).__name__
+    if not text:
+        return name
+    return text if isinstance(exc, RequestError) else f"{name}: {text}"
+
+
+def error(message: str) -> dict:
+    return {"ok": False, "error": " ".join(message.split()) or "error"}
+
+
+def decode(line: str) -> dict:
+    try:
+        req = json.loads(line)
+    except ValueError as e:
+        raise RequestError(f"cannot parse request: {one_line(e)}") from None
+    if not isinstance(req, dict):
+        raise RequestError(f"request must be a JSON object, got {type(req).__name__}")
+    return req
+
+
+def encode(resp: dict) -> str:
+    return json.dumps(resp, separators=(",", ":"), allow_nan=False)
+
+
+def respond(provider: Provider, line: str) -> tuple[str, bool]:
+    """One request line -> (one response line without newline, whether the driver should stop)."""
+    try:
+        req = decode(line)
+    except Exception as e:  # noqa: BLE001 - every failure answers the request
+        return encode(error(one_line(e))), False
+    resp = handle(provider, req)
+    try:
+        return encode(resp), req.get("cmd") == "bye"
+    except Exception as e:  # noqa: BLE001
+        return encode(error(f"cannot encode response: {one_line(e)}")), False
+
+
+def handle(provider: Provider, req: dict) -> dict:
+    """The request handler: one decoded request -> one response object (never raises)."""
+    try:
+        cmd = req.get("cmd")
+        if cmd == "hello":
+            return hello(provider, req)
+        if cmd == "verify":
+            return verify(provider, req)
+        if cmd == "bench":
+            return bench(provider, req)
+        if cmd == "bye":
+            return {"ok": True}
+        raise RequestError(f"unknown cmd {cmd!r}")
+    except Exception as e:  # noqa: BLE001
+        return error(one_line(e))
+
+
+# --- fields ------------------------------------------------------------------
+
+
+def field_str(req: dict, name: str) -> str:
+    if name not in req:
+        raise RequestError(f"missing field {name!r}")
+    value = req[name]
+    if not isinstance(value, str):
+        raise RequestError(f"field {name!r} must be a string")
+    return value
+
+
+def field_int(req: dict, name: str, default: int | None = None) -> int:
+    if name not in req:
+        if default is None:
+            raise RequestError(f"missing field {name!r}")
+        return default
+    value = req[name]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RequestError(f"field {name!r} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def field_hex(req: dict, name: str) -> bytes:
+    try:
+        return inputs.unhex(req.get(name, ""), name)
+    except ValueError as e:
+        raise RequestError(str(e)) from None
+
+
+def _check_offered(provider: Provider, alg: str, op: str | None = None) -> None:
+    if alg not in provider.offers:
+        raise RequestError(f"{alg} not offered by {provider.id}")
+    if op is not None and op not in provider.offers[alg]:
+        raise RequestError(f"{alg} {op!r} not offered by {provider.id} (offers {list(provider.offers[alg])})")
+
+
+# --- commands ----------------------------------------------------------------
+
+
+def clock_resolution_ns() -> int:
+    global _resolution_ns
+    if _resolution_ns is None:
+        _resolution_ns = timing.measure_resolution()
+    return _resolution_ns
+
+
+def hello(provider: Provider, req: dict) -> dict:
+    version = req.get("protocol", PROTOCOL_VERSION)
+    if version != PROTOCOL_VERSION:
+        raise RequestError(f"protocol {version!r} not supported (this driver speaks {PROTOCOL_VERSION})")
+    return {
+        "ok": True,
+        "protocol": PROTOCOL_VERSION,
+        "provider": provider.id,
+        "language": provider.language,
+        "library": provider.library,
+        "library_version": provider.library_version(),
+        "runtime": f"{platform.python_implementation()} {platform.python_version()} "
+        f"({platform.python_compiler()})",
+        "clock": {"source": timing.CLOCK_SOURCE, "resolution_ns": clock_resolution_ns()},
+        "offers": {alg: list(ops) for alg, ops in provider.offers.items()},
+        "stream": list(provider.stream),
+        "notes": provider.notes(),
+    }
+
+
+def verify(provider: Provider, req: dict) -> dict:
+    alg = field_str(req, "alg")
+    _check_offered(provider, alg)
+    cases = req.get("cases")
+    if not isinstance(cases, list):
+        raise RequestError("field 'cases' must be a list")
+    return {"ok": True, "results": [run_case(provider, alg, case) for case in cases]}
+
+
+def run_case(provider: Provider, alg: str, case) -> dict:
+    """One verify case through the provider's case executor -> its result object."""
+    cid = case.get("id") if isinstance(case, dict) else None
+    try:
+        if not isinstance(case, dict):
+            raise RequestError("case must be a JSON object")
+        op = case.get("op")
+        if op not in provider.offers[alg]:
+            raise RequestError(f"{alg} {op!r} not offered by {provider.id}")
+        return {"id": cid, "out": provider.execute(alg, case).hex()}
+    except Rejected:
+        return {"id": cid, "rejected": True}
+    except Exception as e:  # noqa: BLE001
+        return {"id": cid, "error": one_line(e)}
+
+
+def bench(provider: Provider, req: dict) -> dict:
+    alg, op = field_str(req, "alg"), field_str(req, "op")
+    _check_offered(provider, alg, op)
+    size, chunk = field_int(req, "size"), field_int(req, "chunk", 0)
+    if chunk and alg not in provider.stream:
+        raise RequestError(f"{alg} has no streaming API in {provider.id} (chunk must be 0)")
+    seed = field_int(req, "seed")
+    if not 0 < seed < 1 << 32:
+        raise RequestError(f"seed must be a uint32 other than 0, got {seed}")
+    batch = field_int(req, "batch", 0)
+    target_ns = field_int(req, "target_ns", 0 if batch else None)
+    warmup_ns, samples = field_int(req, "warmup_ns", 0), field_int(req, "samples")
+    spec = CellSpec(alg, op, size, chunk, field_hex(req, "key"), field_hex(req, "iv"), b"")
+    check_cell_params(spec)
+    spec = CellSpec(alg, op, size, chunk, spec.key, spec.iv, inputs.message(seed, size))
+    cell = provider.cell(spec)
+    checksum = inputs.checksum(cell.output())  # one operation on the fixed input, untimed
+    timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples)
+    return {"ok": True, **timed, "checksum": checksum, "peak_rss_kb": peak_rss_kb()}
+
+
+def peak_rss_kb() -> int:
+    try:
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    except (OSError, ValueError):
+        return 0
+    return rss // 1024 if sys.platform == "darwin" else rss  # macOS reports bytes, Linux KiB

@@ -1,0 +1,257 @@
+"""One small bench request per provider/algorithm/op through the request handler, errors that
+leave the driver usable, and the protocol spoken to a real driver process."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, ChaCha20Poly1305
+
+from cbdriver import PROVIDERS, inputs, load_provider, protocol
+from cbdriver.ops_base import BLOCK, IV_LEN, KEY_LEN
+
+DRIVER_DIR = Path(__file__).resolve().parents[1]  # drivers/python, the driver's PYTHONPATH
+SEED = 2654435769
+HASHLIB = {
+    "sha256": "sha256",
+    "sha512": "sha512",
+    "sha3-256": "sha3_256",
+    "sha3-512": "sha3_512",
+    "blake2b-512": "blake2b",
+    "blake2s-256": "blake2s",
+}
+
+
+def key_for(alg: str) -> bytes:
+    return bytes(range(1, 1 + KEY_LEN.get(alg, 32 if alg == "hmac-sha256" else 0)))
+
+
+def iv_for(alg: str) -> bytes:
+    return bytes(range(0xA0, 0xA0 + IV_LEN.get(alg, 0)))
+
+
+def reference(alg: str, op: str, key: bytes, iv: bytes, msg: bytes) -> bytes:
+    """The output of one operation computed with plain one-shot calls, independent of the driver's cells."""
+    if op == "noop":
+        return b""
+    if op == "hash":
+        return hashlib.new(HASHLIB[alg], msg).digest()
+    if op == "mac":
+        return hmac.digest(key, msg, "sha256")
+    if op in ("decrypt", "open"):
+        return msg  # the driver decrypts/opens its own encryption of the fixed input
+    if op == "seal":
+        aead = {"gcm": AESGCM, "ccm": lambda k: AESCCM(k, 16), "poly1305": ChaCha20Poly1305}[
+            alg.split("-")[-1]
+        ]
+        return aead(key).encrypt(iv, msg, None)
+    if alg == "chacha20":
+        cipher = Cipher(algorithms.ChaCha20(key, bytes(4) + iv), None)
+    else:
+        mode = {"ecb": lambda _: modes.ECB(), "cbc": modes.CBC, "ctr": modes.CTR}[alg.split("-")[-1]]
+        cipher = Cipher(algorithms.AES(key), mode(iv))
+    ctx = cipher.encryptor()
+    return ctx.update(msg) + ctx.finalize()
+
+
+def bench_request(alg: str, op: str, size: int, chunk: int = 0, **over) -> dict:
+    req = {
+        "cmd": "bench",
+        "alg": alg,
+        "op": op,
+        "size": size,
+        "chunk": chunk,
+        "key": key_for(alg).hex(),
+        "iv": iv_for(alg).hex(),
+        "seed": SEED,
+        "batch": 0,
+        "target_ns": 100_000,
+        "warmup_ns": 200_000,
+        "samples": 3,
+    }
+    req.update(over)
+    return req
+
+
+CELLS = [
+    (pid, alg, op, size, chunk)
+    for pid in sorted(PROVIDERS)
+    for alg, ops in load_provider(pid).offers.items()
+    for op in ops
+    for size, chunk in (
+        [(0 if alg == "noop" else 64, 0), (0, 0)]
+        + ([] if alg not in load_provider(pid).stream else [(160, 48)] if alg in BLOCK else [(100, 33)])
+    )
+]
+
+
+@pytest.mark.parametrize(("provider_id", "alg", "op", "size", "chunk"), CELLS)
+def test_bench_cell(provider_id, alg, op, size, chunk):
+    provider = load_provider(provider_id)
+    resp = protocol.handle(provider, bench_request(alg, op, size, chunk))
+    assert resp["ok"], resp
+    assert len(resp["samples_ns"]) == 3 and all(isinstance(s, int) and s >= 0 for s in resp["samples_ns"])
+    assert resp["batch"] > 0
+    msg = inputs.message(SEED, size)
+    expected = reference(alg, op, key_for(alg), iv_for(alg), msg)
+    assert resp["checksum"] == inputs.checksum(expected)
+    assert resp["warmup"]["ns"] >= 200_000 and resp["warmup"]["ops"] > 0
+    assert isinstance(resp["sink"], int) and resp["peak_rss_kb"] > 0
+    json.dumps(resp, allow_nan=False)  # encodable as a protocol line
+
+
+@pytest.mark.parametrize(("provider_id", "alg", "op", "size", "chunk"), CELLS)
+def test_sink_folds_the_first_output_byte(provider_id, alg, op, size, chunk):
+    provider = load_provider(provider_id)
+    # a fixed odd batch: the XOR of 3 samples of 3 identical first bytes is that byte
+    resp = protocol.handle(provider, bench_request(alg, op, size, chunk, batch=3, warmup_ns=0))
+    assert resp["ok"], resp
+    assert resp["batch"] == 3
+    expected = reference(alg, op, key_for(alg), iv_for(alg), inputs.message(SEED, size))
+    assert resp["sink"] == (expected[0] if expected else 0)
+
+
+@pytest.mark.parametrize("provider_id", sorted(PROVIDERS))
+def test_sha256_check_value(provider_id):
+    resp = protocol.handle(load_provider(provider_id), bench_request("sha256", "hash", 1024, batch=1))
+    assert resp["checksum"] == "00000020:fb4898be6151a393"
+
+
+def test_large_message_wraps_the_pattern():
+    size = (1 << 20) + 100
+    resp = protocol.handle(load_provider("python:hashlib"), bench_request("sha256", "hash", size, batch=1))
+    assert resp["ok"], resp
+    assert resp["checksum"] == inputs.checksum(hashlib.sha256(inputs.message(SEED, size)).digest())
+
+
+ERRORS = [
+    ("python:cryptography", {"alg": "sm3"}, "not offered"),
+    ("python:hashlib", {"alg": "aes-128-gcm", "op": "seal"}, "not offered"),
+    ("python:cryptography", {"op": "mac"}, "not offered"),
+    ("python:cryptography", {"alg": "aes-128-ecb", "op": "encrypt", "size": 17}, "multiple of 16"),
+    ("python:cryptography", {"alg": "aes-256-cbc", "op": "decrypt", "size": 40}, "multiple of 16"),
+    ("python:cryptography", {"alg": "aes-128-ccm", "op": "seal", "chunk": 16}, "streaming"),
+    ("python:cryptography", {"alg": "chacha20-poly1305", "op": "open", "chunk": 16}, "streaming"),
+    ("python:cryptography", {"alg": "noop", "op": "noop", "chunk": 16}, "streaming"),
+    ("python:cryptography", {"alg": "aes-128-cbc", "op": "encrypt", "chunk": 20}, "multiple of 16"),
+    ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "zz" * 16}, "key"),
+    ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "abc"}, "key"),
+    ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "00" * 15}, "16 bytes"),
+    ("python:cryptography", {"alg": "aes-256-ctr", "op": "encrypt", "key": "00" * 16}, "32 bytes"),
+    ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "iv": "00" * 16}, "12 bytes"),
+    ("python:cryptography", {"alg": "chacha20", "op": "encrypt", "iv": "00" * 16}, "12 bytes"),
+    ("python:hashlib", {"seed": 0}, "seed"),
+    ("python:hashlib", {"seed": 1 << 32}, "seed"),
+    ("python:hashlib", {"size": -1}, "size"),
+    ("python:hashlib", {"samples": "3"}, "samples"),
+    ("python:hashlib", {"batch": 0, "target_ns": None}, "target_ns"),
+]
+
+
+@pytest.mark.parametrize(("provider_id", "over", "needle"), ERRORS)
+def test_bench_errors_are_one_line(provider_id, over, needle):
+    provider = load_provider(provider_id)
+    req = bench_request(over.get("alg", "sha256"), over.get("op", "hash"), 64)
+    req.update({k: v for k, v in over.items() if v is not None})
+    for k in [k for k, v in over.items() if v is None]:
+        del req[k]
+    resp = protocol.handle(provider, req)
+    assert resp["ok"] is False
+    assert needle in resp["error"] and "\n" not in resp["error"]
+    # the driver stays usable
+    assert protocol.handle(provider, bench_request("sha256", "hash", 64, batch=1))["ok"]
+
+
+def test_open_with_a_bad_tag_is_a_bench_error(monkeypatch):
+    provider = load_provider("python:cryptography")
+    real = AESGCM.encrypt
+
+    def corrupt(self, nonce, data, aad):
+        out = bytearray(real(self, nonce, data, aad))
+        out[-1] ^= 1
+        return bytes(out)
+
+    monkeypatch.setattr(AESGCM, "encrypt", corrupt)  # the cell seals its ciphertext with AESGCM.encrypt
+    resp = protocol.handle(provider, bench_request("aes-128-gcm", "open", 64, batch=1))
+    assert resp == {"ok": False, "error": "InvalidTag"}
+
+
+@pytest.mark.parametrize(
+    ("line", "needle"),
+    [
+        ("not json", "cannot parse"),
+        ("[1, 2]", "JSON object"),
+        ('{"cmd": "dance"}', "unknown cmd"),
+        ("", "parse"),
+    ],
+)
+def test_bad_lines(line, needle):
+    text, stop = protocol.respond(load_provider("python:hashlib"), line)
+    resp = json.loads(text)
+    assert resp["ok"] is False and needle in resp["error"] and not stop
+
+
+def test_hello(provider):
+    resp = protocol.handle(provider, {"cmd": "hello", "protocol": 1})
+    assert resp["ok"] and resp["protocol"] == 1 and resp["provider"] == provider.id
+    assert resp["language"] == "python" and resp["clock"]["resolution_ns"] > 0
+    assert set(resp["stream"]) <= set(resp["offers"]) and resp["offers"]["noop"] == ["noop"]
+    assert "OpenSSL" in resp["library_version"]
+    assert protocol.handle(provider, {"cmd": "hello", "protocol": 2})["ok"] is False
+
+
+def test_hashlib_notes_name_what_runs_each_hash():
+    notes = " ".join(load_provider("python:hashlib").notes())
+    assert "_blake2" in notes or "blake2b-512" in notes
+    assert "OpenSSL" in notes
+
+
+def driver(provider_id: str, stdin: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(DRIVER_DIR)}
+    return subprocess.run(
+        [sys.executable, "-m", "cbdriver", "--provider", provider_id],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize("provider_id", sorted(PROVIDERS))
+def test_subprocess_speaks_the_protocol(provider_id):
+    requests = [
+        json.dumps({"cmd": "hello", "protocol": 1}),
+        json.dumps(bench_request("sha256", "hash", 1024)),
+        "{this is not json",
+        json.dumps({"cmd": "bye"}),
+        json.dumps({"cmd": "hello", "protocol": 1}),  # after bye: never answered
+    ]
+    proc = driver(provider_id, "\n".join(requests) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 4, proc.stdout
+    hello, bench, bad, bye = (json.loads(line) for line in lines)
+    assert hello["ok"] and hello["provider"] == provider_id
+    assert bench["ok"] and bench["checksum"] == "00000020:fb4898be6151a393" and len(bench["samples_ns"]) == 3
+    assert bad["ok"] is False and bad["error"]
+    assert bye == {"ok": True}
+
+
+def test_subprocess_end_of_input_means_bye():
+    proc = driver("python:hashlib", json.dumps({"cmd": "hello", "protocol": 1}) + "\n")
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 1
+
+
+def test_subprocess_unknown_provider():
+    proc = driver("python:nope", "")
+    assert proc.returncode == 2
+    assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1

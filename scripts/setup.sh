@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Set up everything cryptobench needs on a fresh Debian 12 machine, idempotently:
+# system packages, the Python environment, the exported test-vector cases, the drivers.
+# A driver that cannot be built is reported with the reason; the others still work.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+if [ ! -f .venv/.stamp ] || [ pyproject.toml -nt .venv/.stamp ]; then
+  echo "setup: installing Python packages"
+  .venv/bin/pip install -q --disable-pip-version-check -e '.[drivers,dev]'
+  touch .venv/.stamp
+fi
+
+.venv/bin/python -m cryptobench.vectors.export build/cases >/dev/null
+echo "setup: building drivers"
+.venv/bin/cryptobench build || echo "setup: some drivers could not be built (reasons above); run uses the others"

@@ -1,0 +1,55 @@
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FAKE = Path(__file__).resolve().parent / "fake_driver.py"
+MODES = [
+    "good", "crash-bench", "hang-bench", "garbage-bench", "wrong-vectors", "wrong-samples",
+    "unstable-checksum", "crash-start", "slow-sha", "error-bench",
+]  # fmt: skip
+
+
+@pytest.fixture
+def providers_file(tmp_path):
+    """A providers file with one fake provider per fault mode: test:<mode>."""
+    lines = []
+    for m in MODES:
+        lines += ["[[provider]]", f'id = "test:{m}"', f'command = ["{sys.executable}", "{FAKE}", "--mode", "{m}"]', ""]
+    p = tmp_path / "providers.toml"
+    p.write_text("\n".join(lines))
+    return p
+
+
+@pytest.fixture
+def sha_suite(tmp_path):
+    p = tmp_path / "sha.toml"
+    p.write_text(
+        textwrap.dedent(
+            """
+            name = "sha"
+            baseline = "test:good"
+            sizes = ["1KiB", "16KiB"]
+            time_per_cell = 0.2
+
+            [[group]]
+            algs = ["sha256"]
+            """
+        )
+    )
+    return p
+
+
+def run_cli(*args, timeout=120, **kw):
+    """Run `python -m cryptobench ARGS` as a user would; returns CompletedProcess."""
+    return subprocess.run(
+        [sys.executable, "-m", "cryptobench", *map(str, args)],
+        cwd=kw.pop("cwd", REPO),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kw,
+    )

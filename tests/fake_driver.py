@@ -1,0 +1,120 @@
+"""A protocol-speaking driver for the orchestrator's tests, with switchable faults.
+
+    python fake_driver.py --mode MODE --provider test:x
+
+It offers sha256 (computed with hashlib, so verification really passes) and
+noop. Modes: good, crash-bench, hang-bench, garbage-bench, wrong-vectors,
+wrong-samples, unstable-checksum, crash-start, slow-sha (twice as slow),
+error-bench.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+
+PERIOD = 1 << 20
+
+
+def pattern(seed):
+    x, out = seed, bytearray(PERIOD)
+    for i in range(PERIOD):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out[i] = x & 0xFF
+    return bytes(out)
+
+
+def fnv(b):
+    h = 0xCBF29CE484222325
+    for c in b:
+        h = ((h ^ c) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", default="good")
+    ap.add_argument("--provider", required=True)
+    args = ap.parse_args()
+    mode = args.mode
+    if mode == "crash-start":
+        print("cannot load library", file=sys.stderr)
+        sys.exit(3)
+    benches = 0
+    pat = None
+    for line in sys.stdin:
+        req = json.loads(line)
+        cmd = req["cmd"]
+        if cmd == "hello":
+            resp = {
+                "ok": True,
+                "protocol": 1,
+                "provider": args.provider,
+                "language": "python",
+                "library": "fake",
+                "library_version": f"fake 1.0 ({mode})",
+                "runtime": "python",
+                "clock": {"source": "perf_counter_ns", "resolution_ns": 100},
+                "offers": {"sha256": ["hash"], "noop": ["noop"]},
+                "stream": [],
+            }
+        elif cmd == "verify":
+            results = []
+            for c in req["cases"]:
+                out = hashlib.sha256(bytes.fromhex(c["msg"])).hexdigest()
+                if mode == "wrong-vectors":
+                    out = "00" + out[2:]
+                results.append({"id": c["id"], "out": out})
+            resp = {"ok": True, "results": results}
+        elif cmd == "bench":
+            benches += 1
+            if mode == "crash-bench":
+                os._exit(7)
+            if mode == "hang-bench":
+                time.sleep(3600)
+            if mode == "garbage-bench":
+                sys.stdout.write("this is not json\n")
+                sys.stdout.flush()
+                continue
+            if mode == "error-bench":
+                resp = {"ok": False, "error": "simulated library failure"}
+                sys.stdout.write(json.dumps(resp) + "\n")
+                sys.stdout.flush()
+                continue
+            pat = pat or pattern(req["seed"])
+            msg = (pat * (req["size"] // PERIOD + 1))[: req["size"]]
+            if req["alg"] == "noop":
+                out, op = b"", lambda: 0
+            else:
+                out = hashlib.sha256(msg).digest()
+                op = lambda m=msg: hashlib.sha256(m).digest()[0]  # noqa: E731
+            batch = req["batch"] or 50
+            samples = []
+            for _ in range(req["samples"]):
+                t0 = time.perf_counter_ns()
+                for _ in range(batch):
+                    op()
+                    if mode == "slow-sha" and req["alg"] == "sha256":
+                        op()
+                samples.append(max(1, time.perf_counter_ns() - t0))
+            if mode == "wrong-samples":
+                samples = samples[:-1]
+            csum = f"{len(out):08x}:{fnv(out):016x}"
+            if mode == "unstable-checksum":
+                csum = f"{len(out):08x}:{benches:016x}"
+            resp = {"ok": True, "batch": batch, "samples_ns": samples, "checksum": csum, "sink": 0, "peak_rss_kb": 0}
+        elif cmd == "bye":
+            sys.stdout.write('{"ok": true}\n')
+            return
+        else:
+            resp = {"ok": False, "error": f"unknown cmd {cmd}"}
+        sys.stdout.write(json.dumps(resp) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The command line as a user meets it: one-line errors, exit codes, Ctrl-C."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import REPO, run_cli
+
+
+def assert_one_line_error(res, needle):
+    assert res.returncode == 2, res.stderr
+    assert "Traceback" not in res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("cryptobench: error: ") and needle in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["run", "--alg", "sha257"], "unknown algorithm 'sha257'"),
+        (["run", "--provider", "cobol:*"], "unknown provider 'cobol:*'"),
+        (["run", "--size", "12XB"], "bad size '12XB'"),
+        (["run", "--suite", "nosuch"], "unknown suite 'nosuch'"),
+        (["run", "--baseline", "nope:x"], "unknown provider 'nope:x'"),
+        (["run", "--vectors", "/no/such/dir"], "vector directory"),
+        (["run", "--alg", "sha256", "--size", "1KiB", "--db", "/no/such/dir/x.db"], "cannot open database"),
+        (["show", "latest", "--db", "postgresql://nobody@127.0.0.1:1/x"], "cannot open database"),
+        (["build", "cobol"], "unknown driver 'cobol'"),
+    ],
+)
+def test_bad_input_gives_one_line_and_exit_2(args, needle, tmp_path):
+    assert_one_line_error(run_cli(*args, cwd=tmp_path), needle)
+
+
+def test_malformed_suite_file_names_its_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\nsizes = ["1KiB"]\n[[group]]\nalgs = ["sha256",\n')
+    res = run_cli("run", "--suite", bad, cwd=tmp_path)
+    assert_one_line_error(res, "malformed suite")
+    assert "line" in res.stderr
+
+
+def test_every_command_help_has_an_example():
+    for cmd in ["run", "list", "doctor", "show", "runs", "build"]:
+        res = run_cli(cmd, "--help")
+        assert res.returncode == 0
+        assert "example" in res.stdout and "cryptobench " + cmd in res.stdout, cmd
+
+
+def test_run_with_fake_providers_writes_every_format(tmp_path, providers_file, sha_suite):
+    db = tmp_path / "x.db"
+    res = run_cli(
+        "run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good,test:slow-sha",
+        "--db", db, "--json", tmp_path / "r.json", "--csv", tmp_path / "r.csv", "--md", tmp_path / "r.md",
+        "--time-per-cell", "0.1",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert "sha256 — hash" in res.stdout and "slower" in res.stdout
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["schema"] == "cryptobench-result" and len(doc["cells"]) == 4
+    assert (tmp_path / "r.csv").read_text().count("\n") == 5
+    assert "## sha256 — hash" in (tmp_path / "r.md").read_text()
+    runs = run_cli("runs", "--db", db)
+    assert runs.returncode == 0 and "complete" in runs.stdout
+    shown = run_cli("show", "latest", "--db", db, "--format", "md")
+    assert shown.returncode == 0 and "## sha256 — hash" in shown.stdout
+
+
+def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file):
+    suite = tmp_path / "long.toml"
+    suite.write_text(
+        'name = "long"\nbaseline = "test:good"\nsizes = ["64", "128", "256", "512", "1KiB", "2KiB", "4KiB"]\n'
+        'time_per_cell = 0.5\n[[group]]\nalgs = ["sha256"]\n'
+    )
+    db = tmp_path / "i.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cryptobench", "run", "--suite", str(suite), "--providers-file", str(providers_file),
+         "--provider", "test:good", "--db", str(db), "--quiet"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    # wait until at least one cell is stored, then press Ctrl-C
+    import sqlite3
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            if sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM cells").fetchone()[0] >= 1:
+                break
+        except sqlite3.Error:
+            pass
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted" in err
+    con = sqlite3.connect(str(db))
+    assert con.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    stored = con.execute("SELECT COUNT(*) FROM cells WHERE status='ok'").fetchone()[0]
+    assert 1 <= stored < 7

@@ -1,0 +1,109 @@
+"""Every report format rendered from one stored run with known contents."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from cryptobench.report import build_report
+from cryptobench.report import csv_ as csv_report
+from cryptobench.report import json_ as json_report
+from cryptobench.report import markdown as md_report
+from cryptobench.report import terminal as term_report
+from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store
+
+GOOD_SUM = "00000020:fb4898be6151a393"
+
+
+def cell(provider, ns, size=1024, alg="sha256", op="hash", checksum=GOOD_SUM, **kw):
+    samples = [ns * 100 + d for d in (-30, -10, 0, 0, 5, 10, 20, -20, 15, -5, 0, 3)]
+    return CellRecord(provider, alg, op, size, 0, "ok", batch=100, samples_ns=samples, checksum=checksum,
+                      checksums_seen=[checksum], rounds=2, **kw)  # fmt: skip
+
+
+@pytest.fixture
+def stored(tmp_path):
+    store = open_store(str(tmp_path / "r.db"))
+    run = RunRecord(None, "2026-11-22T10:00:00+00:00", "default", {"baseline": "c:openssl", "noise": 0.02},
+                    {"cpu_model": "Test CPU", "cores": 2, "cpu_flags": ["aes", "sha_ni"], "kernel": "Linux 6",
+                     "governor": "performance", "load_start": [0.1], "git_commit": "abc", "cryptobench": "0.1.0"})  # fmt: skip
+    rid = store.create_run(run)
+    for pid in ("c:openssl", "go:stdlib", "python:hashlib", "python:cryptography"):
+        store.add_provider(rid, pid, {"library_version": f"{pid} 1.0", "clock": {"resolution_ns": 20}, "runtime": "x"})
+    store.add_verification(rid, VerifyRecord("c:openssl", "sha256", "passed", passed=3))
+    store.add_verification(rid, VerifyRecord("python:cryptography", "sha256", "failed", passed=2, failed=1,
+                                             detail="failed: vector kat/basic.json#2: output differs"))  # fmt: skip
+    store.add_cell(rid, cell("c:openssl", 1000))
+    store.add_cell(rid, cell("go:stdlib", 2000))  # twice as slow
+    store.add_cell(rid, cell("python:hashlib", 1002, checksum="00000020:0000000000000bad"))  # same speed, other output
+    store.add_cell(rid, CellRecord("python:cryptography", "sha256", "hash", 1024, 0, "failed",
+                                   reason="failed: vector kat/basic.json#2: output differs"))  # fmt: skip
+    store.add_cell(rid, CellRecord("go:stdlib", "aes-128-ccm", "seal", 1024, 0, "not-offered", reason="not offered"))
+    store.finish_run(rid, "complete", "2026-11-22T10:02:00+00:00", {"load_end": [0.2]})
+    return build_report(*store.load_run(rid))
+
+
+def test_model_ratios_verdicts_and_flags(stored):
+    rows = {r.provider: r for r in stored.rows if r.cell.alg == "sha256"}
+    assert rows["c:openssl"].verdict == "baseline"
+    assert rows["go:stdlib"].verdict == "slower"
+    assert rows["go:stdlib"].speedup[0] == pytest.approx(0.5, rel=0.01)
+    assert rows["python:hashlib"].verdict == "same (within noise)"
+    assert rows["python:hashlib"].checksum_mismatch and rows["c:openssl"].checksum_mismatch
+    assert rows["c:openssl"].mb_per_s() == pytest.approx(1024 / 1000 * 1e3)
+    assert any("outputs disagree for sha256 hash 1 KiB" in w for w in stored.warnings)
+    assert any("python:cryptography sha256 hash 1 KiB: failed: vector kat/basic.json#2" in f for f in stored.failures)
+    assert any("aes-128-ccm" in n for n in stored.not_offered)
+
+
+def test_terminal(stored):
+    out = term_report.render(stored)
+    assert "sha256 — hash" in out
+    assert "0.50x" in out and "slower" in out and "1.00x (baseline)" in out
+    assert "OUTPUT DIFFERS" in out
+    assert "failed: vector kat/basic.json#2" in out
+    assert "Test CPU" in out
+
+
+def test_markdown(stored):
+    out = md_report.render(stored)
+    assert out.startswith("# cryptobench report — run 1 (default)")
+    for section in ("## Environment", "## Providers", "## sha256 — hash", "## Verification", "## Warnings",
+                    "## Failures", "## Not offered"):  # fmt: skip
+        assert section in out, section
+    assert "| go:stdlib | 1 KiB | 2.00 µs | 512.0 |" in out
+    assert "aes sha_ni" in out
+
+
+def test_json_follows_the_documented_schema(stored):
+    doc = json.loads(json_report.render(stored))
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 1
+    assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
+    go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
+    assert go["stats"]["median_ns"] == pytest.approx(2000, rel=0.001)
+    assert go["vs_baseline"]["verdict"] == "slower"
+    assert go["samples_ns"][:2] == [199970, 199990]  # raw samples kept
+    lo, hi = go["vs_baseline"]["speedup_ci95"]
+    assert lo < go["vs_baseline"]["speedup"] < hi
+
+
+def test_csv_has_one_row_per_cell(stored):
+    rows = list(csv.DictReader(io.StringIO(csv_report.render(stored))))
+    assert len(rows) == 5
+    go = next(r for r in rows if r["provider"] == "go:stdlib" and r["alg"] == "sha256")
+    assert float(go["speedup"]) == pytest.approx(0.5, rel=0.01) and go["verdict"] == "slower"
+    failed = next(r for r in rows if r["provider"] == "python:cryptography")
+    assert failed["status"] == "failed" and failed["median_ns"] == ""
+
+
+def test_identical_figures_are_flagged(tmp_path):
+    store = open_store(str(tmp_path / "p.db"))
+    rid = store.create_run(RunRecord(None, "t", "pubkey", {"baseline": "c:openssl"}, {}))
+    store.add_provider(rid, "c:openssl", {})
+    samples = [1_000_000] * 12  # the placeholder: exactly 1,000 op/s everywhere
+    for alg in ("sha256", "sha512"):
+        store.add_cell(rid, CellRecord("c:openssl", alg, "hash", 64, 0, "ok", batch=1, samples_ns=samples,
+                                       checksum=GOOD_SUM, checksums_seen=[GOOD_SUM]))  # fmt: skip
+    rep = build_report(*store.load_run(rid))
+    assert any(w.startswith("identical figures") for w in rep.warnings)
