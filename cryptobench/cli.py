@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import __version__, algorithms
+from . import __version__, algorithms, cpufeatures
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
@@ -26,7 +26,8 @@ EXAMPLES = {
     "run": """examples:
   cryptobench run                                   # the default suite on every available provider
   cryptobench run --alg 'aes-*-gcm' --size 16KiB,1MiB --md report.md
-  cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json""",
+  cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json
+  cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
   cryptobench list algorithms
@@ -39,6 +40,10 @@ EXAMPLES = {
   cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout""",
     "runs": """example:
   cryptobench runs --db results/cryptobench.db""",
+    "compare": """examples:
+  cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
+  cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
+  cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go""",
@@ -87,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
+    r.add_argument(
+        "--cpu-features",
+        metavar="LIST",
+        help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni,no-shani "
+        "(no-aesni no-pclmul no-avx no-avx2 no-shani no-avx512 no-vaes no-vpclmulqdq)",
+    )
+    r.add_argument("--layout", choices=["table", "matrix"], help="report layout (default: the suite's)")
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     ls = cmd("list", "List providers, algorithms or suites.")
@@ -101,12 +113,29 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--db", help=db_help)
     s.add_argument("--format", choices=["terminal", "md", "json", "csv"], default="terminal", help="format on stdout")
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
+    s.add_argument("--layout", choices=["table", "matrix"], help="report layout (default: the run's)")
     s.add_argument("--json", metavar="FILE")
     s.add_argument("--csv", metavar="FILE")
     s.add_argument("--md", metavar="FILE")
 
     rs = cmd("runs", "List the stored runs.")
     rs.add_argument("--db", help=db_help)
+
+    c = cmd("compare", "Compare two stored runs, or providers within one run, with significance.")
+    c.add_argument("runs", nargs="*", help="RUN_A RUN_B, or with --providers one RUN (default latest)")
+    c.add_argument("--providers", help="comma-separated providers: the first is the reference")
+    c.add_argument("--db", help=db_help)
+    c.add_argument("--alg", help="only these algorithms (globs)")
+    c.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold in %% (default 2)")
+    c.add_argument("--format", choices=["terminal", "md", "json"], default="terminal", help="format on stdout")
+    c.add_argument("--md", metavar="FILE")
+    c.add_argument("--json", metavar="FILE")
+    c.add_argument(
+        "--fail-on-regression",
+        type=float,
+        metavar="PCT",
+        help="exit 1 when any cell is significantly slower than the reference by more than PCT percent",
+    )
 
     b = cmd("build", "Build the drivers.")
     b.add_argument("drivers", nargs="*", help=f"drivers to build (default all: {', '.join(DRIVERS)})")
@@ -126,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             "show": cmd_show,
             "runs": cmd_runs,
             "build": cmd_build,
+            "compare": cmd_compare,
         }[args.command](args)
     except UserError as e:
         print(f"cryptobench: error: {e}", file=sys.stderr)
@@ -161,6 +191,7 @@ def cmd_run(args) -> int:
         raise UserError("--time-per-cell must be in (0, 3600] seconds")
     if not 0 <= args.noise < 100:
         raise UserError("--noise must be a percentage in [0, 100)")
+    cpu_off = ",".join(cpufeatures.parse(args.cpu_features)) if args.cpu_features else ""
     filters = Filters.parse(args.alg, args.provider, args.size)
     cells = plan(suite, list(registry.providers), filters)
     providers = sorted({p for c in cells for p in c.providers})
@@ -173,6 +204,8 @@ def cmd_run(args) -> int:
         vectors_dir=args.vectors,
         noise=args.noise / 100,
         label=args.label,
+        layout=args.layout or suite.layout,
+        cpu_features=cpu_off,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))
     code = 0
@@ -196,7 +229,7 @@ def cmd_show(args) -> int:
     if args.db is None and not Path(DEFAULT_DB).exists():
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
     run_id = store.resolve_run(args.run)
-    rep = build_report(*store.load_run(run_id), baseline=args.baseline)
+    rep = build_report(*store.load_run(run_id), baseline=args.baseline, layout=args.layout)
     renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
     if renderer is None:
         print(term_report.render(rep, color=sys.stdout.isatty()), end="")
@@ -219,6 +252,60 @@ def cmd_runs(args) -> int:
             f"{r['id']:>4}  {r['started']:<25} {r['status']:<11} {r['suite']:<12} {r['cells_ok']:>5} "
             f"{r['cells_failed']:>6}  {r['providers'] or ''}{label}"
         )
+    return 0
+
+
+# --- compare -------------------------------------------------------------------
+
+
+def cmd_compare(args) -> int:
+    import fnmatch
+
+    from .compare import compare_providers, compare_runs
+    from .report import compare_json, compare_markdown, compare_terminal
+
+    if not 0 <= args.noise < 100:
+        raise UserError("--noise must be a percentage in [0, 100)")
+    store = open_store(args.db)
+
+    def load(ref):
+        run, _, cells = store.load_run(store.resolve_run(ref))
+        if args.alg:
+            globs = [g.strip() for g in args.alg.split(",")]
+            cells = [c for c in cells if any(fnmatch.fnmatchcase(c.alg, g) for g in globs)]
+        return run, cells
+
+    if args.providers:
+        if len(args.runs) > 1:
+            raise UserError("with --providers give at most one run")
+        run, cells = load(args.runs[0] if args.runs else "latest")
+        providers = [p.strip() for p in args.providers.split(",") if p.strip()]
+        comp = compare_providers(run, cells, providers, args.noise / 100)
+    else:
+        if len(args.runs) != 2:
+            raise UserError("give two runs (e.g. `compare latest~1 latest`) or --providers P1,P2 [RUN]")
+        comp = compare_runs(load(args.runs[0]), load(args.runs[1]), args.noise / 100)
+
+    if args.format == "terminal":
+        print(compare_terminal.render(comp, color=sys.stdout.isatty()), end="")
+    else:
+        print((compare_markdown if args.format == "md" else compare_json).render(comp), end="")
+    for path, renderer in ((args.md, compare_markdown), (args.json, compare_json)):
+        if path:
+            try:
+                Path(path).write_text(renderer.render(comp), encoding="utf-8")
+            except OSError as e:
+                raise UserError(f"cannot write {path}: {e.strerror}") from None
+            print(f"wrote {path}", file=sys.stderr)
+    if args.fail_on_regression is not None:
+        bad = comp.regressions(args.fail_on_regression)
+        if bad:
+            print(
+                f"cryptobench: {len(bad)} cells regressed by more than {args.fail_on_regression:g}%: "
+                + "; ".join(f"{' '.join(str(x) for x in p.key if x != '')} {p.ratio.percent:+.1f}%" for p in bad[:5]),
+                file=sys.stderr,
+            )
+            return 1
     return 0
 
 

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import algorithms, environment, fixed_input
+from . import algorithms, cpufeatures, environment, fixed_input
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
@@ -52,6 +52,8 @@ class Settings:
     seed: int = fixed_input.DEFAULT_SEED
     noise: float = 0.02
     label: str = ""
+    layout: str = "table"
+    cpu_features: str = ""
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -73,6 +75,7 @@ class _Track:
     peak_rss_kb: int = 0
     done: bool = False
     failed: str = ""
+    not_offered: str = ""
     started: str = field(default_factory=now)
 
 
@@ -132,16 +135,25 @@ class Runner:
             self.progress.log(f"{pid}: {why}")
             return
         try:
-            d = DriverProcess(pid, p.argv(), env=self.registry.env_for(p))
+            d = DriverProcess(pid, p.argv(), env=self._env(p))
             hello = d.hello(timeout=self.s.timeout)
         except DriverError as e:
             self.broken[pid] = f"driver failed to start: {e}"
             self.progress.log(f"{pid}: {self.broken[pid]}")
             return
         hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
+        if self.s.cpu_features and cpufeatures.applies_to(pid):
+            hello["cpu_features_off"] = self.s.cpu_features
+            hello["openssl_ia32cap"] = self._env(p)["OPENSSL_ia32cap"]
         self.drivers[pid] = d
         self.hellos[pid] = hello
         self.store.add_provider(run_id, pid, hello)
+
+    def _env(self, p) -> dict:
+        env = dict(self.registry.env_for(p))
+        if self.s.cpu_features and cpufeatures.applies_to(p.id):
+            env["OPENSSL_ia32cap"] = cpufeatures.ia32cap(self.s.cpu_features.split(","))
+        return env
 
     def _restart(self, pid: str) -> None:
         old = self.drivers.pop(pid, None)
@@ -150,7 +162,7 @@ class Runner:
             old.close(timeout=1)
         p = self.registry.get(pid)
         try:
-            d = DriverProcess(pid, p.argv(), env=self.registry.env_for(p))
+            d = DriverProcess(pid, p.argv(), env=self._env(p))
             d.hello(timeout=self.s.timeout)
             self.drivers[pid] = d
         except DriverError as e:
@@ -283,7 +295,11 @@ class Runner:
             resp = driver.request(req, self.s.timeout)
             self._check_bench(spec, req, resp)
         except DriverError as e:
-            track.failed, track.done = str(e), True
+            track.done = True
+            if str(e).startswith("not offered"):  # e.g. a one-shot-only API asked for a huge streamed cell
+                track.not_offered = str(e)
+                return
+            track.failed = str(e)
             if pid in self.drivers and not self.drivers[pid].alive():
                 self._restart(pid)
             return
@@ -332,6 +348,9 @@ class Runner:
         )
 
     def _store_cell(self, run_id: int, spec: CellSpec, pid: str, track: _Track, interrupted: bool = False) -> None:
+        if track.not_offered and not track.samples:
+            self._store_simple(run_id, spec, pid, "not-offered", track.not_offered)
+            return
         extra: dict = {"spent_s": round(track.spent, 3)}
         if interrupted:
             extra["interrupted"] = True

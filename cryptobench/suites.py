@@ -26,7 +26,7 @@ from .units import format_size, parse_size
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
-_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "group", "interleave"}
+_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "group", "layout"}
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers"}
 
 
@@ -47,6 +47,7 @@ class Suite:
     baseline: str
     time_per_cell: float
     groups: list[Group] = field(default_factory=list)
+    layout: str = "table"
     text: str = ""
 
 
@@ -91,6 +92,9 @@ def load_suite(ref: str) -> Suite:
     if not isinstance(raw_groups, list) or not raw_groups:
         raise err.general("a suite needs at least one [[group]] with algs = [...]")
     groups = [_group(g, sizes, err) for g in raw_groups]
+    layout = data.get("layout", "table")
+    if layout not in ("table", "matrix"):
+        raise err.at("layout", "layout must be 'table' (one row per provider) or 'matrix' (providers as columns)")
     return Suite(
         name=str(data.get("name", path.stem)),
         path=path,
@@ -99,6 +103,7 @@ def load_suite(ref: str) -> Suite:
         time_per_cell=float(tpc),
         groups=groups,
         text=text,
+        layout=layout,
     )
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .cells import HEADERS, row_cells
+from .matrix import matrix, providers_of
 from .model import Report
 
 
-def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+def table(headers: list[str], rows: list[list[str]]) -> list[str]:
     esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
@@ -22,7 +23,12 @@ def environment_lines(rep: Report) -> list[str]:
         f"- **cryptobench** {e.get('cryptobench')} (commit {e.get('git_commit')}) · baseline `{rep.baseline}` · noise threshold {rep.noise * 100:g}%",
     ]
     if run.settings.get("cpu_features"):
-        lines.append(f"- **CPU features switched off**: {run.settings['cpu_features']}")
+        affected = sorted(p for p, h in run.providers.items() if h.get("cpu_features_off"))
+        cap = next((h["openssl_ia32cap"] for h in run.providers.values() if h.get("openssl_ia32cap")), "?")
+        lines.append(
+            f"- **CPU features switched off**: {', '.join('no-' + n for n in run.settings['cpu_features'].split(','))} (OPENSSL_ia32cap={cap}) "
+            f"for {', '.join(affected) or 'no provider'}; other providers run with every feature"
+        )
     return lines
 
 
@@ -30,7 +36,7 @@ def render(rep: Report) -> str:
     out = [f"# cryptobench report — run {rep.run.id} ({rep.run.suite})", "", "## Environment", ""]
     out += environment_lines(rep)
     out += ["", "## Providers", ""]
-    out += _table(
+    out += table(
         ["provider", "library", "version", "runtime", "clock resolution"],
         [
             [pid, h.get("library", ""), h.get("library_version", ""), h.get("runtime", ""),
@@ -43,12 +49,18 @@ def render(rep: Report) -> str:
         "Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
         "speed is baseline time / provider time (above 1 = faster than the baseline).",
     ]
+    if rep.layout == "matrix":
+        out += ["", f"Cells: MB/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] (no speed: the baseline)."]
+    providers = providers_of(rep)
     for t in rep.tables:
         out += ["", f"## {t.alg} — {t.op}", ""]
-        out += _table(HEADERS, [row_cells(r) for r in t.rows])
+        if rep.layout == "matrix":
+            out += table(*matrix(t, providers))
+        else:
+            out += table(HEADERS, [row_cells(r) for r in t.rows])
     out += ["", "## Verification", ""]
     if rep.verifications:
-        out += _table(
+        out += table(
             ["provider", "algorithm", "status", "vectors passed", "failed", "detail"],
             [[v.provider, v.alg, v.status, str(v.passed), str(v.failed), v.detail] for v in rep.verifications],
         )

@@ -65,6 +65,7 @@ class Report:
     warnings: list[str]
     failures: list[str]
     not_offered: list[str]
+    layout: str = "table"  # table | matrix
 
     @property
     def rows(self) -> list[Row]:
@@ -77,7 +78,11 @@ def _label(c: CellRecord) -> str:
 
 
 def build_report(
-    run: RunRecord, verifs: list[VerifyRecord], cells: list[CellRecord], baseline: str | None = None
+    run: RunRecord,
+    verifs: list[VerifyRecord],
+    cells: list[CellRecord],
+    baseline: str | None = None,
+    layout: str | None = None,
 ) -> Report:
     baseline = baseline or run.settings.get("baseline", "c:openssl")
     noise = float(run.settings.get("noise", 0.02))
@@ -125,7 +130,8 @@ def build_report(
     provider_order = {p: i for i, p in enumerate([baseline, *sorted(run.providers)])}
     for t in tables.values():
         t.rows.sort(key=lambda r: (r.cell.size, r.cell.chunk, provider_order.get(r.provider, 99), r.provider))
-    return Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered)
+    layout = layout or run.settings.get("layout", "table")
+    return Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
 
 
 def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -> None:

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from .cells import HEADERS, row_cells
 from .markdown import environment_lines
+from .matrix import matrix, providers_of
 from .model import Report
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
@@ -20,7 +21,17 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None)
     for line in environment_lines(rep):
         console.print(Text(line.replace("**", "").replace("`", "")))
+    providers = providers_of(rep)
     for t in rep.tables:
+        if rep.layout == "matrix":
+            headers, rows = matrix(t, providers)
+            table = RichTable(title=f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", title_justify="left")
+            for h in headers:
+                table.add_column(h, overflow="fold")
+            for row in rows:
+                table.add_row(*row)
+            console.print(table)
+            continue
         table = RichTable(title=f"{t.alg} — {t.op}", title_justify="left", show_lines=False)
         for i, h in enumerate(HEADERS):
             table.add_column(h, justify="left" if i in (0, 1, 7) else "right", no_wrap=i < 7)

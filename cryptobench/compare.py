@@ -1,0 +1,110 @@
+"""Comparisons: two stored runs cell by cell, or providers against a reference within one run.
+
+A row pairs a reference cell with a subject cell measuring the same thing
+(algorithm, operation, size, chunk — and for run-vs-run, provider). The ratio
+is subject time / reference time with its 95% interval; the verdict is
+`same (within noise)` unless the whole interval lies beyond the threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import stats
+from .errors import UserError
+from .store.model import CellRecord, RunRecord
+
+
+@dataclass
+class Pair:
+    key: tuple  # (provider or "", alg, op, size, chunk)
+    reference: CellRecord
+    subject: CellRecord
+    ref_summary: stats.Summary
+    sub_summary: stats.Summary
+    ratio: stats.Ratio
+    verdict: str
+
+    @property
+    def alg(self) -> str:
+        return self.reference.alg
+
+
+@dataclass
+class Comparison:
+    mode: str  # runs | providers
+    reference_label: str
+    subject_labels: list[str]
+    noise: float
+    runs: list[RunRecord]
+    pairs: dict[str, list[Pair]] = field(default_factory=dict)  # subject label -> pairs
+    only_reference: list[str] = field(default_factory=list)
+    only_subject: list[str] = field(default_factory=list)
+
+    def all_pairs(self) -> list[Pair]:
+        return [p for ps in self.pairs.values() for p in ps]
+
+    def regressions(self, pct: float) -> list[Pair]:
+        """Pairs significantly slower by more than `pct` percent: the whole interval above 1 + pct."""
+        return [p for p in self.all_pairs() if p.ratio.low > 1 + pct / 100]
+
+    def same_fraction(self, predicate=lambda p: True) -> tuple[int, int]:
+        chosen = [p for p in self.all_pairs() if predicate(p)]
+        return sum(p.verdict == stats.SAME for p in chosen), len(chosen)
+
+
+def _ok(cells: list[CellRecord]) -> list[CellRecord]:
+    return [c for c in cells if c.status == "ok" and c.samples_ns and c.batch]
+
+
+def _describe(key: tuple) -> str:
+    from .units import format_size
+
+    provider, alg, op, size, chunk = key
+    chunk_s = f" in {format_size(chunk)} chunks" if chunk else ""
+    return f"{provider + ' ' if provider else ''}{alg} {op} {format_size(size)}{chunk_s}"
+
+
+def _pair(key, ref: CellRecord, sub: CellRecord, noise: float) -> Pair:
+    rs, ss = stats.summarize(ref.per_op_ns), stats.summarize(sub.per_op_ns)
+    r = stats.ratio(ss, rs)
+    return Pair(key, ref, sub, rs, ss, r, stats.verdict(r, noise))
+
+
+def compare_runs(
+    a: tuple[RunRecord, list[CellRecord]], b: tuple[RunRecord, list[CellRecord]], noise: float
+) -> Comparison:
+    (run_a, cells_a), (run_b, cells_b) = a, b
+    ka = {(c.provider, *c.key): c for c in _ok(cells_a)}
+    kb = {(c.provider, *c.key): c for c in _ok(cells_b)}
+    label_a, label_b = f"run {run_a.id}", f"run {run_b.id}"
+    comp = Comparison("runs", label_a, [label_b], noise, [run_a, run_b])
+    comp.pairs[label_b] = [_pair(k, ka[k], kb[k], noise) for k in ka if k in kb]
+    comp.only_reference = [_describe(k) for k in ka if k not in kb]
+    comp.only_subject = [_describe(k) for k in kb if k not in ka]
+    if not comp.pairs[label_b]:
+        raise UserError(f"runs {run_a.id} and {run_b.id} have no measured cell in common")
+    return comp
+
+
+def compare_providers(run: RunRecord, cells: list[CellRecord], providers: list[str], noise: float) -> Comparison:
+    if len(providers) < 2:
+        raise UserError("--providers needs at least two provider ids, e.g. c:openssl,go:stdlib")
+    by_provider: dict[str, dict[tuple, CellRecord]] = {p: {} for p in providers}
+    for c in _ok(cells):
+        if c.provider in by_provider:
+            by_provider[c.provider][("", *c.key)] = c
+    for p in providers:
+        if not by_provider[p]:
+            known = ", ".join(sorted(run.providers)) or "none"
+            raise UserError(f"provider {p!r} has no measured cell in run {run.id} (providers in it: {known})")
+    ref_label, subjects = providers[0], providers[1:]
+    comp = Comparison("providers", ref_label, subjects, noise, [run])
+    ref = by_provider[ref_label]
+    for s in subjects:
+        sub = by_provider[s]
+        comp.pairs[s] = [_pair(k, ref[k], sub[k], noise) for k in ref if k in sub]
+        comp.only_subject += [f"{s}: {_describe(k)}" for k in sub if k not in ref]
+    every_subject = set().union(*(by_provider[s].keys() for s in subjects))
+    comp.only_reference = [f"{ref_label}: {_describe(k)}" for k in ref if k not in every_subject]
+    return comp

@@ -1,0 +1,48 @@
+"""A comparison as JSON (schema `cryptobench-compare`, docs/results-schema.md)."""
+
+from __future__ import annotations
+
+import json
+
+from .. import RESULT_SCHEMA_VERSION
+from ..compare import Comparison
+
+
+def to_dict(comp: Comparison) -> dict:
+    same, total = comp.same_fraction()
+    return {
+        "schema": "cryptobench-compare",
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "mode": comp.mode,
+        "reference": comp.reference_label,
+        "subjects": comp.subject_labels,
+        "runs": [r.id for r in comp.runs],
+        "noise_threshold": comp.noise,
+        "summary": {"compared": total, "same": same},
+        "pairs": [
+            {
+                "subject": label,
+                "provider": p.key[0] or None,
+                "reference_provider": p.reference.provider,
+                "subject_provider": p.subject.provider,
+                "alg": p.key[1],
+                "op": p.key[2],
+                "size": p.key[3],
+                "chunk": p.key[4],
+                "reference_median_ns": p.ref_summary.median,
+                "subject_median_ns": p.sub_summary.median,
+                "time_ratio": p.ratio.value,
+                "time_ratio_ci95": [p.ratio.low, p.ratio.high],
+                "delta_percent": p.ratio.percent,
+                "verdict": p.verdict,
+            }
+            for label, pairs in comp.pairs.items()
+            for p in pairs
+        ],
+        "only_reference": comp.only_reference,
+        "only_subject": comp.only_subject,
+    }
+
+
+def render(comp: Comparison) -> str:
+    return json.dumps(to_dict(comp), indent=2) + "\n"

@@ -1,0 +1,68 @@
+"""Rows and columns of a comparison, shared by its terminal and Markdown renderings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import stats
+from ..compare import Comparison, Pair
+from ..units import format_ns, format_size
+
+
+def faster_side(p: Pair, ref_label: str, sub_label: str) -> str:
+    if p.verdict == stats.FASTER:
+        return sub_label
+    if p.verdict == stats.SLOWER:
+        return ref_label
+    return "—"
+
+
+def delta_text(p: Pair) -> str:
+    return f"{p.ratio.percent:+.1f}% [{(p.ratio.low - 1) * 100:+.1f}, {(p.ratio.high - 1) * 100:+.1f}]"
+
+
+def headers(comp: Comparison) -> list[str]:
+    first = ["provider", "size"] if comp.mode == "runs" else ["size"]
+    cols = first + [f"{comp.reference_label} /op"]
+    for s in comp.subject_labels:
+        cols += [f"{s} /op", "Δ time [95% CI]", "verdict", "faster"]
+    return cols
+
+
+def tables(comp: Comparison) -> list[tuple[str, list[list[str]]]]:
+    """One (title, rows) per algorithm and operation, rows ordered by provider and size."""
+    grouped: dict[tuple, dict[str, dict[tuple, Pair]]] = defaultdict(lambda: defaultdict(dict))
+    for label, pairs in comp.pairs.items():
+        for p in pairs:
+            provider, alg, op, size, chunk = p.key
+            grouped[(alg, op)][label][(provider, size, chunk)] = p
+    out = []
+    for (alg, op), per_subject in grouped.items():
+        row_keys = sorted({k for d in per_subject.values() for k in d})
+        rows = []
+        for provider, size, chunk in row_keys:
+            size_s = format_size(size) + (f" ({format_size(chunk)} chunks)" if chunk else "")
+            any_pair = next(d[(provider, size, chunk)] for d in per_subject.values() if (provider, size, chunk) in d)
+            row = ([provider] if comp.mode == "runs" else []) + [size_s, format_ns(any_pair.ref_summary.median)]
+            for s in comp.subject_labels:
+                p = per_subject.get(s, {}).get((provider, size, chunk))
+                if p is None:
+                    row += ["-", "-", "-", "-"]
+                else:
+                    row += [format_ns(p.sub_summary.median), delta_text(p), p.verdict,
+                            faster_side(p, comp.reference_label, s)]  # fmt: skip
+            rows.append(row)
+        out.append((f"{alg} — {op}", rows))
+    return out
+
+
+def summary_lines(comp: Comparison) -> list[str]:
+    same, total = comp.same_fraction()
+    faster = sum(p.verdict == stats.FASTER for p in comp.all_pairs())
+    slower = sum(p.verdict == stats.SLOWER for p in comp.all_pairs())
+    who = " and ".join(comp.subject_labels)
+    return [
+        f"{total} cells compared: {who} against {comp.reference_label}; Δ time = subject / reference - 1 "
+        f"(negative = subject faster); noise threshold {comp.noise * 100:g}%.",
+        f"{same} same (within noise), {faster} faster, {slower} slower.",
+    ]

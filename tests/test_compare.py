@@ -1,0 +1,71 @@
+"""compare: run against run, provider against provider, and --fail-on-regression both ways."""
+
+import json
+import sys
+
+import pytest
+from conftest import FAKE, run_cli
+
+
+def providers_file(tmp_path, name, mode):
+    p = tmp_path / f"{name}.toml"
+    p.write_text(f'[[provider]]\nid = "test:lib"\ncommand = ["{sys.executable}", "{FAKE}", "--mode", "{mode}"]\n')
+    return p
+
+
+@pytest.fixture
+def three_runs(tmp_path, sha_suite):
+    """Runs 1 and 2 of a healthy library, run 3 of a release that got twice as slow."""
+    db = tmp_path / "c.db"
+    for mode in ("good", "good", "slow-sha"):
+        res = run_cli(
+            "run", "--suite", sha_suite, "--providers-file", providers_file(tmp_path, mode, mode),
+            "--provider", "test:lib", "--baseline", "test:lib", "--db", db, "--time-per-cell", "0.3", "--quiet",
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+    return db
+
+
+def test_fail_on_regression_fires_on_a_real_regression(three_runs):
+    res = run_cli("compare", "1", "3", "--db", three_runs, "--fail-on-regression", "20", "--format", "json")
+    assert res.returncode == 1, res.stderr
+    assert "regressed by more than 20%" in res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["schema"] == "cryptobench-compare" and doc["summary"]["compared"] == 2
+    assert all(p["verdict"] == "slower" and 60 < p["delta_percent"] < 160 for p in doc["pairs"])
+
+
+def test_fail_on_regression_stays_quiet_without_one(three_runs):
+    res = run_cli("compare", "1", "2", "--db", three_runs, "--fail-on-regression", "20")
+    assert res.returncode == 0, res.stderr
+    # and a faster new release is not a regression either
+    res = run_cli("compare", "3", "1", "--db", three_runs, "--fail-on-regression", "20", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    assert all(p["verdict"] == "faster" for p in json.loads(res.stdout)["pairs"])
+
+
+def test_markdown_version_report(three_runs, tmp_path):
+    res = run_cli("compare", "1", "3", "--db", three_runs, "--md", tmp_path / "v.md")
+    assert res.returncode == 0, res.stderr
+    md = (tmp_path / "v.md").read_text()
+    assert md.startswith("# run 1 vs run 3")
+    assert (
+        "## sha256 — hash" in md
+        and "| provider | size | run 1 /op | run 3 /op | Δ time [95% CI] | verdict | faster |" in md
+    )
+    assert "| run 1 |" in md  # the faster side is named
+    assert "## Only in run 1" in md
+
+
+def test_providers_within_one_run(tmp_path, providers_file, sha_suite):
+    db = tmp_path / "p.db"
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good,test:slow-sha",
+                  "--db", db, "--time-per-cell", "0.2", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    res = run_cli("compare", "--providers", "test:good,test:slow-sha", "--db", db, "--format", "md")
+    assert res.returncode == 0, res.stderr
+    assert "# test:good vs test:slow-sha" in res.stdout and "slower" in res.stdout
+    bad = run_cli("compare", "--providers", "test:good,c:nothing", "--db", db)
+    assert bad.returncode == 2 and "has no measured cell" in bad.stderr
+    bad = run_cli("compare", "1", "--db", db)
+    assert bad.returncode == 2 and "give two runs" in bad.stderr
