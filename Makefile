@@ -20,11 +20,13 @@ lint:
 	$(MAKE) -C drivers/c lint
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	cd drivers/go && go vet ./...
+	cd drivers/js && npm run --silent lint
 
 native-test:
 	$(MAKE) -C drivers/c test
 	cd drivers/go && go test ./...
 	$(PY) -m pytest -q drivers/python/tests
+	cd drivers/js && npm test --silent
 
 pytest:
 	$(PY) -m pytest -q tests

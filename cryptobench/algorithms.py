@@ -12,15 +12,21 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Algorithm:
     name: str
-    kind: str  # hash | mac | cipher | aead | stream-cipher | noop
+    kind: str  # hash | mac | cipher | aead | noop | sig | kex | kem | pke | keygen
     ops: tuple[str, ...]
     key_len: int = 0
     iv_len: int = 0
     block: int = 1  # messages must be a multiple of this (ECB/CBC: 16)
 
     @property
-    def deterministic(self) -> bool:
-        return True
+    def public_key(self) -> bool:
+        return self.kind in PUBLIC_KEY_KINDS
+
+    def deterministic(self, op: str) -> bool:
+        """Whether `op` gives the same output for the same input in every provider."""
+        if not self.public_key:
+            return True
+        return op == "verify"  # keys are each driver's own: only "it verifies" is comparable
 
 
 def _hash(name: str) -> Algorithm:
@@ -59,9 +65,26 @@ ALGORITHMS: dict[str, Algorithm] = {
         _aead("aes-256-ccm", 32, 12),
         _aead("chacha20-poly1305", 32, 12),
         _aead("xchacha20-poly1305", 32, 24),
+        _cipher("sm4-ecb", 16, 0, 16),
+        _cipher("sm4-cbc", 16, 16, 16),
+        _cipher("sm4-ctr", 16, 16),
+        _aead("sm4-gcm", 16, 12),
         Algorithm("noop", "noop", ("noop",)),
+        *[Algorithm(f"rsa-{n}", "keygen", ("keygen",)) for n in (2048, 3072, 4096)],
+        *[Algorithm(f"rsa-{n}-pss", "sig", ("sign", "verify")) for n in (2048, 3072, 4096)],
+        *[Algorithm(f"rsa-{n}-pkcs1", "sig", ("sign", "verify")) for n in (2048, 3072, 4096)],
+        *[Algorithm(f"rsa-{n}-oaep", "pke", ("encrypt", "decrypt")) for n in (2048, 3072, 4096)],
+        *[Algorithm(f"ecdsa-{c}", "sig", ("keygen", "sign", "verify")) for c in ("p256", "p384", "secp256k1")],
+        *[Algorithm(f"ecdh-{c}", "kex", ("derive",)) for c in ("p256", "p384", "secp256k1")],
+        *[Algorithm(e, "sig", ("keygen", "sign", "verify")) for e in ("ed25519", "ed448")],
+        *[Algorithm(x, "kex", ("keygen", "derive")) for x in ("x25519", "x448")],
+        *[Algorithm(f"ml-kem-{n}", "kem", ("keygen", "encaps", "decaps")) for n in (512, 768, 1024)],
+        *[Algorithm(f"ml-dsa-{n}", "sig", ("keygen", "sign", "verify")) for n in (44, 65, 87)],
+        Algorithm("sm2", "sig", ("keygen", "sign", "verify")),
     ]
 }
+
+PUBLIC_KEY_KINDS = {"sig", "kex", "kem", "pke", "keygen"}
 
 TAG_LEN = 16
 
@@ -84,9 +107,38 @@ DIGEST_LEN = {
     "hmac-sha256": 32,
 }
 
+# Fixed output lengths of public-key operations (others, like DER signatures, vary).
+_PK_OUTPUT_LEN = {
+    **{(f"ml-kem-{n}", "encaps"): c + 32 for n, c in ((512, 768), (768, 1088), (1024, 1568))},
+    **{(f"ml-kem-{n}", "decaps"): 32 for n in (512, 768, 1024)},
+    **{(f"ml-kem-{n}", "keygen"): ek for n, ek in ((512, 800), (768, 1184), (1024, 1568))},
+    **{(f"ml-dsa-{n}", "sign"): sig for n, sig in ((44, 2420), (65, 3309), (87, 4627))},
+    **{(f"ml-dsa-{n}", "keygen"): pk for n, pk in ((44, 1312), (65, 1952), (87, 2592))},
+    ("ed25519", "sign"): 64,
+    ("ed448", "sign"): 114,
+    ("ed25519", "keygen"): 32,
+    ("ed448", "keygen"): 57,
+    ("x25519", "keygen"): 32,
+    ("x448", "keygen"): 56,
+    ("x25519", "derive"): 32,
+    ("x448", "derive"): 56,
+    ("ecdh-p256", "derive"): 32,
+    ("ecdh-secp256k1", "derive"): 32,
+    ("ecdh-p384", "derive"): 48,
+    **{(f"rsa-{n}-{p}", "sign"): n // 8 for n in (2048, 3072, 4096) for p in ("pss", "pkcs1")},
+    **{(f"rsa-{n}-oaep", "encrypt"): n // 8 for n in (2048, 3072, 4096)},
+}
+
 
 def output_len(alg: str, op: str, size: int) -> int | None:
     """Length of one operation's output, so a driver's checksum can be sanity-checked."""
+    a = get(alg)
+    if a.public_key:
+        if op == "verify":
+            return 1
+        if op == "decrypt":
+            return size
+        return _PK_OUTPUT_LEN.get((alg, op))
     if op in ("hash", "mac"):
         return DIGEST_LEN.get(alg)
     if op in ("encrypt", "decrypt", "open"):

@@ -7,12 +7,25 @@ from cryptobench.vectors import Case, cases_for, judge
 from cryptobench.vectors.cases import REPO_ROOT
 
 
-def test_every_algorithm_has_known_answers():
+def test_every_symmetric_algorithm_has_known_answers():
     from cryptobench.algorithms import ALGORITHMS
 
-    for alg in ALGORITHMS:
-        if alg != "noop":
-            assert cases_for(alg), alg
+    for name, alg in ALGORITHMS.items():
+        if name != "noop" and not alg.public_key:
+            assert cases_for(name), name
+
+
+def test_public_key_cases_cover_every_family():
+    ops = {alg: {c.op for c in cases_for(alg)} for alg in ("ecdsa-p256", "ecdh-p384", "x25519", "ed25519",
+                                                              "rsa-2048-pss", "rsa-2048-oaep", "ml-kem-768", "ml-dsa-65")}  # fmt: skip
+    assert ops == {"ecdsa-p256": {"verify"}, "ecdh-p384": {"derive"}, "x25519": {"derive"}, "ed25519": {"verify"},
+                   "rsa-2048-pss": {"verify"}, "rsa-2048-oaep": {"decrypt"}, "ml-kem-768": {"keygen", "encaps", "decaps"},
+                   "ml-dsa-65": {"verify", "sign"}}  # fmt: skip
+    ecdh = cases_for("ecdh-p256")
+    assert all(len(c.fields["private"]) == 64 for c in ecdh)  # scalars normalised to the field size
+    invalid_encaps = [c for c in cases_for("ml-kem-512") if c.op == "encaps" and c.expect == "invalid"]
+    # an invalid case without an expected output can only pass by being rejected
+    assert judge(invalid_encaps[0], {"id": invalid_encaps[0].id, "out": "00" * 800}) == "accepted an invalid input"
 
 
 def test_aead_cases_respect_the_contract():
@@ -37,8 +50,10 @@ def test_kat_hash_cases_reproduce_with_an_independent_implementation():
 
 
 def test_ctr_cases_derived_from_fips197():
-    (c,) = [c for c in cases_for("aes-256-ctr") if "ctr-from-ecb" in c.id]
+    (c,) = [c for c in cases_for("aes-256-ctr") if c.id.endswith("ctr-from-ecb")]
     assert c.out == "8ea2b7ca516745bfeafc49904b496089" and c.fields["msg"] == "00" * 16
+    (cbc,) = [c for c in cases_for("sm4-cbc") if c.id.endswith("cbc-from-ecb")]
+    assert cbc.fields["iv"] == "00" * 16 and cbc.out == "681edf34d206965e86b3e94f536e4246"  # GB/T 32907 A.1
 
 
 def test_judge_rules():

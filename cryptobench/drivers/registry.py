@@ -64,6 +64,13 @@ DRIVERS: dict[str, Driver] = {
             ("go",),
         ),
         Driver("python", REPO / "drivers" / "python", (), None),
+        Driver(
+            "js",
+            REPO / "drivers" / "js",
+            ("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"),
+            REPO / "drivers/js/node_modules/.package-lock.json",
+            ("node", "npm"),
+        ),
     ]
 }
 
@@ -72,11 +79,21 @@ def _builtin() -> list[Provider]:
     c = str(DRIVERS["c"].artifact)
     go = str(DRIVERS["go"].artifact)
     py = (_python(), "-m", "cbdriver")
+    js = ("node", str(REPO / "drivers/js/src/main_node.js"))
     return [
         Provider("c:openssl", "c", "OpenSSL (system libcrypto, EVP)", "c", (c,)),
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (go,)),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
+        *[
+            Provider(pid, lang, lib, "js", js)
+            for pid, lang, lib in (
+                ("js:node", "javascript", "node:crypto (Node's OpenSSL)"),
+                ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
+                ("js:noble", "javascript", "@noble/hashes + @noble/ciphers (pure JS)"),
+                ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
+            )
+        ],
     ]
 
 

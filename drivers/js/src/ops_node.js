@@ -1,0 +1,431 @@
+// js:node — Node's node:crypto (OpenSSL inside the node binary).
+//
+// Node-only (node:crypto, Buffer): loaded by main_node.js, never by the
+// browser bridge.
+
+import * as nc from "node:crypto";
+import { Buffer } from "node:buffer";
+import { Fnv64, PATTERN_LEN, Pieces, pattern } from "./input.js";
+import { EMPTY, Rejected, checkBlocks, checkLen, concat, first, noopAlg } from "./ops.js";
+
+// One-shot crypto.hash() (added in Node 21.7.0 / 20.12.0) when this Node
+// has it; createHash().update().digest() otherwise.
+const hasOneShot = typeof nc.hash === "function";
+
+// ---- hashes ---------------------------------------------------------------
+
+class HashOneShotCell {
+  constructor(name, msg) {
+    this.async = false;
+    this.name = name;
+    this.msg = msg;
+    this.out = EMPTY;
+  }
+  run() {
+    const d = nc.hash(this.name, this.msg, "buffer");
+    this.out = d;
+    return d[0];
+  }
+  output() {
+    return this.out;
+  }
+}
+
+// HashCell: createHash per message (a Node Hash cannot be reset), update
+// with the whole message (chunk 0, Node without crypto.hash) or piece by
+// piece, digest into a new Buffer. HMAC is the same with createHmac and
+// the KeyObject made once per cell.
+class HashCell {
+  constructor(make, msg, pieces) {
+    this.async = false;
+    this.make = make;
+    this.msg = msg;
+    this.pieces = pieces;
+    this.out = EMPTY;
+  }
+  run() {
+    const h = this.make();
+    const p = this.pieces;
+    if (p === null) {
+      h.update(this.msg);
+    } else {
+      for (let k = 0; k < p.count; k++) h.update(p.at(k));
+    }
+    const d = h.digest();
+    this.out = d;
+    return d[0];
+  }
+  output() {
+    return this.out;
+  }
+}
+
+function piecesOf(p) {
+  return p.chunk > 0 ? new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk) : null;
+}
+
+function hashAlg(name, nodeName) {
+  return {
+    name,
+    ops: ["hash"],
+    stream: true,
+    exec: (c) => nc.createHash(nodeName).update(c.msg).digest(),
+    cell: (p) => {
+      if (p.chunk === 0 && hasOneShot) return new HashOneShotCell(nodeName, p.msg);
+      return new HashCell(() => nc.createHash(nodeName), p.msg, piecesOf(p));
+    },
+  };
+}
+
+function hmacAlg(name, nodeHash) {
+  return {
+    name,
+    ops: ["mac"],
+    stream: true,
+    exec: (c) => nc.createHmac(nodeHash, c.key).update(c.msg).digest(),
+    cell: (p) => {
+      const key = nc.createSecretKey(p.key);
+      return new HashCell(() => nc.createHmac(nodeHash, key), p.msg, piecesOf(p));
+    },
+  };
+}
+
+// ---- ciphers without authentication ---------------------------------------
+
+// Node's chacha20 takes a 16-byte IV: the 32-bit block counter (little
+// endian) followed by the 12-byte nonce.
+function chachaIV(nonce, counter) {
+  const iv = Buffer.alloc(16);
+  iv.writeUInt32LE(counter >>> 0, 0);
+  iv.set(nonce, 4);
+  return iv;
+}
+
+// CipherCell: createCipheriv/createDecipheriv per message (the IV is set
+// per message; the key is a KeyObject made once per cell), setAutoPadding
+// (false) for ECB/CBC, update, final. Node allocates the output of every
+// update (there is no update-into-buffer API).
+class CipherCell {
+  constructor(s, input) {
+    this.async = false;
+    this.s = s;
+    this.in = input;
+    this.out = EMPTY;
+  }
+  run() {
+    const s = this.s;
+    const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
+    if (s.block) c.setAutoPadding(false);
+    const a = c.update(this.in);
+    const b = c.final();
+    this.out = b.length === 0 ? a : Buffer.concat([a, b]);
+    return first(this.out);
+  }
+  output() {
+    return this.out;
+  }
+}
+
+// CipherStreamCell: the same API fed piece by piece; each update's output
+// is a fresh piece-sized Buffer that is dropped (its first byte goes to
+// the sink), so memory stays bounded.
+class CipherStreamCell {
+  constructor(s, pieces) {
+    this.async = false;
+    this.s = s;
+    this.pieces = pieces;
+  }
+  run() {
+    const s = this.s;
+    const p = this.pieces;
+    const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
+    if (s.block) c.setAutoPadding(false);
+    let r = 0;
+    for (let k = 0; k < p.count; k++) {
+      const o = c.update(p.at(k));
+      if (o.length !== 0) r = o[0];
+    }
+    const f = c.final();
+    return f.length !== 0 ? f[0] : r;
+  }
+  // checksum performs one operation and checksums its output stream.
+  checksum() {
+    return streamOut(this.s, this.pieces, new Fnv64()).checksum();
+  }
+}
+
+// streamOut runs one streamed operation, handing every output piece to
+// sink.update (an Fnv64, or a Collector for the ciphertext of a decrypt).
+function streamOut(s, p, sink) {
+  const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
+  if (s.block) c.setAutoPadding(false);
+  for (let k = 0; k < p.count; k++) sink.update(c.update(p.at(k)));
+  sink.update(c.final());
+  return sink;
+}
+
+// Collector keeps a streamed output whole (the ciphertext a streamed
+// decrypt/open reads: the only size-proportional buffer).
+class Collector {
+  constructor(size) {
+    this.buf = new Uint8Array(size);
+    this.length = 0;
+  }
+  update(b) {
+    if (this.length + b.length > this.buf.length) throw new Error("output longer than the message");
+    this.buf.set(b, this.length);
+    this.length += b.length;
+    return this;
+  }
+}
+
+// mode: "ecb" | "cbc" | "ctr" | "chacha20"
+function cipherAlg(name, nodeName, keyLen, mode) {
+  const ivLen = mode === "ecb" ? 0 : mode === "chacha20" ? 12 : 16;
+  const block = mode === "ecb" || mode === "cbc";
+  const check = (key, iv, size) => {
+    checkLen("key", key, keyLen);
+    checkLen("iv", iv, ivLen);
+    if (block) checkBlocks(size, name);
+  };
+  const nodeIV = (iv, counter) => (mode === "ecb" ? null : mode === "chacha20" ? chachaIV(iv, counter) : iv);
+  return {
+    name,
+    ops: ["encrypt", "decrypt"],
+    stream: true,
+    exec: (c) => {
+      check(c.key, c.iv, c.msg.length);
+      const iv = nodeIV(c.iv, c.counter);
+      const x = c.op === "encrypt" ? nc.createCipheriv(nodeName, c.key, iv) : nc.createDecipheriv(nodeName, c.key, iv);
+      if (block) x.setAutoPadding(false);
+      return Buffer.concat([x.update(c.msg), x.final()]);
+    },
+    cell: (p) => {
+      check(p.key, p.iv, p.size);
+      const s = {
+        node: nodeName,
+        key: nc.createSecretKey(p.key),
+        iv: nodeIV(p.iv, 0),
+        block,
+        encrypt: p.op === "encrypt",
+      };
+      const enc = { ...s, encrypt: true };
+      if (p.chunk === 0) {
+        if (s.encrypt) return new CipherCell(s, p.msg);
+        const pre = new CipherCell(enc, p.msg); // the ciphertext, made once
+        pre.run();
+        return new CipherCell(s, pre.out);
+      }
+      let pieces = piecesOf(p);
+      if (!s.encrypt) {
+        // the ciphertext, made once by the streaming encrypt of the message
+        const ct = streamOut(enc, pieces, new Collector(p.size));
+        pieces = new Pieces(ct.buf, 0, p.size, p.chunk);
+      }
+      return new CipherStreamCell(s, pieces);
+    },
+  };
+}
+
+// ---- AEADs ----------------------------------------------------------------
+
+// AeadCell: createCipheriv/createDecipheriv per message with
+// authTagLength 16, empty AAD (no setAAD call: none is needed without AAD,
+// for CCM either), update, final, getAuthTag (seal) or setAuthTag before
+// update (open; final throws when the tag does not verify).
+class AeadCell {
+  constructor(s, input, tag) {
+    this.async = false;
+    this.s = s;
+    this.in = input;
+    this.tag = tag; // open: the tag to verify
+    this.out = EMPTY;
+    this.outTag = EMPTY;
+  }
+  run() {
+    const s = this.s;
+    if (s.seal) {
+      const c = nc.createCipheriv(s.node, s.key, s.iv, s.opts);
+      const ct = c.update(this.in);
+      c.final();
+      const tag = c.getAuthTag();
+      this.out = ct;
+      this.outTag = tag;
+      return ct.length !== 0 ? ct[0] : tag[0];
+    }
+    const d = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
+    d.setAuthTag(this.tag);
+    const pt = d.update(this.in);
+    d.final();
+    this.out = pt;
+    return first(pt);
+  }
+  output() {
+    return this.s.seal ? concat(this.out, this.outTag) : this.out;
+  }
+}
+
+// AeadStreamCell: GCM and ChaCha20-Poly1305 fed piece by piece (Node's
+// AEAD ciphers are streams; CCM is not: it needs the whole message in one
+// update).
+class AeadStreamCell {
+  constructor(s, pieces, tag) {
+    this.async = false;
+    this.s = s;
+    this.pieces = pieces;
+    this.tag = tag;
+  }
+  run() {
+    const s = this.s;
+    const p = this.pieces;
+    let c;
+    if (s.seal) {
+      c = nc.createCipheriv(s.node, s.key, s.iv, s.opts);
+    } else {
+      c = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
+      c.setAuthTag(this.tag);
+    }
+    let r = 0;
+    for (let k = 0; k < p.count; k++) {
+      const o = c.update(p.at(k));
+      if (o.length !== 0) r = o[0];
+    }
+    c.final();
+    return s.seal ? c.getAuthTag()[0] : r;
+  }
+  checksum() {
+    return aeadStreamOut(this.s, this.pieces, this.tag, new Fnv64()).sink.checksum();
+  }
+}
+
+// aeadStreamOut runs one streamed seal/open; for seal the tag is appended
+// to the output stream (ciphertext ‖ tag) and also returned.
+function aeadStreamOut(s, p, tag, sink) {
+  let c;
+  if (s.seal) {
+    c = nc.createCipheriv(s.node, s.key, s.iv, s.opts);
+  } else {
+    c = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
+    c.setAuthTag(tag);
+  }
+  for (let k = 0; k < p.count; k++) sink.update(c.update(p.at(k)));
+  sink.update(c.final());
+  let t = null;
+  if (s.seal) {
+    t = c.getAuthTag();
+    sink.update(t);
+  }
+  return { sink, tag: t };
+}
+
+function aeadAlg(name, nodeName, keyLen, stream) {
+  const ccm = nodeName.endsWith("-ccm");
+  const check = (key, iv) => {
+    checkLen("key", key, keyLen);
+    checkLen("iv", iv, 12);
+  };
+  return {
+    name,
+    ops: ["seal", "open"],
+    stream,
+    exec: (c) => {
+      check(c.key, c.iv);
+      const opts = { authTagLength: 16 };
+      if (c.op === "seal") {
+        const x = nc.createCipheriv(nodeName, c.key, c.iv, opts);
+        if (c.aad.length > 0) x.setAAD(c.aad, ccm ? { plaintextLength: c.msg.length } : undefined);
+        const ct = Buffer.concat([x.update(c.msg), x.final()]);
+        return concat(ct, x.getAuthTag());
+      }
+      if (c.msg.length < 16) throw new Rejected("ciphertext shorter than the tag");
+      const ct = c.msg.subarray(0, c.msg.length - 16);
+      const tag = c.msg.subarray(c.msg.length - 16);
+      const x = nc.createDecipheriv(nodeName, c.key, c.iv, opts);
+      x.setAuthTag(tag);
+      if (c.aad.length > 0) x.setAAD(c.aad, ccm ? { plaintextLength: ct.length } : undefined);
+      const pt = x.update(ct);
+      try {
+        x.final();
+      } catch {
+        throw new Rejected();
+      }
+      return pt;
+    },
+    cell: (p) => {
+      check(p.key, p.iv);
+      const s = {
+        node: nodeName,
+        key: nc.createSecretKey(p.key),
+        iv: p.iv,
+        opts: { authTagLength: 16 },
+        seal: p.op === "seal",
+      };
+      const sealer = { ...s, seal: true };
+      if (p.chunk === 0) {
+        if (s.seal) return new AeadCell(s, p.msg, null);
+        const sc = new AeadCell(sealer, p.msg, null);
+        sc.run();
+        return new AeadCell(s, sc.out, sc.outTag);
+      }
+      const pieces = piecesOf(p);
+      if (s.seal) return new AeadStreamCell(s, pieces, null);
+      // ciphertext and tag made once by the streaming seal of the message
+      const made = aeadStreamOut(sealer, pieces, null, new Collector(p.size + 16));
+      const ct = made.sink.buf.subarray(0, p.size);
+      return new AeadStreamCell(s, new Pieces(ct, 0, p.size, p.chunk), made.tag);
+    },
+  };
+}
+
+// ---- the catalogue --------------------------------------------------------
+
+const nodeHashes = new Set(nc.getHashes());
+
+// env: { notes } from the entry point (main_node.js).
+export function createProvider(env = {}) {
+  const hashes = [
+    ["sha256", "sha256"],
+    ["sha512", "sha512"],
+    ["sha3-256", "sha3-256"],
+    ["sha3-512", "sha3-512"],
+    ["blake2b-512", "blake2b512"],
+    ["blake2s-256", "blake2s256"],
+    ["sm3", "sm3"],
+  ].filter(([, n]) => nodeHashes.has(n));
+  return {
+    id: "js:node",
+    language: "javascript",
+    library: "node:crypto (OpenSSL)",
+    libraryVersion: `OpenSSL ${process.versions.openssl} (node:crypto in Node ${process.version})`,
+    runtime: `node ${process.version} (V8 ${process.versions.v8}) ${process.platform}/${process.arch}`,
+    notes: [
+      hasOneShot
+        ? "Hashes: chunk=0 uses the one-shot crypto.hash(alg, msg, 'buffer'); chunk>0 uses createHash(alg) per message, update per piece, digest()."
+        : "Hashes: createHash(alg) per message, update (whole message or per piece), digest() (this Node has no crypto.hash).",
+      "HMAC: createHmac('sha256', key) per message (a Node Hmac cannot be reset or reused: that is the API), the key a KeyObject made once per cell; update, digest().",
+      "Ciphers: createCipheriv/createDecipheriv per message (the IV is set per message), key a KeyObject made once per cell, setAutoPadding(false) for ECB/CBC, update + final; every update returns a newly allocated Buffer (Node has no update-into-buffer API). ChaCha20's 16-byte IV is the 32-bit little-endian block counter (0) followed by the 12-byte nonce.",
+      "AEADs: createCipheriv/createDecipheriv with authTagLength 16 per message; seal = update, final, getAuthTag (ciphertext and tag are separate Buffers; their concatenation is made only for the checksum); open = setAuthTag, update, final (throws on a bad tag). No setAAD call with empty AAD (CCM does not need one then).",
+      "Streaming (chunk>0): hashes, HMAC, ECB/CBC/CTR/ChaCha20 and GCM/ChaCha20-Poly1305 through update() per piece, pieces read from the 2 MiB doubled pattern (views made once per cell up to 65,536 of them, else one subarray per piece); AES-CCM is one-shot only in Node (the whole message in one update), so it is not in stream.",
+      "Not offered: XChaCha20-Poly1305 (not in node:crypto / OpenSSL).",
+      "The timing loop is synchronous (no await): noop is a plain synchronous empty call, the floor of this loop. Compare with js:webcrypto's noop (an awaited empty async call): the difference between the two floors is the per-call cost of the promise machinery.",
+      ...(env.notes || []),
+    ],
+    algs: [
+      noopAlg(),
+      ...hashes.map(([n, nn]) => hashAlg(n, nn)),
+      hmacAlg("hmac-sha256", "sha256"),
+      cipherAlg("aes-128-ecb", "aes-128-ecb", 16, "ecb"),
+      cipherAlg("aes-256-ecb", "aes-256-ecb", 32, "ecb"),
+      cipherAlg("aes-128-cbc", "aes-128-cbc", 16, "cbc"),
+      cipherAlg("aes-256-cbc", "aes-256-cbc", 32, "cbc"),
+      cipherAlg("aes-128-ctr", "aes-128-ctr", 16, "ctr"),
+      cipherAlg("aes-256-ctr", "aes-256-ctr", 32, "ctr"),
+      cipherAlg("chacha20", "chacha20", 32, "chacha20"),
+      aeadAlg("aes-128-gcm", "aes-128-gcm", 16, true),
+      aeadAlg("aes-256-gcm", "aes-256-gcm", 32, true),
+      aeadAlg("aes-128-ccm", "aes-128-ccm", 16, false),
+      aeadAlg("aes-256-ccm", "aes-256-ccm", 32, false),
+      aeadAlg("chacha20-poly1305", "chacha20-poly1305", 32, true),
+    ],
+  };
+}

@@ -1,0 +1,239 @@
+// Protocol version 1 (docs/protocol.md): decoding requests, dispatching
+// hello / verify / bench / bye, encoding responses, and turning any error
+// into {"ok":false,"error":...}.
+//
+// Runtime-neutral: the entry point (main_node.js, or the browser bridge)
+// owns the transport and passes each request line to handleLine, which
+// resolves to exactly one response line (without the newline).
+
+import { checksum, fromHex, message, toHex } from "./input.js";
+import { calibrate, measureResolution, sample, warmup } from "./timing.js";
+import { NotOffered, Rejected } from "./ops.js";
+
+export const PROTOCOL_VERSION = 1;
+export const MAX_SIZE = 2 ** 31;
+export const MAX_CHUNK = 1 << 20;
+
+// oneLine squeezes an error message onto one line.
+export function oneLine(s) {
+  const t = String(s).split(/\s+/).filter(Boolean).join(" ");
+  return t === "" ? "error" : t;
+}
+
+function errorMessage(e) {
+  if (e instanceof Error) return e.message || e.name;
+  return String(e);
+}
+
+export function encodeError(e) {
+  return JSON.stringify({ ok: false, error: oneLine(errorMessage(e)) });
+}
+
+// decodeRequest parses one request line into an object with a "cmd".
+export function decodeRequest(line) {
+  let r;
+  try {
+    r = JSON.parse(line);
+  } catch (e) {
+    throw new Error(`cannot parse request: ${errorMessage(e)}`);
+  }
+  if (r === null || typeof r !== "object" || Array.isArray(r)) {
+    throw new Error("cannot parse request: not a JSON object");
+  }
+  if (typeof r.cmd !== "string" || r.cmd === "") throw new Error('request has no "cmd"');
+  return r;
+}
+
+// intField reads an optional non-negative integer field (default when
+// absent); required fields pass def = undefined.
+function intField(req, name, def, min, max) {
+  const v = req[name];
+  if (v === undefined || v === null) {
+    if (def === undefined) throw new Error(`request has no "${name}"`);
+    return def;
+  }
+  if (typeof v !== "number" || !Number.isInteger(v)) throw new Error(`"${name}" must be an integer`);
+  if (v < min || v > max) throw new Error(`"${name}" ${v} out of range [${min}, ${max}]`);
+  return v;
+}
+
+// Driver serves one provider. env = {
+//   clock: see timing.js,
+//   peakRssKb: () => number (0 where unknown),
+//   gc: optional () => void, a full collection before each cell's warm-up,
+// }
+export class Driver {
+  constructor(provider, env) {
+    this.prov = provider;
+    this.env = env;
+    this.resolutionNs = measureResolution(env.clock);
+    this.quit = false; // true after bye
+  }
+
+  // handleLine answers one request line with one response line. It never
+  // rejects: any error becomes an error response. Callers await each line
+  // before passing the next (responses are in order and a bench must not
+  // share the thread with another request).
+  async handleLine(line) {
+    try {
+      const req = decodeRequest(line);
+      switch (req.cmd) {
+        case "hello":
+          return JSON.stringify(this.hello(req));
+        case "verify":
+          return JSON.stringify(await this.verify(req));
+        case "bench":
+          return JSON.stringify(await this.bench(req));
+        case "bye":
+          this.quit = true;
+          return JSON.stringify({ ok: true });
+        default:
+          throw new Error(`unknown cmd ${JSON.stringify(req.cmd)}`);
+      }
+    } catch (e) {
+      return encodeError(e);
+    }
+  }
+
+  // hello answers with the version this driver implements (1). A request
+  // for a later version is answered the same way: later versions are
+  // additive, and the orchestrator decides whether version 1 is enough.
+  hello(req) {
+    const v = req.protocol;
+    if (v !== undefined && !(Number.isInteger(v) && v >= PROTOCOL_VERSION)) {
+      throw new Error(`protocol ${JSON.stringify(v)} not supported (this driver speaks ${PROTOCOL_VERSION})`);
+    }
+    const p = this.prov;
+    const offers = {};
+    const stream = [];
+    for (const a of p.algs) {
+      offers[a.name] = [...a.ops];
+      if (a.stream) stream.push(a.name);
+    }
+    stream.sort();
+    return {
+      ok: true,
+      protocol: PROTOCOL_VERSION,
+      provider: p.id,
+      language: p.language,
+      library: p.library,
+      library_version: p.libraryVersion,
+      runtime: p.runtime,
+      clock: { source: this.env.clock.source, resolution_ns: this.resolutionNs },
+      offers,
+      stream,
+      notes: p.notes,
+    };
+  }
+
+  lookup(name) {
+    if (typeof name !== "string" || name === "") throw new Error('request has no "alg"');
+    const a = this.prov.algs.find((x) => x.name === name);
+    if (!a) throw new NotOffered(`alg ${JSON.stringify(name)} is not offered by ${this.prov.id}`);
+    return a;
+  }
+
+  async verify(req) {
+    const a = this.lookup(req.alg);
+    if (!Array.isArray(req.cases)) throw new Error('request has no "cases" array');
+    const results = [];
+    for (const rc of req.cases) results.push(await runCase(a, rc));
+    return { ok: true, results };
+  }
+
+  async bench(req) {
+    const a = this.lookup(req.alg);
+    const op = req.op;
+    if (typeof op !== "string" || op === "") throw new Error('request has no "op"');
+    if (!a.ops.includes(op)) {
+      throw new NotOffered(`op ${JSON.stringify(op)} is not offered for ${a.name} by ${this.prov.id}`);
+    }
+    const size = intField(req, "size", undefined, 0, MAX_SIZE);
+    const seed = intField(req, "seed", undefined, 0, 0xffffffff);
+    if (seed === 0) throw new Error(`seed ${seed} must be a non-zero 32-bit integer`);
+    const samples = intField(req, "samples", undefined, 1, 1e6);
+    const chunk = intField(req, "chunk", 0, 0, MAX_CHUNK);
+    const batch = intField(req, "batch", 0, 0, Number.MAX_SAFE_INTEGER);
+    const targetNs = intField(req, "target_ns", 0, 0, Number.MAX_SAFE_INTEGER);
+    const warmupNs = intField(req, "warmup_ns", 0, 0, Number.MAX_SAFE_INTEGER);
+    if (chunk > 0 && !a.stream) {
+      throw new NotOffered(`${a.name} has no streaming API in ${this.prov.id} (chunk ${chunk}); only one-shot cells`);
+    }
+    const key = fromHex("key", req.key);
+    const iv = fromHex("iv", req.iv);
+    const msg = chunk > 0 ? null : message(seed, size);
+
+    const cell = await a.cell({ op, key, iv, size, chunk, seed, msg });
+
+    // The checksum of one operation on the fixed input, outside any timing.
+    let sum;
+    if (typeof cell.checksum === "function") {
+      sum = await cell.checksum();
+    } else {
+      await cell.run();
+      sum = checksum(cell.output());
+    }
+
+    // Preparation garbage should not be collected inside a sample.
+    if (this.env.gc) this.env.gc();
+
+    const clock = this.env.clock;
+    const w = await warmup(clock, cell, warmupNs);
+    let sink = w.sink;
+    let b = batch;
+    if (b === 0) {
+      const c = await calibrate(clock, cell, targetNs);
+      b = c.batch;
+      sink += c.sink;
+    }
+    const s = await sample(clock, cell, b, samples);
+    sink += s.sink;
+    return {
+      ok: true,
+      batch: b,
+      samples_ns: s.samples,
+      checksum: sum,
+      sink,
+      warmup: { ops: w.ops, ns: w.ns },
+      peak_rss_kb: this.env.peakRssKb(),
+    };
+  }
+}
+
+// decodeCase turns a verify case's hex fields into bytes.
+export function decodeCase(rc) {
+  if (rc === null || typeof rc !== "object" || Array.isArray(rc)) {
+    throw new Error("case is not an object");
+  }
+  const c = {
+    id: rc.id,
+    op: rc.op,
+    key: fromHex("key", rc.key),
+    iv: fromHex("iv", rc.iv),
+    aad: fromHex("aad", rc.aad),
+    msg: fromHex("msg", rc.msg),
+    counter: 0,
+  };
+  if (rc.counter !== undefined && rc.counter !== null) {
+    if (!Number.isInteger(rc.counter) || rc.counter < 0 || rc.counter > 0xffffffff) {
+      throw new Error(`counter ${rc.counter} does not fit 32 bits`);
+    }
+    c.counter = rc.counter;
+  }
+  return c;
+}
+
+// runCase is the case executor the verify request and the native vector
+// test share: one of {id, out}, {id, rejected: true}, {id, error}.
+export async function runCase(alg, rc) {
+  const id = rc !== null && typeof rc === "object" ? rc.id : undefined;
+  try {
+    const c = decodeCase(rc);
+    if (!alg.ops.includes(c.op)) throw new Error(`op ${JSON.stringify(c.op)} not offered for ${alg.name}`);
+    const out = await alg.exec(c);
+    return { id, out: toHex(out) };
+  } catch (e) {
+    if (e instanceof Rejected) return { id, rejected: true };
+    return { id, error: oneLine(errorMessage(e)) };
+  }
+}

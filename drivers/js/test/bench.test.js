@@ -1,0 +1,262 @@
+// One small bench request per provider/algorithm/op through the request
+// handler, checked against a one-shot computation by the case executor;
+// streamed cells too; errors that keep the driver alive; the Node entry
+// point's request loop (long lines, end of input, unknown provider).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { checksum, fromHex, message, toHex } from "../src/input.js";
+import { runCase } from "../src/protocol.js";
+import { PROVIDER_IDS, driverFor, keyIV, request } from "./helpers.js";
+
+const SEED = 2654435769;
+const MAIN = fileURLToPath(new URL("../src/main_node.js", import.meta.url));
+
+function benchReq(alg, op, key, iv, size, chunk, extra = {}) {
+  return {
+    cmd: "bench",
+    alg,
+    op,
+    size,
+    chunk,
+    key,
+    iv,
+    seed: SEED,
+    batch: 0,
+    target_ns: 200000,
+    warmup_ns: 200000,
+    samples: 3,
+    ...extra,
+  };
+}
+
+// expected: the checksum of one operation computed without the bench cell:
+// the verify case executor for the forward direction, the plaintext itself
+// for decrypt/open.
+async function expected(alg, op, key, iv, msg) {
+  if (op === "noop") return checksum(new Uint8Array(0));
+  if (op === "decrypt" || op === "open") return checksum(msg);
+  const r = await runCase(alg, { id: "x", op, key, iv, msg: toHex(msg) });
+  assert.equal(typeof r.out, "string", `executor: ${JSON.stringify(r)}`);
+  return checksum(fromHex("out", r.out));
+}
+
+function checkResponse(r, what, want, samples = 3) {
+  assert.equal(r.ok, true, `${what}: ${r.error}`);
+  assert.equal(r.samples_ns.length, samples, `${what}: samples`);
+  for (const s of r.samples_ns) assert.ok(Number.isInteger(s) && s > 0, `${what}: sample ${s} ns`);
+  assert.ok(Number.isInteger(r.batch) && r.batch > 0, `${what}: batch ${r.batch}`);
+  assert.equal(r.checksum, want, `${what}: checksum ${r.checksum}, one-shot computation gives ${want}`);
+  assert.ok(Number.isInteger(r.sink), `${what}: sink`);
+  assert.ok(r.warmup && r.warmup.ops >= 1 && r.warmup.ns >= 0, `${what}: warmup`);
+  assert.ok(Number.isInteger(r.peak_rss_kb) && r.peak_rss_kb > 0, `${what}: peak_rss_kb`);
+}
+
+for (const id of PROVIDER_IDS) {
+  test(`bench every offer of ${id}`, async (t) => {
+    const d = await driverFor(id);
+    const size = 1024;
+    const msg = message(SEED, size);
+    for (const a of d.prov.algs) {
+      for (const op of a.ops) {
+        await t.test(`${a.name}/${op}`, async () => {
+          const { key, iv } = keyIV(a.name);
+          const want = await expected(a, op, key, iv, msg);
+          const chunks = a.stream ? [0, 48, 1000, 4096] : [0];
+          for (const chunk of chunks) {
+            const r = await request(d, benchReq(a.name, op, key, iv, size, chunk));
+            checkResponse(r, `chunk ${chunk}`, want);
+          }
+          if (!a.stream) {
+            const r = await request(d, benchReq(a.name, op, key, iv, size, 64));
+            assert.equal(r.ok, false);
+            assert.match(r.error, /^not offered: /, "a streamed cell of a one-shot API is not offered");
+          }
+        });
+      }
+    }
+  });
+
+  // Sizes with odd tails and past the 1 MiB period, one-shot and streamed
+  // (the streamed cell reads pieces of the pattern; decrypt/open a
+  // ciphertext made by the streaming encrypt/seal).
+  test(`bench odd sizes of ${id}`, async (t) => {
+    const d = await driverFor(id);
+    for (const a of d.prov.algs) {
+      if (a.name === "noop" || a.name.endsWith("-ecb") || a.name.endsWith("-cbc")) continue;
+      await t.test(a.name, async () => {
+        const { key, iv } = keyIV(a.name);
+        for (const size of [0, 1, (1 << 20) + 3]) {
+          const ops = a.stream && size > 1 ? a.ops : [a.ops[0]];
+          for (const op of ops) {
+            const want = await expected(a, op, key, iv, message(SEED, size));
+            const chunks = a.stream ? [0, 1000, 65536] : [0];
+            for (const chunk of chunks) {
+              const r = await request(d, benchReq(a.name, op, key, iv, size, chunk, { target_ns: 0, warmup_ns: 0 }));
+              checkResponse(r, `${op} size ${size} chunk ${chunk}`, want);
+            }
+          }
+        }
+      });
+    }
+  });
+}
+
+test("known checksums and a fixed batch", async () => {
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    if (d.prov.algs.some((a) => a.name === "sha256")) {
+      const r = await request(d, benchReq("sha256", "hash", "", "", 1024, 0));
+      assert.equal(r.checksum, "00000020:fb4898be6151a393", `${id} sha256 at 1 KiB`);
+    }
+    const r = await request(d, '{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":1,"batch":7,"samples":2}');
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.batch, 7);
+    assert.equal(r.samples_ns.length, 2);
+    assert.equal(r.checksum, "00000000:cbf29ce484222325");
+  }
+});
+
+test("noop: synchronous floors for sync providers, an awaited call for js:webcrypto", async () => {
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    const cell = await d.prov.algs.find((a) => a.name === "noop").cell({ op: "noop" });
+    assert.equal(cell.async, id === "js:webcrypto", `${id} noop async`);
+    const res = cell.run();
+    if (cell.async) assert.ok(res instanceof Promise);
+    else assert.equal(res, 0);
+  }
+});
+
+test("errors keep the driver alive", async () => {
+  const k16 = "00".repeat(16);
+  const k32 = "00".repeat(32);
+  const iv16 = "00".repeat(16);
+  const iv12 = "00".repeat(12);
+  const bench = (alg, op, key, iv, size, chunk) => JSON.stringify(benchReq(alg, op, key, iv, size, chunk));
+  const common = {
+    unparseable: '{"cmd":',
+    "not an object": "[1,2]",
+    null: "null",
+    "no cmd": '{"alg":"sha256"}',
+    "unknown cmd": '{"cmd":"dance"}',
+    "unknown alg": bench("md5", "hash", "", "", 16, 0),
+    "unknown op": bench("sha256", "encrypt", "", "", 16, 0),
+    "zero seed": '{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":0,"samples":1}',
+    "no samples": '{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":1}',
+    "negative size": '{"cmd":"bench","alg":"sha256","op":"hash","size":-1,"seed":1,"samples":1}',
+    "fractional size": '{"cmd":"bench","alg":"sha256","op":"hash","size":1.5,"seed":1,"samples":1}',
+    "chunk over 1 MiB": bench("sha256", "hash", "", "", 16, (1 << 20) + 1),
+    "verify unknown": '{"cmd":"verify","alg":"md5","cases":[]}',
+    "verify without cases": '{"cmd":"verify","alg":"sha256"}',
+    "protocol 0": '{"cmd":"hello","protocol":0}',
+  };
+  const perProvider = {
+    "js:node": {
+      "ccm chunk": bench("aes-128-ccm", "seal", k16, iv12, 1024, 64),
+      "ecb size": bench("aes-128-ecb", "encrypt", k16, "", 17, 0),
+      "cbc size": bench("aes-128-cbc", "decrypt", k16, iv16, 1000, 0),
+      "bad hex key": bench("aes-128-gcm", "seal", "xyz", iv12, 16, 0),
+      "bad key length": bench("aes-128-gcm", "seal", k32, iv12, 16, 0),
+      "bad nonce length": bench("chacha20-poly1305", "seal", k32, iv16, 16, 0),
+      "bad iv length": bench("aes-256-ctr", "encrypt", k32, iv12, 16, 0),
+    },
+    "js:webcrypto": {
+      "cbc not offered": bench("aes-128-cbc", "encrypt", k16, iv16, 16, 0),
+      chunk: bench("sha256", "hash", "", "", 1024, 64),
+      "bad key length": bench("aes-128-gcm", "seal", k32, iv12, 16, 0),
+    },
+    "js:noble": {
+      "ccm not offered": bench("aes-128-ccm", "seal", k16, iv12, 16, 0),
+      "chunk on aead": bench("aes-128-gcm", "seal", k16, iv12, 1024, 64),
+      "ecb size": bench("aes-128-ecb", "encrypt", k16, "", 17, 0),
+      "bad nonce length": bench("xchacha20-poly1305", "seal", k32, iv12, 16, 0),
+    },
+    "wasm:hash-wasm": {
+      "no ciphers": bench("aes-128-gcm", "seal", k16, iv12, 16, 0),
+    },
+  };
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    for (const [name, line] of Object.entries({ ...common, ...perProvider[id] })) {
+      const out = await d.handleLine(line);
+      assert.ok(!out.includes("\n"), `${id} ${name}: one line`);
+      const r = JSON.parse(out);
+      assert.equal(r.ok, false, `${id} ${name}: ${out}`);
+      assert.ok(typeof r.error === "string" && r.error !== "", `${id} ${name}: ${out}`);
+      assert.equal(d.quit, false);
+    }
+    const later = await request(d, { cmd: "hello", protocol: 2 });
+    assert.equal(later.protocol, 1, "a later version is answered with the one this driver speaks");
+    const hello = await request(d, { cmd: "hello", protocol: 1 });
+    assert.equal(hello.ok, true);
+    assert.equal(hello.provider, id);
+    assert.deepEqual(Object.keys(hello), [
+      "ok",
+      "protocol",
+      "provider",
+      "language",
+      "library",
+      "library_version",
+      "runtime",
+      "clock",
+      "offers",
+      "stream",
+      "notes",
+    ]);
+    assert.ok(hello.clock.resolution_ns > 0);
+    for (const s of hello.stream) assert.ok(s in hello.offers, `${id}: streamed ${s} is offered`);
+  }
+});
+
+// Through the Node entry point: a 6 MB line, a blank line, a last line
+// without newline, then end of input (which means bye).
+test("main_node: long lines, end of input, stdout only protocol lines", () => {
+  const msg = "ab".repeat(3 << 20);
+  const input =
+    `{"cmd":"verify","alg":"sha256","cases":[{"id":"big","op":"hash","msg":"${msg}"}]}\n\n` +
+    '{"cmd":"hello","protocol":1}';
+  const r = spawnSync(process.execPath, [MAIN, "--provider", "js:noble"], { input, maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, r.stderr.toString());
+  const lines = r.stdout.toString().trimEnd().split("\n");
+  assert.equal(lines.length, 2);
+  const v = JSON.parse(lines[0]);
+  assert.equal(v.results[0].id, "big");
+  assert.equal(v.results[0].out.length, 64);
+  assert.equal(JSON.parse(lines[1]).provider, "js:noble");
+});
+
+test("main_node: bye exits 0 and stops reading", () => {
+  const input = '{"cmd":"bye"}\n{"cmd":"hello","protocol":1}\n';
+  const r = spawnSync(process.execPath, [MAIN, "--provider", "wasm:hash-wasm"], { input });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout.toString(), '{"ok":true}\n');
+});
+
+test("main_node: unknown provider exits 2 with one stderr line", () => {
+  for (const args of [["--provider", "js:nope"], []]) {
+    const r = spawnSync(process.execPath, [MAIN, ...args], { input: "" });
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout.length, 0);
+    assert.equal(r.stderr.toString().trimEnd().split("\n").length, 1, r.stderr.toString());
+  }
+});
+
+// The runtime-neutral modules with a browser-style environment: the clock
+// is performance.now() (ms as a double), no peak RSS, no GC.
+test("a browser-style environment (performance.now clock, no RSS, no GC)", async () => {
+  const { Driver } = await import("../src/protocol.js");
+  const { createProvider } = await import("../src/ops_webcrypto.js");
+  const clock = { source: "performance.now()", now: () => performance.now(), diffNs: (t0, t1) => (t1 - t0) * 1e6 };
+  const d = new Driver(createProvider({ id: "browser:webcrypto", runtime: "test" }), { clock, peakRssKb: () => 0 });
+  const hello = await request(d, { cmd: "hello", protocol: 1 });
+  assert.equal(hello.provider, "browser:webcrypto");
+  assert.equal(hello.clock.source, "performance.now()");
+  const r = await request(d, benchReq("sha256", "hash", "", "", 1024, 0));
+  assert.equal(r.ok, true, r.error);
+  assert.equal(r.checksum, "00000020:fb4898be6151a393");
+  assert.equal(r.peak_rss_kb, 0);
+  for (const s of r.samples_ns) assert.ok(Number.isInteger(s));
+});
