@@ -21,12 +21,14 @@ lint:
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	cd drivers/go && go vet ./...
 	cd drivers/js && npm run --silent lint
+	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
 
 native-test:
 	$(MAKE) -C drivers/c test
 	cd drivers/go && go test ./...
 	$(PY) -m pytest -q drivers/python/tests
 	cd drivers/js && npm test --silent
+	cd drivers/rust && cargo test --quiet --release --locked
 
 pytest:
 	$(PY) -m pytest -q tests

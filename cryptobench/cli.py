@@ -46,7 +46,8 @@ EXAMPLES = {
   cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
-  cryptobench build c go""",
+  cryptobench build c go
+  cryptobench build --all        # also OpenSSL 1.1.1, 3.x and 4.0 from source (minutes once, then cached)""",
 }
 
 
@@ -138,7 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     b = cmd("build", "Build the drivers.")
-    b.add_argument("drivers", nargs="*", help=f"drivers to build (default all: {', '.join(DRIVERS)})")
+    b.add_argument("drivers", nargs="*", help=f"drivers to build: {', '.join(DRIVERS)} (default: all but the heavy)")
+    b.add_argument("--all", action="store_true", help="also the heavy builds (OpenSSL versions: minutes, then cached)")
     return p
 
 
@@ -160,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as e:
         print(f"cryptobench: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # outside a run's measuring loop: nothing measured can be lost here
+        print("cryptobench: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
 
@@ -360,8 +365,10 @@ def cmd_doctor(args) -> int:
     bad = 0
     print("drivers:")
     for d in DRIVERS.values():
-        state = "built" if d.built() else f"NOT BUILT — fix: {d.fix}"
-        print(f"  {d.name:<8} {state}")
+        ps = [p for p in registry.providers.values() if p.driver == d.name]
+        missing = [p for p in ps if p.artifact is not None and not p.artifact.exists()]
+        state = f"NOT BUILT ({len(missing)} of {len(ps)} providers) — fix: {d.fix}" if missing else "built"
+        print(f"  {d.name:<17} {state}")
     print("providers:")
     for pid in registry.providers:
         hello, why = _hello(registry, pid)
@@ -376,29 +383,45 @@ def cmd_doctor(args) -> int:
 
 
 def cmd_build(args) -> int:
-    names = args.drivers or list(DRIVERS)
+    import shutil
+    import time
+
+    names = args.drivers or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
     for n in names:
         if n not in DRIVERS:
             raise UserError(f"unknown driver {n!r} (known: {', '.join(DRIVERS)})")
+    registry = Registry()
     failed = 0
     for n in names:
         d = DRIVERS[n]
+        ps = [p for p in registry.providers.values() if p.driver == n]
         if not d.build:
-            print(f"{n:<8} ok (interpreted, nothing to build)")
+            print(f"{n:<17} ok (interpreted, nothing to build)")
             continue
-        print(f"{n:<8} building: {' '.join(d.build)} (in {d.directory})", flush=True)
-        try:
-            res = subprocess.run(list(d.build), cwd=d.directory, capture_output=True, text=True, timeout=1800)
-        except FileNotFoundError as e:
+        missing_tools = [t for t in d.tools if shutil.which(t) is None]
+        if missing_tools:
             failed += 1
-            print(f"{n:<8} FAILED: {e.filename} is not installed")
+            print(f"{n:<17} FAILED: needs {', '.join(missing_tools)}, not installed (run scripts/setup.sh)")
             continue
-        if res.returncode != 0:
+        print(f"{n:<17} building: {' '.join(d.build)}", flush=True)
+        t0 = time.monotonic()
+        try:
+            res = subprocess.run(list(d.build), cwd=d.directory, capture_output=True, text=True, timeout=3600)
+        except (FileNotFoundError, subprocess.TimeoutExpired) as e:
+            failed += 1
+            print(f"{n:<17} FAILED: {e}")
+            continue
+        took = time.monotonic() - t0
+        broken = [p.id for p in ps if p.artifact is not None and not p.artifact.exists()]
+        if res.returncode != 0 or broken:
             failed += 1
             tail = [line for line in (res.stderr or res.stdout).splitlines() if line.strip()][-3:]
-            print(f"{n:<8} FAILED (exit {res.returncode}): " + " | ".join(tail))
+            usable = [p.id for p in ps if p.id not in broken]
+            print(f"{n:<17} FAILED (exit {res.returncode}, {took:.0f} s): " + " | ".join(tail))
+            if usable:
+                print(f"{'':<17} still usable: {', '.join(usable)}; not built: {', '.join(broken) or 'none'}")
         else:
-            print(f"{n:<8} ok")
+            print(f"{n:<17} ok ({took:.0f} s): {', '.join(p.id for p in ps)}")
     return 1 if failed else 0
 
 

@@ -4,7 +4,14 @@ OpenSSL reads its capability vector from CPUID and lets the environment
 variable OPENSSL_ia32cap clear bits of it (man OPENSSL_ia32cap): the first
 64-bit word holds CPUID(1).EDX (bits 0-31) and ECX (bits 32-63), the second,
 after a colon, CPUID(7).EBX (bits 0-31) and ECX (bits 32-63). `~0x...` clears
-the given bits. The same layout holds in 1.1.1, 3.x and 4.0 for these bits.
+the given bits. The bits are the same in 1.1.1, 3.x and 4.0, but 3.5+ read
+five colon-separated words and a word left out is set to zero, not kept — so
+every word is written, `~0` keeping it whole (1.1.1 ignores the extra ones;
+scripts/openssl/README.md has the measurements).
+
+`no-aesni` means no hardware AES: OpenSSL 3.1+ picks its VAES/AVX-512 GCM
+code whenever the CPU has VAES, whatever the AES-NI bit says, so the switch
+clears VAES too (`no-vaes` clears VAES and VPCLMULQDQ alone).
 Only features the CPU has can be switched off: anything else is an error.
 """
 
@@ -13,17 +20,19 @@ from __future__ import annotations
 from .environment import cpu_info
 from .errors import UserError
 
-# name -> (the /proc/cpuinfo flag that says the CPU has it, capability word, bit)
-FEATURES: dict[str, tuple[str, int, int]] = {
-    "aesni": ("aes", 0, 32 + 25),
-    "pclmul": ("pclmulqdq", 0, 32 + 1),
-    "avx": ("avx", 0, 32 + 28),
-    "avx2": ("avx2", 1, 5),
-    "shani": ("sha_ni", 1, 29),
-    "avx512": ("avx512f", 1, 16),
-    "vaes": ("vaes", 1, 32 + 9),
-    "vpclmulqdq": ("vpclmulqdq", 1, 32 + 10),
+# name -> (the /proc/cpuinfo flag that says the CPU has it, [(capability word, bit), ...])
+FEATURES: dict[str, tuple[str, list[tuple[int, int]]]] = {
+    "aesni": ("aes", [(0, 32 + 25), (1, 32 + 9)]),  # AES-NI and VAES: no hardware AES
+    "pclmul": ("pclmulqdq", [(0, 32 + 1)]),
+    "avx": ("avx", [(0, 32 + 28)]),
+    "avx2": ("avx2", [(1, 5)]),
+    "shani": ("sha_ni", [(1, 29)]),
+    # AVX-512 F, DQ, IFMA, CD, BW, VL: OpenSSL's AVX-512 paths test several of them
+    "avx512": ("avx512f", [(1, b) for b in (16, 17, 21, 28, 30, 31)]),
+    "vaes": ("vaes", [(1, 32 + 9), (1, 32 + 10)]),
+    "vpclmulqdq": ("vpclmulqdq", [(1, 32 + 10)]),
 }
+WORDS = 5
 
 # Providers whose library is OpenSSL (or bundles it) and so honours OPENSSL_ia32cap.
 OPENSSL_BASED_PREFIXES = ("c:openssl", "python:cryptography", "python:hashlib", "js:node")
@@ -50,12 +59,12 @@ def parse(spec: str, cpu_flags: set[str] | None = None) -> list[str]:
 
 def ia32cap(names: list[str]) -> str:
     """The OPENSSL_ia32cap value that clears the given features."""
-    words = [0, 0]
+    words = [0] * WORDS
     for n in names:
-        _, word, bit = FEATURES[n]
-        words[word] |= 1 << bit
+        for word, bit in FEATURES[n][1]:
+            words[word] |= 1 << bit
     first = f"~0x{words[0]:x}" if words[0] else ""
-    return first + (f":~0x{words[1]:x}" if words[1] else "")
+    return ":".join([first] + [f"~0x{w:x}" if w else "~0" for w in words[1:]])
 
 
 def applies_to(provider: str) -> bool:

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format)
+APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

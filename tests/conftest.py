@@ -9,7 +9,7 @@ REPO = Path(__file__).resolve().parents[1]
 FAKE = Path(__file__).resolve().parent / "fake_driver.py"
 MODES = [
     "good", "crash-bench", "hang-bench", "garbage-bench", "wrong-vectors", "wrong-samples",
-    "unstable-checksum", "crash-start", "slow-sha", "error-bench",
+    "unstable-checksum", "crash-start", "slow-sha", "error-bench", "slow-bench",
 ]  # fmt: skip
 
 

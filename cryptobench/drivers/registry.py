@@ -21,18 +21,17 @@ REPO = Path(__file__).resolve().parents[2]
 
 @dataclass(frozen=True)
 class Driver:
+    """A program family with one build command (which may produce several binaries)."""
+
     name: str
     directory: Path
     build: tuple[str, ...]  # the command, run in `directory`
-    artifact: Path | None  # what must exist once built (None: interpreted)
     tools: tuple[str, ...] = ()  # programs the build needs on PATH
+    heavy: bool = False  # minutes to build the first time (cached afterwards)
 
     @property
     def fix(self) -> str:
         return f"cryptobench build {self.name}"
-
-    def built(self) -> bool:
-        return self.artifact is None or self.artifact.exists()
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,7 @@ class Provider:
     library: str
     driver: str | None  # None for providers from a providers file
     command: tuple[str, ...] = field(default=())
+    artifact: Path | None = None  # what must exist before the provider can run
 
     def argv(self) -> list[str]:
         return [*self.command, "--provider", self.id]
@@ -55,38 +55,57 @@ def _python() -> str:
 DRIVERS: dict[str, Driver] = {
     d.name: d
     for d in [
-        Driver("c", REPO / "drivers" / "c", ("make",), REPO / "drivers/c/build/cbdriver-openssl", ("make", "gcc")),
+        # -k: a missing libsodium or Botan must not stop the OpenSSL binary from being built
+        Driver("c", REPO / "drivers/c", ("make", "-k"), ("make", "gcc", "g++")),
+        Driver("go", REPO / "drivers/go", ("go", "build", "-o", "build/cbdriver-go", "."), ("go",)),
+        Driver("python", REPO / "drivers/python", ()),
         Driver(
-            "go",
-            REPO / "drivers" / "go",
-            ("go", "build", "-o", "build/cbdriver-go", "."),
-            REPO / "drivers/go/build/cbdriver-go",
-            ("go",),
+            "js", REPO / "drivers/js", ("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"), ("node", "npm")
         ),
-        Driver("python", REPO / "drivers" / "python", (), None),
+        Driver("rust", REPO / "drivers/rust", ("cargo", "build", "--release", "--locked", "--quiet"), ("cargo",)),
+        Driver("java", REPO / "drivers/java", ("mvn", "-B", "-q", "package", "-DskipTests"), ("mvn", "java")),
         Driver(
-            "js",
-            REPO / "drivers" / "js",
-            ("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"),
-            REPO / "drivers/js/node_modules/.package-lock.json",
-            ("node", "npm"),
+            "openssl-versions", REPO, ("scripts/openssl/build.sh", "--no-test", "all"), ("cargo", "make", "gcc"), True
         ),
     ]
 }
 
+C_BUILD = REPO / "drivers/c/build"
+JVM_FLAGS = ("-Xms256m", "-Xmx2g", "-XX:+UseParallelGC")
+
+
+def openssl_versions() -> list[tuple[str, str]]:
+    """(provider id, OpenSSL version) of every pinned OpenSSL build (scripts/openssl/versions.txt)."""
+    path = REPO / "scripts/openssl/versions.txt"
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        parts = line.split()
+        if len(parts) == 3 and not line.lstrip().startswith("#"):
+            out.append((parts[2], parts[1]))
+    return out
+
 
 def _builtin() -> list[Provider]:
-    c = str(DRIVERS["c"].artifact)
-    go = str(DRIVERS["go"].artifact)
+    def c(pid: str, binary: str, lib: str, lang: str = "c") -> Provider:
+        path = C_BUILD / binary
+        return Provider(pid, lang, lib, "c", (str(path),), path)
+
+    go = REPO / "drivers/go/build/cbdriver-go"
     py = (_python(), "-m", "cbdriver")
     js = ("node", str(REPO / "drivers/js/src/main_node.js"))
-    return [
-        Provider("c:openssl", "c", "OpenSSL (system libcrypto, EVP)", "c", (c,)),
-        Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (go,)),
+    js_built = REPO / "drivers/js/node_modules/.package-lock.json"
+    rust = REPO / "drivers/rust/target/release/cbdriver-rust"
+    jar = REPO / "drivers/java/target/cbdriver-java.jar"
+    providers = [
+        c("c:openssl", "cbdriver-openssl", "OpenSSL (system libcrypto, EVP)"),
+        c("c:libsodium", "cbdriver-sodium", "libsodium (Debian)"),
+        c("cpp:botan", "cbdriver-botan", "Botan 2 C++ API (Debian)", "cpp"),
+        c("c:botan-ffi", "cbdriver-botan-ffi", "Botan 2 C FFI (Debian)"),
+        Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
         *[
-            Provider(pid, lang, lib, "js", js)
+            Provider(pid, lang, lib, "js", js, js_built)
             for pid, lang, lib in (
                 ("js:node", "javascript", "node:crypto (Node's OpenSSL)"),
                 ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
@@ -94,7 +113,28 @@ def _builtin() -> list[Provider]:
                 ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
             )
         ],
+        *[
+            Provider(pid, "rust", lib, "rust", (str(rust),), rust)
+            for pid, lib in (
+                ("rust:rustcrypto", "RustCrypto crates"),
+                ("rust:ring", "ring"),
+                ("rust:aws-lc-rs", "aws-lc-rs (AWS-LC)"),
+            )
+        ],
+        *[
+            Provider(pid, "java", lib, "java", ("java", *JVM_FLAGS, "-jar", str(jar)), jar)
+            for pid, lib in (
+                ("java:jca", "JDK providers (SUN, SunJCE)"),
+                ("java:bouncycastle", "BouncyCastle JCA provider"),
+                ("java:bouncycastle-lw", "BouncyCastle lightweight API"),
+            )
+        ],
     ]
+    for pid, version in openssl_versions():
+        path = C_BUILD / f"cbdriver-openssl-{version}"
+        providers.append(Provider(pid, "c", f"OpenSSL {version} (static, from crates.io openssl-src)",
+                                  "openssl-versions", (str(path),), path))  # fmt: skip
+    return providers
 
 
 class Registry:
@@ -114,14 +154,14 @@ class Registry:
         return DRIVERS.get(p.driver) if p.driver else None
 
     def usable(self, p: Provider) -> tuple[bool, str]:
-        """(True, '') when the provider's driver is built, else (False, the fix)."""
+        """(True, '') when the provider can run, else (False, what is missing and the fix)."""
         d = self.driver_of(p)
         if d is None:
             exe = p.command[0] if p.command else ""
             if exe and not (Path(exe).exists() or shutil.which(exe)):
                 return False, f"command {exe!r} not found"
             return True, ""
-        if not d.built():
+        if p.artifact is not None and not p.artifact.exists():
             return False, f"driver not built: run `{d.fix}`"
         return True, ""
 

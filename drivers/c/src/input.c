@@ -37,6 +37,15 @@ uint8_t *input_message(uint32_t seed, size_t n) {
   return m;
 }
 
+uint8_t *input_pattern_twice(uint32_t seed) {
+  uint8_t *p = malloc(2 * INPUT_PERIOD);
+  if (p == NULL)
+    return NULL;
+  input_pattern(seed, p);
+  memcpy(p + INPUT_PERIOD, p, INPUT_PERIOD);
+  return p;
+}
+
 uint64_t input_fnv1a64(const uint8_t *b, size_t n) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (size_t i = 0; i < n; i++) {
@@ -46,9 +55,13 @@ uint64_t input_fnv1a64(const uint8_t *b, size_t n) {
   return h;
 }
 
+void input_checksum_of(uint64_t len, uint64_t fnv, char *out) {
+  snprintf(out, INPUT_CHECKSUM_LEN, "%08llx:%016llx", (unsigned long long)len,
+           (unsigned long long)fnv);
+}
+
 void input_checksum(const uint8_t *b, size_t n, char *out) {
-  snprintf(out, INPUT_CHECKSUM_LEN, "%08llx:%016llx", (unsigned long long)n,
-           (unsigned long long)input_fnv1a64(b, n));
+  input_checksum_of(n, input_fnv1a64(b, n), out);
 }
 
 char *hex_encode(const uint8_t *b, size_t n) {

@@ -16,10 +16,17 @@ void input_pattern(uint32_t seed, uint8_t *p);
  * 1-byte allocation). NULL when out of memory. Free with free(). */
 uint8_t *input_message(uint32_t seed, size_t n);
 
+/* The pattern twice (2 MiB), for streamed cells: a piece of up to 1 MiB starting anywhere in
+ * the period is contiguous (protocol.md, bench, chunk > 0). NULL when out of memory. */
+uint8_t *input_pattern_twice(uint32_t seed);
+
 uint64_t input_fnv1a64(const uint8_t *b, size_t n);
 
 /* "<length as 8 hex digits>:<FNV-1a 64 as 16 hex digits>" into out[INPUT_CHECKSUM_LEN]. */
 void input_checksum(const uint8_t *b, size_t n, char *out);
+
+/* The same string from a length and an FNV-1a 64 computed incrementally. */
+void input_checksum_of(uint64_t len, uint64_t fnv, char *out);
 
 /* Lowercase hex of b[0 .. n); freshly allocated, NULL when out of memory. */
 char *hex_encode(const uint8_t *b, size_t n);

@@ -1,8 +1,9 @@
 /* The interface one library implements (one ops_<library>.c per driver binary).
  *
  * main.c, protocol.c, timing.c and input.c are library-independent; linking them with
- * ops_openssl.c gives cbdriver-openssl, with a future ops_sodium.c a cbdriver-sodium, and so
- * on. A library module provides:
+ * ops_openssl.c gives cbdriver-openssl, with ops_sodium.c cbdriver-sodium, with ops_botan.cpp
+ * (C++, the functions below with C linkage) cbdriver-botan, with ops_botan_ffi.c
+ * cbdriver-botan-ffi. A library module provides:
  *
  *  - its identity (provider ids it serves, library name and run-time version, notes);
  *  - the catalogue for `hello`: every algorithm it can time, its operations, whether it takes
@@ -17,6 +18,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus /* ops_botan.cpp implements this interface in C++ */
+extern "C" {
+#endif
 
 #define OPS_TAG_LEN 16 /* AEAD tag length, always 16 bytes (protocol.md) */
 #define OPS_MAX_OPS 2  /* at most this many operations per algorithm */
@@ -46,7 +52,49 @@ typedef struct ops_params {
   const uint8_t *msg; /* never NULL; the input of the operation (open: ciphertext || tag) */
   size_t msg_len;
   size_t chunk; /* 0: one-shot; c > 0: streaming updates of c bytes */
+  /* 0: msg holds the msg_len bytes of the input. p > 0 (streaming cells only, chunk <= p): the
+   * message is p-periodic and never materialised; msg holds 2p bytes (the period twice), message
+   * byte i is msg[i % p], and a piece of up to p bytes starting at offset off is contiguous at
+   * ops_input_at(msg, p, off) (protocol.md, bench, chunk > 0). */
+  size_t period;
 } ops_params;
+
+/* Where the input piece starting at message offset off is (see ops_params.period). */
+static inline const uint8_t *ops_input_at(const uint8_t *msg, size_t period, size_t off) {
+  return period > 0 ? msg + off % period : msg + off;
+}
+
+/* Streaming cells (chunk > 0) never hold their whole output: each piece's output overwrites the
+ * previous one in a piece-sized buffer. While a tap is set on such a cell, ops_cell_run() folds
+ * every output byte into it, in order (the whole output stream: ciphertext pieces, final block,
+ * tag; for hash/mac the digest or tag). bench uses it for the checksum in the untimed operation
+ * and to collect the ciphertext a streamed decrypt/open reads; timed operations run with no tap.
+ * One-shot cells (chunk 0) ignore the tap: ops_cell_output() is their whole output. */
+typedef struct ops_tap {
+  uint64_t fnv;    /* FNV-1a 64 of the stream so far (start: OPS_FNV_INIT) */
+  uint64_t len;    /* bytes folded */
+  uint8_t *copy;   /* when not NULL, the stream is also copied here ... */
+  size_t copy_cap; /* ... up to this many bytes */
+  int overflow;    /* set when the stream was longer than copy_cap */
+} ops_tap;
+
+#define OPS_FNV_INIT 0xcbf29ce484222325ULL
+
+static inline void ops_tap_fold(ops_tap *t, const uint8_t *b, size_t n) {
+  uint64_t h = t->fnv;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ULL;
+  }
+  t->fnv = h;
+  if (t->copy != NULL) {
+    if (t->len + n <= t->copy_cap)
+      memcpy(t->copy + t->len, b, n);
+    else
+      t->overflow = 1;
+  }
+  t->len += n;
+}
 
 typedef struct ops_cell ops_cell;
 
@@ -69,7 +117,9 @@ const ops_alg *ops_alg_find(const char *name); /* NULL when not offered */
 
 /* Prepare a cell; NULL with a one-line message in err when the parameters are unusable
  * (unknown algorithm or operation, wrong key or IV length, chunk on a non-streamable algorithm,
- * size not a multiple of the block, ...). */
+ * size not a multiple of the block, ...). A message starting with "not offered:" or "not offered
+ * at this size:" marks a cell the library's API cannot do (protocol.md): bench passes it on
+ * unchanged and the orchestrator records the cell as not offered rather than failed. */
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen);
 
 /* Exactly one operation on the prepared input into the prepared output buffer. Returns the
@@ -77,12 +127,21 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen);
  * OPS_FAIL. No allocation of its own. */
 int ops_cell_run(ops_cell *c);
 
-/* The output of the last ops_cell_run(). */
+/* The output of the last ops_cell_run(); for a streaming cell the output of its last piece (the
+ * last update's output, then the final output and tag). */
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len);
+
+/* Set (or with NULL, remove) the output tap of a streaming cell. The tap must stay valid while set.
+ */
+void ops_cell_tap(ops_cell *c, ops_tap *tap);
 
 /* A one-line message for the last OPS_FAIL. */
 const char *ops_cell_error(const ops_cell *c);
 
 void ops_cell_free(ops_cell *c);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -100,6 +100,9 @@ struct ops_cell {
   int enc;           /* encrypt / seal */
   const uint8_t *in; /* data to process */
   size_t in_len;
+  size_t period;      /* > 0: `in` is the periodic pattern (ops_params.period) */
+  int streaming;      /* chunk > 0: output goes to a piece-sized buffer, through the tap */
+  ops_tap *tap;       /* streaming: where the output stream is folded (NULL while timed) */
   const uint8_t *tag; /* open: the expected tag (end of msg) */
   const uint8_t *aad;
   size_t aad_len;
@@ -427,7 +430,8 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       return -1;
     }
   }
-  c->out_cap = c->in_len + 32; /* a block of slack for final + the tag */
+  /* a block of slack for final + the tag; a streaming cell holds one piece's output */
+  c->out_cap = (c->streaming ? c->step : c->in_len) + 48;
   return 0;
 }
 
@@ -457,6 +461,8 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->enc = op == OP_ENCRYPT || op == OP_SEAL;
   c->in = p->msg;
   c->in_len = p->msg_len;
+  c->period = p->period;
+  c->streaming = p->chunk > 0;
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
   if (op == OP_OPEN) {
@@ -469,6 +475,11 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->tag = p->msg + c->in_len;
   }
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
+  if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
+    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    ops_cell_free(c);
+    return NULL;
+  }
   int rc = 0;
   switch (d->kind) {
   case K_NOOP:
@@ -513,12 +524,14 @@ static int run_hash(ops_cell *c) {
     return fail(c, "EVP_DigestInit_ex");
   for (size_t off = 0; off < c->in_len; off += c->step) {
     size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
-    if (!EVP_DigestUpdate(c->mdctx, c->in + off, len))
+    if (!EVP_DigestUpdate(c->mdctx, ops_input_at(c->in, c->period, off), len))
       return fail(c, "EVP_DigestUpdate");
   }
   if (!EVP_DigestFinal_ex(c->mdctx, c->out, &n))
     return fail(c, "EVP_DigestFinal_ex");
   c->out_len = n;
+  if (c->tap != NULL)
+    ops_tap_fold(c->tap, c->out, n);
   return c->out[0];
 }
 
@@ -529,7 +542,7 @@ static int run_mac(ops_cell *c) {
     return fail(c, "EVP_MAC_init");
   for (size_t off = 0; off < c->in_len; off += c->step) {
     size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
-    if (!EVP_MAC_update(c->macctx, c->in + off, len))
+    if (!EVP_MAC_update(c->macctx, ops_input_at(c->in, c->period, off), len))
       return fail(c, "EVP_MAC_update");
   }
   if (!EVP_MAC_final(c->macctx, c->out, &n, c->out_cap))
@@ -540,13 +553,15 @@ static int run_mac(ops_cell *c) {
     return fail(c, "HMAC_Init_ex");
   for (size_t off = 0; off < c->in_len; off += c->step) {
     size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
-    if (!HMAC_Update(c->hctx, c->in + off, len))
+    if (!HMAC_Update(c->hctx, ops_input_at(c->in, c->period, off), len))
       return fail(c, "HMAC_Update");
   }
   if (!HMAC_Final(c->hctx, c->out, &n))
     return fail(c, "HMAC_Final");
 #endif
   c->out_len = n;
+  if (c->tap != NULL)
+    ops_tap_fold(c->tap, c->out, n);
   return c->out[0];
 }
 
@@ -554,7 +569,7 @@ static int run_cipher(ops_cell *c) {
   EVP_CIPHER_CTX *ctx = c->cctx;
   const alg_def *d = c->def;
   int outl = 0;
-  size_t total = 0;
+  size_t total = 0, folded = 0;
 
   if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1))
     return fail(c, "EVP_CipherInit_ex");
@@ -583,9 +598,18 @@ static int run_cipher(ops_cell *c) {
   } else {
     for (size_t off = 0; off < c->in_len; off += c->step) {
       size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
-      if (!EVP_CipherUpdate(ctx, c->out + total, &outl, c->in + off, (int)len))
-        return fail(c, "EVP_CipherUpdate");
-      total += (size_t)outl;
+      const uint8_t *in = ops_input_at(c->in, c->period, off);
+      if (c->streaming) { /* each piece's output overwrites the previous one's */
+        if (!EVP_CipherUpdate(ctx, c->out, &outl, in, (int)len))
+          return fail(c, "EVP_CipherUpdate");
+        if (c->tap != NULL)
+          ops_tap_fold(c->tap, c->out, (size_t)outl);
+        total = folded = (size_t)outl;
+      } else {
+        if (!EVP_CipherUpdate(ctx, c->out + total, &outl, in, (int)len))
+          return fail(c, "EVP_CipherUpdate");
+        total += (size_t)outl;
+      }
     }
   }
   if (c->op == OP_OPEN && d->mode != M_CCM &&
@@ -605,6 +629,8 @@ static int run_cipher(ops_cell *c) {
     total += OPS_TAG_LEN;
   }
   c->out_len = total;
+  if (c->tap != NULL) /* streaming: the final output and the tag */
+    ops_tap_fold(c->tap, c->out + folded, total - folded);
   return total > 0 ? c->out[0] : 0;
 }
 
@@ -628,5 +654,7 @@ const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
   *len = c->out_len;
   return c->out;
 }
+
+void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
 const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }

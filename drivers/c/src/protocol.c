@@ -122,8 +122,13 @@ static json_t *handle_hello(json_t *req) {
 #else
   const char *runtime = "gcc " __VERSION__;
 #endif
+  /* the language is the provider id's prefix: "c" for c:openssl, "cpp" for cpp:botan */
+  char language[16] = "c";
+  const char *colon = strchr(provider_id, ':');
+  if (colon != NULL && (size_t)(colon - provider_id) < sizeof language)
+    snprintf(language, sizeof language, "%.*s", (int)(colon - provider_id), provider_id);
   return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I}, s:o, s:o, s:o}", "ok", 1,
-                   "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", "c",
+                   "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", language,
                    "library", ops_library_name(), "library_version", ops_library_version(),
                    "runtime", runtime, "clock", "source", TIMING_CLOCK_SOURCE, "resolution_ns",
                    (json_int_t)timing_resolution_ns(), "offers", offers, "stream", stream, "notes",
@@ -163,8 +168,17 @@ static json_t *verify_case(const char *alg, json_t *cs) {
     res = case_error(id, err);
     goto done;
   }
-  ops_params p = {alg, op,      key, key_len, iv, iv_len, (uint32_t)counter,
-                  aad, aad_len, msg, msg_len, 0};
+  ops_params p = {.alg = alg,
+                  .op = op,
+                  .key = key,
+                  .key_len = key_len,
+                  .iv = iv,
+                  .iv_len = iv_len,
+                  .counter = (uint32_t)counter,
+                  .aad = aad,
+                  .aad_len = aad_len,
+                  .msg = msg,
+                  .msg_len = msg_len};
   ops_cell *c = ops_cell_new(&p, err, sizeof err);
   if (c == NULL) {
     res = case_error(id, err);
@@ -216,6 +230,59 @@ static long peak_rss_kb(void) {
   return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
+/* The ciphertext a decrypt/open cell reads, made outside the timed region by encrypt/seal of the
+ * same message (streamed with the same chunk when the cell is streamed, collected through a tap:
+ * the only size-proportional buffer of a streamed cell). 0, or -1 with the error response. */
+static int make_ciphertext(const ops_params *p, int inverse, uint8_t **ct, size_t *ct_len,
+                           json_t **res) {
+  char err[300] = "";
+  ops_params ep = *p;
+  ep.op = inverse == 1 ? "encrypt" : "seal";
+  ops_cell *enc = ops_cell_new(&ep, err, sizeof err);
+  if (enc == NULL) {
+    *res = cb_error("%s", err);
+    return -1;
+  }
+  int rc = -1;
+  size_t n = 0;
+  if (p->chunk > 0) {
+    size_t cap = p->msg_len + OPS_TAG_LEN;
+    ops_tap tap = {OPS_FNV_INIT, 0, NULL, cap, 0};
+    tap.copy = *ct = malloc(cap > 0 ? cap : 1);
+    if (*ct == NULL) {
+      *res = cb_error("out of memory (%zu bytes of ciphertext)", cap);
+      goto done;
+    }
+    ops_cell_tap(enc, &tap);
+    if (ops_cell_run(enc) < 0) {
+      *res = cb_error("preparing the ciphertext: %s", ops_cell_error(enc));
+      goto done;
+    }
+    if (tap.overflow) {
+      *res = cb_error("preparing the ciphertext: longer than the message and a tag");
+      goto done;
+    }
+    n = (size_t)tap.len;
+  } else {
+    if (ops_cell_run(enc) < 0) {
+      *res = cb_error("preparing the ciphertext: %s", ops_cell_error(enc));
+      goto done;
+    }
+    const uint8_t *out = ops_cell_output(enc, &n);
+    *ct = malloc(n > 0 ? n : 1);
+    if (*ct == NULL) {
+      *res = cb_error("out of memory");
+      goto done;
+    }
+    memcpy(*ct, out, n);
+  }
+  *ct_len = n;
+  rc = 0;
+done:
+  ops_cell_free(enc);
+  return rc;
+}
+
 static json_t *handle_bench(json_t *req) {
   char err[300] = "";
   const char *alg, *op;
@@ -229,7 +296,7 @@ static json_t *handle_bench(json_t *req) {
   if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
       get_string(req, "op", 1, &op, err, sizeof err) != 0 ||
       get_uint(req, "size", 1, 0, SIZE_MAX / 2, &size, err, sizeof err) != 0 ||
-      get_uint(req, "chunk", 0, 0, SIZE_MAX, &chunk, err, sizeof err) != 0 ||
+      get_uint(req, "chunk", 0, 0, INPUT_PERIOD, &chunk, err, sizeof err) != 0 ||
       get_uint(req, "seed", 1, 0, UINT32_MAX, &seed, err, sizeof err) != 0 ||
       get_uint(req, "batch", 0, 0, (uint64_t)1 << 40, &batch, err, sizeof err) != 0 ||
       get_uint(req, "target_ns", 0, 5000000, (uint64_t)1 << 50, &target_ns, err, sizeof err) != 0 ||
@@ -248,45 +315,48 @@ static json_t *handle_bench(json_t *req) {
     res = cb_error("samples must be at least 1");
     goto done;
   }
+  const ops_alg *a = ops_alg_find(alg);
+  const int streamed = chunk > 0;
+  if (streamed && a != NULL && !a->stream) {
+    res = cb_error("not offered: %s has no streaming API in %s (chunk must be 0)", alg,
+                   ops_library_name());
+    goto done;
+  }
 
-  /* the fixed input, allocated in full */
-  msg = input_message((uint32_t)seed, (size_t)size);
+  /* the fixed input: a one-shot cell gets the whole message; a streamed one reads its pieces
+   * from the pattern (kept twice), so memory stays bounded whatever the size */
+  msg =
+      streamed ? input_pattern_twice((uint32_t)seed) : input_message((uint32_t)seed, (size_t)size);
   samples = malloc(nsamples * sizeof *samples);
   if (msg == NULL || samples == NULL) {
     res = cb_error("out of memory (size %llu)", (unsigned long long)size);
     goto done;
   }
-  ops_params p = {alg, op, key, key_len, iv, iv_len, 0, NULL, 0, msg, (size_t)size, (size_t)chunk};
+  ops_params p = {.alg = alg,
+                  .op = op,
+                  .key = key,
+                  .key_len = key_len,
+                  .iv = iv,
+                  .iv_len = iv_len,
+                  .msg = msg,
+                  .msg_len = (size_t)size,
+                  .chunk = (size_t)chunk,
+                  .period = streamed ? INPUT_PERIOD : 0};
 
   /* decrypt / open time the inverse of encrypt / seal on the fixed input: make the ciphertext
    * here, outside the timed region */
   int inverse = strcmp(op, "decrypt") == 0 ? 1 : strcmp(op, "open") == 0 ? 2 : 0;
-  if (inverse && ops_alg_find(alg) != NULL) {
-    ops_params ep = p;
-    ep.op = inverse == 1 ? "encrypt" : "seal";
-    ep.chunk = 0;
-    ops_cell *enc = ops_cell_new(&ep, err, sizeof err);
-    if (enc == NULL) {
-      res = cb_error("%s", err);
+  if (inverse && a != NULL) {
+    size_t ct_len = 0;
+    if (make_ciphertext(&p, inverse, &ct, &ct_len, &res) != 0)
       goto done;
-    }
-    if (ops_cell_run(enc) < 0) {
-      res = cb_error("preparing the ciphertext: %s", ops_cell_error(enc));
-      ops_cell_free(enc);
-      goto done;
-    }
-    size_t n;
-    const uint8_t *out = ops_cell_output(enc, &n);
-    ct = malloc(n > 0 ? n : 1);
-    if (ct == NULL) {
-      ops_cell_free(enc);
-      res = cb_error("out of memory");
-      goto done;
-    }
-    memcpy(ct, out, n);
-    ops_cell_free(enc);
     p.msg = ct;
-    p.msg_len = n;
+    p.msg_len = ct_len;
+    p.period = 0;
+    if (streamed) { /* the pattern is no longer needed */
+      free(msg);
+      msg = NULL;
+    }
   }
 
   cell = ops_cell_new(&p, err, sizeof err);
@@ -295,8 +365,14 @@ static json_t *handle_bench(json_t *req) {
     goto done;
   }
 
-  /* the checksum of one operation, outside the timed region */
+  /* the checksum of one operation, outside the timed region (streamed: of the whole output
+   * stream, folded piece by piece through the tap) */
+  ops_tap tap = {OPS_FNV_INIT, 0, NULL, 0, 0};
+  if (streamed)
+    ops_cell_tap(cell, &tap);
   int r = ops_cell_run(cell);
+  if (streamed)
+    ops_cell_tap(cell, NULL);
   if (r < 0) {
     res = cb_error("%s", r == OPS_REJECTED ? "tag rejected" : ops_cell_error(cell));
     goto done;
@@ -306,7 +382,10 @@ static json_t *handle_bench(json_t *req) {
   const uint8_t *out = ops_cell_output(cell, &first_len);
   uint64_t first_fnv = input_fnv1a64(out, first_len);
   char checksum[INPUT_CHECKSUM_LEN];
-  input_checksum(out, first_len, checksum);
+  if (streamed)
+    input_checksum_of(tap.len, tap.fnv, checksum);
+  else
+    input_checksum(out, first_len, checksum);
 
   uint64_t wops = 0, wns = 0;
   if (timing_warmup(cell, warmup_ns, &wops, &wns, &sink) != 0 ||
@@ -322,7 +401,8 @@ static json_t *handle_bench(json_t *req) {
   }
 
   /* every operation computes the same function of the same input: the last output must be the
-   * first (catches state leaking from one operation into the next) */
+   * first (catches state leaking from one operation into the next; for a streamed cell the
+   * output of the last piece, which for hash/mac/seal depends on the whole message) */
   size_t last_len;
   out = ops_cell_output(cell, &last_len);
   if (last_len != first_len || input_fnv1a64(out, last_len) != first_fnv) {

@@ -1,0 +1,527 @@
+/* ops for libsodium (provider c:libsodium), through its documented high-level API.
+ *
+ * Hashes: crypto_hash_sha256 / crypto_hash_sha512 / crypto_generichash (BLAKE2b, 64-byte output,
+ * no key) in one call, streamed through their _init/_update/_final state API. HMAC-SHA256:
+ * crypto_auth_hmacsha256_init once per cell, the keyed state copied per message. AEADs are
+ * one-shot (combined mode: ciphertext || tag), so never streamed: AES-256-GCM through the
+ * precomputed-key API (beforenm once per cell, encrypt/decrypt_afternm per message) and only where
+ * crypto_aead_aes256gcm_is_available(); ChaCha20-Poly1305 and XChaCha20-Poly1305 in their IETF
+ * variants. ChaCha20: crypto_stream_chacha20_ietf_xor_ic, which continues a stream only at 64-byte
+ * block boundaries.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ops.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
+enum alg {
+  A_NOOP,
+  A_SHA256,
+  A_SHA512,
+  A_BLAKE2B,
+  A_HMAC_SHA256,
+  A_CHACHA20,
+  A_AES256GCM,
+  A_CHACHAPOLY,
+  A_XCHACHAPOLY
+};
+enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+
+typedef struct alg_def {
+  const char *name; /* protocol name */
+  enum alg alg;
+  enum kind kind;
+  size_t key_len; /* 0: any (HMAC) or none */
+  size_t iv_len;
+  int stream; /* has a streaming API here */
+} alg_def;
+
+static const alg_def DEFS[] = {
+    {"noop", A_NOOP, K_NOOP, 0, 0, 0},
+    {"sha256", A_SHA256, K_HASH, 0, 0, 1},
+    {"sha512", A_SHA512, K_HASH, 0, 0, 1},
+    {"blake2b-512", A_BLAKE2B, K_HASH, 0, 0, 1},
+    {"hmac-sha256", A_HMAC_SHA256, K_MAC, 0, 0, 1},
+    {"chacha20", A_CHACHA20, K_CIPHER, crypto_stream_chacha20_ietf_KEYBYTES,
+     crypto_stream_chacha20_ietf_NONCEBYTES, 1},
+    {"aes-256-gcm", A_AES256GCM, K_AEAD, crypto_aead_aes256gcm_KEYBYTES,
+     crypto_aead_aes256gcm_NPUBBYTES, 0},
+    {"chacha20-poly1305", A_CHACHAPOLY, K_AEAD, crypto_aead_chacha20poly1305_ietf_KEYBYTES,
+     crypto_aead_chacha20poly1305_ietf_NPUBBYTES, 0},
+    {"xchacha20-poly1305", A_XCHACHAPOLY, K_AEAD, crypto_aead_xchacha20poly1305_ietf_KEYBYTES,
+     crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, 0},
+};
+#define NDEFS (sizeof DEFS / sizeof DEFS[0])
+
+static ops_alg catalogue[NDEFS];
+static const alg_def *catalogue_def[NDEFS];
+static size_t catalogue_len;
+static int aesgcm_available;
+
+/* The states libsodium wants aligned (crypto_generichash_state: 64 bytes) come first; the cell is
+ * allocated with that alignment. */
+struct ops_cell {
+  union {
+    crypto_generichash_state blake2b;
+    crypto_hash_sha256_state sha256;
+    crypto_hash_sha512_state sha512;
+    crypto_auth_hmacsha256_state hmac;
+  } st;
+  crypto_auth_hmacsha256_state hmac_keyed; /* HMAC: the state after keying, copied per message */
+  crypto_aead_aes256gcm_state *gcm;        /* AES-256-GCM: the expanded key (beforenm) */
+  const alg_def *def;
+  enum op op;
+  const uint8_t *in; /* data to process */
+  size_t in_len;
+  size_t period; /* > 0: `in` is the periodic pattern (ops_params.period) */
+  const uint8_t *aad;
+  size_t aad_len;
+  size_t step;   /* bytes per update call */
+  int streaming; /* chunk > 0 */
+  ops_tap *tap;
+  uint8_t key[32];
+  uint8_t nonce[24];
+  uint32_t counter; /* ChaCha20 initial block counter */
+  uint8_t *out;
+  size_t out_cap;
+  size_t out_len;
+  char err[256];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- identity and catalogue ---- */
+
+int ops_init(char *err, size_t errlen) {
+  if (sodium_init() < 0) {
+    set_err(err, errlen, "sodium_init() failed");
+    return -1;
+  }
+  aesgcm_available = crypto_aead_aes256gcm_is_available();
+  catalogue_len = 0;
+  for (size_t i = 0; i < NDEFS; i++) {
+    const alg_def *d = &DEFS[i];
+    if (d->alg == A_AES256GCM && !aesgcm_available)
+      continue;
+    ops_alg *a = &catalogue[catalogue_len];
+    memset(a, 0, sizeof *a);
+    a->name = d->name;
+    switch (d->kind) {
+    case K_NOOP:
+      a->ops[0] = "noop";
+      break;
+    case K_HASH:
+      a->ops[0] = "hash";
+      break;
+    case K_MAC:
+      a->ops[0] = "mac";
+      break;
+    case K_CIPHER:
+      a->ops[0] = "encrypt";
+      a->ops[1] = "decrypt";
+      break;
+    case K_AEAD:
+      a->ops[0] = "seal";
+      a->ops[1] = "open";
+      break;
+    }
+    a->stream = d->stream;
+    catalogue_def[catalogue_len++] = d;
+  }
+  return 0;
+}
+
+int ops_provider_accepts(const char *id) { return strcmp(id, "c:libsodium") == 0; }
+
+const char *ops_library_name(void) { return "libsodium"; }
+
+const char *ops_library_version(void) { return sodium_version_string(); }
+
+size_t ops_notes(const char *provider, const char **notes, size_t max) {
+  static char built[200], cpu[200];
+  (void)provider;
+  size_t n = 0;
+  snprintf(built, sizeof built, "built against libsodium headers %s; sodium_init() at start-up",
+           SODIUM_VERSION_STRING);
+  snprintf(cpu, sizeof cpu, "CPU features libsodium detected: aesni=%d pclmul=%d avx2=%d",
+           sodium_runtime_has_aesni(), sodium_runtime_has_pclmul(), sodium_runtime_has_avx2());
+  const char *text[] = {
+      built,
+      cpu,
+      aesgcm_available
+          ? "aes-256-gcm: crypto_aead_aes256gcm_beforenm once per cell (the key schedule outside "
+            "the timed region, as the contract requires), then crypto_aead_aes256gcm_encrypt_"
+            "afternm / decrypt_afternm per message"
+          : "aes-256-gcm not offered: crypto_aead_aes256gcm_is_available() is 0 on this CPU "
+            "(libsodium's AES-GCM needs AES-NI and PCLMULQDQ)",
+      "chacha20-poly1305 / xchacha20-poly1305: crypto_aead_(x)chacha20poly1305_ietf_encrypt / "
+      "decrypt (the key is used as is, there is no schedule to precompute)",
+      "AEADs are one-shot in libsodium (combined mode: ciphertext || tag): not in stream",
+      "hashes: crypto_hash_sha256 / crypto_hash_sha512 / crypto_generichash (64-byte output, no "
+      "key) in one call; streamed through the _init/_update/_final state API",
+      "hmac-sha256: crypto_auth_hmacsha256_init once per cell, the keyed state copied per message, "
+      "then _update/_final",
+      "chacha20: crypto_stream_chacha20_ietf_xor_ic with the block counter; a stream continues "
+      "only at 64-byte block boundaries, so a streamed cell needs a chunk that is a multiple of 64 "
+      "(others answer not offered)",
+      "not in libsodium, so not offered: AES-128, AES-ECB/CBC/CTR, AES-CCM, SHA-3, BLAKE2s, SM3",
+  };
+  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
+    notes[n++] = text[i];
+  return n;
+}
+
+size_t ops_alg_count(void) { return catalogue_len; }
+
+const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+
+static size_t find_index(const char *name) {
+  for (size_t i = 0; i < catalogue_len; i++)
+    if (strcmp(catalogue[i].name, name) == 0)
+      return i;
+  return (size_t)-1;
+}
+
+const ops_alg *ops_alg_find(const char *name) {
+  size_t i = find_index(name);
+  return i == (size_t)-1 ? NULL : &catalogue[i];
+}
+
+/* ---- cells ---- */
+
+void ops_cell_free(ops_cell *c) {
+  if (c == NULL)
+    return;
+  if (c->gcm != NULL) {
+    sodium_memzero(c->gcm, sizeof *c->gcm);
+    free(c->gcm);
+  }
+  free(c->out);
+  sodium_memzero(c, sizeof *c);
+  free(c);
+}
+
+static int parse_op(const char *s, enum op *op) {
+  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
+  for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+    if (strcmp(s, names[i]) == 0) {
+      *op = (enum op)i;
+      return 0;
+    }
+  return -1;
+}
+
+static int op_matches(enum kind k, enum op op) {
+  switch (k) {
+  case K_NOOP:
+    return op == OP_NOOP;
+  case K_HASH:
+    return op == OP_HASH;
+  case K_MAC:
+    return op == OP_MAC;
+  case K_CIPHER:
+    return op == OP_ENCRYPT || op == OP_DECRYPT;
+  case K_AEAD:
+    return op == OP_SEAL || op == OP_OPEN;
+  }
+  return 0;
+}
+
+static size_t aead_max(enum alg a) {
+  switch (a) {
+  case A_AES256GCM:
+    return crypto_aead_aes256gcm_MESSAGEBYTES_MAX;
+  case A_CHACHAPOLY:
+    return crypto_aead_chacha20poly1305_ietf_MESSAGEBYTES_MAX;
+  default:
+    return crypto_aead_xchacha20poly1305_ietf_MESSAGEBYTES_MAX;
+  }
+}
+
+static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  const alg_def *d = c->def;
+  static const uint8_t empty[1] = {0};
+  switch (d->kind) {
+  case K_NOOP:
+    c->out_cap = 0;
+    return 0;
+  case K_HASH:
+    c->out_cap = d->alg == A_SHA256   ? crypto_hash_sha256_BYTES
+                 : d->alg == A_SHA512 ? crypto_hash_sha512_BYTES
+                                      : crypto_generichash_BYTES_MAX;
+    return 0;
+  case K_MAC:
+    crypto_auth_hmacsha256_init(&c->hmac_keyed, p->key != NULL ? p->key : empty, p->key_len);
+    c->out_cap = crypto_auth_hmacsha256_BYTES;
+    return 0;
+  case K_CIPHER:
+  case K_AEAD:
+    break;
+  }
+  if (p->key == NULL || p->key_len != d->key_len) {
+    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
+            d->key_len);
+    return -1;
+  }
+  if (p->iv == NULL || p->iv_len != d->iv_len) {
+    set_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu (libsodium)",
+            d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
+    return -1;
+  }
+  memcpy(c->key, p->key, d->key_len);
+  memcpy(c->nonce, p->iv, d->iv_len);
+  if (d->kind == K_CIPHER) { /* ChaCha20 */
+    c->counter = p->counter;
+    /* the 32-bit block counter must not wrap (libsodium aborts on that misuse) */
+    if ((uint64_t)c->in_len / 64 + (c->in_len % 64 != 0) > ((uint64_t)1 << 32) - c->counter) {
+      set_err(err, errlen,
+              "not offered at this size: %zu bytes from block %u overflow ChaCha20's 32-bit "
+              "counter",
+              c->in_len, c->counter);
+      return -1;
+    }
+    if (c->streaming && c->step < c->in_len && c->step % 64 != 0) {
+      set_err(err, errlen,
+              "not offered: crypto_stream_chacha20_ietf_xor_ic continues a stream only at 64-byte "
+              "block boundaries; chunk %zu is not a multiple of 64",
+              c->step);
+      return -1;
+    }
+    c->out_cap = c->streaming ? c->step : c->in_len;
+    return 0;
+  }
+  /* AEAD */
+  if (c->in_len > aead_max(d->alg)) {
+    set_err(err, errlen, "not offered at this size: %s takes at most %zu bytes", d->name,
+            aead_max(d->alg));
+    return -1;
+  }
+  if (d->alg == A_AES256GCM) {
+    c->gcm = aligned_alloc(16, (sizeof *c->gcm + 15) / 16 * 16);
+    if (c->gcm == NULL) {
+      set_err(err, errlen, "out of memory");
+      return -1;
+    }
+    crypto_aead_aes256gcm_beforenm(c->gcm, c->key);
+  }
+  c->out_cap = c->in_len + OPS_TAG_LEN;
+  return 0;
+}
+
+ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = find_index(p->alg);
+  if (idx == (size_t)-1) {
+    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    return NULL;
+  }
+  const alg_def *d = catalogue_def[idx];
+  enum op op;
+  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
+    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    return NULL;
+  }
+  if (p->chunk > 0 && !d->stream) {
+    set_err(err, errlen, "not offered: %s is one-shot in libsodium (chunk must be 0)", d->name);
+    return NULL;
+  }
+  if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
+    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    return NULL;
+  }
+  /* 64: crypto_generichash_state's alignment; aligned_alloc wants a multiple of it */
+  size_t sz = (sizeof(ops_cell) + 63) / 64 * 64;
+  ops_cell *c = aligned_alloc(64, sz);
+  if (c == NULL) {
+    set_err(err, errlen, "out of memory");
+    return NULL;
+  }
+  memset(c, 0, sz);
+  c->def = d;
+  c->op = op;
+  c->in = p->msg;
+  c->in_len = p->msg_len;
+  c->period = p->period;
+  c->aad = p->aad_len > 0 ? p->aad : NULL;
+  c->aad_len = p->aad != NULL ? p->aad_len : 0;
+  c->streaming = p->chunk > 0;
+  if (op == OP_OPEN) {
+    if (p->msg_len < OPS_TAG_LEN) {
+      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      ops_cell_free(c);
+      return NULL;
+    }
+    /* libsodium's combined mode takes ciphertext || tag as one input */
+  }
+  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
+  if (prepare(c, p, err, errlen) != 0) {
+    ops_cell_free(c);
+    return NULL;
+  }
+  c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
+  if (c->out == NULL) {
+    set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+    ops_cell_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+static int run_hash(ops_cell *c) {
+  const uint8_t *in = c->in;
+  if (!c->streaming) {
+    switch (c->def->alg) {
+    case A_SHA256:
+      crypto_hash_sha256(c->out, in, c->in_len);
+      break;
+    case A_SHA512:
+      crypto_hash_sha512(c->out, in, c->in_len);
+      break;
+    default:
+      crypto_generichash(c->out, crypto_generichash_BYTES_MAX, in, c->in_len, NULL, 0);
+      break;
+    }
+  } else {
+    switch (c->def->alg) {
+    case A_SHA256:
+      crypto_hash_sha256_init(&c->st.sha256);
+      for (size_t off = 0; off < c->in_len; off += c->step) {
+        size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+        crypto_hash_sha256_update(&c->st.sha256, ops_input_at(in, c->period, off), len);
+      }
+      crypto_hash_sha256_final(&c->st.sha256, c->out);
+      break;
+    case A_SHA512:
+      crypto_hash_sha512_init(&c->st.sha512);
+      for (size_t off = 0; off < c->in_len; off += c->step) {
+        size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+        crypto_hash_sha512_update(&c->st.sha512, ops_input_at(in, c->period, off), len);
+      }
+      crypto_hash_sha512_final(&c->st.sha512, c->out);
+      break;
+    default:
+      crypto_generichash_init(&c->st.blake2b, NULL, 0, crypto_generichash_BYTES_MAX);
+      for (size_t off = 0; off < c->in_len; off += c->step) {
+        size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+        crypto_generichash_update(&c->st.blake2b, ops_input_at(in, c->period, off), len);
+      }
+      crypto_generichash_final(&c->st.blake2b, c->out, crypto_generichash_BYTES_MAX);
+      break;
+    }
+    if (c->tap != NULL)
+      ops_tap_fold(c->tap, c->out, c->out_cap);
+  }
+  c->out_len = c->out_cap;
+  return c->out[0];
+}
+
+static int run_mac(ops_cell *c) {
+  c->st.hmac = c->hmac_keyed; /* the prepared key */
+  for (size_t off = 0; off < c->in_len; off += c->step) {
+    size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
+    crypto_auth_hmacsha256_update(&c->st.hmac, ops_input_at(c->in, c->period, off), len);
+  }
+  crypto_auth_hmacsha256_final(&c->st.hmac, c->out);
+  c->out_len = crypto_auth_hmacsha256_BYTES;
+  if (c->tap != NULL)
+    ops_tap_fold(c->tap, c->out, c->out_len);
+  return c->out[0];
+}
+
+static int run_chacha20(ops_cell *c) {
+  if (!c->streaming) {
+    crypto_stream_chacha20_ietf_xor_ic(c->out, c->in, c->in_len, c->nonce, c->counter, c->key);
+    c->out_len = c->in_len;
+    return c->in_len > 0 ? c->out[0] : 0;
+  }
+  size_t len = 0;
+  for (size_t off = 0; off < c->in_len; off += c->step) {
+    len = c->in_len - off < c->step ? c->in_len - off : c->step;
+    crypto_stream_chacha20_ietf_xor_ic(c->out, ops_input_at(c->in, c->period, off), len, c->nonce,
+                                       c->counter + (uint32_t)(off / 64), c->key);
+    if (c->tap != NULL)
+      ops_tap_fold(c->tap, c->out, len);
+  }
+  c->out_len = len;
+  return len > 0 ? c->out[0] : 0;
+}
+
+static int run_aead(ops_cell *c) {
+  unsigned long long n = 0;
+  int rc = 0;
+  if (c->op == OP_SEAL) {
+    switch (c->def->alg) {
+    case A_AES256GCM:
+      rc = crypto_aead_aes256gcm_encrypt_afternm(c->out, &n, c->in, c->in_len, c->aad, c->aad_len,
+                                                 NULL, c->nonce, c->gcm);
+      break;
+    case A_CHACHAPOLY:
+      rc = crypto_aead_chacha20poly1305_ietf_encrypt(c->out, &n, c->in, c->in_len, c->aad,
+                                                     c->aad_len, NULL, c->nonce, c->key);
+      break;
+    default:
+      rc = crypto_aead_xchacha20poly1305_ietf_encrypt(c->out, &n, c->in, c->in_len, c->aad,
+                                                      c->aad_len, NULL, c->nonce, c->key);
+      break;
+    }
+    if (rc != 0) {
+      set_err(c->err, sizeof c->err, "%s encrypt failed", c->def->name);
+      return OPS_FAIL;
+    }
+  } else {
+    switch (c->def->alg) {
+    case A_AES256GCM:
+      rc = crypto_aead_aes256gcm_decrypt_afternm(c->out, &n, NULL, c->in, c->in_len, c->aad,
+                                                 c->aad_len, c->nonce, c->gcm);
+      break;
+    case A_CHACHAPOLY:
+      rc = crypto_aead_chacha20poly1305_ietf_decrypt(c->out, &n, NULL, c->in, c->in_len, c->aad,
+                                                     c->aad_len, c->nonce, c->key);
+      break;
+    default:
+      rc = crypto_aead_xchacha20poly1305_ietf_decrypt(c->out, &n, NULL, c->in, c->in_len, c->aad,
+                                                      c->aad_len, c->nonce, c->key);
+      break;
+    }
+    if (rc != 0)
+      return OPS_REJECTED;
+  }
+  c->out_len = (size_t)n;
+  return n > 0 ? c->out[0] : 0;
+}
+
+int ops_cell_run(ops_cell *c) {
+  switch (c->def->kind) {
+  case K_NOOP:
+    c->out_len = 0;
+    return 0;
+  case K_HASH:
+    return run_hash(c);
+  case K_MAC:
+    return run_mac(c);
+  case K_CIPHER:
+    return run_chacha20(c);
+  case K_AEAD:
+    return run_aead(c);
+  }
+  return OPS_FAIL;
+}
+
+const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  *len = c->out_len;
+  return c->out;
+}
+
+void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
+
+const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }

@@ -1,0 +1,437 @@
+//! rust:aws-lc-rs — the aws-lc-rs crate over AWS-LC (C and assembly, built
+//! from source by aws-lc-sys): digest (SHA-2, SHA-3), hmac, aead (AES-GCM,
+//! ChaCha20-Poly1305) and cipher (unpadded AES-ECB/CBC/CTR one-shot, AES-CTR
+//! streaming). No BLAKE2, raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in
+//! its public API.
+
+use aws_lc_rs::aead::{self, Aad, LessSafeKey, Nonce, UnboundKey};
+use aws_lc_rs::cipher::{
+    self, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
+    StreamingDecryptingKey, StreamingEncryptingKey, UnboundCipherKey,
+};
+use aws_lc_rs::iv::FixedLength;
+use aws_lc_rs::{digest, hmac};
+
+use super::{
+    check_blocks, check_len, crate_versions, noop_alg, one_shot, stream_cell, Alg, Case,
+    CellParams, Failure, Hook, Op, Pieces, Provider, StreamOp,
+};
+
+pub struct AwsLc {
+    algs: Vec<Alg>,
+}
+
+impl AwsLc {
+    pub fn new() -> Self {
+        AwsLc {
+            algs: vec![
+                noop_alg(),
+                hash("sha256", &digest::SHA256),
+                hash("sha512", &digest::SHA512),
+                hash("sha3-256", &digest::SHA3_256),
+                hash("sha3-512", &digest::SHA3_512),
+                hmac_sha256(),
+                block("aes-128-ecb", &cipher::AES_128, Mode::Ecb),
+                block("aes-256-ecb", &cipher::AES_256, Mode::Ecb),
+                block("aes-128-cbc", &cipher::AES_128, Mode::Cbc),
+                block("aes-256-cbc", &cipher::AES_256, Mode::Cbc),
+                block("aes-128-ctr", &cipher::AES_128, Mode::Ctr),
+                block("aes-256-ctr", &cipher::AES_256, Mode::Ctr),
+                aead_alg("aes-128-gcm", &aead::AES_128_GCM),
+                aead_alg("aes-256-gcm", &aead::AES_256_GCM),
+                aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
+            ],
+        }
+    }
+}
+
+impl Default for AwsLc {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Provider for AwsLc {
+    fn id(&self) -> &'static str {
+        "rust:aws-lc-rs"
+    }
+    fn library(&self) -> &'static str {
+        "aws-lc-rs (AWS-LC)"
+    }
+    fn library_version(&self) -> String {
+        format!(
+            "{} (AWS-LC {} as reported at run time by aws_lc_rs::awslc_version())",
+            crate_versions(&["aws-lc-rs", "aws-lc-sys"]),
+            aws_lc_rs::awslc_version()
+        )
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![
+            "Hashes: chunk 0 is digest::digest(alg, msg); chunk > 0 is digest::Context::new, update per piece, finish.".into(),
+            "HMAC-SHA256: hmac::Key::new once per cell (key prepared); chunk 0 is hmac::sign(&key, msg), chunk > 0 is hmac::Context::with_key (a copy of the keyed HMAC_CTX), update per piece, sign.".into(),
+            "AES-ECB/CBC/CTR (chunk 0): cipher::EncryptingKey/DecryptingKey::ecb/cbc/ctr (unpadded; key schedule once per cell), less_safe_encrypt/decrypt with the IV set per message. That API works in place only, so each timed operation first copies the fixed input into the output buffer: one memcpy of `size` bytes per operation is inside the timed region. ECB in aws-lc-rs is a loop over AES_ecb_encrypt, one block per call.".into(),
+            "AES-CTR (chunk > 0): cipher::StreamingEncryptingKey::less_safe_ctr / StreamingDecryptingKey::ctr, update per piece (out of place), finish. The streaming API takes an UnboundCipherKey by value, so each operation includes EVP_CIPHER_CTX_new + EVP_EncryptInit_ex (the key schedule) and the context's free. AES-CBC/ECB are not streamable here: aws-lc-rs streams CBC/ECB only with PKCS#7 padding.".into(),
+            "AEADs: aead::LessSafeKey (key schedule once per cell), nonce per message, Aad::empty(); seal is seal_out_of_place_scatter (message -> output buffer, tag after it), open is open_separate_gather (ciphertext and tag -> output buffer): no copy inside the timed region. One-shot only (no streaming AEAD).".into(),
+            "Not offered: BLAKE2, ChaCha20, AES-CCM, XChaCha20-Poly1305 (not in aws-lc-rs's public API).".into(),
+            super::build_note(),
+        ]
+    }
+    fn algs(&self) -> &[Alg] {
+        &self.algs
+    }
+}
+
+fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
+    move |_| format!("{what} failed")
+}
+
+// ---- hashes and HMAC ----------------------------------------------------------
+
+struct HashStream(&'static digest::Algorithm);
+
+impl StreamOp for HashStream {
+    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
+        let mut ctx = digest::Context::new(self.0);
+        p.absorb(|piece| ctx.update(piece));
+        p.finish(|out| {
+            let d = ctx.finish();
+            out[..d.as_ref().len()].copy_from_slice(d.as_ref());
+            Ok(d.as_ref().len())
+        })
+    }
+}
+
+fn hash(name: &'static str, alg: &'static digest::Algorithm) -> Alg {
+    let n = alg.output_len();
+    Alg::new(
+        name,
+        &[Op::Hash],
+        true,
+        move |c| Ok(digest::digest(alg, &c.msg).as_ref().to_vec()),
+        move |p| {
+            if p.chunk > 0 {
+                return stream_cell(p, HashStream(alg), None, n);
+            }
+            Ok(one_shot(p.message(), n, move |m, out| {
+                let d = digest::digest(alg, m);
+                out.copy_from_slice(d.as_ref());
+                Ok(n)
+            }))
+        },
+    )
+}
+
+struct HmacStream(hmac::Key);
+
+impl StreamOp for HmacStream {
+    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
+        let mut ctx = hmac::Context::with_key(&self.0);
+        p.absorb(|piece| ctx.update(piece));
+        p.finish(|out| {
+            let t = ctx.sign();
+            out[..t.as_ref().len()].copy_from_slice(t.as_ref());
+            Ok(t.as_ref().len())
+        })
+    }
+}
+
+fn hmac_sha256() -> Alg {
+    let n = hmac::HMAC_SHA256.tag_len();
+    Alg::new(
+        "hmac-sha256",
+        &[Op::Mac],
+        true,
+        |c| {
+            let key = hmac::Key::new(hmac::HMAC_SHA256, &c.key);
+            Ok(hmac::sign(&key, &c.msg).as_ref().to_vec())
+        },
+        move |p| {
+            let key = hmac::Key::new(hmac::HMAC_SHA256, p.key);
+            if p.chunk > 0 {
+                return stream_cell(p, HmacStream(key), None, n);
+            }
+            Ok(one_shot(p.message(), n, move |m, out| {
+                out.copy_from_slice(hmac::sign(&key, m).as_ref());
+                Ok(n)
+            }))
+        },
+    )
+}
+
+// ---- AES modes ----------------------------------------------------------------
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Ecb,
+    Cbc,
+    Ctr,
+}
+
+const AES_BLOCK: usize = 16;
+
+const NO_STREAM: &str =
+    "aws-lc-rs streams AES-CBC/ECB only with PKCS#7 padding (StreamingEncryptingKey::cbc_pkcs7/ecb_pkcs7), and the contract has no padding";
+
+fn enc_context(mode: Mode, iv: [u8; 16]) -> EncryptionContext {
+    match mode {
+        Mode::Ecb => EncryptionContext::None,
+        _ => EncryptionContext::Iv128(FixedLength::from(iv)),
+    }
+}
+
+fn dec_context(mode: Mode, iv: [u8; 16]) -> DecryptionContext {
+    match mode {
+        Mode::Ecb => DecryptionContext::None,
+        _ => DecryptionContext::Iv128(FixedLength::from(iv)),
+    }
+}
+
+fn unbound(alg: &'static cipher::Algorithm, key: &[u8]) -> Result<UnboundCipherKey, String> {
+    UnboundCipherKey::new(alg, key).map_err(|_| "key rejected".to_string())
+}
+
+fn encrypting_key(
+    alg: &'static cipher::Algorithm,
+    key: &[u8],
+    mode: Mode,
+) -> Result<EncryptingKey, String> {
+    let k = unbound(alg, key)?;
+    match mode {
+        Mode::Ecb => EncryptingKey::ecb(k),
+        Mode::Cbc => EncryptingKey::cbc(k),
+        Mode::Ctr => EncryptingKey::ctr(k),
+    }
+    .map_err(unspecified("EncryptingKey"))
+}
+
+fn decrypting_key(
+    alg: &'static cipher::Algorithm,
+    key: &[u8],
+    mode: Mode,
+) -> Result<DecryptingKey, String> {
+    let k = unbound(alg, key)?;
+    match mode {
+        Mode::Ecb => DecryptingKey::ecb(k),
+        Mode::Cbc => DecryptingKey::cbc(k),
+        Mode::Ctr => DecryptingKey::ctr(k),
+    }
+    .map_err(unspecified("DecryptingKey"))
+}
+
+/// One whole-message operation the simple way (verify, and the ciphertext
+/// a decrypt cell is prepared with).
+fn crypt(
+    alg: &'static cipher::Algorithm,
+    mode: Mode,
+    encrypt: bool,
+    key: &[u8],
+    iv: [u8; 16],
+    msg: &[u8],
+) -> Result<Vec<u8>, String> {
+    let mut buf = msg.to_vec();
+    if encrypt {
+        encrypting_key(alg, key, mode)?
+            .less_safe_encrypt(&mut buf, enc_context(mode, iv))
+            .map_err(unspecified("encrypt"))?;
+    } else {
+        decrypting_key(alg, key, mode)?
+            .decrypt(&mut buf, dec_context(mode, iv))
+            .map_err(unspecified("decrypt"))?;
+    }
+    Ok(buf)
+}
+
+/// Streamed AES-CTR: a fresh streaming key (EVP context) per operation.
+struct CtrStream {
+    alg: &'static cipher::Algorithm,
+    key: Vec<u8>,
+    iv: [u8; 16],
+    encrypt: bool,
+}
+
+impl StreamOp for CtrStream {
+    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
+        let k = unbound(self.alg, &self.key)?;
+        if self.encrypt {
+            let ctx = EncryptionContext::Iv128(FixedLength::from(self.iv));
+            let mut s = StreamingEncryptingKey::less_safe_ctr(k, ctx)
+                .map_err(unspecified("StreamingEncryptingKey"))?;
+            p.each(|piece, out| {
+                s.update(piece, out)
+                    .map(|u| u.written().len())
+                    .map_err(unspecified("update"))
+            })?;
+            p.finish(|out| {
+                s.finish(out)
+                    .map(|(_, u)| u.written().len())
+                    .map_err(unspecified("finish"))
+            })
+        } else {
+            let ctx = DecryptionContext::Iv128(FixedLength::from(self.iv));
+            let mut s = StreamingDecryptingKey::ctr(k, ctx)
+                .map_err(unspecified("StreamingDecryptingKey"))?;
+            p.each(|piece, out| {
+                s.update(piece, out)
+                    .map(|u| u.written().len())
+                    .map_err(unspecified("update"))
+            })?;
+            p.finish(|out| {
+                s.finish(out)
+                    .map(|u| u.written().len())
+                    .map_err(unspecified("finish"))
+            })
+        }
+    }
+}
+
+fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg {
+    let key_len = if std::ptr::eq(alg, &cipher::AES_128) {
+        16
+    } else {
+        32
+    };
+    let check = move |key: &[u8], iv: &[u8], size: usize| -> Result<[u8; 16], String> {
+        check_len("key", key, key_len)?;
+        let mut iv16 = [0u8; 16];
+        if mode != Mode::Ecb {
+            check_len("iv", iv, 16)?;
+            iv16.copy_from_slice(iv);
+        }
+        if mode != Mode::Ctr {
+            check_blocks(size, name)?;
+        }
+        Ok(iv16)
+    };
+    Alg::new(
+        name,
+        &[Op::Encrypt, Op::Decrypt],
+        mode == Mode::Ctr,
+        move |c: &Case| {
+            let iv = check(&c.key, &c.iv, c.msg.len())?;
+            Ok(crypt(alg, mode, c.op == Op::Encrypt, &c.key, iv, &c.msg)?)
+        },
+        move |p: &CellParams| {
+            let iv = check(p.key, p.iv, p.size)?;
+            let encrypt = p.op == Op::Encrypt;
+            if p.chunk > 0 {
+                if mode != Mode::Ctr {
+                    return Err(format!(
+                        "not offered: chunk {}: {name}: {NO_STREAM}",
+                        p.chunk
+                    ));
+                }
+                let op = |encrypt| CtrStream {
+                    alg,
+                    key: p.key.to_vec(),
+                    iv,
+                    encrypt,
+                };
+                let enc = (!encrypt).then(|| op(true));
+                return stream_cell(p, op(encrypt), enc, AES_BLOCK);
+            }
+            let msg = p.message();
+            let n = msg.len();
+            if encrypt {
+                let k = encrypting_key(alg, p.key, mode)?;
+                return Ok(one_shot(msg, n, move |m, out| {
+                    out.copy_from_slice(m); // in-place API (see notes)
+                    k.less_safe_encrypt(out, enc_context(mode, iv))
+                        .map_err(unspecified("encrypt"))?;
+                    Ok(n)
+                }));
+            }
+            let ct = crypt(alg, mode, true, p.key, iv, &msg)?;
+            let k = decrypting_key(alg, p.key, mode)?;
+            Ok(one_shot(ct, n, move |c, out| {
+                out.copy_from_slice(c); // in-place API (see notes)
+                k.decrypt(out, dec_context(mode, iv))
+                    .map_err(unspecified("decrypt"))?;
+                Ok(n)
+            }))
+        },
+    )
+    .no_stream_because(NO_STREAM)
+}
+
+// ---- AEADs ------------------------------------------------------------------
+
+const TAG_LEN: usize = 16;
+
+fn aead_alg(name: &'static str, alg: &'static aead::Algorithm) -> Alg {
+    let prepare = move |key: &[u8], nonce: &[u8]| -> Result<(LessSafeKey, [u8; 12]), String> {
+        check_len("key", key, alg.key_len())?;
+        check_len("iv", nonce, alg.nonce_len())?;
+        if alg.tag_len() != TAG_LEN {
+            return Err(format!("{name}: tag is not {TAG_LEN} bytes"));
+        }
+        let k = UnboundKey::new(alg, key).map_err(|_| "key rejected".to_string())?;
+        let mut n = [0u8; 12];
+        n.copy_from_slice(nonce);
+        Ok((LessSafeKey::new(k), n))
+    };
+    let seal = |key: &LessSafeKey, nonce: [u8; 12], aad: &[u8], msg: &[u8]| {
+        let mut buf = msg.to_vec();
+        let tag = key
+            .seal_in_place_separate_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(aad),
+                &mut buf,
+            )
+            .map_err(|_| format!("seal failed ({} bytes)", msg.len()))?;
+        buf.extend_from_slice(tag.as_ref());
+        Ok::<_, String>(buf)
+    };
+    Alg::new(
+        name,
+        &[Op::Seal, Op::Open],
+        false,
+        move |c: &Case| {
+            let (key, nonce) = prepare(&c.key, &c.iv)?;
+            if c.op == Op::Seal {
+                return Ok(seal(&key, nonce, &c.aad, &c.msg)?);
+            }
+            let mut buf = c.msg.clone();
+            let pt = key
+                .open_in_place(
+                    Nonce::assume_unique_for_key(nonce),
+                    Aad::from(&c.aad[..]),
+                    &mut buf,
+                )
+                .map_err(|_| Failure::Rejected)?;
+            Ok(pt.to_vec())
+        },
+        move |p: &CellParams| {
+            let (key, nonce) = prepare(p.key, p.iv)?;
+            let msg = p.message();
+            let n = msg.len();
+            if p.op == Op::Seal {
+                return Ok(one_shot(msg, n + TAG_LEN, move |m, out| {
+                    let (ct, tag) = out.split_at_mut(m.len());
+                    key.seal_out_of_place_scatter(
+                        Nonce::assume_unique_for_key(nonce),
+                        Aad::empty(),
+                        m,
+                        ct,
+                        &[],
+                        tag,
+                    )
+                    .map_err(unspecified("seal"))?;
+                    Ok(m.len() + TAG_LEN)
+                }));
+            }
+            let sealed = seal(&key, nonce, &[], &msg)?;
+            Ok(one_shot(sealed, n, move |c, out| {
+                let (ct, tag) = c.split_at(c.len() - TAG_LEN);
+                key.open_separate_gather(
+                    Nonce::assume_unique_for_key(nonce),
+                    Aad::empty(),
+                    ct,
+                    tag,
+                    &mut out[..ct.len()],
+                )
+                .map_err(|_| "open failed: the tag did not verify".to_string())?;
+                Ok(ct.len())
+            }))
+        },
+    )
+}

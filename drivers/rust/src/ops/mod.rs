@@ -1,0 +1,612 @@
+//! The provider interface: a catalogue of algorithms, each with a case
+//! executor (for `verify`) and a cell factory (for `bench`), plus the cell
+//! shapes every library file builds on.
+//!
+//! A provider is one file (`rustcrypto.rs`, `ring.rs`, `awslc.rs`) whose
+//! type implements [`Provider`]; [`provider`] maps `--provider` ids to them.
+//!
+//! A [`Cell`] is prepared once (keys, contexts, buffers, for decrypt/open
+//! the ciphertext) and `run` performs exactly one operation. Two shapes:
+//!
+//! - [`one_shot`]: a closure `op(input, out) -> output length` over a whole
+//!   message held by the cell;
+//! - [`streamed`]: a [`StreamOp`] that feeds the message through a
+//!   streaming API piece by piece ([`Pieces`]). With `chunk > 0` the pieces
+//!   are read straight from the doubled 1 MiB pattern (the message is never
+//!   materialised) and each piece's output overwrites one piece-sized
+//!   buffer; the checksum of the whole output stream is folded in the one
+//!   untimed operation through a [`Hook`], which is a no-op (compiled away)
+//!   in the timed runs.
+
+pub mod awslc;
+pub mod ring;
+pub mod rustcrypto;
+
+use std::sync::Arc;
+
+use crate::input::{self, Fnv, PATTERN_LEN};
+
+/// The providers this driver serves, sorted.
+pub const PROVIDER_IDS: [&str; 3] = ["rust:aws-lc-rs", "rust:ring", "rust:rustcrypto"];
+
+/// The provider for an id, or `None` for an unknown one.
+pub fn provider(id: &str) -> Option<Box<dyn Provider>> {
+    match id {
+        "rust:aws-lc-rs" => Some(Box::new(awslc::AwsLc::new())),
+        "rust:ring" => Some(Box::new(ring::Ring::new())),
+        "rust:rustcrypto" => Some(Box::new(rustcrypto::RustCrypto::new())),
+        _ => None,
+    }
+}
+
+/// What each library file implements.
+pub trait Provider {
+    /// `rust:<name>`.
+    fn id(&self) -> &'static str;
+    /// The library's name for reports.
+    fn library(&self) -> &'static str;
+    /// The versions of the crates (and C library) actually linked.
+    fn library_version(&self) -> String;
+    /// How each operation is written, for the reports.
+    fn notes(&self) -> Vec<String>;
+    /// The catalogue: every algorithm offered (anything else is absent).
+    fn algs(&self) -> &[Alg];
+
+    fn alg(&self, name: &str) -> Option<&Alg> {
+        self.algs().iter().find(|a| a.name == name)
+    }
+}
+
+/// The operations of protocol.md's bench table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Noop,
+    Hash,
+    Mac,
+    Encrypt,
+    Decrypt,
+    Seal,
+    Open,
+}
+
+impl Op {
+    pub fn parse(s: &str) -> Option<Op> {
+        Some(match s {
+            "noop" => Op::Noop,
+            "hash" => Op::Hash,
+            "mac" => Op::Mac,
+            "encrypt" => Op::Encrypt,
+            "decrypt" => Op::Decrypt,
+            "seal" => Op::Seal,
+            "open" => Op::Open,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Noop => "noop",
+            Op::Hash => "hash",
+            Op::Mac => "mac",
+            Op::Encrypt => "encrypt",
+            Op::Decrypt => "decrypt",
+            Op::Seal => "seal",
+            Op::Open => "open",
+        }
+    }
+}
+
+/// One decoded verify case.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub op: Op,
+    pub key: Vec<u8>,
+    pub iv: Vec<u8>,
+    pub aad: Vec<u8>,
+    pub msg: Vec<u8>,
+    pub counter: u32,
+}
+
+/// Why a verify case has no output.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The library refused the input (an open whose tag does not verify).
+    Rejected,
+    /// The driver could not run the case.
+    Error(String),
+}
+
+impl From<String> for Failure {
+    fn from(e: String) -> Self {
+        Failure::Error(e)
+    }
+}
+
+/// What a bench cell is prepared from. `op` is already checked against the
+/// algorithm's `ops`, `chunk` against `stream` and 1 MiB.
+pub struct CellParams<'a> {
+    pub op: Op,
+    pub key: &'a [u8],
+    pub iv: &'a [u8],
+    pub seed: u32,
+    pub size: usize,
+    /// 0: one-shot; > 0: the streaming API in pieces of `chunk` bytes.
+    pub chunk: usize,
+}
+
+impl CellParams<'_> {
+    /// The whole fixed input (one-shot cells).
+    pub fn message(&self) -> Vec<u8> {
+        input::message(self.seed, self.size)
+    }
+
+    /// Where a streamed cell reads its pieces: the doubled pattern.
+    pub fn pattern(&self) -> Source {
+        Source::Pattern(input::pattern(self.seed))
+    }
+}
+
+type Exec = Box<dyn Fn(&Case) -> Result<Vec<u8>, Failure>>;
+type NewCell = Box<dyn Fn(&CellParams) -> Result<Box<dyn Cell>, String>>;
+
+/// One algorithm of a provider.
+pub struct Alg {
+    pub name: &'static str,
+    /// The operations offered (protocol.md, bench table).
+    pub ops: &'static [Op],
+    /// The algorithm accepts `chunk > 0` in bench.
+    pub stream: bool,
+    /// Why it does not, for the `not offered:` error.
+    pub no_stream: &'static str,
+    /// Runs one verify case: the output, or `Failure::Rejected` when the
+    /// library refused the input.
+    pub exec: Exec,
+    /// Prepares one bench cell.
+    pub new_cell: NewCell,
+}
+
+impl Alg {
+    pub fn new(
+        name: &'static str,
+        ops: &'static [Op],
+        stream: bool,
+        exec: impl Fn(&Case) -> Result<Vec<u8>, Failure> + 'static,
+        new_cell: impl Fn(&CellParams) -> Result<Box<dyn Cell>, String> + 'static,
+    ) -> Alg {
+        Alg {
+            name,
+            ops,
+            stream,
+            no_stream: "no streaming API",
+            exec: Box::new(exec),
+            new_cell: Box::new(new_cell),
+        }
+    }
+
+    /// Says why `chunk > 0` is not offered (when the library has a
+    /// streaming API that does not fit, e.g. padding only).
+    pub fn no_stream_because(mut self, why: &'static str) -> Alg {
+        self.no_stream = why;
+        self
+    }
+
+    pub fn offers(&self, op: Op) -> bool {
+        self.ops.contains(&op)
+    }
+}
+
+/// One prepared bench cell.
+pub trait Cell {
+    /// Performs exactly one operation and returns a small value folded from
+    /// its output for the sink: its first byte (a streamed cell: the first
+    /// byte of its last non-empty piece), 0 for an empty output.
+    fn run(&mut self) -> u64;
+    /// The output of the most recent `run` (for a streamed cell: of its last
+    /// piece).
+    fn output(&self) -> &[u8];
+    /// The first failure a `run` met (an open rejecting), if any.
+    fn err(&self) -> Option<&str>;
+    /// Runs one operation, untimed, and returns the checksum of its whole
+    /// output (protocol.md).
+    fn checksum(&mut self) -> String {
+        self.run();
+        input::checksum(self.output())
+    }
+}
+
+/// The sink contribution of one output.
+#[inline(always)]
+pub fn first(b: &[u8]) -> u64 {
+    b.first().map_or(0, |&c| u64::from(c))
+}
+
+// ---- noop -------------------------------------------------------------------
+
+struct NoopCell;
+
+impl Cell for NoopCell {
+    fn run(&mut self) -> u64 {
+        0
+    }
+    fn output(&self) -> &[u8] {
+        &[]
+    }
+    fn err(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The empty operation through the same loop: the driver's per-call floor.
+pub fn noop_alg() -> Alg {
+    Alg::new(
+        "noop",
+        &[Op::Noop],
+        false,
+        |_| Ok(Vec::new()),
+        |_| Ok(Box::new(NoopCell)),
+    )
+}
+
+// ---- one-shot cells ---------------------------------------------------------
+
+struct OneShot<F> {
+    input: Vec<u8>,
+    out: Vec<u8>,
+    len: usize,
+    op: F,
+    err: Option<String>,
+}
+
+impl<F> Cell for OneShot<F>
+where
+    F: FnMut(&[u8], &mut [u8]) -> Result<usize, String>,
+{
+    fn run(&mut self) -> u64 {
+        match (self.op)(&self.input, &mut self.out) {
+            Ok(n) => {
+                self.len = n;
+                first(&self.out[..n])
+            }
+            Err(e) => {
+                self.err.get_or_insert(e);
+                0
+            }
+        }
+    }
+    fn output(&self) -> &[u8] {
+        &self.out[..self.len]
+    }
+    fn err(&self) -> Option<&str> {
+        self.err.as_deref()
+    }
+}
+
+/// A cell whose operation is `op(input, out)`: it reads the whole `input`
+/// (the message, or the ciphertext for decrypt/open), writes into `out`
+/// (`out_cap` bytes, allocated here) and returns the output length.
+pub fn one_shot<F>(input: Vec<u8>, out_cap: usize, op: F) -> Box<dyn Cell>
+where
+    F: FnMut(&[u8], &mut [u8]) -> Result<usize, String> + 'static,
+{
+    Box::new(OneShot {
+        input,
+        out: vec![0; out_cap],
+        len: 0,
+        op,
+        err: None,
+    })
+}
+
+// ---- streamed cells ---------------------------------------------------------
+
+/// Where the pieces of a message come from.
+pub enum Source {
+    /// The doubled 1 MiB pattern: piece `[off, off+len)` is
+    /// `p[off % 1 MiB..][..len]`, contiguous for `len <= 1 MiB`.
+    Pattern(Arc<[u8]>),
+    /// A whole buffer: the ciphertext of a decrypt cell, or the message of a
+    /// one-shot cell run through a streaming API as a single piece.
+    Whole(Vec<u8>),
+}
+
+impl Source {
+    #[inline(always)]
+    fn piece(&self, off: usize, len: usize) -> &[u8] {
+        match self {
+            Source::Pattern(p) => {
+                let start = off % PATTERN_LEN;
+                &p[start..start + len]
+            }
+            Source::Whole(b) => &b[off..off + len],
+        }
+    }
+}
+
+/// Receives every output piece of a streamed operation.
+pub trait Hook {
+    fn piece(&mut self, out: &[u8]);
+}
+
+/// The timed runs: outputs are only overwritten.
+pub struct Discard;
+
+impl Hook for Discard {
+    #[inline(always)]
+    fn piece(&mut self, _: &[u8]) {}
+}
+
+/// The untimed checksum run: FNV-1a over the whole output stream.
+impl Hook for Fnv {
+    fn piece(&mut self, out: &[u8]) {
+        self.update(out);
+    }
+}
+
+/// Collects the output stream (the ciphertext for a decrypt cell, the output
+/// of a verify case).
+impl Hook for Vec<u8> {
+    fn piece(&mut self, out: &[u8]) {
+        self.extend_from_slice(out);
+    }
+}
+
+/// One streamed operation's view of its message and output buffer.
+pub struct Pieces<'a, H> {
+    src: &'a Source,
+    size: usize,
+    chunk: usize,
+    out: &'a mut [u8],
+    hook: &'a mut H,
+    out_len: usize,
+    /// First byte of the last non-empty output (the sink contribution).
+    first: u64,
+}
+
+impl<H: Hook> Pieces<'_, H> {
+    /// Feeds the message to `f` piece by piece; `f` gets the piece and the
+    /// output buffer and returns how many bytes of output it wrote there.
+    #[inline(always)]
+    pub fn each<E>(
+        &mut self,
+        mut f: impl FnMut(&[u8], &mut [u8]) -> Result<usize, E>,
+    ) -> Result<(), E> {
+        let mut off = 0;
+        while off < self.size {
+            let len = self.chunk.min(self.size - off);
+            let n = f(self.src.piece(off, len), self.out)?;
+            self.emit(n);
+            off += len;
+        }
+        Ok(())
+    }
+
+    /// Feeds the message to `f` piece by piece, for APIs that write no
+    /// output per piece (hashes, MACs).
+    #[inline(always)]
+    pub fn absorb(&mut self, mut f: impl FnMut(&[u8])) {
+        let mut off = 0;
+        while off < self.size {
+            let len = self.chunk.min(self.size - off);
+            f(self.src.piece(off, len));
+            off += len;
+        }
+    }
+
+    /// The output after the last piece (a digest, a tag, a final block):
+    /// `f` writes it into the buffer and returns its length.
+    #[inline(always)]
+    pub fn finish<E>(&mut self, f: impl FnOnce(&mut [u8]) -> Result<usize, E>) -> Result<(), E> {
+        let n = f(self.out)?;
+        self.emit(n);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn emit(&mut self, n: usize) {
+        let out = &self.out[..n];
+        self.hook.piece(out);
+        if let Some(&b) = out.first() {
+            self.first = u64::from(b);
+        }
+        self.out_len = n;
+    }
+}
+
+/// One whole streamed operation, written against a library's streaming API:
+/// set up per message (IV, context), then `Pieces::each`/`absorb`, then
+/// `Pieces::finish` where the API has a final output.
+pub trait StreamOp: 'static {
+    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String>;
+}
+
+struct Streamed<S> {
+    op: S,
+    src: Source,
+    size: usize,
+    chunk: usize,
+    out: Vec<u8>,
+    out_len: usize,
+    err: Option<String>,
+}
+
+impl<S: StreamOp> Streamed<S> {
+    #[inline(always)]
+    fn go<H: Hook>(&mut self, hook: &mut H) -> u64 {
+        let mut p = Pieces {
+            src: &self.src,
+            size: self.size,
+            chunk: self.chunk,
+            out: &mut self.out,
+            hook,
+            out_len: 0,
+            first: 0,
+        };
+        let res = self.op.run(&mut p);
+        let sink = p.first;
+        self.out_len = p.out_len;
+        match res {
+            Ok(()) => sink,
+            Err(e) => {
+                self.err.get_or_insert(e);
+                0
+            }
+        }
+    }
+}
+
+impl<S: StreamOp> Cell for Streamed<S> {
+    fn run(&mut self) -> u64 {
+        self.go(&mut Discard)
+    }
+    fn output(&self) -> &[u8] {
+        &self.out[..self.out_len]
+    }
+    fn err(&self) -> Option<&str> {
+        self.err.as_deref()
+    }
+    fn checksum(&mut self) -> String {
+        let mut f = Fnv::new();
+        self.go(&mut f);
+        f.checksum()
+    }
+}
+
+/// A cell running `op` over a `size`-byte message from `src` in pieces of
+/// `chunk` bytes, the output of each piece overwriting one `out_cap`-byte
+/// buffer (piece length plus whatever slack the API asks for, at least the
+/// final output's length).
+pub fn streamed<S: StreamOp>(
+    op: S,
+    src: Source,
+    size: usize,
+    chunk: usize,
+    out_cap: usize,
+) -> Box<dyn Cell> {
+    Box::new(Streamed {
+        op,
+        src,
+        size,
+        chunk: chunk.max(1),
+        out: vec![0; out_cap],
+        out_len: 0,
+        err: None,
+    })
+}
+
+/// A cell over a streaming API. With `chunk` 0 the whole message is one
+/// piece (the same calls the library's one-shot helpers make); with
+/// `chunk > 0` the pieces come from the pattern. For decrypt, `encrypt` is
+/// run once first, untimed, through the same pieces to make the ciphertext
+/// (kept whole), which the cell then reads piece by piece. The output buffer
+/// holds one piece plus `slack` bytes (the final output's length, or what
+/// the API asks for beyond the piece).
+pub fn stream_cell<S: StreamOp>(
+    p: &CellParams,
+    op: S,
+    encrypt: Option<S>,
+    slack: usize,
+) -> Result<Box<dyn Cell>, String> {
+    let (mut src, chunk) = if p.chunk == 0 {
+        (Source::Whole(p.message()), p.size)
+    } else {
+        (p.pattern(), p.chunk)
+    };
+    if let Some(mut enc) = encrypt {
+        src = Source::Whole(collect(&mut enc, &src, p.size, chunk, chunk + slack)?);
+    }
+    Ok(streamed(op, src, p.size, chunk, chunk + slack))
+}
+
+/// Runs a verify case through a streaming API, the message as one piece.
+pub fn stream_exec<S: StreamOp>(mut op: S, msg: &[u8], slack: usize) -> Result<Vec<u8>, Failure> {
+    let n = msg.len();
+    Ok(collect(
+        &mut op,
+        &Source::Whole(msg.to_vec()),
+        n,
+        n,
+        n + slack,
+    )?)
+}
+
+/// Runs `op` once and returns its whole output stream: the ciphertext a
+/// decrypt cell is prepared with, or the output of a verify case.
+pub fn collect<S: StreamOp>(
+    op: &mut S,
+    src: &Source,
+    size: usize,
+    chunk: usize,
+    out_cap: usize,
+) -> Result<Vec<u8>, String> {
+    let mut all = Vec::with_capacity(size + 64);
+    let mut out = vec![0; out_cap];
+    let mut p = Pieces {
+        src,
+        size,
+        chunk: chunk.max(1),
+        out: &mut out,
+        hook: &mut all,
+        out_len: 0,
+        first: 0,
+    };
+    op.run(&mut p)?;
+    Ok(all)
+}
+
+// ---- checks shared by the catalogues ------------------------------------------
+
+pub fn check_len(what: &str, b: &[u8], want: usize) -> Result<(), String> {
+    if b.len() != want {
+        return Err(format!("{what} must be {want} bytes, got {}", b.len()));
+    }
+    Ok(())
+}
+
+/// ECB and CBC take whole 16-byte blocks (no padding).
+pub fn check_blocks(size: usize, alg: &str) -> Result<(), String> {
+    if !size.is_multiple_of(16) {
+        return Err(format!(
+            "size {size} is not a multiple of 16 ({alg} takes whole blocks, no padding)"
+        ));
+    }
+    Ok(())
+}
+
+/// A streamed ECB/CBC cell feeds whole blocks.
+pub fn check_chunk_blocks(chunk: usize, alg: &str) -> Result<(), String> {
+    if !chunk.is_multiple_of(16) {
+        return Err(format!(
+            "chunk {chunk} is not a multiple of 16 ({alg} is fed whole blocks)"
+        ));
+    }
+    Ok(())
+}
+
+/// The version of a crate in the Cargo.lock the binary was built from
+/// (build.rs embeds it; the build runs with `--locked`).
+pub fn locked_version(name: &str) -> &'static str {
+    env!("CB_LOCKED_VERSIONS")
+        .split(',')
+        .filter_map(|e| e.split_once(' '))
+        .find(|(n, _)| *n == name)
+        .map_or("(version unknown)", |(_, v)| v)
+}
+
+/// `name version` of each crate, comma-separated.
+pub fn crate_versions(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{n} {}", locked_version(n)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The build as the notes report it.
+pub fn build_note() -> String {
+    format!(
+        "Build: {}, {}; Cargo.toml [profile.release]: {}.",
+        env!("CB_RUSTC"),
+        env!("CB_BUILD"),
+        env!("CB_PROFILE_SETTINGS")
+    )
+}

@@ -1,0 +1,371 @@
+//! One small bench request per offered algorithm/op through the request
+//! handler, for every provider, checked against a one-shot computation by
+//! the case executor; plus the error paths and the request loop.
+
+use serde_json::Value;
+
+use super::{call, drivers};
+use crate::input::{checksum, encode_hex, message, PATTERN_LEN};
+use crate::ops::{self, Alg, Op};
+use crate::protocol::RawCase;
+use crate::{run_case, Driver};
+
+const SEED: u32 = 2654435769;
+
+/// A key and IV of the right lengths for an algorithm.
+pub(super) fn key_iv(alg: &str) -> (String, String) {
+    let key_len = if alg.starts_with("aes-128-") {
+        16
+    } else if alg.starts_with("aes-256-") || alg.contains("chacha20") || alg == "hmac-sha256" {
+        32
+    } else {
+        0
+    };
+    let iv_len = if alg.ends_with("-cbc") || alg.ends_with("-ctr") {
+        16
+    } else if alg.starts_with("xchacha20") {
+        24
+    } else if alg.ends_with("-gcm") || alg.ends_with("-ccm") || alg.starts_with("chacha20") {
+        12
+    } else {
+        0
+    };
+    let k: Vec<u8> = (0..key_len).map(|i| 0x10 + i as u8).collect();
+    let v: Vec<u8> = (0..iv_len).map(|i| 0xa0 + i as u8).collect();
+    (encode_hex(&k), encode_hex(&v))
+}
+
+fn bench_line(alg: &str, op: &str, key: &str, iv: &str, size: usize, chunk: usize) -> String {
+    serde_json::json!({
+        "cmd": "bench", "alg": alg, "op": op, "size": size, "chunk": chunk,
+        "key": key, "iv": iv, "seed": SEED, "batch": 0,
+        "target_ns": 200_000, "warmup_ns": 200_000, "samples": 3,
+    })
+    .to_string()
+}
+
+/// The output of one operation without the bench cell: the verify case
+/// executor for the forward direction, the plaintext itself for
+/// decrypt/open.
+fn expected(a: &Alg, op: Op, key: &str, iv: &str, msg: &[u8]) -> String {
+    match op {
+        Op::Noop => return checksum(&[]),
+        Op::Decrypt | Op::Open => return checksum(msg),
+        _ => {}
+    }
+    let r = run_case(
+        a,
+        &RawCase {
+            id: "x".into(),
+            op: op.name().into(),
+            key: key.into(),
+            iv: iv.into(),
+            msg: encode_hex(msg),
+            ..Default::default()
+        },
+    );
+    let out = r.out.clone().unwrap_or_else(|| panic!("executor: {r:?}"));
+    checksum(&crate::input::decode_hex("out", &out).unwrap())
+}
+
+fn check_ok(r: &Value, what: &str, want: &str) {
+    assert_eq!(r["ok"], true, "{what}: {r}");
+    let samples = r["samples_ns"].as_array().expect("samples_ns");
+    assert_eq!(samples.len(), 3, "{what}: samples");
+    assert!(
+        samples.iter().all(|s| s.as_u64().is_some_and(|s| s > 0)),
+        "{what}: samples {samples:?}"
+    );
+    assert!(r["batch"].as_u64().is_some_and(|b| b > 0), "{what}: batch");
+    assert_eq!(
+        r["checksum"], want,
+        "{what}: checksum vs one-shot computation"
+    );
+    assert!(r["sink"].is_u64(), "{what}: sink");
+    assert!(
+        r["warmup"]["ops"].as_u64().is_some_and(|n| n >= 1),
+        "{what}: warmup"
+    );
+    assert!(r["warmup"]["ns"].is_u64(), "{what}: warmup ns");
+    assert!(
+        r["peak_rss_kb"].as_u64().is_some_and(|k| k > 0),
+        "{what}: peak_rss_kb"
+    );
+}
+
+fn is_block_mode(alg: &str) -> bool {
+    alg.ends_with("-ecb") || alg.ends_with("-cbc")
+}
+
+#[test]
+fn bench_every_offer() {
+    const SIZE: usize = 1024;
+    let msg = message(SEED, SIZE);
+    for d in drivers() {
+        for a in d.prov.algs() {
+            for &op in a.ops {
+                let (key, iv) = key_iv(a.name);
+                let want = expected(a, op, &key, &iv, &msg);
+                let mut chunks = vec![0];
+                if a.stream {
+                    chunks.extend([48, 4096]);
+                    if !is_block_mode(a.name) {
+                        chunks.push(1000); // ECB/CBC pieces are whole blocks
+                    }
+                }
+                for chunk in chunks {
+                    let what = format!("{} {} {} chunk {chunk}", d.prov.id(), a.name, op.name());
+                    let r = call(&d, &bench_line(a.name, op.name(), &key, &iv, SIZE, chunk));
+                    check_ok(&r, &what, &want);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bench_known_checksum() {
+    for d in drivers() {
+        let r = call(&d, &bench_line("sha256", "hash", "", "", 1024, 0));
+        assert_eq!(
+            r["checksum"],
+            "00000020:fb4898be6151a393",
+            "{}: {r}",
+            d.prov.id()
+        );
+        let r = call(&d, &bench_line("sha256", "hash", "", "", 1024, 100));
+        assert_eq!(
+            r["checksum"],
+            "00000020:fb4898be6151a393",
+            "{}: {r}",
+            d.prov.id()
+        );
+        let r = call(
+            &d,
+            r#"{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":1,"batch":7,"samples":2}"#,
+        );
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(r["batch"], 7, "{r}");
+        assert_eq!(r["checksum"], "00000000:cbf29ce484222325", "{r}");
+        assert_eq!(r["samples_ns"].as_array().map(Vec::len), Some(2), "{r}");
+    }
+}
+
+/// Sizes with odd tails, one-shot, for the algorithms that allow them.
+#[test]
+fn bench_odd_sizes() {
+    for d in drivers() {
+        for a in d.prov.algs() {
+            if is_block_mode(a.name) || a.name == "noop" {
+                continue;
+            }
+            for size in [0, 1, PATTERN_LEN + 3] {
+                let op = a.ops[0];
+                let (key, iv) = key_iv(a.name);
+                let want = expected(a, op, &key, &iv, &message(SEED, size));
+                let what = format!("{} {} size {size}", d.prov.id(), a.name);
+                check_ok(
+                    &call(&d, &bench_line(a.name, op.name(), &key, &iv, size, 0)),
+                    &what,
+                    &want,
+                );
+            }
+        }
+    }
+}
+
+/// Streamed messages longer than the pattern's period, with pieces that
+/// straddle the 1 MiB boundary (and pieces of exactly 1 MiB), agree with
+/// the one-shot computation over the materialised message: the doubled
+/// pattern and the incremental checksum are right.
+#[test]
+fn bench_streamed_across_the_period() {
+    for d in drivers() {
+        for a in d.prov.algs().iter().filter(|a| a.stream) {
+            // ECB/CBC: whole blocks, pieces of whole blocks.
+            let (size, chunks) = if is_block_mode(a.name) {
+                (2 * PATTERN_LEN + 96, [4096 + 16, PATTERN_LEN])
+            } else {
+                (2 * PATTERN_LEN + 100, [4096 + 3, PATTERN_LEN])
+            };
+            let msg = message(SEED, size);
+            for &op in a.ops {
+                let (key, iv) = key_iv(a.name);
+                let want = expected(a, op, &key, &iv, &msg);
+                for chunk in chunks {
+                    let mut line: Value = serde_json::from_str(&bench_line(
+                        a.name,
+                        op.name(),
+                        &key,
+                        &iv,
+                        size,
+                        chunk,
+                    ))
+                    .unwrap();
+                    line["warmup_ns"] = 0.into();
+                    line["batch"] = 1.into();
+                    let what = format!(
+                        "{} {} {} size {size} chunk {chunk}",
+                        d.prov.id(),
+                        a.name,
+                        op.name()
+                    );
+                    check_ok(&call(&d, &line.to_string()), &what, &want);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bench_errors_keep_driver_alive() {
+    let k16 = "00".repeat(16);
+    let k32 = "00".repeat(32);
+    let iv16 = "00".repeat(16);
+    let iv12 = "00".repeat(12);
+    for d in drivers() {
+        let mut bad: Vec<(&str, String)> = vec![
+            ("unparseable", r#"{"cmd":"#.into()),
+            ("not an object", "[1,2]".into()),
+            ("array as request", r#"["hello"]"#.into()),
+            ("no cmd", r#"{"alg":"sha256"}"#.into()),
+            ("unknown cmd", r#"{"cmd":"dance"}"#.into()),
+            ("unknown alg", bench_line("md5", "hash", "", "", 16, 0)),
+            ("sm3 not offered", bench_line("sm3", "hash", "", "", 16, 0)),
+            ("unknown op", bench_line("sha256", "encrypt", "", "", 16, 0)),
+            ("chunk on aead", bench_line("aes-128-gcm", "seal", &k16, &iv12, 1024, 64)),
+            ("chunk over 1 MiB", bench_line("sha256", "hash", "", "", 4 << 20, 2 << 20)),
+            ("bad hex key", bench_line("aes-128-gcm", "seal", "xyz", &iv12, 16, 0)),
+            ("bad key length", bench_line("aes-128-gcm", "seal", &k32, &iv12, 16, 0)),
+            ("bad nonce length", bench_line("chacha20-poly1305", "seal", &k32, &iv16, 16, 0)),
+            ("zero seed", r#"{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":0,"samples":1}"#.into()),
+            ("big seed", r#"{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":4294967296,"samples":1}"#.into()),
+            ("no samples", r#"{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":1}"#.into()),
+            ("no size", r#"{"cmd":"bench","alg":"sha256","op":"hash","seed":1,"samples":1}"#.into()),
+            ("negative size", r#"{"cmd":"bench","alg":"sha256","op":"hash","size":-1,"seed":1,"samples":1}"#.into()),
+            ("negative chunk", r#"{"cmd":"bench","alg":"sha256","op":"hash","size":1,"chunk":-1,"seed":1,"samples":1}"#.into()),
+            ("verify unknown", r#"{"cmd":"verify","alg":"sm3","cases":[]}"#.into()),
+            ("protocol mismatch", r#"{"cmd":"hello","protocol":2}"#.into()),
+        ];
+        if d.prov.alg("aes-128-cbc").is_some() {
+            bad.extend([
+                (
+                    "ecb size",
+                    bench_line("aes-128-ecb", "encrypt", &k16, "", 17, 0),
+                ),
+                (
+                    "cbc size",
+                    bench_line("aes-128-cbc", "decrypt", &k16, &iv16, 1000, 0),
+                ),
+                (
+                    "bad iv length",
+                    bench_line("aes-256-ctr", "encrypt", &k32, &iv12, 16, 0),
+                ),
+            ]);
+        }
+        if d.prov.id() == "rust:rustcrypto" {
+            bad.extend([
+                (
+                    "cbc chunk",
+                    bench_line("aes-128-cbc", "encrypt", &k16, &iv16, 1024, 100),
+                ),
+                (
+                    "ecb chunk",
+                    bench_line("aes-128-ecb", "encrypt", &k16, "", 1024, 100),
+                ),
+                (
+                    "ccm too long",
+                    bench_line("aes-128-ccm", "seal", &k16, &iv12, 1 << 24, 0),
+                ),
+            ]);
+        }
+        if d.prov.id() == "rust:aws-lc-rs" {
+            bad.push((
+                "cbc chunk (PKCS#7 only)",
+                bench_line("aes-128-cbc", "encrypt", &k16, &iv16, 1024, 64),
+            ));
+        }
+        for (name, line) in &bad {
+            let r = call(&d, line);
+            let err = r["error"].as_str().unwrap_or("");
+            assert!(
+                r["ok"] == false && !err.is_empty(),
+                "{} {name}: want a one-line error, got {r}",
+                d.prov.id()
+            );
+            println!("{} {name}: {err}", d.prov.id());
+        }
+        for (name, prefix) in [
+            ("chunk on aead", "not offered:"),
+            ("ccm too long", "not offered at this size:"),
+        ] {
+            if let Some((_, line)) = bad.iter().find(|(n, _)| *n == name) {
+                let r = call(&d, line);
+                let err = r["error"].as_str().unwrap_or("");
+                assert!(err.starts_with(prefix), "{} {name}: {err}", d.prov.id());
+            }
+        }
+        let (out, _) = d.handle_line(br#"{"cmd":"hello","protocol":1}"#);
+        let want = format!(r#"{{"ok":true,"protocol":1,"provider":"{}""#, d.prov.id());
+        assert!(out.starts_with(&want), "hello after errors: {out:.200}");
+        let (out, quit) = d.handle_line(br#"{"cmd":"bye"}"#);
+        assert!(out == r#"{"ok":true}"# && quit, "bye: {out} {quit}");
+    }
+}
+
+#[test]
+fn hello_lists_offers() {
+    for d in drivers() {
+        let r = call(&d, r#"{"cmd":"hello","protocol":1}"#);
+        assert_eq!(r["ok"], true);
+        assert_eq!(r["language"], "rust");
+        assert!(r["clock"]["resolution_ns"].as_u64().is_some());
+        assert!(
+            !r["library_version"].as_str().unwrap().contains("unknown"),
+            "{r}"
+        );
+        let offers = r["offers"].as_object().unwrap();
+        assert_eq!(offers["noop"], serde_json::json!(["noop"]));
+        for s in r["stream"].as_array().unwrap() {
+            assert!(
+                offers.contains_key(s.as_str().unwrap()),
+                "{s} streams but is not offered"
+            );
+        }
+        for a in [
+            "sha256",
+            "sha512",
+            "hmac-sha256",
+            "aes-128-gcm",
+            "aes-256-gcm",
+            "chacha20-poly1305",
+        ] {
+            assert!(offers.contains_key(a), "{}: {a} missing", d.prov.id());
+        }
+    }
+}
+
+#[test]
+fn serve_long_lines_and_eof() {
+    let d = Driver::new(ops::provider("rust:ring").unwrap());
+    let msg = "ab".repeat(3 << 20); // a 6 MB line
+    let input = format!(
+        "{{\"cmd\":\"verify\",\"alg\":\"sha256\",\"cases\":[{{\"id\":\"big\",\"op\":\"hash\",\"msg\":\"{msg}\"}}]}}\n\n{}",
+        r#"{"cmd":"hello","protocol":1}"# // no final newline, then EOF
+    );
+    let mut out = Vec::new();
+    d.serve(input.as_bytes(), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.trim_end().split('\n').collect();
+    assert_eq!(lines.len(), 2, "{out:.300}");
+    assert!(
+        lines[0].contains(r#""id":"big","out":""#),
+        "{:.300}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains(r#""provider":"rust:ring""#),
+        "{:.300}",
+        lines[1]
+    );
+}

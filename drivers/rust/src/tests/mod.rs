@@ -1,0 +1,28 @@
+//! The driver's native tests (drivers.md): `input` (the check values of
+//! protocol.md), `vectors` (every shared case of every offered algorithm
+//! through the verify request, for each provider) and `bench` (one small
+//! bench request per offered algorithm/op through the request handler).
+
+mod alloc;
+mod bench;
+mod input;
+mod vectors;
+
+use crate::ops::{self, PROVIDER_IDS};
+use crate::Driver;
+
+/// A driver for each provider this binary serves.
+fn drivers() -> Vec<Driver> {
+    PROVIDER_IDS
+        .iter()
+        .map(|id| Driver::new(ops::provider(id).expect("known provider")))
+        .collect()
+}
+
+/// Sends one request line through the handler and parses the response.
+fn call(d: &Driver, line: &str) -> serde_json::Value {
+    let (out, quit) = d.handle_line(line.as_bytes());
+    assert!(!quit, "{line:.80} asked to quit");
+    assert!(!out.contains('\n'), "response spans lines: {out:.200}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("response {out:.200} is not JSON: {e}"))
+}

@@ -1,0 +1,184 @@
+//! The shared vectors, exported per algorithm as build/cases/<alg>.jsonl,
+//! run through the verify request for every provider and judged by
+//! protocol.md's appendix.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+use super::{call, drivers};
+use crate::protocol::{CaseResult, RawCase};
+use crate::{ops, run_case, Driver};
+
+const CASES_COMMAND: &str =
+    "cd <repo root> && .venv/bin/python -m cryptobench.vectors.export build/cases";
+
+fn cases_dir() -> PathBuf {
+    let dir = std::env::var_os("CRYPTOBENCH_CASES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/cases"));
+    assert!(
+        dir.is_dir(),
+        "cases directory {} not found: create it with `{CASES_COMMAND}` (or point CRYPTOBENCH_CASES at it)",
+        dir.display()
+    );
+    dir
+}
+
+/// A verify case plus its answer.
+#[derive(Deserialize)]
+struct ExportedCase {
+    #[serde(flatten)]
+    case: RawCase,
+    expect: String,
+    out: Option<String>,
+    #[serde(default)]
+    cmp: String,
+}
+
+fn load_cases(alg: &str) -> Vec<ExportedCase> {
+    let path = cases_dir().join(format!("{alg}.jsonl"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (re-create the cases with `{CASES_COMMAND}`)",
+            path.display()
+        )
+    });
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), n + 1))
+        })
+        .collect()
+}
+
+/// protocol.md's rules; `None` means the case passes.
+fn judge(c: &ExportedCase, r: &CaseResult) -> Option<String> {
+    if r.id != c.case.id {
+        return Some(format!("result id {} does not echo the case id", r.id));
+    }
+    if let Some(e) = &r.error {
+        return Some(format!("error: {e}"));
+    }
+    let matches = match (&r.out, &c.out) {
+        (Some(got), Some(want)) if c.cmp == "prefix" => got.starts_with(want.as_str()),
+        (Some(got), Some(want)) => got == want,
+        _ => false,
+    };
+    match c.expect.as_str() {
+        "valid" if r.rejected => Some("rejected a valid case".into()),
+        "valid" if !matches => Some(format!(
+            "out {} does not match the expected one",
+            r.out.as_deref().unwrap_or("<none>")
+        )),
+        "invalid" if !r.rejected && matches => Some("accepted an invalid case".into()),
+        "valid" | "invalid" | "acceptable" => None,
+        other => Some(format!("unknown expect {other}")),
+    }
+}
+
+/// Every case of every offered algorithm, through the verify request
+/// exactly as the orchestrator sends it.
+fn check_provider(d: &Driver) {
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for a in d.prov.algs().iter().filter(|a| a.name != "noop") {
+        let cases = load_cases(a.name);
+        assert!(!cases.is_empty(), "no cases for {}", a.name);
+        let raw: Vec<&RawCase> = cases.iter().map(|c| &c.case).collect();
+        let line = serde_json::json!({"cmd": "verify", "alg": a.name, "cases": raw}).to_string();
+        let resp = call(d, &line);
+        assert_eq!(resp["ok"], true, "{} verify: {resp:.300}", a.name);
+        let results: Vec<CaseResult> =
+            serde_json::from_value(resp["results"].clone()).expect("results");
+        assert_eq!(results.len(), cases.len(), "{}: results for cases", a.name);
+        let (mut valid, mut invalid) = (0, 0);
+        for (c, r) in cases.iter().zip(&results) {
+            if let Some(why) = judge(c, r) {
+                failures.push(format!("{} {}: {why}", d.prov.id(), c.case.id));
+            }
+            match c.expect.as_str() {
+                "valid" => valid += 1,
+                _ => invalid += 1,
+            }
+        }
+        judged += cases.len();
+        println!(
+            "{} {}: {} cases judged ({valid} valid, {invalid} invalid/acceptable)",
+            d.prov.id(),
+            a.name,
+            cases.len()
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {judged} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn vectors_rustcrypto() {
+    check_provider(&Driver::new(ops::provider("rust:rustcrypto").unwrap()));
+}
+
+#[test]
+fn vectors_ring() {
+    check_provider(&Driver::new(ops::provider("rust:ring").unwrap()));
+}
+
+#[test]
+fn vectors_aws_lc_rs() {
+    check_provider(&Driver::new(ops::provider("rust:aws-lc-rs").unwrap()));
+}
+
+/// A tampered tag comes back as rejected (not as an error or an output);
+/// a bad key length and bad hex come back as errors.
+#[test]
+fn open_rejects_tampered_tag() {
+    for d in drivers() {
+        let a = d
+            .prov
+            .alg("aes-128-gcm")
+            .expect("every provider has AES-128-GCM");
+        let raw = |id: &str, op: &str, key: &str, msg: &str| RawCase {
+            id: id.into(),
+            op: op.into(),
+            key: key.into(),
+            iv: "00".repeat(12),
+            msg: msg.into(),
+            ..Default::default()
+        };
+        let key = "00".repeat(16);
+        let seal = run_case(a, &raw("s", "seal", &key, "00112233"));
+        let mut ct = seal
+            .out
+            .unwrap_or_else(|| panic!("{}: seal failed", d.prov.id()));
+        let last = if ct.ends_with('0') { "1" } else { "0" };
+        ct.replace_range(ct.len() - 1.., last);
+        let r = run_case(a, &raw("o", "open", &key, &ct));
+        assert!(
+            r.rejected && r.out.is_none() && r.error.is_none(),
+            "{}: open of a tampered tag: {r:?}",
+            d.prov.id()
+        );
+        let r = run_case(a, &raw("short", "open", &key, "0011"));
+        assert!(r.rejected || r.error.is_some(), "{}: {r:?}", d.prov.id());
+        let r = run_case(a, &raw("k", "seal", "00", ""));
+        assert!(
+            r.error.is_some(),
+            "{}: seal with a 1-byte key: {r:?}",
+            d.prov.id()
+        );
+        let r = run_case(a, &raw("h", "seal", "zz", ""));
+        assert!(
+            r.error.as_deref().is_some_and(|e| e.contains("hex")),
+            "{}: seal with bad hex: {r:?}",
+            d.prov.id()
+        );
+        let r = run_case(a, &raw("op", "hash", &key, ""));
+        assert!(r.error.is_some(), "{}: hash on an AEAD: {r:?}", d.prov.id());
+    }
+}
