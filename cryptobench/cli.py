@@ -19,7 +19,7 @@ from .report import markdown as md_report
 from .report import terminal as term_report
 from .runner import Interrupted, Runner, Settings
 from .store import DEFAULT_DB, open_store
-from .suites import list_suites, load_suite
+from .suites import list_suites, load_suite, parse_chunks, with_chunks
 from .vectors import default_vectors_dir
 
 EXAMPLES = {
@@ -78,6 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--alg", help="only these algorithms (comma-separated globs, e.g. 'sha*,aes-128-*')")
     r.add_argument("--provider", help="only these providers (comma-separated globs, e.g. 'c:*,go:stdlib')")
     r.add_argument("--size", help="only these sizes (comma-separated, e.g. '1KiB,16KiB' or globs like '*MiB')")
+    r.add_argument(
+        "--chunk",
+        metavar="LIST",
+        help="stream every message through update() in pieces of these sizes, e.g. 1,16,64,256,4096,65536 "
+        "(0 = one-shot; replaces the suite's chunks; with no --size the message is 16 MiB)",
+    )
     r.add_argument("--baseline", help="provider the others are compared with (default: the suite's, c:openssl)")
     r.add_argument("--db", help=db_help)
     r.add_argument("--json", metavar="FILE", help="also write the result as JSON (docs/results-schema.md)")
@@ -99,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni,no-shani "
         "(no-aesni no-pclmul no-avx no-avx2 no-shani no-avx512 no-vaes no-vpclmulqdq)",
     )
-    r.add_argument("--layout", choices=["table", "matrix"], help="report layout (default: the suite's)")
+    r.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the suite's)")
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     ls = cmd("list", "List providers, algorithms or suites.")
@@ -114,7 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--db", help=db_help)
     s.add_argument("--format", choices=["terminal", "md", "json", "csv"], default="terminal", help="format on stdout")
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
-    s.add_argument("--layout", choices=["table", "matrix"], help="report layout (default: the run's)")
+    s.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the run's)")
     s.add_argument("--json", metavar="FILE")
     s.add_argument("--csv", metavar="FILE")
     s.add_argument("--md", metavar="FILE")
@@ -198,6 +204,8 @@ def cmd_run(args) -> int:
         raise UserError("--noise must be a percentage in [0, 100)")
     cpu_off = ",".join(cpufeatures.parse(args.cpu_features)) if args.cpu_features else ""
     filters = Filters.parse(args.alg, args.provider, args.size)
+    if args.chunk:
+        suite = with_chunks(suite, parse_chunks(args.chunk), None if args.size else 16 * 1024 * 1024)
     cells = plan(suite, list(registry.providers), filters)
     providers = sorted({p for c in cells for p in c.providers})
     store = open_store(args.db)
@@ -219,7 +227,7 @@ def cmd_run(args) -> int:
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
-    rep = build_report(*store.load_run(run_id), baseline=baseline)
+    rep = build_report(*store.load_run(run_id), baseline=baseline, crosschecks=store.load_crosschecks(run_id))
     print(term_report.render(rep, color=sys.stdout.isatty()), end="")
     _write_exports(rep, args)
     print(f"run {run_id} stored in {store.url}", file=sys.stderr)
@@ -234,7 +242,9 @@ def cmd_show(args) -> int:
     if args.db is None and not Path(DEFAULT_DB).exists():
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
     run_id = store.resolve_run(args.run)
-    rep = build_report(*store.load_run(run_id), baseline=args.baseline, layout=args.layout)
+    rep = build_report(
+        *store.load_run(run_id), baseline=args.baseline, layout=args.layout, crosschecks=store.load_crosschecks(run_id)
+    )
     renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
     if renderer is None:
         print(term_report.render(rep, color=sys.stdout.isatty()), end="")

@@ -22,6 +22,7 @@ class CellSpec:
     size: int
     chunk: int
     providers: tuple[str, ...]
+    budget: float | None = None  # seconds per provider; None: the run's --time-per-cell
 
     @property
     def key(self) -> tuple[str, str, int, int]:
@@ -84,7 +85,7 @@ def plan(suite: Suite, providers: list[str], filters: Filters) -> list[CellSpec]
                     for chunk in g.chunks:
                         key = (alg, op, size, chunk)
                         if key not in cells and group_providers:
-                            cells[key] = CellSpec(alg, op, size, chunk, tuple(group_providers))
+                            cells[key] = CellSpec(alg, op, size, chunk, tuple(group_providers), g.time_per_cell)
     if not cells:
         raise UserError("nothing to measure: the filters leave no cell of the suite (check --alg, --provider, --size)")
     return list(cells.values())

@@ -15,16 +15,24 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import algorithms, cpufeatures, environment, fixed_input
+from . import algorithms, cpufeatures, crosscheck, environment, fixed_input
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
 from .planner import CellSpec
 from .stats import summarize
 from .store.model import CellRecord, RunRecord, VerifyRecord
+from .units import format_size
 from .vectors import cases_for, judge, strip_expected
 
 _CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
+
+
+BIG_MESSAGE = 64 * 1024 * 1024  # above this a one-shot-only API is "not offered at this size"
+
+
+def _one_per_sample(spec: CellSpec) -> bool:
+    return spec.op == "keygen" and spec.alg.startswith("rsa-")
 
 
 class Interrupted(Exception):
@@ -107,7 +115,7 @@ class Runner:
             for pid in providers:
                 self._start(run_id, pid)
             self._verify_all(run_id, cells)
-            estimate = sum(len(c.providers) for c in cells) * self.s.time_per_cell * 1.3
+            estimate = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells) * 1.3
             self.progress.start(len(cells), estimate)
             for i, spec in enumerate(cells):
                 current.clear()
@@ -186,17 +194,49 @@ class Runner:
         for pid, alg in needed:
             if alg == "noop" or alg not in self.hellos[pid]["offers"]:
                 continue
-            rec = self._verify(pid, alg)
-            self.verified[(pid, alg)] = rec
+            self.verified[(pid, alg)] = self._verify(pid, alg)
+        for alg in sorted({a for _, a in needed if algorithms.get(a).public_key}):
+            self._crossverify(run_id, alg)
+        for rec in self.verified.values():
             self.store.add_verification(run_id, rec)
             if rec.status != "passed":
-                self.progress.log(f"{pid} {alg}: {rec.detail}")
+                self.progress.log(f"{rec.provider} {rec.alg}: {rec.detail}")
+
+    def _crossverify(self, run_id: int, alg: str) -> None:
+        """Providers check each other's keys, signatures and ciphertexts (cryptobench/crosscheck.py)."""
+        peers = sorted(
+            pid for (pid, a), rec in self.verified.items() if a == alg and rec.status in ("passed", "no-vectors")
+        )
+        if len(peers) < 2:
+            for pid in peers:
+                rec = self.verified[(pid, alg)]
+                if rec.status == "no-vectors":
+                    rec.status = "failed"
+                    rec.detail = "failed: no test vectors and no second provider to cross-verify with"
+            return
+
+        def requester(pid: str):
+            return lambda msg: self.drivers[pid].request(msg, self.s.timeout)
+
+        records = crosscheck.crosscheck(alg, {pid: requester(pid) for pid in peers})
+        self.store.add_crosschecks(run_id, records)
+        reference = next((p for p in (self.s.baseline, "c:openssl") if p in peers), peers[0])
+        bad = crosscheck.failed_providers(records, reference)
+        for pid in peers:
+            rec = self.verified[(pid, alg)]
+            if pid in bad:
+                rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
+            elif rec.status == "no-vectors":
+                rec.status = "passed"
+                rec.detail = f"no vectors; cross-verified with {', '.join(p for p in peers if p != pid)}"
 
     def _verify(self, pid: str, alg: str) -> VerifyRecord:
         cases = cases_for(alg, self.s.vectors_dir)
         offered_ops = set(self.hellos[pid]["offers"].get(alg, []))
         cases = [c for c in cases if c.op in offered_ops]
         if not cases:
+            if algorithms.get(alg).public_key:  # cross-verification decides (see _crossverify)
+                return VerifyRecord(pid, alg, "no-vectors", detail="no test vectors for this algorithm")
             return VerifyRecord(pid, alg, "failed", detail="failed: no test vectors for this algorithm and operation")
         try:
             resp = self.drivers[pid].request(
@@ -262,6 +302,11 @@ class Runner:
             return f"failed: {self.broken[pid]}"
         if not self.offers(pid, spec.alg, spec.op, spec.chunk):
             if spec.chunk and self.offers(pid, spec.alg, spec.op, 0):
+                if spec.size > BIG_MESSAGE:
+                    return (
+                        "not offered at this size: one-shot API only, the whole message "
+                        f"({format_size(spec.size)}) would have to be in memory"
+                    )
                 return "not offered: no streaming API for this algorithm"
             return "not offered"
         if spec.alg != "noop":
@@ -269,6 +314,15 @@ class Runner:
             if v is None or v.status != "passed":
                 return v.detail if v else "failed: not verified"
         return None
+
+    def _samples_for(self, spec: CellSpec, track: _Track) -> int:
+        """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
+        chunks) still interleave and stop near their budget; the first round only calibrates."""
+        if track.rounds == 0:
+            return 2
+        sample_ns = sorted(track.samples)[len(track.samples) // 2]
+        fit = int((spec.budget or self.s.time_per_cell) * 1e9 / 4 / max(sample_ns, 1))
+        return max(1, min(self.s.samples_per_round, fit))
 
     def _request_for(self, spec: CellSpec, track: _Track) -> dict:
         a = algorithms.get(spec.alg)
@@ -282,12 +336,16 @@ class Runner:
             "batch": track.batch,
             "target_ns": self.s.target_ns,
             "warmup_ns": self.s.warmup_first_ns if track.rounds == 0 else self.s.warmup_ns,
-            "samples": self.s.samples_per_round,
+            "samples": self._samples_for(spec, track),
         }
         if a.key_len:
             req["key"] = fixed_input.cell_key(a.key_len)
         if a.iv_len:
             req["iv"] = fixed_input.cell_iv(a.iv_len)
+        if _one_per_sample(spec):
+            # slow and variable (RSA key generation): every sample is one operation, so the
+            # distribution of single keys is kept and reported (median, p10, p90, how many)
+            req.update(batch=1, samples=1)
         return req
 
     def _round(self, spec: CellSpec, pid: str, track: _Track) -> None:
@@ -315,14 +373,15 @@ class Runner:
         track.samples.extend(int(x) for x in resp["samples_ns"])
         track.checksums.append(resp["checksum"])
         track.peak_rss_kb = max(track.peak_rss_kb, int(resp.get("peak_rss_kb") or 0))
+        budget = spec.budget or self.s.time_per_cell
         enough = len(track.samples) >= self.s.min_samples
         if enough and (
-            track.spent >= self.s.time_per_cell
+            track.spent >= budget
             or summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= self.s.max_rel_ci
         ):
             track.done = True
         # hard stops: a cell whose single samples are very slow must not run forever
-        if track.spent >= 5 * self.s.time_per_cell or len(track.samples) >= self.s.max_samples:
+        if track.spent >= 5 * budget or len(track.samples) >= self.s.max_samples:
             track.done = True
 
     def _check_bench(self, spec: CellSpec, req: dict, resp: dict) -> None:

@@ -27,7 +27,7 @@ from .units import format_size, parse_size
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
 _TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "group", "layout"}
-_GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers"}
+_GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
 
 @dataclass
@@ -37,6 +37,7 @@ class Group:
     sizes: list[int]
     chunks: list[int]
     providers: list[str] | None
+    time_per_cell: float | None = None  # overrides the suite's (e.g. RSA key generation wants more)
 
 
 @dataclass
@@ -93,8 +94,12 @@ def load_suite(ref: str) -> Suite:
         raise err.general("a suite needs at least one [[group]] with algs = [...]")
     groups = [_group(g, sizes, err) for g in raw_groups]
     layout = data.get("layout", "table")
-    if layout not in ("table", "matrix"):
-        raise err.at("layout", "layout must be 'table' (one row per provider) or 'matrix' (providers as columns)")
+    if layout not in ("table", "matrix", "ops"):
+        raise err.at(
+            "layout",
+            "layout must be 'table' (a row per provider), 'matrix' (providers as columns) or 'ops' (public-key: "
+            "operations down, providers across)",
+        )
     return Suite(
         name=str(data.get("name", path.stem)),
         path=path,
@@ -155,7 +160,10 @@ def _group(g: dict, default_sizes: list[int], err: _Locator) -> Group:
     providers = g.get("providers")
     if providers is not None and (not isinstance(providers, list) or not all(isinstance(p, str) for p in providers)):
         raise err.at("providers", "providers must be a list of provider ids or globs")
-    return Group(list(algs), ops, sizes, chunks, providers)
+    tpc = g.get("time_per_cell")
+    if tpc is not None and (not isinstance(tpc, (int, float)) or isinstance(tpc, bool) or not 0 < tpc <= 3600):
+        raise err.at("time_per_cell", "time_per_cell must be a number of seconds in (0, 3600]")
+    return Group(list(algs), ops, sizes, chunks, providers, float(tpc) if tpc is not None else None)
 
 
 def _sizes(raw, err: _Locator, key: str) -> list[int]:
@@ -186,3 +194,23 @@ class _Locator:
 
     def general(self, message: str) -> UserError:
         return UserError(f"{self.path}: {message}")
+
+
+def parse_chunks(text: str) -> list[int]:
+    """`1,16,4KiB` -> [1, 16, 4096]; pieces are at most 1 MiB (docs/protocol.md)."""
+    chunks = [parse_size(x) for x in text.split(",") if x.strip()]
+    if not chunks or any(c > 1024 * 1024 for c in chunks):
+        raise UserError(f"bad --chunk {text!r}: give piece sizes from 0 (one-shot) to 1MiB, e.g. 1,16,4096")
+    return chunks
+
+
+def with_chunks(suite: Suite, chunks: list[int], total: int | None) -> Suite:
+    """The suite with every group streamed in these chunk sizes (and at `total` bytes, if given)."""
+    import copy
+
+    out = copy.deepcopy(suite)
+    for g in out.groups:
+        g.chunks = list(chunks)
+        if total is not None:
+            g.sizes = [total]
+    return out

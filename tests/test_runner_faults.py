@@ -46,7 +46,7 @@ def test_good_driver_is_verified_and_measured(tmp_path, providers_file, sha_suit
         ("crash-bench", "driver exited with code 7"),
         ("hang-bench", "timeout: no response within 1 s"),
         ("garbage-bench", "protocol: not JSON"),
-        ("wrong-samples", "protocol: asked for 5 samples, got 4"),
+        ("wrong-samples", "protocol: asked for 2 samples, got 1"),
         ("error-bench", "simulated library failure"),
         ("crash-start", "driver failed to start: driver exited with code 3: cannot load library"),
         ("wrong-vectors", "failed: vector kat/basic.json#0: output 00"),

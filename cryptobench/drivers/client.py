@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 
-from .. import PROTOCOL_VERSION
+from .. import OLDEST_PROTOCOL, PROTOCOL_VERSION
 from ..errors import DriverError
 
 MAX_LINE = 256 * 1024 * 1024
@@ -123,8 +123,11 @@ class DriverProcess:
 
     def hello(self, timeout: float = 30) -> dict:
         resp = self.request({"cmd": "hello", "protocol": PROTOCOL_VERSION}, timeout)
-        if resp.get("protocol") != PROTOCOL_VERSION:
-            raise DriverError(f"protocol: driver speaks version {resp.get('protocol')}, we speak {PROTOCOL_VERSION}")
+        version = resp.get("protocol")
+        if not isinstance(version, int) or not OLDEST_PROTOCOL <= version <= PROTOCOL_VERSION:
+            raise DriverError(
+                f"protocol: driver speaks version {version!r}, we speak {OLDEST_PROTOCOL} to {PROTOCOL_VERSION}"
+            )
         if not isinstance(resp.get("offers"), dict):
             raise DriverError("protocol: hello without offers")
         return resp

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cells import HEADERS, row_cells
-from .matrix import matrix, providers_of
+from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
 
 
@@ -52,12 +52,44 @@ def render(rep: Report) -> str:
     if rep.layout == "matrix":
         out += ["", f"Cells: MB/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] (no speed: the baseline)."]
     providers = providers_of(rep)
-    for t in rep.tables:
+    if rep.layout == "ops":
+        out += ["", f"Cells: ops/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] and verdict."]
+        for alg in dict.fromkeys(t.alg for t in rep.tables):
+            out += ["", f"## {alg}", ""]
+            out += table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers))
+    for t in rep.tables if rep.layout != "ops" else []:
         out += ["", f"## {t.alg} — {t.op}", ""]
         if rep.layout == "matrix":
             out += table(*matrix(t, providers))
         else:
             out += table(HEADERS, [row_cells(r) for r in t.rows])
+    if rep.crosschecks:
+        out += ["", "## Cross-verification", "",
+                "Each provider's keys, signatures and ciphertexts checked by every other provider "
+                "(✓: every check passed, including that a corrupted signature or a wrong key is refused)."]  # fmt: skip
+        for alg in dict.fromkeys(c.alg for c in rep.crosschecks):
+            out += ["", f"### {alg}", ""]
+            out += table(*crosscheck_matrix(rep.crosschecks, alg))
+    if rep.overheads:
+        out += ["", "## Overhead model", "",
+                "time = a per call + b per byte, fitted to the chunk sweep (calls = total / chunk) or, without one, "
+                "to the one-shot size sweep; 95% intervals."]  # fmt: skip
+        out += table(
+            ["provider", "algorithm", "op", "a: ns per call [95% CI]", "b: ns per byte [95% CI]", "= MB/s", "from"],
+            [[f.provider, f.alg, f.op, f"{f.a_ns:,.1f} [{f.a_ci[0]:,.1f}, {f.a_ci[1]:,.1f}]",
+              f"{f.b_ns:.4f} [{f.b_ci[0]:.4f}, {f.b_ci[1]:.4f}]", f"{f.mb_per_s:,.0f}", f"{f.source} ({f.points} points)"]
+             for f in rep.overheads],
+        )  # fmt: skip
+    if rep.binding_costs:
+        out += ["", "### What a binding adds per call", ""]
+        out += table(
+            ["binding", "over", "algorithm", "op", "extra ns per call [95% CI]"],
+            [[b["binding"], f"{b['native']} ({b['over']})", b["alg"], b["op"],
+              f"{b['extra_ns_per_call']:,.1f} [{b['ci95'][0]:,.1f}, {b['ci95'][1]:,.1f}]"] for b in rep.binding_costs],
+        )  # fmt: skip
+    if rep.pathologies or rep.overheads:
+        out += ["", "## Access-path pathologies", ""]
+        out += [f"- **{p['provider']}** {p['alg']} {p['op']}: {p['why']}" for p in rep.pathologies] or ["None flagged."]
     out += ["", "## Verification", ""]
     if rep.verifications:
         out += table(

@@ -24,11 +24,15 @@ def cell_text(r: Row | None) -> str:
         return ""
     if not r.ok:
         return "not offered" if r.cell.status == "not-offered" else "FAILED"
+    if r.public_key:
+        return ops_cell_text(r)
     s = r.summary
     text = f"{r.mb_per_s():,.0f} ±{s.ci_rel_halfwidth * 100:.1f}%" if r.cell.size else f"{s.median:,.1f} ns"
     if r.speedup and not r.is_baseline:
         sp = r.speedup
         text += f" · {sp[0]:.2f}x [{sp[1]:.2f}-{sp[2]:.2f}]"
+    if r.cell.size >= 64 * 1024 * 1024 and r.cell.peak_rss_kb:
+        text += f" · peak RSS {r.cell.peak_rss_kb / 1024:,.0f} MB"
     if r.checksum_mismatch:
         text += " · OUTPUT DIFFERS"
     return text
@@ -46,3 +50,52 @@ def matrix(t: Table, providers: list[str]) -> tuple[list[str], list[list[str]]]:
         any_row = next(iter(d.values()))
         rows.append([size_label(any_row)] + [cell_text(d.get(p)) for p in used])
     return ["size"] + used, rows
+
+
+def ops_cell_text(r: Row | None) -> str:
+    """ops/s with its interval and the speed against the baseline, for public-key tables."""
+    if r is None:
+        return ""
+    if not r.ok:
+        return "not offered" if r.cell.status == "not-offered" else "FAILED"
+    s = r.summary
+    text = f"{r.ops_per_s():,.0f} ops/s ±{s.ci_rel_halfwidth * 100:.1f}%"
+    if r.cell.batch == 1 and r.cell.op == "keygen":  # one key per sample: show the spread of single keys
+        text += f" (p10-p90 {s.p10 / 1e6:,.1f}-{s.p90 / 1e6:,.1f} ms, {s.n} keys)"
+    if r.speedup and not r.is_baseline:
+        sp = r.speedup
+        text += f" · {sp[0]:.2f}x [{sp[1]:.2f}-{sp[2]:.2f}] {r.verdict}"
+    return text
+
+
+def ops_matrix(tables: list[Table], providers: list[str]) -> tuple[list[str], list[list[str]]]:
+    """One algorithm (a curve, a key size): operations down, providers across."""
+    by_op: dict[str, dict[str, Row]] = {}
+    for t in tables:
+        for r in t.rows:
+            by_op.setdefault(f"{t.op}" + (f" ({r.cell.size} B)" if r.cell.size else ""), {})[r.provider] = r
+    used = [p for p in providers if any(p in d for d in by_op.values())]
+    rows = [[op] + [ops_cell_text(d.get(p)) for p in used] for op, d in by_op.items()]
+    return ["operation"] + used, rows
+
+
+def crosscheck_matrix(records: list, alg: str) -> tuple[list[str], list[list[str]]]:
+    """Producer down, consumer across: ✓ when every check of the pair passed."""
+    recs = [r for r in records if r.alg == alg]
+    names = sorted({r.producer for r in recs} | {r.consumer for r in recs})
+    rows = []
+    for p in names:
+        row = [p]
+        for c in names:
+            pair = [r for r in recs if r.producer == p and r.consumer == c]
+            if p == c:
+                row.append(
+                    "—" if all(r.passed for r in pair) else "✗ " + "; ".join(r.check for r in pair if not r.passed)
+                )
+            elif not pair:
+                row.append("")
+            else:
+                bad = [r.check for r in pair if not r.passed]
+                row.append("✓" if not bad else "✗ " + "; ".join(bad))
+        rows.append(row)
+    return ["producer \\ consumer"] + names, rows

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import stats
+from .. import algorithms, analysis, stats
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
@@ -35,7 +35,13 @@ class Row:
     def ok(self) -> bool:
         return self.cell.status == "ok" and self.summary is not None
 
+    @property
+    def public_key(self) -> bool:
+        return algorithms.get(self.cell.alg).public_key if self.cell.alg in algorithms.ALGORITHMS else False
+
     def mb_per_s(self, ns: float | None = None) -> float:
+        if self.public_key:
+            return float("nan")  # bytes per second mean nothing for a signature or a key pair
         ns = self.summary.median if ns is None else ns
         return self.cell.size / ns * 1e3 if ns and self.cell.size else float("nan")
 
@@ -66,6 +72,11 @@ class Report:
     failures: list[str]
     not_offered: list[str]
     layout: str = "table"  # table | matrix
+    # flagged access-path pathologies: {"provider", "alg", "op", "why"} (filled by the granularity analysis)
+    pathologies: list[dict] = field(default_factory=list)
+    crosschecks: list = field(default_factory=list)  # crosscheck.CrossRecord
+    overheads: list = field(default_factory=list)  # analysis.Fit
+    binding_costs: list[dict] = field(default_factory=list)
 
     @property
     def rows(self) -> list[Row]:
@@ -83,6 +94,7 @@ def build_report(
     cells: list[CellRecord],
     baseline: str | None = None,
     layout: str | None = None,
+    crosschecks: list | None = None,
 ) -> Report:
     baseline = baseline or run.settings.get("baseline", "c:openssl")
     noise = float(run.settings.get("noise", 0.02))
@@ -130,8 +142,19 @@ def build_report(
     provider_order = {p: i for i, p in enumerate([baseline, *sorted(run.providers)])}
     for t in tables.values():
         t.rows.sort(key=lambda r: (r.cell.size, r.cell.chunk, provider_order.get(r.provider, 99), r.provider))
+    warnings += _identical_tables(list(tables.values()))
     layout = layout or run.settings.get("layout", "table")
-    return Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
+    rep = Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
+    rep.crosschecks = crosschecks or []
+    rep.pathologies = analysis.pathologies(rows)
+    rep.overheads = analysis.overhead_models(rows)
+    rep.binding_costs = analysis.binding_costs(rep.overheads)
+    for p in rep.pathologies:
+        warnings.append(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}")
+    failed_checks = [c for c in rep.crosschecks if not c.passed]
+    for c in failed_checks[:20]:
+        warnings.append(f"cross-verification {c.alg}: {c.check} ({c.producer} -> {c.consumer}) failed: {c.detail}")
+    return rep
 
 
 def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -> None:
@@ -157,6 +180,17 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
             f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
             "but the interval says it is within the noise"
         )
+
+
+def _identical_tables(tables: list[Table]) -> list[str]:
+    """A table whose every cell reports the same figure (the "every ECC figure 1,000 op/s" report)."""
+    out = []
+    for t in tables:
+        figs = {f"{r.summary.median:.6g}" for r in t.rows if r.ok}
+        n = sum(r.ok for r in t.rows)
+        if n >= 2 and len(figs) == 1 and t.alg != "noop":
+            out.append(f"all {n} cells of the {t.alg} {t.op} table report the same figure ({figs.pop()} ns/op)")
+    return out
 
 
 def _identical_figures(rows: list[Row]) -> list[str]:

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from .cells import HEADERS, row_cells
 from .markdown import environment_lines
-from .matrix import matrix, providers_of
+from .matrix import matrix, ops_matrix, providers_of
 from .model import Report
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
@@ -22,7 +22,16 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
     for line in environment_lines(rep):
         console.print(Text(line.replace("**", "").replace("`", "")))
     providers = providers_of(rep)
-    for t in rep.tables:
+    if rep.layout == "ops":
+        for alg in dict.fromkeys(t.alg for t in rep.tables):
+            headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
+            table = RichTable(title=f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", title_justify="left")
+            for h in headers:
+                table.add_column(h, overflow="fold")
+            for row in rows:
+                table.add_row(*row)
+            console.print(table)
+    for t in rep.tables if rep.layout != "ops" else []:
         if rep.layout == "matrix":
             headers, rows = matrix(t, providers)
             table = RichTable(title=f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", title_justify="left")

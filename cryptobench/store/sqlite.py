@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS cells (
     peak_rss_kb INTEGER NOT NULL, rounds INTEGER NOT NULL,
     started TEXT NOT NULL, finished TEXT NOT NULL, extra TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS cells_run ON cells (run_id);
+CREATE TABLE IF NOT EXISTS crosschecks (
+    run_id INTEGER NOT NULL REFERENCES runs(id), alg TEXT NOT NULL, producer TEXT NOT NULL,
+    consumer TEXT NOT NULL, check_name TEXT NOT NULL, passed INTEGER NOT NULL, detail TEXT NOT NULL);
 """
 
 
@@ -99,6 +102,22 @@ class SqliteStore:
             ),
         )  # fmt: skip
         self.db.commit()
+
+    def add_crosschecks(self, run_id: int, records: list) -> None:
+        self.db.executemany(
+            "INSERT INTO crosschecks VALUES (?,?,?,?,?,?,?)",
+            [(run_id, r.alg, r.producer, r.consumer, r.check, int(r.passed), r.detail) for r in records],
+        )
+        self.db.commit()
+
+    def load_crosschecks(self, run_id: int) -> list:
+        from ..crosscheck import CrossRecord
+
+        rows = self.db.execute(
+            "SELECT alg, producer, consumer, check_name, passed, detail FROM crosschecks WHERE run_id=? ORDER BY rowid",
+            (run_id,),
+        ).fetchall()
+        return [CrossRecord(a, p, c, ch, bool(ok), d) for a, p, c, ch, ok, d in rows]
 
     def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
         if env_update:
