@@ -44,6 +44,18 @@ EXAMPLES = {
   cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
   cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
   cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%""",
+    "reference": """examples:
+  cryptobench reference add paper-table4.toml      # a paper's figures, with their source and machine
+  cryptobench reference list
+  cryptobench reference remove 3
+  cryptobench show latest --normalise '0.55:Pi 5 core at 2.4 GHz vs 4.4 GHz here'   # opt in to ratios
+file format (TOML):
+  source = "Example et al. 2025, Table 4"
+  machine = "Raspberry Pi 5 (Cortex-A76, 2.4 GHz)"
+  [[figure]]
+  alg = "ml-kem-512"
+  op = "keygen"
+  ops_per_s = 23168""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
@@ -124,6 +136,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="FILE")
     s.add_argument("--csv", metavar="FILE")
     s.add_argument("--md", metavar="FILE")
+    s.add_argument(
+        "--normalise",
+        metavar="FACTOR:REASON",
+        help="draw ratios against references from other machines, scaled by FACTOR for the stated REASON",
+    )
 
     rs = cmd("runs", "List the stored runs.")
     rs.add_argument("--db", help=db_help)
@@ -143,6 +160,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PCT",
         help="exit 1 when any cell is significantly slower than the reference by more than PCT percent",
     )
+
+    rf = cmd("reference", "Store published figures as references (shown labelled, never mixed into ratios).")
+    rf.add_argument("action", choices=["add", "list", "remove"])
+    rf.add_argument("target", nargs="?", help="FILE for add, ID for remove")
+    rf.add_argument("--db", help=db_help)
 
     b = cmd("build", "Build the drivers.")
     b.add_argument("drivers", nargs="*", help=f"drivers to build: {', '.join(DRIVERS)} (default: all but the heavy)")
@@ -164,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             "runs": cmd_runs,
             "build": cmd_build,
             "compare": cmd_compare,
+            "reference": cmd_reference,
         }[args.command](args)
     except UserError as e:
         print(f"cryptobench: error: {e}", file=sys.stderr)
@@ -227,7 +250,12 @@ def cmd_run(args) -> int:
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
-    rep = build_report(*store.load_run(run_id), baseline=baseline, crosschecks=store.load_crosschecks(run_id))
+    rep = build_report(
+        *store.load_run(run_id),
+        baseline=baseline,
+        crosschecks=store.load_crosschecks(run_id),
+        references=store.load_references(),
+    )
     print(term_report.render(rep, color=sys.stdout.isatty()), end="")
     _write_exports(rep, args)
     print(f"run {run_id} stored in {store.url}", file=sys.stderr)
@@ -243,7 +271,12 @@ def cmd_show(args) -> int:
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
     run_id = store.resolve_run(args.run)
     rep = build_report(
-        *store.load_run(run_id), baseline=args.baseline, layout=args.layout, crosschecks=store.load_crosschecks(run_id)
+        *store.load_run(run_id),
+        baseline=args.baseline,
+        layout=args.layout,
+        crosschecks=store.load_crosschecks(run_id),
+        references=store.load_references(),
+        normalise=_normalisation(args.normalise),
     )
     renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
     if renderer is None:
@@ -267,6 +300,51 @@ def cmd_runs(args) -> int:
             f"{r['id']:>4}  {r['started']:<25} {r['status']:<11} {r['suite']:<12} {r['cells_ok']:>5} "
             f"{r['cells_failed']:>6}  {r['providers'] or ''}{label}"
         )
+    return 0
+
+
+# --- references ---------------------------------------------------------------
+
+
+def _normalisation(text: str | None) -> tuple[float, str] | None:
+    if not text:
+        return None
+    factor, _, reason = text.partition(":")
+    try:
+        value = float(factor)
+    except ValueError:
+        value = 0.0
+    if value <= 0 or not reason.strip():
+        raise UserError("--normalise needs FACTOR:REASON, e.g. '0.55:Pi 5 at 2.4 GHz vs 4.4 GHz here'")
+    return value, reason.strip()
+
+
+def cmd_reference(args) -> int:
+    from datetime import UTC, datetime
+
+    from .references import load_file
+
+    store = open_store(args.db)
+    if args.action == "add":
+        if not args.target:
+            raise UserError("reference add needs a FILE (see `cryptobench reference --help` for its format)")
+        refs = load_file(Path(args.target))
+        ids = store.add_references(refs, datetime.now(UTC).isoformat(timespec="seconds"))
+        print(
+            f"added {len(ids)} reference figures from {refs[0].source!r} ({refs[0].machine}) as ids {ids[0]}-{ids[-1]}"
+        )
+    elif args.action == "list":
+        refs = store.load_references()
+        if not refs:
+            print("no references stored")
+        for r in refs:
+            print(f"{r.id:>4}  {r.alg:<12} {r.op:<14} {r.ops_per_s:>12,.0f} ops/s  {r.machine}  — {r.source}")
+    else:
+        if not (args.target or "").isdigit():
+            raise UserError("reference remove needs an ID (see `cryptobench reference list`)")
+        if not store.remove_reference(int(args.target)):
+            raise UserError(f"no reference with id {args.target}")
+        print(f"removed reference {args.target}")
     return 0
 
 

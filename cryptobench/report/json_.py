@@ -92,6 +92,20 @@ def to_dict(rep: Report) -> dict:
             }
             for r in rep.rows
         ],
+        "references": [
+            {
+                "id": r.id,
+                "alg": r.alg,
+                "op": r.op,
+                "ops_per_s": r.ops_per_s,
+                "machine": r.machine,
+                "source": r.source,
+                "label": r.label,
+            }
+            for r in rep.references
+        ],
+        "normalisation": {"factor": rep.normalise[0], "reason": rep.normalise[1]} if rep.normalise else None,
+        "pathologies": rep.pathologies,
         "warnings": rep.warnings,
         "failures": rep.failures,
         "not_offered": rep.not_offered,

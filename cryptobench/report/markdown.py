@@ -32,6 +32,26 @@ def environment_lines(rep: Report) -> list[str]:
     return lines
 
 
+def reference_table(rep: Report) -> tuple[list[str], list[list[str]]]:
+    """Each reference beside what this run measured for the same operation, labelled as such."""
+    here: dict[tuple[str, str], list] = {}
+    for r in rep.rows:
+        if r.ok:
+            here.setdefault((r.cell.alg, r.cell.op), []).append(r)
+    headers = ["algorithm", "op", "reference ops/s", "label", "source", "measured here (this machine)"]
+    if rep.normalise:
+        headers.append(f"here / there x {rep.normalise[0]:g}")
+    rows = []
+    for ref in rep.references:
+        mine = here.get((ref.alg, ref.op), [])
+        row = [ref.alg, ref.op, f"{ref.ops_per_s:,.0f}", ref.label, ref.source,
+               "; ".join(f"{m.provider} {m.ops_per_s():,.0f} ops/s" for m in mine) or "not measured"]  # fmt: skip
+        if rep.normalise:
+            row.append("; ".join(f"{m.provider} {m.ops_per_s() / ref.ops_per_s * rep.normalise[0]:.2f}" for m in mine))
+        rows.append(row)
+    return headers, rows
+
+
 def render(rep: Report) -> str:
     out = [f"# cryptobench report — run {rep.run.id} ({rep.run.suite})", "", "## Environment", ""]
     out += environment_lines(rep)
@@ -90,6 +110,18 @@ def render(rep: Report) -> str:
     if rep.pathologies or rep.overheads:
         out += ["", "## Access-path pathologies", ""]
         out += [f"- **{p['provider']}** {p['alg']} {p['op']}: {p['why']}" for p in rep.pathologies] or ["None flagged."]
+    if rep.references:
+        out += ["", "## References (measured elsewhere)", ""]
+        if rep.normalise:
+            out.append(
+                f"Ratios drawn at the reader's request, normalised by x{rep.normalise[0]:g}: {rep.normalise[1]}."
+            )
+        else:
+            out.append(
+                "Published figures from other machines, for orientation only: no ratio is drawn between machines."
+            )
+        out.append("")
+        out += table(*reference_table(rep))
     out += ["", "## Verification", ""]
     if rep.verifications:
         out += table(

@@ -76,6 +76,8 @@ class Report:
     pathologies: list[dict] = field(default_factory=list)
     crosschecks: list = field(default_factory=list)  # crosscheck.CrossRecord
     overheads: list = field(default_factory=list)  # analysis.Fit
+    references: list = field(default_factory=list)  # references.Reference for algorithms in this run
+    normalise: tuple[float, str] | None = None  # (factor, reason): the reader's opt-in to cross-machine ratios
     binding_costs: list[dict] = field(default_factory=list)
 
     @property
@@ -95,6 +97,8 @@ def build_report(
     baseline: str | None = None,
     layout: str | None = None,
     crosschecks: list | None = None,
+    references: list | None = None,
+    normalise: tuple[float, str] | None = None,
 ) -> Report:
     baseline = baseline or run.settings.get("baseline", "c:openssl")
     noise = float(run.settings.get("noise", 0.02))
@@ -146,6 +150,9 @@ def build_report(
     layout = layout or run.settings.get("layout", "table")
     rep = Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
     rep.crosschecks = crosschecks or []
+    present = {(r.cell.alg, r.cell.op) for r in rows}
+    rep.references = [ref for ref in references or [] if (ref.alg, ref.op) in present]
+    rep.normalise = normalise
     rep.pathologies = analysis.pathologies(rows)
     rep.overheads = analysis.overhead_models(rows)
     rep.binding_costs = analysis.binding_costs(rep.overheads)

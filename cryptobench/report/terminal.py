@@ -53,6 +53,16 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
             table.add_row(*cells[:7], Text(cells[7], style=style))
         console.print(table)
+    if rep.references:
+        from .markdown import reference_table
+
+        headers, rows = reference_table(rep)
+        table = RichTable(title="References, measured elsewhere (no ratio unless --normalise)", title_justify="left")
+        for h in headers:
+            table.add_column(h, overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
     for title, items in (("warnings", rep.warnings), ("failures", rep.failures)):
         if items:
             console.print(Text(f"{len(items)} {title}:", style="bold"))

@@ -37,6 +37,9 @@ CREATE TABLE IF NOT EXISTS cells (
     peak_rss_kb INTEGER NOT NULL, rounds INTEGER NOT NULL,
     started TEXT NOT NULL, finished TEXT NOT NULL, extra TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS cells_run ON cells (run_id);
+CREATE TABLE IF NOT EXISTS refs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, added TEXT NOT NULL, source TEXT NOT NULL, machine TEXT NOT NULL,
+    url TEXT NOT NULL, alg TEXT NOT NULL, op TEXT NOT NULL, size INTEGER NOT NULL, ns_per_op REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS crosschecks (
     run_id INTEGER NOT NULL REFERENCES runs(id), alg TEXT NOT NULL, producer TEXT NOT NULL,
     consumer TEXT NOT NULL, check_name TEXT NOT NULL, passed INTEGER NOT NULL, detail TEXT NOT NULL);
@@ -118,6 +121,29 @@ class SqliteStore:
             (run_id,),
         ).fetchall()
         return [CrossRecord(a, p, c, ch, bool(ok), d) for a, p, c, ch, ok, d in rows]
+
+    def add_references(self, refs: list, added: str) -> list[int]:
+        ids = []
+        for r in refs:
+            cur = self.db.execute(
+                "INSERT INTO refs (added, source, machine, url, alg, op, size, ns_per_op) VALUES (?,?,?,?,?,?,?,?)",
+                (added, r.source, r.machine, r.url, r.alg, r.op, r.size, r.ns_per_op),
+            )
+            r.id = cur.lastrowid
+            ids.append(cur.lastrowid)
+        self.db.commit()
+        return ids
+
+    def load_references(self) -> list:
+        from ..references import Reference
+
+        rows = self.db.execute("SELECT id, source, machine, url, alg, op, size, ns_per_op FROM refs ORDER BY id")
+        return [Reference(*row) for row in rows.fetchall()]
+
+    def remove_reference(self, ref_id: int) -> bool:
+        cur = self.db.execute("DELETE FROM refs WHERE id=?", (ref_id,))
+        self.db.commit()
+        return cur.rowcount > 0
 
     def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
         if env_update:
