@@ -14,6 +14,7 @@ from .errors import DriverError, UserError
 from .planner import Filters, plan
 from .report import build_report
 from .report import csv_ as csv_report
+from .report import html as html_report
 from .report import json_ as json_report
 from .report import markdown as md_report
 from .report import terminal as term_report
@@ -37,6 +38,7 @@ EXAMPLES = {
     "show": """examples:
   cryptobench show latest                    # the newest run, as terminal tables
   cryptobench show 3 --md run3.md --json run3.json --csv run3.csv
+  cryptobench show latest --html report.html      # charts, one self-contained file
   cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout""",
     "runs": """example:
   cryptobench runs --db results/cryptobench.db""",
@@ -101,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--json", metavar="FILE", help="also write the result as JSON (docs/results-schema.md)")
     r.add_argument("--csv", metavar="FILE", help="also write one CSV row per provider and cell")
     r.add_argument("--md", metavar="FILE", help="also write a Markdown report")
+    r.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with charts")
     r.add_argument(
         "--time-per-cell", type=float, metavar="S", help="time budget per provider and cell (default: the suite's)"
     )
@@ -136,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="FILE")
     s.add_argument("--csv", metavar="FILE")
     s.add_argument("--md", metavar="FILE")
+    s.add_argument("--html", metavar="FILE", help="a self-contained HTML report with charts (nothing fetched when opened)")
     s.add_argument(
         "--normalise",
         metavar="FACTOR:REASON",
@@ -202,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _write_exports(rep, args) -> None:
-    for path, renderer in ((args.json, json_report), (args.csv, csv_report), (args.md, md_report)):
+    exports = ((args.json, json_report), (args.csv, csv_report), (args.md, md_report), (args.html, html_report))
+    for path, renderer in exports:
         if path:
             try:
                 Path(path).write_text(renderer.render(rep), encoding="utf-8")
@@ -226,6 +231,8 @@ def cmd_run(args) -> int:
     if not 0 <= args.noise < 100:
         raise UserError("--noise must be a percentage in [0, 100)")
     cpu_off = ",".join(cpufeatures.parse(args.cpu_features)) if args.cpu_features else ""
+    if args.html:
+        html_report.ensure_available()  # fail before a long run, not after it
     filters = Filters.parse(args.alg, args.provider, args.size)
     if args.chunk:
         suite = with_chunks(suite, parse_chunks(args.chunk), None if args.size else 16 * 1024 * 1024)

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev)
+APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -27,6 +27,11 @@ if [ ! -f .venv/.stamp ] || [ pyproject.toml -nt .venv/.stamp ]; then
   .venv/bin/pip install -q --disable-pip-version-check -e '.[drivers,dev]'
   touch .venv/.stamp
 fi
+
+# the charting library inlined into HTML reports, and the headless-Chromium checker of those reports
+for d in cryptobench/report/assets tools/html-check; do
+  [ "$d/node_modules/.package-lock.json" -nt "$d/package-lock.json" ] || npm ci --prefix "$d" --no-audit --no-fund --loglevel=error
+done
 
 .venv/bin/python -m cryptobench.vectors.export build/cases >/dev/null
 echo "setup: building drivers"

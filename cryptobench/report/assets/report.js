@@ -196,55 +196,96 @@
     return finish(opt);
   }
 
-  function hbarChart(spec, categories, unit, width) {
-    var opt = baseOption(spec.series.map(seriesName), width);
-    var fmt = unit === "ops/s" ? fmtOps : fmtNum;
-    // A log axis only when the figures span more than 30x (RSA sign against verify); bars then start
-    // at the decade below the smallest figure, so that the differences between providers stay visible.
-    var vals = [];
-    spec.series.forEach(function (s) { s.points.forEach(function (p) { if (p.v > 0) vals.push(p.v); }); });
-    var lo = Math.min.apply(null, vals), hi = Math.max.apply(null, vals);
-    var logScale = vals.length > 0 && hi / lo > 30;
-    opt.grid = { left: 80, right: 70, top: 22, bottom: 44, containLabel: false };
-    opt.yAxis = axisCommon({
-      type: "category", inverse: true, data: categories.map(function (c) { return c[1]; }),
-      axisTick: { show: false }, axisLabel: { color: "#333", fontSize: 12, fontWeight: "bold" },
-      splitLine: { show: false },
-    });
-    opt.xAxis = axisCommon(logScale
-      ? { type: "log", logBase: 10, name: unit + " (log scale)", nameGap: 28,
-          min: Math.pow(10, Math.floor(Math.log10(lo))),
-          axisLabel: { color: AXIS, fontSize: 11, formatter: fmtAxisRate } }
-      : { type: "value", name: unit === "MB/s" ? "MB/s (10⁶ bytes/s)" : unit, nameGap: 28,
-          axisLabel: { color: AXIS, fontSize: 11, formatter: fmtAxisRate } });
-    opt.series = spec.series.map(function (s) {
-      var byX = {};
-      s.points.forEach(function (p) { byX[p.x] = p; });
-      return {
-        type: "bar",
-        name: seriesName(s),
-        color: s.color,
-        barMaxWidth: 18,
-        barGap: "15%",
-        barCategoryGap: "22%",
-        itemStyle: { color: s.color, borderRadius: [0, 3, 3, 0] },
-        label: {
-          show: true, position: "right", fontSize: 10, color: "#444",
-          formatter: function (p) { return p.data && p.data.pt ? fmt(p.data.pt.v) : ""; },
+  // Horizontal bars in panels (one per size or operation), providers down, each panel on its own
+  // linear scale starting at zero; a whisker at each bar's end is the 95% CI.
+  var PANEL = { top: 4, title: 24, row: 22, axis: 24, gap: 12, bottom: 22 }; // as html.py's PANEL
+
+  function panelChart(spec) {
+    var opt = baseOption(null, 0);
+    delete opt.legend;
+    var fmt = spec.unit === "ops/s" ? fmtOps : fmtNum;
+    var names = spec.providers.map(function (p) { return p.baseline ? p.provider + " (baseline)" : p.provider; });
+    var labelW = 0;
+    names.forEach(function (n) { labelW = Math.max(labelW, measure.measureText(n).width); });
+    var rows = spec.providers.length;
+    opt.grid = []; opt.xAxis = []; opt.yAxis = []; opt.series = []; opt.title = [];
+    var y = PANEL.top;
+    spec.panels.forEach(function (panel, i) {
+      var h = rows * PANEL.row;
+      var last = i === spec.panels.length - 1;
+      opt.title.push({ text: panel.label, top: y, left: 4, textStyle: { fontSize: 13, fontWeight: "bold", color: "#333" } });
+      opt.grid.push({ left: Math.ceil(labelW) + 18, right: 96, top: y + PANEL.title, height: h });
+      opt.yAxis.push({
+        type: "category", gridIndex: i, inverse: true, data: names,
+        axisTick: { show: false }, axisLine: { lineStyle: { color: "#999" } },
+        axisLabel: {
+          color: "#333", fontSize: 12,
+          formatter: function (v, idx) { return spec.providers[idx].baseline ? "{b|" + v + "}" : v; },
+          rich: { b: { fontWeight: "bold", color: "#000", fontSize: 12 } },
         },
-        data: categories.map(function (c) {
-          var p = byX[c[0]];
-          return p ? { value: p.v, pt: p } : { value: null };
-        }),
+      });
+      opt.xAxis.push(axisCommon({
+        type: "value", gridIndex: i, min: 0,
+        name: last ? (spec.unit === "MB/s" ? "MB/s (10⁶ bytes/s)" : "operations per second") : "",
+        nameGap: 22, axisLabel: { color: AXIS, fontSize: 10, formatter: fmtAxisRate },
+      }));
+      var data = spec.providers.map(function (p) {
+        var pt = panel.points[p.provider];
+        if (pt && pt.missing) return { value: 0, missing: pt.missing, itemStyle: { color: p.color } };
+        return pt ? { value: pt.v, pt: pt, itemStyle: { color: p.color } } : { value: null };
+      });
+      opt.series.push({
+        type: "bar", xAxisIndex: i, yAxisIndex: i, barWidth: 14, name: panel.label,
+        itemStyle: { borderRadius: [0, 3, 3, 0] },
+        data: data,
+        label: {
+          // the figures are drawn past the whisker by the custom series below; here only a missing cell
+          show: true, position: "right", distance: 8, fontSize: 11, color: "#c62828", fontStyle: "italic",
+          formatter: function (p) { return p.data && p.data.missing ? p.data.missing : ""; },
+        },
         tooltip: {
           formatter: function (params) {
-            var p = params.data.pt;
-            return p ? pointTooltip(spec.title || "", s.provider, params.name, p, unit) : "";
+            var pt = params.data.pt, who = spec.providers[params.dataIndex].provider;
+            if (params.data.missing) return "<b>" + esc(who) + "</b><br>" + esc(panel.label) + ": " + esc(params.data.missing);
+            return pt ? pointTooltip(spec.title || "", who, panel.label, pt, spec.unit) : "";
           },
         },
-      };
+      });
+      var marks = [];
+      spec.providers.forEach(function (p, idx) {
+        var pt = panel.points[p.provider];
+        if (!pt || pt.missing || pt.v === null) return;
+        var sp = pt.speed && pt.speed.verdict !== "baseline" ? "  " + pt.speed.x.toFixed(2) + "×" : "";
+        var lo = pt.lo === null ? pt.v : pt.lo, hi = pt.hi === null ? pt.v : pt.hi;
+        marks.push({ value: [lo, hi, idx, pt.v], text: fmt(pt.v) + sp + (pt.differs ? " ⚠" : "") });
+      });
+      opt.series.push({
+        type: "custom", xAxisIndex: i, yAxisIndex: i, silent: true, z: 3,
+        data: marks,
+        encode: { x: [0, 1], y: 2 },
+        renderItem: function (params, api) {
+          var a = api.coord([api.value(0), api.value(2)]);
+          var b = api.coord([api.value(1), api.value(2)]);
+          var end = api.coord([api.value(3), api.value(2)]);
+          var w = 4, style = { stroke: "#555", lineWidth: 1.2 };
+          var children = [
+            { type: "text", x: Math.max(b[0], end[0]) + 6, y: b[1],
+              style: { text: marks[params.dataIndex].text, fill: "#333", font: "11px " + FONT, verticalAlign: "middle" } },
+          ];
+          if (b[0] - a[0] >= 1) {
+            children.push(
+              { type: "line", shape: { x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, style: style },
+              { type: "line", shape: { x1: a[0], y1: a[1] - w, x2: a[0], y2: a[1] + w }, style: style },
+              { type: "line", shape: { x1: b[0], y1: b[1] - w, x2: b[0], y2: b[1] + w }, style: style }
+            );
+          }
+          return { type: "group", children: children };
+        },
+      });
+      y += PANEL.title + h + PANEL.axis + PANEL.gap;
     });
-    return finish(opt);
+    opt.panelHeight = y + PANEL.bottom;
+    return opt;
   }
 
   function heatmap(spec) {
@@ -252,7 +293,7 @@
     delete opt.legend;
     var maxAbs = 1;
     spec.cells.forEach(function (c) { maxAbs = Math.max(maxAbs, Math.abs(c.log2)); });
-    var M = Math.min(3, Math.ceil(maxAbs * 2) / 2);
+    var M = Math.min(3, Math.ceil(maxAbs - 1e-9));
     var longest = 0;
     spec.rows.forEach(function (r) { longest = Math.max(longest, measure.measureText(r).width); });
     opt.grid = { left: Math.ceil(longest) + 24, right: 24, top: 56, bottom: 64 };
@@ -326,9 +367,8 @@
       case "granularity":
         return lineChart(spec, title, "chunk size (bytes, log scale)", fmtSize, width);
       case "bars":
-        return hbarChart(spec, spec.sizes, "MB/s", width);
       case "pubkey":
-        return hbarChart(spec, spec.ops.map(function (o, i) { return [i, o]; }), "ops/s", width);
+        return panelChart(spec);
       case "heatmap":
         return heatmap(spec);
     }
@@ -345,7 +385,9 @@
     try {
       var opt = build(spec, title, el.clientWidth);
       if (opt.legendExtra) el.style.height = el.clientHeight + opt.legendExtra + "px";
+      if (opt.panelHeight) el.style.height = opt.panelHeight + "px";
       delete opt.legendExtra;
+      delete opt.panelHeight;
       var chart = echarts.init(el, null, { renderer: "canvas" });
       chart.setOption(opt);
       charts.push(chart);
