@@ -139,7 +139,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="FILE")
     s.add_argument("--csv", metavar="FILE")
     s.add_argument("--md", metavar="FILE")
-    s.add_argument("--html", metavar="FILE", help="a self-contained HTML report with charts (nothing fetched when opened)")
+    s.add_argument(
+        "--html", metavar="FILE", help="a self-contained HTML report with charts (nothing fetched when opened)"
+    )
     s.add_argument(
         "--normalise",
         metavar="FACTOR:REASON",
