@@ -102,6 +102,7 @@ def _builtin() -> list[Provider]:
         c("cpp:botan", "cbdriver-botan", "Botan 2 C++ API (Debian)", "cpp"),
         c("c:botan-ffi", "cbdriver-botan-ffi", "Botan 2 C FFI (Debian)"),
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
+        Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
         *[

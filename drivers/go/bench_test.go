@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,7 @@ type benchResult struct {
 func keyIV(alg string) (key, iv string) {
 	keyLen, ivLen := 0, 0
 	switch {
-	case strings.HasPrefix(alg, "aes-128-"):
+	case strings.HasPrefix(alg, "aes-128-"), strings.HasPrefix(alg, "sm4-"):
 		keyLen = 16
 	case strings.HasPrefix(alg, "aes-256-"), strings.Contains(alg, "chacha20"), alg == "hmac-sha256":
 		keyLen = 32
@@ -92,11 +93,27 @@ func expected(t *testing.T, a *Alg, op, key, iv string, msg []byte) string {
 	return Checksum(b)
 }
 
+// symmetricAlgs are a provider's algorithms without a key pair.
+func symmetricAlgs(p *Provider) []*Alg {
+	var algs []*Alg
+	for _, a := range p.Algs {
+		if a.Keypair == nil {
+			algs = append(algs, a)
+		}
+	}
+	return algs
+}
+
 func TestBenchEveryOffer(t *testing.T) {
-	d := NewDriver(providers["go:stdlib"])
+	for _, pid := range providerIDs() {
+		t.Run(pid, func(t *testing.T) { benchEveryOffer(t, NewDriver(providers[pid])) })
+	}
+}
+
+func benchEveryOffer(t *testing.T, d *Driver) {
 	const size = 1024
 	msg := Message(benchSeed, size)
-	for _, a := range d.prov.Algs {
+	for _, a := range symmetricAlgs(d.prov) {
 		for _, op := range a.Ops {
 			t.Run(a.Name+"/"+op, func(t *testing.T) {
 				key, iv := keyIV(a.Name)
@@ -142,26 +159,61 @@ func TestBenchKnownChecksum(t *testing.T) {
 	if !r.OK || r.Checksum != "00000020:fb4898be6151a393" {
 		t.Fatalf("sha256 at 1 KiB: %+v", r)
 	}
+	// The same digest streamed, in pieces that do not divide the message.
+	r = doBench(t, d, benchLine("sha256", "hash", "", "", 1024, 100))
+	if !r.OK || r.Checksum != "00000020:fb4898be6151a393" {
+		t.Fatalf("sha256 at 1 KiB in 100-byte chunks: %+v", r)
+	}
 	r = doBench(t, d, []byte(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":1,"batch":7,"samples":2}`))
 	if !r.OK || r.Batch != 7 || r.Checksum != "00000000:cbf29ce484222325" {
 		t.Fatalf("noop with a fixed batch: %+v", r)
 	}
 }
 
-// Every size with an odd tail, for the algorithms that allow it.
+// Every size with an odd tail, for the algorithms that allow it, one-shot
+// and (where streamable) in pieces that cross the 1 MiB period of the
+// pattern at odd offsets.
 func TestBenchOddSizes(t *testing.T) {
-	d := NewDriver(providers["go:stdlib"])
-	for _, a := range d.prov.Algs {
-		if strings.HasSuffix(a.Name, "-ecb") || strings.HasSuffix(a.Name, "-cbc") || a.Name == "noop" {
-			continue
+	for _, pid := range providerIDs() {
+		d := NewDriver(providers[pid])
+		for _, a := range symmetricAlgs(d.prov) {
+			if strings.HasSuffix(a.Name, "-ecb") || strings.HasSuffix(a.Name, "-cbc") || a.Name == "noop" {
+				continue
+			}
+			for _, size := range []int{0, 1, 1<<20 + 3} {
+				for _, op := range a.Ops {
+					key, iv := keyIV(a.Name)
+					want := expected(t, a, op, key, iv, Message(benchSeed, size))
+					chunks := []int{0}
+					if a.Stream {
+						chunks = append(chunks, 12345, 1<<20)
+					}
+					for _, chunk := range chunks {
+						r := doBench(t, d, benchLine(a.Name, op, key, iv, size, chunk))
+						if !r.OK || r.Checksum != want {
+							t.Errorf("%s %s %s size %d chunk %d: %+v, want checksum %s", pid, a.Name, op, size, chunk, r, want)
+						}
+					}
+				}
+			}
 		}
-		for _, size := range []int{0, 1, 1<<20 + 3} {
-			op := a.Ops[0]
-			key, iv := keyIV(a.Name)
+	}
+}
+
+// CBC streamed across the period in whole-block pieces.
+func TestBenchCBCStreamAcrossPeriod(t *testing.T) {
+	for pid, alg := range map[string]string{"go:stdlib": "aes-128-cbc", "go:gmsm": "sm4-cbc"} {
+		d := NewDriver(providers[pid])
+		a := d.prov.alg(alg)
+		key, iv := keyIV(alg)
+		size := 5<<19 + 16*7
+		for _, op := range a.Ops {
 			want := expected(t, a, op, key, iv, Message(benchSeed, size))
-			r := doBench(t, d, benchLine(a.Name, op, key, iv, size, 0))
-			if !r.OK || r.Checksum != want {
-				t.Errorf("%s %s size %d: %+v, want checksum %s", a.Name, op, size, r, want)
+			for _, chunk := range []int{16 * 777, 1 << 20} {
+				r := doBench(t, d, benchLine(alg, op, key, iv, size, chunk))
+				if !r.OK || r.Checksum != want {
+					t.Errorf("%s %s size %d chunk %d: %+v, want %s", alg, op, size, chunk, r, want)
+				}
 			}
 		}
 	}
@@ -184,6 +236,12 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 		"cbc size":          string(benchLine("aes-128-cbc", "decrypt", k16, iv16, 1000, 0)),
 		"cbc chunk":         string(benchLine("aes-128-cbc", "encrypt", k16, iv16, 1024, 100)),
 		"chunk on aead":     string(benchLine("aes-128-gcm", "seal", k16, iv12, 1024, 64)),
+		"chunk over 1 MiB":  string(benchLine("sha256", "hash", "", "", 1<<21, 1<<20+1)),
+		"chunk on sign":     string(benchLine("ecdsa-p256", "sign", "", "", 32, 16)),
+		"oaep too long":     string(benchLine("rsa-2048-oaep", "encrypt", "", "", 191, 0)),
+		"keypair symmetric": `{"cmd":"keypair","alg":"sha256"}`,
+		"keypair unknown":   `{"cmd":"keypair","alg":"ml-kem-512"}`,
+		"keypair no alg":    `{"cmd":"keypair"}`,
 		"chunk on ecb":      string(benchLine("aes-128-ecb", "encrypt", k16, "", 1024, 64)),
 		"bad hex key":       string(benchLine("aes-128-gcm", "seal", "xyz", iv12, 16, 0)),
 		"bad key length":    string(benchLine("aes-128-gcm", "seal", strings.Repeat("00", 32), iv12, 16, 0)),
@@ -193,7 +251,7 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 		"no samples":        `{"cmd":"bench","alg":"sha256","op":"hash","size":16,"seed":1}`,
 		"negative size":     `{"cmd":"bench","alg":"sha256","op":"hash","size":-1,"seed":1,"samples":1}`,
 		"verify unknown":    `{"cmd":"verify","alg":"sm3","cases":[]}`,
-		"protocol mismatch": `{"cmd":"hello","protocol":2}`,
+		"protocol 0":        `{"cmd":"hello","protocol":0}`,
 	}
 	for name, line := range bad {
 		out, quit := d.HandleLine([]byte(line))
@@ -210,9 +268,11 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 			t.Logf("%s: %s", name, r.Error)
 		}
 	}
-	out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":1}`))
-	if !strings.HasPrefix(string(out), `{"ok":true,"protocol":1,"provider":"go:stdlib"`) {
-		t.Fatalf("hello after errors: %s", out)
+	for _, v := range []string{"1", "2", "3", "null"} {
+		out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":` + v + `}`))
+		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":2,"provider":"go:stdlib"`) {
+			t.Fatalf("hello (protocol %s) after errors: %s", v, out)
+		}
 	}
 	out, quit := d.HandleLine([]byte(`{"cmd":"bye"}`))
 	if string(out) != `{"ok":true}` || !quit {
@@ -238,28 +298,67 @@ func TestServeLongLinesAndEOF(t *testing.T) {
 // Allocations per timed operation, for the record: none where the Go API
 // lets us avoid them (CBC/CTR make a BlockMode/Stream per message).
 func TestCellAllocations(t *testing.T) {
-	p := providers["go:stdlib"]
-	msg := Message(benchSeed, 1024)
-	for _, a := range p.Algs {
-		for _, op := range a.Ops {
-			key, iv := keyIV(a.Name)
-			k, _ := hex.DecodeString(key)
-			v, _ := hex.DecodeString(iv)
-			for _, chunk := range []int{0, 64} {
-				if chunk > 0 && !a.Stream {
-					continue
+	for _, pid := range providerIDs() {
+		for _, a := range symmetricAlgs(providers[pid]) {
+			for _, op := range a.Ops {
+				key, iv := keyIV(a.Name)
+				k, _ := hex.DecodeString(key)
+				v, _ := hex.DecodeString(iv)
+				for _, chunk := range []int{0, 64} {
+					if chunk > 0 && !a.Stream {
+						continue
+					}
+					c, err := a.NewCell(newCellParams(op, k, v, benchSeed, 1024, chunk))
+					if err != nil {
+						t.Fatalf("%s %s: %v", a.Name, op, err)
+					}
+					allocs := testing.AllocsPerRun(200, func() { c.Run() })
+					mayAlloc := strings.HasSuffix(a.Name, "-cbc") || strings.HasSuffix(a.Name, "-ctr")
+					if allocs > 0 && !mayAlloc {
+						t.Errorf("%s %s %s chunk %d: %.1f allocations per operation", pid, a.Name, op, chunk, allocs)
+					}
+					t.Logf("%s %s %s chunk %d: %.1f allocs/op", pid, a.Name, op, chunk, allocs)
 				}
-				c, err := a.NewCell(&CellParams{Op: op, Key: k, IV: v, Msg: msg, Chunk: chunk})
-				if err != nil {
-					t.Fatalf("%s %s: %v", a.Name, op, err)
-				}
-				allocs := testing.AllocsPerRun(200, func() { c.Run() })
-				mayAlloc := strings.HasSuffix(a.Name, "-cbc") || strings.HasSuffix(a.Name, "-ctr")
-				if allocs > 0 && !mayAlloc {
-					t.Errorf("%s %s chunk %d: %.1f allocations per operation", a.Name, op, chunk, allocs)
-				}
-				t.Logf("%s %s chunk %d: %.1f allocs/op", a.Name, op, chunk, allocs)
 			}
 		}
+	}
+}
+
+// With chunk > 0 the message is never materialised: a 64 MiB streamed
+// cell allocates about the 2 MiB pattern and one piece, not the message;
+// a streamed decrypt keeps only its ciphertext (the one size-proportional
+// buffer protocol.md allows).
+func TestStreamedMemoryBounded(t *testing.T) {
+	const size = 64 << 20
+	Pattern2(benchSeed) // cached: not counted below
+	for _, tc := range []struct {
+		pid, alg, op string
+		limit        uint64
+	}{
+		{"go:stdlib", "sha256", "hash", 1 << 20},
+		{"go:stdlib", "aes-128-ctr", "encrypt", 1 << 20},
+		{"go:stdlib", "aes-128-cbc", "encrypt", 1 << 20},
+		{"go:stdlib", "chacha20", "encrypt", 1 << 20},
+		{"go:stdlib", "hmac-sha256", "mac", 1 << 20},
+		{"go:stdlib", "aes-128-ctr", "decrypt", size + 1<<20},
+		{"go:gmsm", "sm3", "hash", 1 << 20},
+		{"go:gmsm", "sm4-ctr", "encrypt", 1 << 20},
+	} {
+		d := NewDriver(providers[tc.pid])
+		key, iv := keyIV(tc.alg)
+		line := []byte(fmt.Sprintf(`{"cmd":"bench","alg":%q,"op":%q,"size":%d,"chunk":%d,"key":%q,"iv":%q,"seed":%d,"batch":1,"target_ns":0,"warmup_ns":0,"samples":1}`,
+			tc.alg, tc.op, size, 64<<10, key, iv, benchSeed))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := doBench(t, d, line)
+		runtime.ReadMemStats(&after)
+		if !r.OK {
+			t.Fatalf("%s %s: %s", tc.alg, tc.op, r.Error)
+		}
+		alloc := after.TotalAlloc - before.TotalAlloc
+		if alloc > tc.limit {
+			t.Errorf("%s %s of %d bytes in 64 KiB chunks allocated %d bytes (limit %d)", tc.alg, tc.op, size, alloc, tc.limit)
+		}
+		t.Logf("%s %s %s: %d bytes allocated for a %d-byte streamed message", tc.pid, tc.alg, tc.op, alloc, size)
 	}
 }

@@ -11,30 +11,97 @@ import (
 
 const patternLen = 1 << 20
 
+// maxChunk is the largest chunk a streamed cell takes (protocol.md: chunk
+// is at most 1 MiB), so a piece starting anywhere in the period is
+// contiguous in the doubled pattern.
+const maxChunk = patternLen
+
 var (
 	patternMu   sync.Mutex
 	patternSeed uint32
-	patternBuf  []byte
+	patternBuf  []byte // P ‖ P, 2 MiB
 )
 
-// Pattern returns the first 1 MiB of the xorshift32 byte stream for seed.
-// The slice is cached and shared: callers must not modify it.
-func Pattern(seed uint32) []byte {
+// Pattern2 returns the first 1 MiB of the xorshift32 byte stream for seed,
+// twice (2 MiB), so any piece of up to 1 MiB starting anywhere in the
+// period is contiguous. The slice is cached and shared: callers must not
+// modify it.
+func Pattern2(seed uint32) []byte {
 	patternMu.Lock()
 	defer patternMu.Unlock()
 	if patternBuf != nil && patternSeed == seed {
 		return patternBuf
 	}
-	p := make([]byte, patternLen)
+	p := make([]byte, 2*patternLen)
 	x := seed
-	for i := range p {
+	for i := range patternLen {
 		x ^= x << 13
 		x ^= x >> 17
 		x ^= x << 5
 		p[i] = byte(x)
 	}
+	copy(p[patternLen:], p[:patternLen])
 	patternSeed, patternBuf = seed, p
 	return p
+}
+
+// Pattern returns the first 1 MiB of the xorshift32 byte stream for seed
+// (shared: callers must not modify it).
+func Pattern(seed uint32) []byte {
+	return Pattern2(seed)[:patternLen:patternLen]
+}
+
+// source is the input of a cell read piece by piece: either the fixed
+// input, never materialised (pieces are slices of the doubled pattern), or
+// a buffer kept whole (a ciphertext made outside the timed region).
+type source struct {
+	size int
+	pat  []byte // P ‖ P when the input is the fixed input
+	kept []byte // the whole input otherwise
+}
+
+// patternSource is the fixed input of size bytes for seed.
+func patternSource(seed uint32, size int) *source {
+	return &source{size: size, pat: Pattern2(seed)}
+}
+
+// keptSource reads from b, kept whole.
+func keptSource(b []byte) *source {
+	return &source{size: len(b), kept: b}
+}
+
+// at returns the n input bytes at offset off; n is at most maxChunk for a
+// pattern source.
+func (s *source) at(off, n int) []byte {
+	if s.pat == nil {
+		return s.kept[off : off+n]
+	}
+	p := off & (patternLen - 1)
+	return s.pat[p : p+n]
+}
+
+// fnvFold is FNV-1a 64 computed incrementally over an output stream, with
+// its length: the checksum of a streamed operation.
+type fnvFold struct {
+	h uint64
+	n int64
+}
+
+func newFold() *fnvFold { return &fnvFold{h: 0xcbf29ce484222325} }
+
+func (f *fnvFold) write(b []byte) {
+	h := f.h
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 0x100000001b3
+	}
+	f.h = h
+	f.n += int64(len(b))
+}
+
+// checksum has the format of Checksum.
+func (f *fnvFold) checksum() string {
+	return fmt.Sprintf("%08x:%016x", f.n, f.h)
 }
 
 // Message returns a fresh n-byte message M[i] = P[i mod 1 MiB].

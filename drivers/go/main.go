@@ -1,5 +1,5 @@
 // Command cbdriver-go is cryptobench's Go driver: it speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 1) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 2) on stdin/stdout for one
 // provider, selected by --provider.
 package main
 
@@ -91,6 +91,9 @@ func (d *Driver) HandleLine(line []byte) (resp []byte, quit bool) {
 	case "bench":
 		r, err := d.bench(req)
 		return encodeResponse(r, err), false
+	case "keypair":
+		r, err := d.keypair(req)
+		return encodeResponse(r, err), false
 	case "bye":
 		return encodeResponse(okResponse{OK: true}, nil), true
 	default:
@@ -99,8 +102,10 @@ func (d *Driver) HandleLine(line []byte) (resp []byte, quit bool) {
 }
 
 func (d *Driver) hello(req *Request) (*helloResponse, error) {
-	if req.Protocol != nil && *req.Protocol != protocolVersion {
-		return nil, fmt.Errorf("protocol %d not supported (this driver speaks %d)", *req.Protocol, protocolVersion)
+	// Any version >= 1 is accepted; the answer is the highest this driver
+	// implements and the orchestrator decides what to use.
+	if req.Protocol != nil && *req.Protocol < 1 {
+		return nil, fmt.Errorf("protocol %d not supported (this driver speaks 1 to %d)", *req.Protocol, protocolVersion)
 	}
 	offers := map[string][]string{}
 	stream := []string{}
@@ -163,12 +168,32 @@ func runCase(a *Alg, rc *rawCase) caseResult {
 			return res
 		}
 	}
-	if errors.Is(err, errRejected) {
+	var unsup *unsupportedError
+	switch {
+	case errors.Is(err, errRejected):
 		res.Rejected = true
-	} else {
+	case errors.As(err, &unsup):
+		res.Unsupported = oneLine(unsup.why)
+	default:
 		res.Error = oneLine(err.Error())
 	}
 	return res
+}
+
+// keypair answers a fresh key pair from the provider's own generator.
+func (d *Driver) keypair(req *Request) (*keypairResponse, error) {
+	a, err := d.lookup(req.Alg)
+	if err != nil {
+		return nil, err
+	}
+	if a.Keypair == nil {
+		return nil, fmt.Errorf("keypair not offered for %s by %s (not a public-key algorithm)", a.Name, d.prov.ID)
+	}
+	pub, priv, err := a.Keypair()
+	if err != nil {
+		return nil, fmt.Errorf("keypair %s: %v", a.Name, err)
+	}
+	return &keypairResponse{OK: true, Public: encodeHex(pub), Private: encodeHex(priv)}, nil
 }
 
 func (d *Driver) bench(req *Request) (*benchResponse, error) {
@@ -196,7 +221,9 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	case req.Chunk < 0 || req.Batch < 0 || req.TargetNs < 0 || req.WarmupNs < 0:
 		return nil, fmt.Errorf("chunk, batch, target_ns and warmup_ns must not be negative")
 	case req.Chunk > 0 && !a.Stream:
-		return nil, fmt.Errorf("chunk %d: %s is not streamable in %s (no streaming API; Go AEADs are one-shot)", req.Chunk, a.Name, d.prov.ID)
+		return nil, fmt.Errorf("not offered: %s has no streaming API in %s (chunk %d asked; Go AEADs and public-key operations are one-shot)", a.Name, d.prov.ID, req.Chunk)
+	case req.Chunk > maxChunk:
+		return nil, fmt.Errorf("chunk %d is larger than 1 MiB (protocol.md: chunk is at most 1 MiB)", req.Chunk)
 	}
 	key, err := decodeHex("key", req.Key)
 	if err != nil {
@@ -206,19 +233,16 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	msg := Message(uint32(*req.Seed), int(*req.Size))
-
-	cell, err := a.NewCell(&CellParams{Op: req.Op, Key: key, IV: iv, Msg: msg, Chunk: int(req.Chunk)})
+	cell, err := a.NewCell(newCellParams(req.Op, key, iv, uint32(*req.Seed), int(*req.Size), int(req.Chunk)))
 	if err != nil {
 		return nil, err
 	}
 
 	// The checksum of one operation on the fixed input, outside any timing.
-	sink := cell.Run()
+	sink, checksum := checksumRun(cell)
 	if err := cell.Err(); err != nil {
 		return nil, err
 	}
-	checksum := Checksum(cell.Output())
 
 	runtime.GC() // preparation garbage should not be collected inside a sample
 

@@ -1,13 +1,15 @@
 package main
 
 // The provider interface: a catalogue of algorithms, each with a case
-// executor (for `verify`) and a cell constructor (for `bench`).
+// executor (for `verify`), a cell constructor (for `bench`) and, for
+// public-key algorithms, a key-pair generator (for `keypair`).
 //
 // A provider is one file that calls registerProvider from an init function
-// (ops_stdlib.go registers go:stdlib). The helpers below build algorithms
-// from Go's standard shapes — hash.Hash, cipher.Block, cipher.AEAD — so a
-// second Go library exposing those interfaces (for example gmsm's SM3/SM4)
-// needs only its own catalogue file.
+// (ops_stdlib.go registers go:stdlib, ops_gmsm.go go:gmsm). The helpers
+// below build symmetric algorithms from Go's standard shapes — hash.Hash,
+// cipher.Block, cipher.AEAD — and pk.go builds public-key algorithms from
+// small per-scheme adapters, so every algorithm of every provider goes
+// through the same Alg and Cell.
 
 import (
 	"crypto/cipher"
@@ -37,11 +39,16 @@ type Alg struct {
 	// Stream: the algorithm accepts chunk > 0 in bench.
 	Stream bool
 	// Exec runs one verify case and returns the output; errRejected when the
-	// library refused the input (an open whose tag does not verify).
+	// library refused the input (an open whose tag does not verify, a
+	// signature that does not verify, a malformed key), an *unsupportedError
+	// when the library has no API for this variant of the operation.
 	Exec func(c *Case) ([]byte, error)
 	// NewCell prepares one bench cell. Op is already checked against Ops and
 	// Chunk against Stream.
 	NewCell func(p *CellParams) (Cell, error)
+	// Keypair makes a fresh key pair with the library's own generator, in
+	// protocol.md's encodings (public-key algorithms only; nil otherwise).
+	Keypair func() (public, private []byte, err error)
 }
 
 // Case is one decoded verify case.
@@ -53,15 +60,38 @@ type Case struct {
 	AAD     []byte
 	Msg     []byte
 	Counter uint32
+
+	// public-key cases
+	Public, Private, Sig, Seed, Ctx []byte
+	M                               []byte
+	HasM                            bool // m was given: deterministic encapsulation
+	Deterministic                   bool
 }
 
 // CellParams is what a cell is prepared from.
 type CellParams struct {
-	Op    string
-	Key   []byte
-	IV    []byte
-	Msg   []byte // the fixed input of `size` bytes
-	Chunk int    // 0: one-shot; > 0: streaming API in pieces of Chunk bytes
+	Op  string
+	Key []byte
+	IV  []byte
+	// Msg is the fixed input of `size` bytes for a one-shot cell (Chunk 0);
+	// nil for a streamed cell, which reads Src piece by piece instead.
+	Msg   []byte
+	Src   *source
+	Size  int
+	Chunk int // 0: one-shot; > 0: streaming API in pieces of Chunk bytes
+}
+
+// newCellParams prepares the input of a cell: the whole message for a
+// one-shot cell; for a streamed cell (chunk > 0) only the doubled 1 MiB
+// pattern, so memory stays bounded whatever the size.
+func newCellParams(op string, key, iv []byte, seed uint32, size, chunk int) *CellParams {
+	p := &CellParams{Op: op, Key: key, IV: iv, Size: size, Chunk: chunk}
+	if chunk > 0 {
+		p.Src = patternSource(seed, size)
+	} else {
+		p.Msg = Message(seed, size)
+	}
+	return p
 }
 
 // Cell is one prepared bench cell.
@@ -75,7 +105,41 @@ type Cell interface {
 	Err() error
 }
 
+// streamedCell is a cell whose output is a stream of pieces written to one
+// piece-sized buffer (a cipher with chunk > 0): Output holds only the last
+// piece, so the checksum is folded piece by piece during one untimed Run.
+type streamedCell interface {
+	Cell
+	// setFold makes the following Runs fold every output piece into f
+	// (nil: stop folding).
+	setFold(f *fnvFold)
+}
+
+// checksumRun performs the one untimed operation whose output gives the
+// cell's checksum.
+func checksumRun(c Cell) (sink uint64, checksum string) {
+	if sc, ok := c.(streamedCell); ok {
+		f := newFold()
+		sc.setFold(f)
+		sink = c.Run()
+		sc.setFold(nil)
+		return sink, f.checksum()
+	}
+	sink = c.Run()
+	return sink, Checksum(c.Output())
+}
+
 var errRejected = errors.New("rejected")
+
+// unsupportedError: the library has no API for this variant of an
+// operation (a verify case answered `unsupported`, counted as skipped).
+type unsupportedError struct{ why string }
+
+func (e *unsupportedError) Error() string { return "unsupported: " + e.why }
+
+func unsupported(format string, args ...any) error {
+	return &unsupportedError{why: fmt.Sprintf(format, args...)}
+}
 
 var providers = map[string]*Provider{}
 
@@ -122,39 +186,48 @@ func first(b []byte) uint64 {
 	return uint64(b[0])
 }
 
-// feed writes msg to h in pieces of chunk bytes (one Write when chunk <= 0).
-func feed(h hash.Hash, msg []byte, chunk int) {
-	if chunk <= 0 {
-		h.Write(msg)
-		return
+// pieces is the loop of a streamed cipher cell: crypt each chunk-sized
+// piece of in into the one piece buffer (overwritten), folding the output
+// into fold when it is set. It returns the first byte of the last piece.
+func pieces(in *source, chunk int, buf []byte, fold *fnvFold, crypt func(dst, src []byte)) uint64 {
+	n := 0
+	for off := 0; off < in.size; off += chunk {
+		n = min(chunk, in.size-off)
+		crypt(buf[:n], in.at(off, n))
+		if fold != nil {
+			fold.write(buf[:n])
+		}
 	}
-	for off := 0; off < len(msg); off += chunk {
-		h.Write(msg[off:min(off+chunk, len(msg))])
+	return first(buf[:n])
+}
+
+// piecesInto is pieces writing the whole output to dst (len in.size): the
+// streamed encryption that makes a decrypt cell's ciphertext, outside the
+// timed region.
+func piecesInto(dst []byte, in *source, chunk int, crypt func(dst, src []byte)) {
+	for off := 0; off < in.size; off += chunk {
+		n := min(chunk, in.size-off)
+		crypt(dst[off:off+n], in.at(off, n))
 	}
 }
 
-// xorChunks runs s over in into out in pieces of chunk bytes.
-func xorChunks(s cipher.Stream, out, in []byte, chunk int) {
-	if chunk <= 0 {
-		s.XORKeyStream(out, in)
-		return
-	}
-	for off := 0; off < len(in); off += chunk {
-		end := min(off+chunk, len(in))
-		s.XORKeyStream(out[off:end], in[off:end])
-	}
+// pieceCell is what every streamed cipher cell holds.
+type pieceCell struct {
+	in    *source
+	chunk int
+	buf   []byte // one piece
+	fold  *fnvFold
+}
+
+func (c *pieceCell) Output() []byte     { return c.buf }
+func (c *pieceCell) setFold(f *fnvFold) { c.fold = f }
+func newPieceCell(in *source, chunk int) pieceCell {
+	return pieceCell{in: in, chunk: chunk, buf: make([]byte, min(chunk, max(in.size, 1)))}
 }
 
 func checkLen(what string, b []byte, want int) error {
 	if len(b) != want {
 		return fmt.Errorf("%s must be %d bytes, got %d", what, want, len(b))
-	}
-	return nil
-}
-
-func checkBlocks(msg []byte, alg string) error {
-	if len(msg)%16 != 0 {
-		return fmt.Errorf("size %d is not a multiple of 16 (%s takes whole blocks, no padding)", len(msg), alg)
 	}
 	return nil
 }
@@ -195,16 +268,25 @@ func (c *hashOneShot) Output() []byte { return c.out }
 func (c *hashOneShot) Err() error     { return nil }
 
 // hashStream: chunk > 0 (and HMAC) uses the hash.Hash streaming API:
-// Reset, Write in pieces, Sum into a preallocated buffer.
+// Reset, Write in pieces (read from the pattern, never materialised), Sum
+// into a preallocated buffer. chunk 0 is one Write of the whole message.
 type hashStream struct {
-	h        hash.Hash
-	msg, out []byte
-	chunk    int
+	h     hash.Hash
+	msg   []byte  // chunk 0
+	in    *source // chunk > 0
+	out   []byte
+	chunk int
 }
 
 func (c *hashStream) Run() uint64 {
 	c.h.Reset()
-	feed(c.h, c.msg, c.chunk)
+	if c.chunk <= 0 {
+		c.h.Write(c.msg)
+	} else {
+		for off := 0; off < c.in.size; off += c.chunk {
+			c.h.Write(c.in.at(off, min(c.chunk, c.in.size-off)))
+		}
+	}
 	c.out = c.h.Sum(c.out[:0])
 	return uint64(c.out[0])
 }
@@ -227,7 +309,7 @@ func hashAlg(name string, newHash func() hash.Hash, sum func(out, msg []byte)) *
 			h := newHash()
 			out := make([]byte, h.Size())
 			if p.Chunk > 0 {
-				return &hashStream{h: h, msg: p.Msg, out: out, chunk: p.Chunk}, nil
+				return &hashStream{h: h, in: p.Src, out: out, chunk: p.Chunk}, nil
 			}
 			return &hashOneShot{sum: sum, msg: p.Msg, out: out}, nil
 		},
@@ -248,22 +330,29 @@ func hmacAlg(name string, newHash func() hash.Hash) *Alg {
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
 			h := hmac.New(newHash, p.Key)
-			return &hashStream{h: h, msg: p.Msg, out: make([]byte, h.Size()), chunk: p.Chunk}, nil
+			return &hashStream{h: h, msg: p.Msg, in: p.Src, out: make([]byte, h.Size()), chunk: p.Chunk}, nil
 		},
 	}
 }
 
 // ---- block cipher modes ---------------------------------------------------
 
-// blockCell holds what every block-cipher cell needs: the key schedule
-// (made once per cell), the input (plaintext, or the ciphertext prepared
-// outside the timed region for decrypt) and the output buffer.
+// blockCipher is a 16-byte block cipher as a library exposes it: the key
+// schedule, and optionally the library's own ECB BlockMode (Go's
+// crypto/cipher has none; gmsm's cipher package has one).
+type blockCipher struct {
+	newBlock       func(key []byte) (cipher.Block, error)
+	ecbEnc, ecbDec func(b cipher.Block) cipher.BlockMode
+}
+
+// blockCell holds what every one-shot block-cipher cell needs: the key
+// schedule (made once per cell), the input (plaintext, or the ciphertext
+// prepared outside the timed region for decrypt) and the output buffer.
 type blockCell struct {
 	b       cipher.Block
 	iv      []byte
 	encrypt bool
 	in, out []byte
-	chunk   int
 }
 
 func (c *blockCell) Output() []byte { return c.out }
@@ -288,9 +377,20 @@ func (c *ecbCell) Run() uint64 {
 	return first(out)
 }
 
+// ecbModeCell: a library's ECB BlockMode (no IV, so made once per cell),
+// CryptBlocks over the whole message.
+type ecbModeCell struct {
+	blockCell
+	m cipher.BlockMode
+}
+
+func (c *ecbModeCell) Run() uint64 {
+	c.m.CryptBlocks(c.out, c.in)
+	return first(c.out)
+}
+
 // cbcCell: the Go API sets the IV only when a BlockMode is made, so each
-// operation makes a new one (a small allocation) and runs CryptBlocks, in
-// chunk-sized pieces when streaming (chunk must be a multiple of 16).
+// operation makes a new one (a small allocation) and runs CryptBlocks.
 type cbcCell struct{ blockCell }
 
 func (c *cbcCell) Run() uint64 {
@@ -300,14 +400,7 @@ func (c *cbcCell) Run() uint64 {
 	} else {
 		m = cipher.NewCBCDecrypter(c.b, c.iv)
 	}
-	if c.chunk <= 0 {
-		m.CryptBlocks(c.out, c.in)
-	} else {
-		for off := 0; off < len(c.in); off += c.chunk {
-			end := min(off+c.chunk, len(c.in))
-			m.CryptBlocks(c.out[off:end], c.in[off:end])
-		}
-	}
+	m.CryptBlocks(c.out, c.in)
 	return first(c.out)
 }
 
@@ -315,9 +408,41 @@ func (c *cbcCell) Run() uint64 {
 type ctrCell struct{ blockCell }
 
 func (c *ctrCell) Run() uint64 {
-	xorChunks(cipher.NewCTR(c.b, c.iv), c.out, c.in, c.chunk)
+	cipher.NewCTR(c.b, c.iv).XORKeyStream(c.out, c.in)
 	return first(c.out)
 }
+
+// cbcStreamCell, ctrStreamCell: chunk > 0. A new BlockMode/Stream per
+// message (IV set per message), then CryptBlocks/XORKeyStream per piece
+// into the one piece buffer; CBC chunks are whole blocks.
+type cbcStreamCell struct {
+	pieceCell
+	b       cipher.Block
+	iv      []byte
+	encrypt bool
+}
+
+func (c *cbcStreamCell) Run() uint64 {
+	var m cipher.BlockMode
+	if c.encrypt {
+		m = cipher.NewCBCEncrypter(c.b, c.iv)
+	} else {
+		m = cipher.NewCBCDecrypter(c.b, c.iv)
+	}
+	return pieces(c.in, c.chunk, c.buf, c.fold, m.CryptBlocks)
+}
+func (c *cbcStreamCell) Err() error { return nil }
+
+type ctrStreamCell struct {
+	pieceCell
+	b  cipher.Block
+	iv []byte
+}
+
+func (c *ctrStreamCell) Run() uint64 {
+	return pieces(c.in, c.chunk, c.buf, c.fold, cipher.NewCTR(c.b, c.iv).XORKeyStream)
+}
+func (c *ctrStreamCell) Err() error { return nil }
 
 type blockMode int
 
@@ -330,31 +455,49 @@ const (
 // blockAlg builds aes-*-ecb/cbc/ctr (or any 16-byte block cipher) from a
 // key-schedule constructor.
 func blockAlg(name string, keyLen int, mode blockMode, newBlock func(key []byte) (cipher.Block, error)) *Alg {
-	// run performs one whole-message operation the simple, allocating way
-	// (used by verify and to make the ciphertext for decrypt cells).
-	run := func(b cipher.Block, iv []byte, encrypt bool, msg []byte) []byte {
-		out := make([]byte, len(msg))
+	return blockAlgWith(name, keyLen, mode, blockCipher{newBlock: newBlock})
+}
+
+// blockAlgWith is blockAlg for a cipher that may bring its own ECB mode.
+func blockAlgWith(name string, keyLen int, mode blockMode, bc blockCipher) *Alg {
+	// crypter is the whole-message operation as a piece function: a fresh
+	// BlockMode/Stream (IV set), whose CryptBlocks/XORKeyStream takes the
+	// message in one or several calls.
+	crypter := func(b cipher.Block, iv []byte, encrypt bool) func(dst, src []byte) {
 		switch mode {
 		case modeECB:
-			for i := 0; i < len(msg); i += 16 {
-				if encrypt {
-					b.Encrypt(out[i:], msg[i:])
-				} else {
-					b.Decrypt(out[i:], msg[i:])
+			if encrypt && bc.ecbEnc != nil {
+				return bc.ecbEnc(b).CryptBlocks
+			}
+			if !encrypt && bc.ecbDec != nil {
+				return bc.ecbDec(b).CryptBlocks
+			}
+			return func(dst, src []byte) {
+				for i := 0; i+16 <= len(src); i += 16 {
+					if encrypt {
+						b.Encrypt(dst[i:], src[i:])
+					} else {
+						b.Decrypt(dst[i:], src[i:])
+					}
 				}
 			}
 		case modeCBC:
 			if encrypt {
-				cipher.NewCBCEncrypter(b, iv).CryptBlocks(out, msg)
-			} else {
-				cipher.NewCBCDecrypter(b, iv).CryptBlocks(out, msg)
+				return cipher.NewCBCEncrypter(b, iv).CryptBlocks
 			}
-		case modeCTR:
-			cipher.NewCTR(b, iv).XORKeyStream(out, msg)
+			return cipher.NewCBCDecrypter(b, iv).CryptBlocks
+		default:
+			return cipher.NewCTR(b, iv).XORKeyStream
 		}
+	}
+	// run performs one whole-message operation the simple, allocating way
+	// (used by verify and to make the ciphertext for decrypt cells).
+	run := func(b cipher.Block, iv []byte, encrypt bool, msg []byte) []byte {
+		out := make([]byte, len(msg))
+		crypter(b, iv, encrypt)(out, msg)
 		return out
 	}
-	prepare := func(key, iv, msg []byte) (cipher.Block, error) {
+	prepare := func(key, iv []byte, size int) (cipher.Block, error) {
 		if err := checkLen("key", key, keyLen); err != nil {
 			return nil, err
 		}
@@ -363,12 +506,10 @@ func blockAlg(name string, keyLen int, mode blockMode, newBlock func(key []byte)
 				return nil, err
 			}
 		}
-		if mode != modeCTR {
-			if err := checkBlocks(msg, name); err != nil {
-				return nil, err
-			}
+		if mode != modeCTR && size%16 != 0 {
+			return nil, fmt.Errorf("size %d is not a multiple of 16 (%s takes whole blocks, no padding)", size, name)
 		}
-		b, err := newBlock(key)
+		b, err := bc.newBlock(key)
 		if err != nil {
 			return nil, err
 		}
@@ -382,31 +523,51 @@ func blockAlg(name string, keyLen int, mode blockMode, newBlock func(key []byte)
 		Ops:    []string{"encrypt", "decrypt"},
 		Stream: mode != modeECB,
 		Exec: func(c *Case) ([]byte, error) {
-			b, err := prepare(c.Key, c.IV, c.Msg)
+			b, err := prepare(c.Key, c.IV, len(c.Msg))
 			if err != nil {
 				return nil, err
 			}
 			return run(b, c.IV, c.Op == "encrypt", c.Msg), nil
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
-			b, err := prepare(p.Key, p.IV, p.Msg)
+			b, err := prepare(p.Key, p.IV, p.Size)
 			if err != nil {
 				return nil, err
 			}
-			if mode == modeCBC && p.Chunk%16 != 0 {
-				return nil, fmt.Errorf("chunk %d is not a multiple of 16 (Go's cipher.BlockMode takes whole blocks)", p.Chunk)
+			encrypt := p.Op == "encrypt"
+			if p.Chunk > 0 {
+				if mode == modeCBC && p.Chunk%16 != 0 {
+					return nil, fmt.Errorf("chunk %d is not a multiple of 16 (Go's cipher.BlockMode takes whole blocks)", p.Chunk)
+				}
+				in := p.Src
+				if !encrypt { // the ciphertext, by the streamed encryption, kept whole
+					ct := make([]byte, in.size)
+					piecesInto(ct, in, p.Chunk, crypter(b, p.IV, true))
+					in = keptSource(ct)
+				}
+				pc := newPieceCell(in, p.Chunk)
+				if mode == modeCBC {
+					return &cbcStreamCell{pieceCell: pc, b: b, iv: p.IV, encrypt: encrypt}, nil
+				}
+				return &ctrStreamCell{pieceCell: pc, b: b, iv: p.IV}, nil
 			}
-			bc := blockCell{b: b, iv: p.IV, encrypt: p.Op == "encrypt", in: p.Msg, out: make([]byte, len(p.Msg)), chunk: p.Chunk}
-			if !bc.encrypt {
-				bc.in = run(b, p.IV, true, p.Msg)
+			c := blockCell{b: b, iv: p.IV, encrypt: encrypt, in: p.Msg, out: make([]byte, len(p.Msg))}
+			if !encrypt {
+				c.in = run(b, p.IV, true, p.Msg)
 			}
 			switch mode {
 			case modeECB:
-				return &ecbCell{bc}, nil
+				if encrypt && bc.ecbEnc != nil {
+					return &ecbModeCell{c, bc.ecbEnc(b)}, nil
+				}
+				if !encrypt && bc.ecbDec != nil {
+					return &ecbModeCell{c, bc.ecbDec(b)}, nil
+				}
+				return &ecbCell{c}, nil
 			case modeCBC:
-				return &cbcCell{bc}, nil
+				return &cbcCell{c}, nil
 			default:
-				return &ctrCell{bc}, nil
+				return &ctrCell{c}, nil
 			}
 		},
 	}

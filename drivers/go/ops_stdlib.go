@@ -1,7 +1,8 @@
 package main
 
 // go:stdlib — Go's standard library crypto packages plus golang.org/x/crypto
-// for BLAKE2 and ChaCha20(-Poly1305).
+// for BLAKE2 and ChaCha20(-Poly1305); the public-key algorithms are in
+// pk_stdlib.go.
 
 import (
 	"crypto/aes"
@@ -37,10 +38,17 @@ func init() {
 			"AES-CBC/CTR: Go sets the IV only when a BlockMode/Stream is made, so each operation includes cipher.NewCBCEncrypter/NewCBCDecrypter/NewCTR (one small allocation); CBC chunks must be multiples of 16 (BlockMode takes whole blocks).",
 			"ChaCha20: chacha20.NewUnauthenticatedCipher per message (nonce set per message), block counter 0.",
 			"AEADs: cipher.AEAD is one-shot in Go (no streaming); Seal/Open into buffers preallocated per cell. No AES-CCM: neither the standard library nor golang.org/x/crypto has it.",
-			"runtime.GC() once per cell before the warm-up; the garbage collector stays on (GOGC default).",
+			"RSA: crypto/rsa, e = 65537. keygen is rsa.GenerateKey (batch 1: one key per sample). PSS is SignPSS/VerifyPSS with SaltLength 32 and SHA-256 (Go's MGF1 uses the same hash); PKCS#1 v1.5 is SignPKCS1v15/VerifyPKCS1v15; sha256.Sum256 of the message is inside sign and verify. OAEP is EncryptOAEP/DecryptOAEP(sha256.New(), ..., label nil), the sha256.New inside the operation as a Go user writes it.",
+			"ECDSA: crypto/ecdsa SignASN1/VerifyASN1 over sha256.Sum256 (P-256) or sha512.Sum384 (P-384) of the message, hashed inside the operation; keygen is ecdsa.GenerateKey (which also fills the big.Int coordinates). Go caches the converted private key per key, so the timed signs after the first (untimed) one use it, as a long-lived key would; verify converts the public key each time.",
+			"ECDH/X25519: crypto/ecdh PrivateKey.ECDH with the peer key parsed once per cell (x509.ParsePKIXPublicKey then .ECDH() for P-256/P-384, ecdh.X25519().NewPublicKey for X25519); x25519 keygen is ecdh.X25519().GenerateKey.",
+			"Ed25519: crypto/ed25519 Sign/Verify (pure), GenerateKey for keygen; private keys are handled as 32-byte seeds (NewKeyFromSeed). Sign uses Go's per-key cache of the expanded key after the first (untimed) operation.",
+			"ML-KEM: crypto/mlkem (768 and 1024; the standard library has no ML-KEM-512): GenerateKey768/1024, EncapsulationKey.Encapsulate, DecapsulationKey.Decapsulate, keys from the 64-byte seed with NewDecapsulationKey768/1024. Deterministic encapsulation in verify cases uses crypto/mlkem/mlkemtest.Encapsulate768/1024.",
+			"Not offered: ML-DSA (no crypto/mldsa in this Go), secp256k1 (not in the standard library), Ed448/X448 (not in the standard library or golang.org/x/crypto).",
+			"Since Go 1.26 the crypto packages ignore the io.Reader they are given and always use the system's secure randomness (crypto/rand).",
+			"runtime.GC() once per cell before the warm-up; the garbage collector stays on (GOGC default), so public-key operations that allocate pay for their garbage inside the samples.",
 			"Build: " + buildSettings(),
 		},
-		Algs: []*Alg{
+		Algs: append([]*Alg{
 			noopAlg(),
 			hashAlg("sha256", sha256.New, func(out, msg []byte) { *(*[32]byte)(out) = sha256.Sum256(msg) }),
 			hashAlg("sha512", sha512.New, func(out, msg []byte) { *(*[64]byte)(out) = sha512.Sum512(msg) }),
@@ -60,7 +68,7 @@ func init() {
 			aeadAlg("aes-256-gcm", 32, 12, newAESGCM),
 			aeadAlg("chacha20-poly1305", 32, 12, chacha20poly1305.New),
 			aeadAlg("xchacha20-poly1305", 32, 24, chacha20poly1305.NewX),
-		},
+		}, stdlibPKAlgs()...),
 	})
 }
 
@@ -117,10 +125,10 @@ func buildSettings() string {
 
 // ---- ChaCha20 -------------------------------------------------------------
 
+// chachaCell: one-shot (chunk 0).
 type chachaCell struct {
 	key, nonce []byte
 	in, out    []byte
-	chunk      int
 	err        error
 }
 
@@ -134,18 +142,30 @@ func (c *chachaCell) Run() uint64 {
 		}
 		return 0
 	}
-	if c.chunk <= 0 {
-		s.XORKeyStream(c.out, c.in)
-	} else {
-		for off := 0; off < len(c.in); off += c.chunk {
-			end := min(off+c.chunk, len(c.in))
-			s.XORKeyStream(c.out[off:end], c.in[off:end])
-		}
-	}
+	s.XORKeyStream(c.out, c.in)
 	return first(c.out)
 }
 func (c *chachaCell) Output() []byte { return c.out }
 func (c *chachaCell) Err() error     { return c.err }
+
+// chachaStreamCell: chunk > 0, XORKeyStream per piece into the piece buffer.
+type chachaStreamCell struct {
+	pieceCell
+	key, nonce []byte
+	err        error
+}
+
+func (c *chachaStreamCell) Run() uint64 {
+	s, err := chacha20.NewUnauthenticatedCipher(c.key, c.nonce)
+	if err != nil {
+		if c.err == nil {
+			c.err = err
+		}
+		return 0
+	}
+	return pieces(c.in, c.chunk, c.buf, c.fold, s.XORKeyStream)
+}
+func (c *chachaStreamCell) Err() error { return c.err }
 
 func chacha20Alg() *Alg {
 	check := func(key, nonce []byte) error {
@@ -178,7 +198,20 @@ func chacha20Alg() *Alg {
 			if err := check(p.Key, p.IV); err != nil {
 				return nil, err
 			}
-			c := &chachaCell{key: p.Key, nonce: p.IV, in: p.Msg, out: make([]byte, len(p.Msg)), chunk: p.Chunk}
+			if p.Chunk > 0 {
+				in := p.Src
+				if p.Op == "decrypt" { // the ciphertext, by the streamed encryption, kept whole
+					s, err := chacha20.NewUnauthenticatedCipher(p.Key, p.IV)
+					if err != nil {
+						return nil, err
+					}
+					ct := make([]byte, in.size)
+					piecesInto(ct, in, p.Chunk, s.XORKeyStream)
+					in = keptSource(ct)
+				}
+				return &chachaStreamCell{pieceCell: newPieceCell(in, p.Chunk), key: p.Key, nonce: p.IV}, nil
+			}
+			c := &chachaCell{key: p.Key, nonce: p.IV, in: p.Msg, out: make([]byte, len(p.Msg))}
 			if p.Op == "decrypt" {
 				ct, err := run(p.Key, p.IV, 0, p.Msg)
 				if err != nil {

@@ -1,6 +1,6 @@
 package main
 
-// Protocol version 1 (docs/protocol.md): request and response shapes,
+// Protocol version 2 (docs/protocol.md): request and response shapes,
 // decoding, encoding, and turning any error into {"ok":false,"error":...}.
 
 import (
@@ -10,14 +10,16 @@ import (
 	"strings"
 )
 
-const protocolVersion = 1
+// protocolVersion is the highest version this driver implements; hello
+// accepts any requested version >= 1 and answers with this one.
+const protocolVersion = 2
 
 // Request is any request; fields not used by a command are ignored.
 type Request struct {
 	Cmd      string `json:"cmd"`
 	Protocol *int   `json:"protocol"`
 
-	// verify and bench
+	// verify, bench and keypair
 	Alg string `json:"alg"`
 
 	// verify
@@ -40,25 +42,42 @@ type Request struct {
 type rawCase struct {
 	ID      string  `json:"id"`
 	Op      string  `json:"op"`
-	Key     string  `json:"key"`
-	IV      string  `json:"iv"`
-	Counter *uint64 `json:"counter"`
-	AAD     string  `json:"aad"`
-	Msg     string  `json:"msg"`
+	Key     string  `json:"key,omitempty"`
+	IV      string  `json:"iv,omitempty"`
+	Counter *uint64 `json:"counter,omitempty"`
+	AAD     string  `json:"aad,omitempty"`
+	Msg     string  `json:"msg,omitempty"`
+
+	// public-key cases (version 2)
+	Public        string  `json:"public,omitempty"`
+	Private       string  `json:"private,omitempty"`
+	Sig           string  `json:"sig,omitempty"`
+	Seed          string  `json:"seed,omitempty"`
+	M             *string `json:"m,omitempty"`
+	Ctx           string  `json:"ctx,omitempty"`
+	Deterministic bool    `json:"deterministic,omitempty"`
 }
 
 // decode turns the hex fields into bytes.
 func (r *rawCase) decode() (*Case, error) {
-	c := &Case{ID: r.ID, Op: r.Op}
+	c := &Case{ID: r.ID, Op: r.Op, Deterministic: r.Deterministic}
 	var err error
 	for _, f := range []struct {
 		name string
 		src  string
 		dst  *[]byte
-	}{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg}} {
+	}{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg},
+		{"public", r.Public, &c.Public}, {"private", r.Private, &c.Private}, {"sig", r.Sig, &c.Sig},
+		{"seed", r.Seed, &c.Seed}, {"ctx", r.Ctx, &c.Ctx}} {
 		if *f.dst, err = decodeHex(f.name, f.src); err != nil {
 			return nil, err
 		}
+	}
+	if r.M != nil {
+		if c.M, err = decodeHex("m", *r.M); err != nil {
+			return nil, err
+		}
+		c.HasM = true
 	}
 	if r.Counter != nil {
 		if *r.Counter > 0xffffffff {
@@ -97,12 +116,22 @@ type helloResponse struct {
 	Notes          []string            `json:"notes"`
 }
 
-// caseResult is one of {id, out}, {id, rejected: true}, {id, error}.
+// caseResult is one of {id, out}, {id, rejected: true}, {id, error},
+// {id, unsupported}.
 type caseResult struct {
-	ID       string  `json:"id"`
-	Out      *string `json:"out,omitempty"`
-	Rejected bool    `json:"rejected,omitempty"`
-	Error    string  `json:"error,omitempty"`
+	ID          string  `json:"id"`
+	Out         *string `json:"out,omitempty"`
+	Rejected    bool    `json:"rejected,omitempty"`
+	Error       string  `json:"error,omitempty"`
+	Unsupported string  `json:"unsupported,omitempty"`
+}
+
+// keypairResponse answers keypair: a fresh key pair in the encodings of
+// protocol.md ("Encodings").
+type keypairResponse struct {
+	OK      bool   `json:"ok"`
+	Public  string `json:"public"`
+	Private string `json:"private"`
 }
 
 type verifyResponse struct {

@@ -1,0 +1,581 @@
+package main
+
+// Public-key and post-quantum algorithms (protocol version 2), built the
+// same way for every provider: a provider describes a scheme through a few
+// functions (generate a key pair, parse the protocol's key encodings, the
+// operation itself) and sigAlg/kexAlg/kemAlg/pkeAlg/keygenOnlyAlg turn it into
+// an Alg with a case executor, bench cells and a key-pair generator.
+//
+// What one timed operation is (protocol.md, "Algorithms and what one
+// operation is"): keys, peer keys, signatures and ciphertexts are made
+// once per cell in NewCell, outside the timed region; Run is exactly the
+// library call. Encoding a generated public key (the output of keygen) is
+// left to Output, which is only called for the checksum. keygen, derive,
+// encaps and decaps take no message: their `size` (0 by protocol.md) is
+// ignored.
+
+import (
+	"crypto"
+	"fmt"
+)
+
+// keyPair is what every generated key offers: its encodings and a cheap
+// sink contribution (a byte of key material already in memory).
+type keyPair interface {
+	encodePublic() ([]byte, error)
+	encodePrivate() ([]byte, error)
+	sink() uint64
+}
+
+// keypairFunc adapts a generator to Alg.Keypair.
+func keypairFunc[K keyPair](generate func() (K, error)) func() ([]byte, []byte, error) {
+	return func() ([]byte, []byte, error) {
+		k, err := generate()
+		if err != nil {
+			return nil, nil, err
+		}
+		pub, err := k.encodePublic()
+		if err != nil {
+			return nil, nil, err
+		}
+		priv, err := k.encodePrivate()
+		if err != nil {
+			return nil, nil, err
+		}
+		return pub, priv, nil
+	}
+}
+
+// reject turns a library's refusal of an input (bad DER, wrong length, a
+// point off the curve) into a `rejected` result.
+func reject(_ error) error { return errRejected }
+
+// cellKeys is implemented by cells that hold a key pair made in NewCell, so
+// the native tests can check a cell's output independently (a signature
+// verifies under the cell's public key, a ciphertext decapsulates).
+type cellKeys interface {
+	keys() (public, private []byte, err error)
+}
+
+type heldKey struct{ key keyPair }
+
+func (h heldKey) keys() ([]byte, []byte, error) {
+	pub, err := h.key.encodePublic()
+	if err != nil {
+		return nil, nil, err
+	}
+	priv, err := h.key.encodePrivate()
+	return pub, priv, err
+}
+
+// errCell records the first failure of a Run.
+type errCell struct{ err error }
+
+func (c *errCell) fail(err error) uint64 {
+	if c.err == nil {
+		c.err = err
+	}
+	return 0
+}
+func (c *errCell) Err() error { return c.err }
+
+// ---- keygen ---------------------------------------------------------------
+
+// keygenCell: one operation is one fresh key pair; the output (for the
+// checksum only) is the encoded public key of the last one.
+type keygenCell[K keyPair] struct {
+	errCell
+	generate func() (K, error)
+	last     K
+	have     bool
+}
+
+func (c *keygenCell[K]) Run() uint64 {
+	k, err := c.generate()
+	if err != nil {
+		return c.fail(err)
+	}
+	c.last, c.have = k, true
+	return k.sink()
+}
+
+func (c *keygenCell[K]) keys() ([]byte, []byte, error) {
+	if !c.have {
+		return nil, nil, fmt.Errorf("no key generated yet")
+	}
+	return heldKey{c.last}.keys()
+}
+
+func (c *keygenCell[K]) Output() []byte {
+	if !c.have {
+		return nil
+	}
+	b, err := c.last.encodePublic()
+	if err != nil {
+		c.fail(err)
+	}
+	return b
+}
+
+// keygenOnlyAlg is an algorithm whose only operation is key generation
+// (rsa-2048/3072/4096). Its verify cases (keygen from a seed) have no API.
+func keygenOnlyAlg[K keyPair](name string, generate func() (K, error)) *Alg {
+	return &Alg{
+		Name: name,
+		Ops:  []string{"keygen"},
+		Exec: func(c *Case) ([]byte, error) {
+			return nil, unsupported("%s: no key generation from a seed", name)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			return &keygenCell[K]{generate: generate}, nil
+		},
+		Keypair: keypairFunc(generate),
+	}
+}
+
+// ---- signatures -----------------------------------------------------------
+
+type sigPrivate interface {
+	keyPair
+	sign(msg []byte) ([]byte, error)
+	public() sigPublic
+}
+
+type sigPublic interface {
+	verify(msg, sig []byte) bool
+}
+
+// sigScheme describes a signature algorithm. The message goes in whole:
+// hashing (ECDSA, RSA, SM2's Z_A and SM3) is part of sign and verify.
+type sigScheme[K sigPrivate] struct {
+	name         string
+	keygen       bool // keygen is a bench op of this algorithm
+	randomised   bool // signing is randomised: deterministic sign cases have no API
+	generate     func() (K, error)
+	parsePrivate func(b []byte) (K, error)
+	parsePublic  func(b []byte) (sigPublic, error)
+}
+
+type signCell struct {
+	errCell
+	heldKey
+	k   sigPrivate
+	msg []byte
+	out []byte
+}
+
+func (c *signCell) Run() uint64 {
+	sig, err := c.k.sign(c.msg)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = sig
+	return first(sig)
+}
+func (c *signCell) Output() []byte { return c.out }
+
+type verifyCell struct {
+	errCell
+	heldKey
+	pub      sigPublic
+	msg, sig []byte
+}
+
+var verifyOK = []byte{1}
+
+func (c *verifyCell) Run() uint64 {
+	if !c.pub.verify(c.msg, c.sig) {
+		return c.fail(fmt.Errorf("verify: the signature made for this cell does not verify"))
+	}
+	return 1
+}
+func (c *verifyCell) Output() []byte { return verifyOK }
+
+func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
+	ops := []string{"sign", "verify"}
+	if s.keygen {
+		ops = append([]string{"keygen"}, ops...)
+	}
+	return &Alg{
+		Name: s.name,
+		Ops:  ops,
+		Exec: func(c *Case) ([]byte, error) {
+			switch c.Op {
+			case "sign":
+				if len(c.Ctx) > 0 {
+					return nil, unsupported("%s takes no context string", s.name)
+				}
+				if c.Deterministic && s.randomised {
+					return nil, unsupported("%s: the library has no deterministic signing API", s.name)
+				}
+				k, err := s.parsePrivate(c.Private)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return k.sign(c.Msg)
+			case "verify":
+				if len(c.Ctx) > 0 {
+					return nil, unsupported("%s takes no context string", s.name)
+				}
+				pub, err := s.parsePublic(c.Public)
+				if err != nil {
+					return nil, reject(err)
+				}
+				if !pub.verify(c.Msg, c.Sig) {
+					return nil, errRejected
+				}
+				return verifyOK, nil
+			case "keygen":
+				return nil, unsupported("%s: no key generation from a seed", s.name)
+			}
+			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			if p.Op == "keygen" {
+				return &keygenCell[K]{generate: s.generate}, nil
+			}
+			k, err := s.generate()
+			if err != nil {
+				return nil, err
+			}
+			if p.Op == "sign" {
+				return &signCell{heldKey: heldKey{k}, k: k, msg: p.Msg}, nil
+			}
+			sig, err := k.sign(p.Msg)
+			if err != nil {
+				return nil, err
+			}
+			return &verifyCell{heldKey: heldKey{k}, pub: k.public(), msg: p.Msg, sig: sig}, nil
+		},
+		Keypair: keypairFunc(s.generate),
+	}
+}
+
+// ---- key agreement --------------------------------------------------------
+
+type kexPrivate interface {
+	keyPair
+	derive(peer kexPublic) ([]byte, error)
+	public() kexPublic
+}
+
+// kexPublic is a parsed peer public key (the scheme's own type).
+type kexPublic any
+
+type kexScheme[K kexPrivate] struct {
+	name         string
+	keygen       bool
+	generate     func() (K, error)
+	parsePrivate func(b []byte) (K, error)
+	parsePublic  func(b []byte) (kexPublic, error)
+}
+
+type deriveCell struct {
+	errCell
+	heldKey
+	k       kexPrivate
+	peer    kexPublic
+	peerEnc []byte // the peer's encoded public key (for the tests)
+	out     []byte
+}
+
+func (c *deriveCell) Run() uint64 {
+	s, err := c.k.derive(c.peer)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = s
+	return first(s)
+}
+func (c *deriveCell) Output() []byte { return c.out }
+
+func kexAlg[K kexPrivate](s kexScheme[K]) *Alg {
+	ops := []string{"derive"}
+	if s.keygen {
+		ops = []string{"keygen", "derive"}
+	}
+	return &Alg{
+		Name: s.name,
+		Ops:  ops,
+		Exec: func(c *Case) ([]byte, error) {
+			switch c.Op {
+			case "derive":
+				k, err := s.parsePrivate(c.Private)
+				if err != nil {
+					return nil, reject(err)
+				}
+				peer, err := s.parsePublic(c.Public)
+				if err != nil {
+					return nil, reject(err)
+				}
+				out, err := k.derive(peer)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return out, nil
+			case "keygen":
+				return nil, unsupported("%s: no key generation from a seed", s.name)
+			}
+			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			if p.Op == "keygen" {
+				return &keygenCell[K]{generate: s.generate}, nil
+			}
+			k, err := s.generate()
+			if err != nil {
+				return nil, err
+			}
+			peer, err := s.generate()
+			if err != nil {
+				return nil, err
+			}
+			// The peer's key arrives encoded, as it would from the wire:
+			// parsed once, outside the timed region.
+			enc, err := peer.encodePublic()
+			if err != nil {
+				return nil, err
+			}
+			pub, err := s.parsePublic(enc)
+			if err != nil {
+				return nil, err
+			}
+			return &deriveCell{heldKey: heldKey{k}, k: k, peer: pub, peerEnc: enc}, nil
+		},
+		Keypair: keypairFunc(s.generate),
+	}
+}
+
+// ---- KEMs -----------------------------------------------------------------
+
+// kemPrivate is a decapsulation key (crypto.Decapsulator, as crypto/mlkem
+// implements it) whose Bytes is the protocol's private encoding (the seed).
+type kemPrivate interface {
+	crypto.Decapsulator
+	Bytes() []byte
+}
+
+// kemKey adapts a kemPrivate to keyPair.
+type kemKey struct{ dk kemPrivate }
+
+func (k kemKey) encodePublic() ([]byte, error)  { return k.dk.Encapsulator().Bytes(), nil }
+func (k kemKey) encodePrivate() ([]byte, error) { return k.dk.Bytes(), nil }
+func (k kemKey) sink() uint64                   { return uint64(k.dk.Bytes()[0]) }
+
+type kemScheme struct {
+	name        string
+	generate    func() (kemPrivate, error)
+	fromSeed    func(seed []byte) (kemPrivate, error)
+	parsePublic func(b []byte) (crypto.Encapsulator, error)
+	// encapsDet is derandomised encapsulation with the 32-byte m; nil when
+	// the library has no API for it (those cases answer unsupported).
+	encapsDet func(ek crypto.Encapsulator, m []byte) (sharedKey, ciphertext []byte, err error)
+}
+
+type encapsCell struct {
+	errCell
+	heldKey
+	ek    crypto.Encapsulator
+	k, ct []byte
+}
+
+func (c *encapsCell) Run() uint64 {
+	c.k, c.ct = c.ek.Encapsulate()
+	return uint64(c.ct[0])
+}
+func (c *encapsCell) Output() []byte { return append(append([]byte{}, c.ct...), c.k...) }
+
+type decapsCell struct {
+	errCell
+	heldKey
+	dk  kemPrivate
+	ct  []byte
+	out []byte
+}
+
+func (c *decapsCell) Run() uint64 {
+	k, err := c.dk.Decapsulate(c.ct)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = k
+	return first(k)
+}
+func (c *decapsCell) Output() []byte { return c.out }
+
+func kemAlg(s kemScheme) *Alg {
+	generate := func() (kemKey, error) {
+		dk, err := s.generate()
+		return kemKey{dk}, err
+	}
+	return &Alg{
+		Name: s.name,
+		Ops:  []string{"keygen", "encaps", "decaps"},
+		Exec: func(c *Case) ([]byte, error) {
+			switch c.Op {
+			case "keygen":
+				dk, err := s.fromSeed(c.Seed)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return dk.Encapsulator().Bytes(), nil
+			case "encaps":
+				ek, err := s.parsePublic(c.Public)
+				if err != nil {
+					return nil, reject(err)
+				}
+				var k, ct []byte
+				if c.HasM {
+					if s.encapsDet == nil {
+						return nil, unsupported("%s: the library has no derandomised encapsulation API", s.name)
+					}
+					if k, ct, err = s.encapsDet(ek, c.M); err != nil {
+						return nil, reject(err)
+					}
+				} else {
+					k, ct = ek.Encapsulate()
+				}
+				return append(ct, k...), nil
+			case "decaps":
+				dk, err := s.fromSeed(c.Private)
+				if err != nil {
+					return nil, reject(err)
+				}
+				k, err := dk.Decapsulate(c.Msg)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return k, nil
+			}
+			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			if p.Op == "keygen" {
+				return &keygenCell[kemKey]{generate: generate}, nil
+			}
+			k, err := generate()
+			if err != nil {
+				return nil, err
+			}
+			// The encapsulation key arrives encoded: parsed once, outside
+			// the timed region.
+			ek, err := s.parsePublic(k.dk.Encapsulator().Bytes())
+			if err != nil {
+				return nil, err
+			}
+			if p.Op == "encaps" {
+				return &encapsCell{heldKey: heldKey{k}, ek: ek}, nil
+			}
+			_, ct := ek.Encapsulate()
+			return &decapsCell{heldKey: heldKey{k}, dk: k.dk, ct: ct}, nil
+		},
+		Keypair: keypairFunc(generate),
+	}
+}
+
+// ---- public-key encryption (RSA-OAEP) -------------------------------------
+
+type pkePrivate interface {
+	keyPair
+	decrypt(ct []byte) ([]byte, error)
+	public() pkePublic
+}
+
+type pkePublic interface {
+	encrypt(msg []byte) ([]byte, error)
+	maxMsg() int
+}
+
+type pkeScheme[K pkePrivate] struct {
+	name         string
+	generate     func() (K, error)
+	parsePrivate func(b []byte) (K, error)
+	parsePublic  func(b []byte) (pkePublic, error)
+}
+
+type encryptCell struct {
+	errCell
+	heldKey
+	pub pkePublic
+	msg []byte
+	out []byte
+}
+
+func (c *encryptCell) Run() uint64 {
+	ct, err := c.pub.encrypt(c.msg)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = ct
+	return first(ct)
+}
+func (c *encryptCell) Output() []byte { return c.out }
+
+type decryptCell struct {
+	errCell
+	heldKey
+	k   pkePrivate
+	ct  []byte
+	out []byte
+}
+
+func (c *decryptCell) Run() uint64 {
+	pt, err := c.k.decrypt(c.ct)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = pt
+	return first(pt)
+}
+func (c *decryptCell) Output() []byte { return c.out }
+
+func pkeAlg[K pkePrivate](s pkeScheme[K]) *Alg {
+	return &Alg{
+		Name: s.name,
+		Ops:  []string{"encrypt", "decrypt"},
+		Exec: func(c *Case) ([]byte, error) {
+			switch c.Op {
+			case "encrypt":
+				pub, err := s.parsePublic(c.Public)
+				if err != nil {
+					return nil, reject(err)
+				}
+				ct, err := pub.encrypt(c.Msg)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return ct, nil
+			case "decrypt":
+				k, err := s.parsePrivate(c.Private)
+				if err != nil {
+					return nil, reject(err)
+				}
+				pt, err := k.decrypt(c.Msg)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return pt, nil
+			}
+			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+		},
+		NewCell: func(p *CellParams) (Cell, error) {
+			k, err := s.generate()
+			if err != nil {
+				return nil, err
+			}
+			pub := k.public()
+			if p.Size > pub.maxMsg() {
+				return nil, fmt.Errorf("not offered at this size: %s encrypts at most %d bytes, asked %d", s.name, pub.maxMsg(), p.Size)
+			}
+			if p.Op == "encrypt" {
+				return &encryptCell{heldKey: heldKey{k}, pub: pub, msg: p.Msg}, nil
+			}
+			ct, err := pub.encrypt(p.Msg)
+			if err != nil {
+				return nil, err
+			}
+			return &decryptCell{heldKey: heldKey{k}, k: k, ct: ct}, nil
+		},
+		Keypair: keypairFunc(s.generate),
+	}
+}
