@@ -79,7 +79,7 @@ class DriverProcess:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
-                raise DriverError(f"timeout: no response within {timeout:g} s")
+                raise DriverError(f"timeout: no response within {timeout:.3g} s")
             if not self._sel.select(min(left, 0.5)):
                 if self.proc.poll() is not None and not self._drain_stdout():
                     raise DriverError(self._exit_reason())

@@ -110,7 +110,7 @@ def _builtin() -> list[Provider]:
             for pid, lang, lib in (
                 ("js:node", "javascript", "node:crypto (Node's OpenSSL)"),
                 ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
-                ("js:noble", "javascript", "@noble/hashes + @noble/ciphers (pure JS)"),
+                ("js:noble", "javascript", "@noble/hashes, ciphers, curves, post-quantum (pure JS)"),
                 ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
             )
         ],

@@ -121,7 +121,8 @@ def build_report(
         by_key[r.cell.key].append(r)
     for key, group in by_key.items():
         base = next((r for r in group if r.provider == baseline and r.ok), None)
-        sums = {r.cell.checksum for r in group if r.ok}
+        comparable = key[0] in algorithms.ALGORITHMS and algorithms.get(key[0]).deterministic(key[1])
+        sums = {r.cell.checksum for r in group if r.ok} if comparable else set()
         for r in group:
             if base is not None and r.ok:
                 r.is_baseline = r is base

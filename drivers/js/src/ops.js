@@ -10,20 +10,26 @@
 // Alg = {
 //   name, ops: [op], stream: boolean (accepts chunk > 0 in bench),
 //   exec(c) -> Uint8Array | Promise<Uint8Array>
-//       one verify case: c = { id, op, key, iv, aad, msg, counter } (bytes
-//       decoded); throws Rejected when the library refused the input (an
-//       open whose tag does not verify), any other error otherwise;
+//       one verify case: c = { id, op, key, iv, aad, msg, counter, public,
+//       private, sig, seed, m, ctx, deterministic } (bytes decoded; m is
+//       null when absent); throws Rejected when the library refused the
+//       input (an open whose tag does not verify, a signature that does not
+//       verify), Unsupported when the library has no API for the variant,
+//       any other error otherwise;
 //   cell(p) -> Cell | Promise<Cell>
 //       p = { op, key, iv, size, chunk, seed, msg } where msg is the whole
 //       message for chunk = 0 and null for chunk > 0 (the cell then reads
 //       Pieces of pattern(seed)); op is already checked against ops, chunk
 //       against stream.
+//   pk: true for public-key algorithms (pkalg.js), which also have
+//   keypair() -> Promise<{ public, private }> (bytes, protocol encodings).
 // }
 // Cell = {
 //   async: boolean   run() returns a promise (awaited by the timing loop),
 //   run()            exactly one operation; returns a number folded from its
 //                    output (its first byte, 0 for an empty output),
-//   output()         the whole output of the latest run (for the checksum),
+//   output()         the whole output of the latest run (for the checksum;
+//                    may return a promise: a WebCrypto key is exported),
 //   checksum()       optional, replaces run()+output() for streamed cells
 //                    whose output is not kept whole: performs one operation
 //                    and returns the checksum string of its output stream.
@@ -33,6 +39,16 @@ export class Rejected extends Error {
   constructor(msg = "rejected") {
     super(msg);
     this.name = "Rejected";
+  }
+}
+
+// Unsupported: the library has no API for this variant of a case's
+// operation (protocol.md: the case is answered {"unsupported": ...}, counted
+// as skipped).
+export class Unsupported extends Error {
+  constructor(msg) {
+    super(msg);
+    this.name = "Unsupported";
   }
 }
 

@@ -1,5 +1,6 @@
-// js:noble — @noble/hashes and @noble/ciphers (v2, pure JavaScript, ESM
-// only). The same module serves browser:noble through the browser bridge.
+// js:noble — @noble/hashes, @noble/ciphers, @noble/curves (v2) and
+// @noble/post-quantum (pure JavaScript, ESM only). The same module serves
+// browser:noble through the browser bridge.
 //
 // Runtime-neutral: versions and runtime text come from the entry point.
 
@@ -9,8 +10,17 @@ import { blake2b, blake2s } from "@noble/hashes/blake2.js";
 import { hmac } from "@noble/hashes/hmac.js";
 import { cbc, ctr, ecb, gcm } from "@noble/ciphers/aes.js";
 import { chacha20, chacha20poly1305, xchacha20poly1305 } from "@noble/ciphers/chacha.js";
+import { randomBytes } from "@noble/hashes/utils.js";
+import { p256, p384 } from "@noble/curves/nist.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { ed25519, x25519 } from "@noble/curves/ed25519.js";
+import { ed448, x448 } from "@noble/curves/ed448.js";
+import { ml_kem512, ml_kem768, ml_kem1024 } from "@noble/post-quantum/ml-kem.js";
+import { ml_dsa44, ml_dsa65, ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
 import { Rejected, checkBlocks, checkLen, first, noopAlg } from "./ops.js";
+import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
+import { pkAlg } from "./pkalg.js";
 
 function piecesOf(p) {
   return new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk);
@@ -236,6 +246,183 @@ function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
   };
 }
 
+// ---- public key (@noble/curves) -------------------------------------------
+
+// ECDSA: sign/verify hash the message with the curve's hash inside the call
+// (prehash: true: SHA-256 for P-256 and secp256k1, SHA-384 for P-384),
+// signatures in and out as DER (format: 'der'). lowS: false on both sides:
+// plain ECDSA (FIPS 186-5, X9.62) as OpenSSL does it: signing does not
+// normalise s, and verification accepts high-S signatures (valid ECDSA;
+// noble v2's default lowS: true is a Bitcoin rule that would refuse valid
+// Wycheproof vectors). k is RFC 6979 deterministic (noble's default, no
+// extraEntropy).
+const ECDSA_SIGN = Object.freeze({ prehash: true, lowS: false, format: "der" });
+const ECDSA_VERIFY = Object.freeze({ prehash: true, lowS: false, format: "der" });
+
+// ecEngine: keys are a raw secret scalar and a raw uncompressed SEC1 point
+// (the public key travels as SPKI, glued on and off as a fixed prefix,
+// pk.js). keygen = utils.randomSecretKey() + getPublicKey(sk, false).
+function ecEngine(c, info) {
+  return {
+    async: false,
+    deterministic: true, // RFC 6979
+    generate: () => {
+      const priv = c.utils.randomSecretKey();
+      return { priv, pub: c.getPublicKey(priv, false) };
+    },
+    exportPair: (k) => ({ public: ecSpki(info, k.pub), private: k.priv }),
+    publicOf: (k) => ecSpki(info, k.pub),
+    importPublic: (b) => ecPointFromSpki(info, b),
+    importPrivate: (b) => {
+      checkLen("EC private key", b, info.bytes);
+      return b;
+    },
+    signer: (priv) => (m) => c.sign(m, priv, ECDSA_SIGN),
+    verifier: (pub) => (m, s) => c.verify(s, m, pub, ECDSA_VERIFY),
+    // ECDH: getSharedSecret gives the compressed shared point; the secret
+    // is its x coordinate (a view past the parity byte).
+    deriver: (priv, pub) => () => c.getSharedSecret(priv, pub, true).subarray(1),
+  };
+}
+
+// EdDSA (RFC 8032, pure) with raw keys; verification with zip215: false,
+// the strict RFC 8032 / FIPS 186-5 rules (canonical encodings) instead of
+// noble's default consensus-friendly ZIP 215 ones. Each sign() re-derives
+// the public key from the 32/57-byte secret (noble has no expanded-key API).
+const ED_VERIFY = Object.freeze({ zip215: false });
+
+function rawKeys(kind) {
+  return {
+    exportPair: (k) => ({ public: k.pub, private: k.priv }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => {
+      checkLen("public key", b, kind.pub);
+      return b;
+    },
+    importPrivate: (b) => {
+      checkLen("private key", b, kind.priv);
+      return b;
+    },
+  };
+}
+
+function edEngine(c, kind) {
+  return {
+    async: false,
+    deterministic: true,
+    ...rawKeys(kind),
+    generate: () => {
+      const k = c.keygen();
+      return { priv: k.secretKey, pub: k.publicKey };
+    },
+    signer: (priv) => (m) => c.sign(m, priv),
+    verifier: (pub) => (m, s) => c.verify(s, m, pub, ED_VERIFY),
+  };
+}
+
+function xEngine(c, kind) {
+  return {
+    async: false,
+    ...rawKeys(kind),
+    generate: () => {
+      const k = c.keygen();
+      return { priv: k.secretKey, pub: k.publicKey };
+    },
+    deriver: (priv, pub) => () => c.getSharedSecret(priv, pub),
+  };
+}
+
+// ---- post-quantum (@noble/post-quantum) -----------------------------------
+
+// ML-KEM (FIPS 203). A key pair is { pub: encapsulation key, priv: the
+// expanded decapsulation key, seed: d‖z }; the protocol's private key is the
+// seed, expanded with keygen(seed) outside the timed region. keygen draws
+// the 64-byte seed with randomBytes (as keygen() does inside) so that the
+// pair can be exported. encapsulate(ek, m) with m: deterministic (the
+// vectors); without: m drawn inside. encapsulate checks ek (FIPS 203 modulus
+// check) on every call; the prepare() API that caches the expanded key is
+// not used.
+function mlkemEngine(kem) {
+  const fromSeed = (seed) => {
+    checkLen("ML-KEM seed", seed, 64);
+    const k = kem.keygen(seed);
+    return { pub: k.publicKey, priv: k.secretKey, seed };
+  };
+  return {
+    async: false,
+    generate: () => fromSeed(randomBytes(64)),
+    fromSeed,
+    exportPair: (k) => ({ public: k.pub, private: k.seed }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => b,
+    importPrivate: (b) => fromSeed(b).priv,
+    encapsulator: (pub) => (m) => kem.encapsulate(pub, m),
+    encapsParts: (r) => ({ ct: r.cipherText, ss: r.sharedSecret }),
+    decapsulator: (priv) => (ct) => kem.decapsulate(ct, priv),
+  };
+}
+
+// ML-DSA (FIPS 204), pure. The private key is the 32-byte seed ξ, expanded
+// with keygen(seed) outside the timed region. sign is hedged (32 fresh
+// random bytes inside the call) unless the case asks for the deterministic
+// variant (extraEntropy: false, rnd = 0^32); the context string goes in as
+// { context }.
+function mldsaEngine(dsa) {
+  const fromSeed = (seed) => {
+    checkLen("ML-DSA seed", seed, 32);
+    const k = dsa.keygen(seed);
+    return { pub: k.publicKey, priv: k.secretKey, seed };
+  };
+  const signOpts = (o) => {
+    const r = {};
+    if (o.ctx) r.context = o.ctx;
+    if (o.deterministic) r.extraEntropy = false;
+    return Object.freeze(r);
+  };
+  return {
+    async: false,
+    context: true,
+    deterministic: true,
+    generate: () => fromSeed(randomBytes(32)),
+    fromSeed,
+    exportPair: (k) => ({ public: k.pub, private: k.seed }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => b,
+    importPrivate: (b) => fromSeed(b).priv,
+    signer: (priv, o) => {
+      const opts = signOpts(o);
+      return (m) => dsa.sign(m, priv, opts);
+    },
+    verifier: (pub, o) => {
+      const opts = Object.freeze(o.ctx ? { context: o.ctx } : {});
+      return (m, s) => dsa.verify(s, m, pub, opts);
+    },
+  };
+}
+
+const SIG = ["keygen", "sign", "verify"];
+
+function publicKeyAlgs() {
+  return [
+    pkAlg("ecdsa-p256", SIG, ecEngine(p256, EC_CURVES.p256)),
+    pkAlg("ecdsa-p384", SIG, ecEngine(p384, EC_CURVES.p384)),
+    pkAlg("ecdsa-secp256k1", SIG, ecEngine(secp256k1, EC_CURVES.secp256k1)),
+    pkAlg("ecdh-p256", ["derive"], ecEngine(p256, EC_CURVES.p256)),
+    pkAlg("ecdh-p384", ["derive"], ecEngine(p384, EC_CURVES.p384)),
+    pkAlg("ecdh-secp256k1", ["derive"], ecEngine(secp256k1, EC_CURVES.secp256k1)),
+    pkAlg("ed25519", SIG, edEngine(ed25519, OKP.ed25519)),
+    pkAlg("ed448", SIG, edEngine(ed448, OKP.ed448)),
+    pkAlg("x25519", ["keygen", "derive"], xEngine(x25519, OKP.x25519)),
+    pkAlg("x448", ["keygen", "derive"], xEngine(x448, OKP.x448)),
+    pkAlg("ml-kem-512", ["keygen", "encaps", "decaps"], mlkemEngine(ml_kem512)),
+    pkAlg("ml-kem-768", ["keygen", "encaps", "decaps"], mlkemEngine(ml_kem768)),
+    pkAlg("ml-kem-1024", ["keygen", "encaps", "decaps"], mlkemEngine(ml_kem1024)),
+    pkAlg("ml-dsa-44", SIG, mldsaEngine(ml_dsa44)),
+    pkAlg("ml-dsa-65", SIG, mldsaEngine(ml_dsa65)),
+    pkAlg("ml-dsa-87", SIG, mldsaEngine(ml_dsa87)),
+  ];
+}
+
 // ---- the catalogue --------------------------------------------------------
 
 // env: { id, runtime, packageVersion(name) } from the entry point.
@@ -244,8 +431,13 @@ export function createProvider(env = {}) {
   return {
     id: env.id || "js:noble",
     language: "javascript",
-    library: "@noble/hashes + @noble/ciphers (pure JavaScript)",
-    libraryVersion: `@noble/hashes ${v("@noble/hashes")} + @noble/ciphers ${v("@noble/ciphers")}`,
+    library: "@noble/hashes + @noble/ciphers + @noble/curves + @noble/post-quantum (pure JavaScript)",
+    libraryVersion: [
+      `@noble/hashes ${v("@noble/hashes")}`,
+      `@noble/ciphers ${v("@noble/ciphers")}`,
+      `@noble/curves ${v("@noble/curves")}`,
+      `@noble/post-quantum ${v("@noble/post-quantum")}`,
+    ].join(" + "),
     runtime: env.runtime || "(runtime unknown)",
     notes: [
       "Hashes: chunk=0 uses the one-shot function (sha256(msg), sha512, sha3_256, sha3_512, blake2b (64-byte output), blake2s (32)), which returns a new array; chunk>0 uses fn.create() per message (no reset in noble), update per piece, digestInto a buffer made once per cell.",
@@ -253,7 +445,12 @@ export function createProvider(env = {}) {
       "Ciphers: noble binds key and IV/nonce when the cipher object is made and allows one encrypt per object, so each operation makes the object and calls encrypt/decrypt; the AES key schedule is expanded inside every encrypt/decrypt call (the public API has no prepared-key object). ECB/CBC with { disablePadding: true }. Output into a buffer made once per cell for ECB, CBC, CTR, ChaCha20, (X)ChaCha20-Poly1305; AES-GCM's encrypt/decrypt take no output buffer and return a new array.",
       "ChaCha20 is the function chacha20(key, nonce, data, out, counter) (RFC 8439, counter 0 for bench cells).",
       "Streaming (chunk>0): hashes and HMAC only (create/update/digest); @noble/ciphers has no incremental cipher API, so ciphers and AEADs are one-shot (a streamed cell answers `not offered`).",
-      "Not offered: AES-CCM (not in @noble/ciphers), SM3 (not in @noble/hashes).",
+      "ECDSA (@noble/curves nist.js p256/p384, secp256k1.js): sign(msg, sk, { prehash: true, lowS: false, format: 'der' }) hashes the message with the curve's hash (SHA-256, SHA-384) inside the call and returns DER; k is RFC 6979 deterministic (noble's default). verify(der, msg, point, { prehash: true, lowS: false, format: 'der' }) parses the DER signature and the SEC1 point inside the call and accepts high-S signatures (plain ECDSA; noble v2's default lowS: true is Bitcoin's rule). keygen = utils.randomSecretKey() + getPublicKey(sk, false).",
+      "EC keys: noble takes raw SEC1 points, the protocol SPKI DER: the SPKI is glued on and off as a fixed prefix per curve (uncompressed or compressed point), outside the timed region; any other SPKI (explicit parameters, another curve) is refused. ECDH derive = getSharedSecret(sk, point, true) minus the parity byte (the x coordinate); the peer point is parsed and checked inside every call.",
+      "Ed25519/Ed448: sign(msg, secret) (re-derives the public key from the secret on every call: noble has no expanded-key API), verify(sig, msg, pk, { zip215: false }) (strict RFC 8032 / FIPS 186-5 rules). X25519/X448: getSharedSecret(sk, pk); keygen = keygen().",
+      "ML-KEM (@noble/post-quantum): keygen = keygen(seed) with a 64-byte seed from randomBytes (as keygen() draws inside); encaps = encapsulate(ek) (modulus check and matrix expansion inside every call; the prepare() cache is not used); decaps = decapsulate(ct, dk) with dk expanded from the seed once per cell. ML-DSA: keygen = keygen(32-byte random seed); sign(msg, sk) hedged (32 random bytes per call), empty context; verify(sig, msg, pk).",
+      "Key pairs for sign/verify/derive/encaps/decaps cells are generated once per algorithm and process and reused by every request of the cell (outside the timed region); the signature a verify cell checks and the ciphertext a decaps cell opens are made once per request.",
+      "Not offered: AES-CCM (not in @noble/ciphers), SM3 (not in @noble/hashes), RSA (no RSA in noble), SM2 (not in @noble/curves).",
       "The timing loop is synchronous (no await): noop is a plain synchronous empty call.",
       ...(env.notes || []),
     ],
@@ -277,6 +474,7 @@ export function createProvider(env = {}) {
       aeadAlg("aes-256-gcm", gcm, 32, 12, false),
       aeadAlg("chacha20-poly1305", chacha20poly1305, 32, 12, true),
       aeadAlg("xchacha20-poly1305", xchacha20poly1305, 32, 24, true),
+      ...publicKeyAlgs(),
     ],
   };
 }

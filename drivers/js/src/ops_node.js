@@ -7,6 +7,8 @@ import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
 import { Fnv64, PATTERN_LEN, Pieces, pattern } from "./input.js";
 import { EMPTY, Rejected, checkBlocks, checkLen, concat, first, noopAlg } from "./ops.js";
+import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
+import { pkAlg } from "./pkalg.js";
 
 // One-shot crypto.hash() (added in Node 21.7.0 / 20.12.0) when this Node
 // has it; createHash().update().digest() otherwise.
@@ -377,9 +379,152 @@ function aeadAlg(name, nodeName, keyLen, stream) {
   };
 }
 
+// ---- public key -----------------------------------------------------------
+
+// Every key is a KeyObject made outside the timed region: createPublicKey /
+// createPrivateKey from DER (SPKI, PKCS#8; raw EC scalars and raw
+// Ed/X keys are wrapped in PKCS#8 or SPKI first, pk.js), or
+// generateKeyPairSync. The timed operations are the one-shot calls
+// crypto.sign / crypto.verify / crypto.diffieHellman / publicEncrypt /
+// privateDecrypt / generateKeyPairSync with those KeyObjects; option
+// objects are made once per cell.
+
+const der = (type) => ({ format: "der", type });
+const SPKI = Object.freeze(der("spki"));
+const PKCS8 = Object.freeze(der("pkcs8"));
+
+function publicDer(b) {
+  return nc.createPublicKey({ key: Buffer.from(b.buffer, b.byteOffset, b.length), format: "der", type: "spki" });
+}
+
+function privateDer(b) {
+  return nc.createPrivateKey({ key: Buffer.from(b.buffer, b.byteOffset, b.length), format: "der", type: "pkcs8" });
+}
+
+// expect refuses a key of another type or curve than the algorithm's.
+function expect(k, type, curve) {
+  if (k.asymmetricKeyType !== type) throw new Rejected(`not a ${type} key (${k.asymmetricKeyType})`);
+  if (curve && k.asymmetricKeyDetails.namedCurve !== curve) {
+    throw new Rejected(`not a key on ${curve} (${k.asymmetricKeyDetails.namedCurve})`);
+  }
+  return k;
+}
+
+const pairOf = (k) => ({ pub: k.publicKey, priv: k.privateKey });
+const exportSpki = (k) => new Uint8Array(k.pub.export(SPKI));
+
+// ECDSA and ECDH on a named curve. The private scalar travels bare: it
+// comes out of a KeyObject through its JWK "d" and goes in as PKCS#8.
+function ecEngine(info, nodeCurve) {
+  const hash = info.nodeHash;
+  return {
+    async: false,
+    generate: () => pairOf(nc.generateKeyPairSync("ec", { namedCurve: nodeCurve })),
+    exportPair: (k) => ({
+      public: exportSpki(k),
+      private: leftPad(b64url(k.priv.export({ format: "jwk" }).d), info.bytes),
+    }),
+    publicOf: exportSpki,
+    importPublic: (b) => expect(publicDer(requireNamedCurve(b)), "ec", nodeCurve),
+    importPrivate: (b) => expect(privateDer(ecPkcs8(info, b)), "ec", nodeCurve),
+    // crypto.sign(hash, msg, key): hash and ECDSA inside one call, DER out
+    // (dsaEncoding 'der', the default); random k (OpenSSL).
+    signer: (priv) => (m) => nc.sign(hash, m, priv),
+    verifier: (pub) => (m, s) => nc.verify(hash, m, pub, s),
+    deriver: (priv, pub) => {
+      const o = { privateKey: priv, publicKey: pub };
+      return () => nc.diffieHellman(o);
+    },
+  };
+}
+
+// Ed25519/Ed448 (pure EdDSA: algorithm null) and X25519/X448, raw keys
+// through JWK "x"/"d" out and SPKI/PKCS#8 in.
+function okpEngine(kind) {
+  const jwk = (key) => key.export({ format: "jwk" });
+  return {
+    async: false,
+    deterministic: true, // EdDSA
+    generate: () => pairOf(nc.generateKeyPairSync(kind.node)),
+    exportPair: (k) => ({ public: b64url(jwk(k.pub).x), private: b64url(jwk(k.priv).d) }),
+    publicOf: (k) => b64url(jwk(k.pub).x),
+    importPublic: (b) => publicDer(okpSpki(kind, b)),
+    importPrivate: (b) => privateDer(okpPkcs8(kind, b)),
+    signer: (priv) => (m) => nc.sign(null, m, priv),
+    verifier: (pub) => (m, s) => nc.verify(null, m, pub, s),
+    deriver: (priv, pub) => {
+      const o = { privateKey: priv, publicKey: pub };
+      return () => nc.diffieHellman(o);
+    },
+  };
+}
+
+// RSA: keygen e = 65537; PSS with SHA-256, MGF1-SHA-256 (Node's default
+// for PSS: the signature hash), salt 32; PKCS#1 v1.5 with SHA-256; OAEP
+// with SHA-256 (oaepHash; MGF1 follows it), empty label.
+function rsaEngine(bitsLen, scheme) {
+  const C = nc.constants;
+  const opts = { modulusLength: bitsLen, publicExponent: 0x10001 };
+  const pad = (key) => {
+    if (scheme === "pss") return { key, padding: C.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
+    if (scheme === "oaep") return { key, padding: C.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" };
+    return key;
+  };
+  return {
+    async: false,
+    deterministic: scheme === "pkcs1",
+    generate: () => pairOf(nc.generateKeyPairSync("rsa", opts)),
+    exportPair: (k) => ({ public: exportSpki(k), private: new Uint8Array(k.priv.export(PKCS8)) }),
+    publicOf: exportSpki,
+    importPublic: (b) => expect(publicDer(b), "rsa"),
+    importPrivate: (b) => expect(privateDer(b), "rsa"),
+    signer: (priv) => {
+      const key = pad(priv);
+      return (m) => nc.sign("sha256", m, key);
+    },
+    verifier: (pub) => {
+      const key = pad(pub);
+      return (m, s) => nc.verify("sha256", m, key, s);
+    },
+    maxPlain: oaepMax(bitsLen),
+    encryptor: (pub) => {
+      const key = pad(pub);
+      return (m) => nc.publicEncrypt(key, m);
+    },
+    decryptor: (priv) => {
+      const key = pad(priv);
+      return (c) => nc.privateDecrypt(key, c);
+    },
+  };
+}
+
+const SIG = ["keygen", "sign", "verify"];
+const RSA_BITS = [2048, 3072, 4096];
+
+function publicKeyAlgs() {
+  const ec = [
+    ["p256", "prime256v1"],
+    ["p384", "secp384r1"],
+    ["secp256k1", "secp256k1"],
+  ].filter(([, c]) => nodeCurves.has(c));
+  return [
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}`, ["keygen"], rsaEngine(n, "pkcs1"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-pss`, ["sign", "verify"], rsaEngine(n, "pss"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-pkcs1`, ["sign", "verify"], rsaEngine(n, "pkcs1"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-oaep`, ["encrypt", "decrypt"], rsaEngine(n, "oaep"))),
+    ...ec.map(([c, nodeName]) => pkAlg(`ecdsa-${c}`, SIG, ecEngine(EC_CURVES[c], nodeName))),
+    ...ec.map(([c, nodeName]) => pkAlg(`ecdh-${c}`, ["derive"], ecEngine(EC_CURVES[c], nodeName))),
+    pkAlg("ed25519", SIG, okpEngine(OKP.ed25519)),
+    pkAlg("ed448", SIG, okpEngine(OKP.ed448)),
+    pkAlg("x25519", ["keygen", "derive"], okpEngine(OKP.x25519)),
+    pkAlg("x448", ["keygen", "derive"], okpEngine(OKP.x448)),
+  ];
+}
+
 // ---- the catalogue --------------------------------------------------------
 
 const nodeHashes = new Set(nc.getHashes());
+const nodeCurves = new Set(nc.getCurves());
 
 // env: { notes } from the entry point (main_node.js).
 export function createProvider(env = {}) {
@@ -406,7 +551,14 @@ export function createProvider(env = {}) {
       "Ciphers: createCipheriv/createDecipheriv per message (the IV is set per message), key a KeyObject made once per cell, setAutoPadding(false) for ECB/CBC, update + final; every update returns a newly allocated Buffer (Node has no update-into-buffer API). ChaCha20's 16-byte IV is the 32-bit little-endian block counter (0) followed by the 12-byte nonce.",
       "AEADs: createCipheriv/createDecipheriv with authTagLength 16 per message; seal = update, final, getAuthTag (ciphertext and tag are separate Buffers; their concatenation is made only for the checksum); open = setAuthTag, update, final (throws on a bad tag). No setAAD call with empty AAD (CCM does not need one then).",
       "Streaming (chunk>0): hashes, HMAC, ECB/CBC/CTR/ChaCha20 and GCM/ChaCha20-Poly1305 through update() per piece, pieces read from the 2 MiB doubled pattern (views made once per cell up to 65,536 of them, else one subarray per piece); AES-CCM is one-shot only in Node (the whole message in one update), so it is not in stream.",
-      "Not offered: XChaCha20-Poly1305 (not in node:crypto / OpenSSL).",
+      "Public key: every key is a KeyObject made outside the timed region (createPublicKey/createPrivateKey from SPKI/PKCS#8 DER, or generateKeyPairSync); raw EC scalars and raw Ed/X keys are wrapped in PKCS#8/SPKI first (the EC PKCS#8 carries no public key: OpenSSL computes it). Option objects ({ key, padding, saltLength } and the like) are made once per cell.",
+      "RSA: keygen = generateKeyPairSync('rsa', { modulusLength, publicExponent: 65537 }) returning KeyObjects (the key is not exported inside the timed region). PSS = crypto.sign('sha256', msg, { key, padding: RSA_PKCS1_PSS_PADDING, saltLength: 32 }) (MGF1 with the signature hash); PKCS#1 v1.5 = crypto.sign('sha256', msg, key); OAEP = publicEncrypt/privateDecrypt({ key, padding: RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }), empty label, at most k - 66 bytes of plaintext (a larger cell answers `not offered at this size`).",
+      "ECDSA: crypto.sign('sha256'|'sha384', msg, key) hashes and signs in one call and returns DER (random k, OpenSSL); crypto.verify(hash, msg, key, der). keygen = generateKeyPairSync('ec', { namedCurve }). ECDH derive = crypto.diffieHellman({ privateKey, publicKey }) with KeyObjects (OpenSSL's ECDH: the x coordinate).",
+      "Ed25519/Ed448: crypto.sign(null, msg, key) / crypto.verify(null, msg, key, sig) (pure EdDSA). X25519/X448: crypto.diffieHellman with KeyObjects; keygen = generateKeyPairSync('x25519'|'x448').",
+      "Key pairs for sign/verify/derive/encrypt/decrypt cells are generated once per algorithm and process and reused by every request of the cell (outside the timed region, so an RSA-4096 cell pays its key generation once); the signature a verify cell checks and the ciphertext a decrypt cell opens are made once per request.",
+      "Not offered: XChaCha20-Poly1305 (not in node:crypto / OpenSSL); ML-KEM and ML-DSA (node:crypto has them only from Node 24.7, this is " +
+        process.version +
+        "); SM2 (node:crypto cannot sign with SM2: no way to set the SM2 identity).",
       "The timing loop is synchronous (no await): noop is a plain synchronous empty call, the floor of this loop. Compare with js:webcrypto's noop (an awaited empty async call): the difference between the two floors is the per-call cost of the promise machinery.",
       ...(env.notes || []),
     ],
@@ -426,6 +578,7 @@ export function createProvider(env = {}) {
       aeadAlg("aes-128-ccm", "aes-128-ccm", 16, false),
       aeadAlg("aes-256-ccm", "aes-256-ccm", 32, false),
       aeadAlg("chacha20-poly1305", "chacha20-poly1305", 32, true),
+      ...publicKeyAlgs(),
     ],
   };
 }

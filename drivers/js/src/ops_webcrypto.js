@@ -5,6 +5,20 @@
 // comes from the entry point in env.
 
 import { Rejected, checkLen, noopAlg } from "./ops.js";
+import {
+  EC_CURVES,
+  OKP,
+  b64url,
+  bytes,
+  ecPkcs8,
+  ecdsaDerToRaw,
+  ecdsaRawToDer,
+  leftPad,
+  oaepMax,
+  okpPkcs8,
+  requireNamedCurve,
+} from "./pk.js";
+import { pkAlg } from "./pkalg.js";
 
 const subtle = () => {
   const s = globalThis.crypto && globalThis.crypto.subtle;
@@ -171,8 +185,145 @@ function gcmAlg(name, keyLen) {
   };
 }
 
-// env: { id, libraryVersion, runtime } from the entry point.
-export function createProvider(env = {}) {
+// ---- public key -----------------------------------------------------------
+
+// Keys are CryptoKeys imported or generated outside the timed region; the
+// algorithm parameter objects are made once per cell; the timed operation
+// is one awaited subtle.sign / verify / deriveBits / encrypt / decrypt /
+// generateKey. Key generation returns CryptoKeys: the export of the public
+// key (keygen's output) happens outside the timed region.
+
+const exportRaw = async (k) => new Uint8Array(await subtle().exportKey("raw", k));
+const exportSpki = async (k) => new Uint8Array(await subtle().exportKey("spki", k));
+const exportPkcs8 = async (k) => new Uint8Array(await subtle().exportKey("pkcs8", k));
+const jwkD = async (k) => b64url((await subtle().exportKey("jwk", k)).d);
+const pairOf = (k) => ({ pub: k.publicKey, priv: k.privateKey });
+
+// ECDSA / ECDH on P-256, P-384. WebCrypto's ECDSA signatures are raw r‖s
+// (IEEE P1363): sign's result is converted to DER and a DER signature to
+// r‖s outside the timed region (the timed operation is subtle.sign /
+// subtle.verify itself). The private scalar goes in as PKCS#8 (pk.js) and
+// comes out as the JWK "d".
+function ecEngine(info, kind) {
+  const ecdh = kind === "ECDH";
+  const algo = { name: kind, namedCurve: info.web };
+  const params = ecdh ? null : { name: "ECDSA", hash: info.hash };
+  const pubUse = ecdh ? [] : ["verify"];
+  const privUse = ecdh ? ["deriveBits"] : ["sign"];
+  const bitsLen = 8 * info.bytes;
+  return {
+    async: true,
+    generate: async () => pairOf(await subtle().generateKey(algo, true, ecdh ? ["deriveBits"] : ["sign", "verify"])),
+    exportPair: async (k) => ({ public: await exportSpki(k.pub), private: leftPad(await jwkD(k.priv), info.bytes) }),
+    publicOf: (k) => exportSpki(k.pub),
+    importPublic: (b) => subtle().importKey("spki", requireNamedCurve(b), algo, true, pubUse),
+    importPrivate: (b) => subtle().importKey("pkcs8", ecPkcs8(info, b), algo, true, privUse),
+    signer: (priv) => (m) => subtle().sign(params, priv, m),
+    verifier: (pub) => (m, s) => subtle().verify(params, pub, s, m),
+    sigOut: (s) => ecdsaRawToDer(bytes(s)),
+    sigIn: (b) => ecdsaDerToRaw(b, info.bytes),
+    deriver: (priv, pub) => {
+      const p = { name: "ECDH", public: pub };
+      return () => subtle().deriveBits(p, priv, bitsLen);
+    },
+  };
+}
+
+// Ed25519/Ed448 and X25519/X448: raw public keys; the private key goes in
+// as PKCS#8 (RFC 8410, pk.js: WebCrypto has no raw private import) and
+// comes out as the JWK "d".
+function okpEngine(kind) {
+  const x = kind.web.startsWith("X");
+  const algo = { name: kind.web };
+  const bitsLen = 8 * kind.pub;
+  return {
+    async: true,
+    deterministic: true, // EdDSA
+    generate: async () => pairOf(await subtle().generateKey(algo, true, x ? ["deriveBits"] : ["sign", "verify"])),
+    exportPair: async (k) => ({ public: await exportRaw(k.pub), private: await jwkD(k.priv) }),
+    publicOf: (k) => exportRaw(k.pub),
+    importPublic: (b) => {
+      checkLen("public key", b, kind.pub);
+      return subtle().importKey("raw", b, algo, true, x ? [] : ["verify"]);
+    },
+    importPrivate: (b) => subtle().importKey("pkcs8", okpPkcs8(kind, b), algo, true, x ? ["deriveBits"] : ["sign"]),
+    signer: (priv) => (m) => subtle().sign(algo, priv, m),
+    verifier: (pub) => (m, s) => subtle().verify(algo, pub, s, m),
+    deriver: (priv, pub) => {
+      const p = { name: kind.web, public: pub };
+      return () => subtle().deriveBits(p, priv, bitsLen);
+    },
+  };
+}
+
+// RSA with SHA-256: RSA-PSS (salt 32, MGF1 = the key's hash),
+// RSASSA-PKCS1-v1_5, RSA-OAEP (empty label); generateKey with e = 65537.
+// The keygen algorithm (rsa-N) generates RSASSA-PKCS1-v1_5 keys.
+function rsaEngine(bitsLen, name) {
+  const algo = { name, hash: "SHA-256" };
+  const genAlgo = { ...algo, modulusLength: bitsLen, publicExponent: Uint8Array.of(1, 0, 1) };
+  const oaep = name === "RSA-OAEP";
+  const params = name === "RSA-PSS" ? { name, saltLength: 32 } : { name };
+  return {
+    async: true,
+    deterministic: name === "RSASSA-PKCS1-v1_5",
+    generate: async () =>
+      pairOf(await subtle().generateKey(genAlgo, true, oaep ? ["encrypt", "decrypt"] : ["sign", "verify"])),
+    exportPair: async (k) => ({ public: await exportSpki(k.pub), private: await exportPkcs8(k.priv) }),
+    publicOf: (k) => exportSpki(k.pub),
+    importPublic: (b) => subtle().importKey("spki", b, algo, true, oaep ? ["encrypt"] : ["verify"]),
+    importPrivate: (b) => subtle().importKey("pkcs8", b, algo, true, oaep ? ["decrypt"] : ["sign"]),
+    signer: (priv) => (m) => subtle().sign(params, priv, m),
+    verifier: (pub) => (m, s) => subtle().verify(params, pub, s, m),
+    maxPlain: oaepMax(bitsLen),
+    encryptor: (pub) => (m) => subtle().encrypt(params, pub, m),
+    decryptor: (priv) => (c) => subtle().decrypt(params, priv, c),
+  };
+}
+
+// supported: whether this runtime's WebCrypto has an algorithm (Ed25519,
+// X25519, Ed448 and X448 are not in every browser, nor in every Node).
+async function supported(algo, usages) {
+  try {
+    await subtle().generateKey(algo, false, usages);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SIG = ["keygen", "sign", "verify"];
+const RSA_BITS = [2048, 3072, 4096];
+
+async function publicKeyAlgs() {
+  const algs = [
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}`, ["keygen"], rsaEngine(n, "RSASSA-PKCS1-v1_5"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-pss`, ["sign", "verify"], rsaEngine(n, "RSA-PSS"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-pkcs1`, ["sign", "verify"], rsaEngine(n, "RSASSA-PKCS1-v1_5"))),
+    ...RSA_BITS.map((n) => pkAlg(`rsa-${n}-oaep`, ["encrypt", "decrypt"], rsaEngine(n, "RSA-OAEP"))),
+    pkAlg("ecdsa-p256", SIG, ecEngine(EC_CURVES.p256, "ECDSA")),
+    pkAlg("ecdsa-p384", SIG, ecEngine(EC_CURVES.p384, "ECDSA")),
+    pkAlg("ecdh-p256", ["derive"], ecEngine(EC_CURVES.p256, "ECDH")),
+    pkAlg("ecdh-p384", ["derive"], ecEngine(EC_CURVES.p384, "ECDH")),
+  ];
+  for (const [name, kind, ops] of [
+    ["ed25519", OKP.ed25519, SIG],
+    ["ed448", OKP.ed448, SIG],
+    ["x25519", OKP.x25519, ["keygen", "derive"]],
+    ["x448", OKP.x448, ["keygen", "derive"]],
+  ]) {
+    const usages = kind.web.startsWith("X") ? ["deriveBits"] : ["sign", "verify"];
+    if (await supported({ name: kind.web }, usages)) algs.push(pkAlg(name, ops, okpEngine(kind)));
+  }
+  return algs;
+}
+
+// env: { id, libraryVersion, runtime } from the entry point. Async: which
+// Ed/X curves this runtime's WebCrypto has is found out by trying them.
+export async function createProvider(env = {}) {
+  const pk = await publicKeyAlgs();
+  const offered = new Set(pk.map((a) => a.name));
+  const missing = ["ed25519", "ed448", "x25519", "x448"].filter((n) => !offered.has(n));
   return {
     id: env.id || "js:webcrypto",
     language: "javascript",
@@ -185,6 +336,13 @@ export function createProvider(env = {}) {
       "Reading the first byte of the ArrayBuffer result for the sink needs a one-byte Uint8Array view (one small allocation per operation, not the library's).",
       "Keys are imported once per cell (importKey raw, non-extractable); the algorithm parameter object (iv/counter, tagLength, length) is made once per cell. HMAC = subtle.sign('HMAC', key, msg). AES-CTR uses a 128-bit counter (length: 128). AES-GCM: tagLength 128, no additionalData; the API appends the tag on encrypt and verifies it on decrypt (OperationError on a bad tag).",
       "Not offered: SHA-3, BLAKE2 and SM3 (not in WebCrypto), AES-ECB, AES-CCM, ChaCha20 and (X)ChaCha20-Poly1305 (not in WebCrypto), AES-CBC (WebCrypto always adds PKCS#7 padding, so it cannot encrypt exactly n bytes without padding as the contract asks). No streaming: WebCrypto has no init/update/final API, so stream is empty.",
+      "Public key: keys are CryptoKeys imported (spki/pkcs8/raw) or generated outside the timed region; the algorithm parameter objects are made once per cell; the timed operation is one awaited subtle.sign / verify / deriveBits / encrypt / decrypt / generateKey. keygen cells time generateKey alone (CryptoKeys); the public key is exported for the checksum outside the timed region. Raw private keys (EC scalars, Ed/X keys) are imported as PKCS#8 built by the driver (WebCrypto has no raw private import).",
+      "ECDSA (P-256 with SHA-256, P-384 with SHA-384): WebCrypto signs and verifies raw r‖s (IEEE P1363); the driver converts to and from the protocol's DER outside the timed region (the timed operation is subtle.sign / subtle.verify itself; a signature that is not strict DER is refused by the driver before WebCrypto sees it). Random k. ECDH: deriveBits({ name: 'ECDH', public }, key, 256|384).",
+      "RSA (SHA-256): RSA-PSS with saltLength 32 (MGF1 with the key's hash), RSASSA-PKCS1-v1_5, RSA-OAEP with an empty label (at most k - 66 bytes of plaintext); keygen = generateKey(RSASSA-PKCS1-v1_5, modulusLength, e = 65537).",
+      "Ed25519/Ed448: subtle.sign/verify({ name }); X25519/X448: deriveBits. Offered when this runtime's WebCrypto can generate such a key (tried at start-up)" +
+        (missing.length ? `; missing here: ${missing.join(", ")}.` : "."),
+      "Key pairs for sign/verify/derive/encrypt/decrypt cells are generated once per algorithm and process and reused by every request of the cell (outside the timed region); the signature a verify cell checks and the ciphertext a decrypt cell opens are made once per request.",
+      "Not offered: secp256k1 (not in WebCrypto), ML-KEM and ML-DSA (not in this WebCrypto), SM2.",
       ...(env.notes || []),
     ],
     algs: [
@@ -196,6 +354,7 @@ export function createProvider(env = {}) {
       ctrAlg("aes-256-ctr", 32),
       gcmAlg("aes-128-gcm", 16),
       gcmAlg("aes-256-gcm", 32),
+      ...pk,
     ],
   };
 }

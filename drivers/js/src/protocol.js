@@ -1,6 +1,6 @@
-// Protocol version 1 (docs/protocol.md): decoding requests, dispatching
-// hello / verify / bench / bye, encoding responses, and turning any error
-// into {"ok":false,"error":...}.
+// Protocol version 2 (docs/protocol.md): decoding requests, dispatching
+// hello / verify / bench / keypair / bye, encoding responses, and turning
+// any error into {"ok":false,"error":...}.
 //
 // Runtime-neutral: the entry point (main_node.js, or the browser bridge)
 // owns the transport and passes each request line to handleLine, which
@@ -8,9 +8,11 @@
 
 import { checksum, fromHex, message, toHex } from "./input.js";
 import { calibrate, measureResolution, sample, warmup } from "./timing.js";
-import { NotOffered, Rejected } from "./ops.js";
+import { NotOffered, Rejected, Unsupported } from "./ops.js";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+// The oldest version a client may ask for (later versions are additive).
+export const MIN_PROTOCOL_VERSION = 1;
 export const MAX_SIZE = 2 ** 31;
 export const MAX_CHUNK = 1 << 20;
 
@@ -84,6 +86,8 @@ export class Driver {
           return JSON.stringify(await this.verify(req));
         case "bench":
           return JSON.stringify(await this.bench(req));
+        case "keypair":
+          return JSON.stringify(await this.keypair(req));
         case "bye":
           this.quit = true;
           return JSON.stringify({ ok: true });
@@ -95,13 +99,15 @@ export class Driver {
     }
   }
 
-  // hello answers with the version this driver implements (1). A request
-  // for a later version is answered the same way: later versions are
-  // additive, and the orchestrator decides whether version 1 is enough.
+  // hello answers with the highest version this driver implements (2) to a
+  // request for any version >= 1: versions are additive, and the
+  // orchestrator decides whether the answer is enough.
   hello(req) {
     const v = req.protocol;
-    if (v !== undefined && !(Number.isInteger(v) && v >= PROTOCOL_VERSION)) {
-      throw new Error(`protocol ${JSON.stringify(v)} not supported (this driver speaks ${PROTOCOL_VERSION})`);
+    if (v !== undefined && !(Number.isInteger(v) && v >= MIN_PROTOCOL_VERSION)) {
+      throw new Error(
+        `protocol ${JSON.stringify(v)} not supported (this driver speaks ${MIN_PROTOCOL_VERSION} to ${PROTOCOL_VERSION})`,
+      );
     }
     const p = this.prov;
     const offers = {};
@@ -171,7 +177,7 @@ export class Driver {
       sum = await cell.checksum();
     } else {
       await cell.run();
-      sum = checksum(cell.output());
+      sum = checksum(await cell.output());
     }
 
     // Preparation garbage should not be collected inside a sample.
@@ -198,6 +204,17 @@ export class Driver {
       peak_rss_kb: this.env.peakRssKb(),
     };
   }
+
+  // keypair: a fresh key pair of a public-key algorithm from the provider's
+  // own generator, in the protocol's encodings (for cross-verification).
+  async keypair(req) {
+    const a = this.lookup(req.alg);
+    if (typeof a.keypair !== "function") {
+      throw new NotOffered(`${a.name} has no key pair (not a public-key algorithm)`);
+    }
+    const k = await a.keypair();
+    return { ok: true, public: toHex(k.public), private: toHex(k.private) };
+  }
 }
 
 // decodeCase turns a verify case's hex fields into bytes.
@@ -213,7 +230,18 @@ export function decodeCase(rc) {
     aad: fromHex("aad", rc.aad),
     msg: fromHex("msg", rc.msg),
     counter: 0,
+    // public-key cases (version 2)
+    public: fromHex("public", rc.public),
+    private: fromHex("private", rc.private),
+    sig: fromHex("sig", rc.sig),
+    seed: fromHex("seed", rc.seed),
+    m: rc.m === undefined || rc.m === null ? null : fromHex("m", rc.m),
+    ctx: fromHex("ctx", rc.ctx),
+    deterministic: rc.deterministic === true,
   };
+  if (rc.deterministic !== undefined && rc.deterministic !== null && typeof rc.deterministic !== "boolean") {
+    throw new Error('"deterministic" must be a boolean');
+  }
   if (rc.counter !== undefined && rc.counter !== null) {
     if (!Number.isInteger(rc.counter) || rc.counter < 0 || rc.counter > 0xffffffff) {
       throw new Error(`counter ${rc.counter} does not fit 32 bits`);
@@ -224,7 +252,8 @@ export function decodeCase(rc) {
 }
 
 // runCase is the case executor the verify request and the native vector
-// test share: one of {id, out}, {id, rejected: true}, {id, error}.
+// test share: one of {id, out}, {id, rejected: true}, {id, unsupported},
+// {id, error}.
 export async function runCase(alg, rc) {
   const id = rc !== null && typeof rc === "object" ? rc.id : undefined;
   try {
@@ -234,6 +263,7 @@ export async function runCase(alg, rc) {
     return { id, out: toHex(out) };
   } catch (e) {
     if (e instanceof Rejected) return { id, rejected: true };
+    if (e instanceof Unsupported) return { id, unsupported: oneLine(errorMessage(e)) };
     return { id, error: oneLine(errorMessage(e)) };
   }
 }

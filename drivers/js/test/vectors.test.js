@@ -41,10 +41,12 @@ function loadCases(path) {
   return cases;
 }
 
-// judge applies protocol.md's rules; "" means the case passes.
+// judge applies protocol.md's rules; "" means the case passes, null that
+// it was skipped (the library has no API for the variant: `unsupported`).
 export function judge(c, r) {
   if (r.id !== c.id) return `result id ${r.id} does not echo the case id`;
   if (r.error) return `error: ${r.error}`;
+  if (typeof r.unsupported === "string") return null;
   let matches = false;
   if (typeof r.out === "string" && typeof c.out === "string") {
     matches = c.cmp === "prefix" ? r.out.startsWith(c.out) : r.out === c.out;
@@ -64,7 +66,27 @@ export function judge(c, r) {
   }
 }
 
-const CASE_FIELDS = ["id", "op", "key", "iv", "counter", "aad", "msg"];
+const CASE_FIELDS = [
+  "id",
+  "op",
+  "key",
+  "iv",
+  "counter",
+  "aad",
+  "msg",
+  // public-key cases (protocol version 2)
+  "public",
+  "private",
+  "sig",
+  "seed",
+  "m",
+  "ctx",
+  "deterministic",
+];
+
+// Public-key algorithms the shared vectors do not cover (Ed448, X448,
+// RSA-3072/4096, RSA key generation) are checked by pk.test.js's self- and
+// cross-checks instead.
 
 for (const id of PROVIDER_IDS) {
   test(`vectors ${id}`, async (t) => {
@@ -72,8 +94,13 @@ for (const id of PROVIDER_IDS) {
     const d = await driverFor(id);
     for (const a of d.prov.algs) {
       if (a.name === "noop") continue; // no vectors for the empty operation
-      await t.test(a.name, async () => {
-        const cases = loadCases(join(dir, `${a.name}.jsonl`));
+      const file = join(dir, `${a.name}.jsonl`);
+      if (a.pk && !existsSync(file)) {
+        await t.test(a.name, { skip: "no shared vectors for this public-key algorithm (see pk.test.js)" }, () => {});
+        continue;
+      }
+      await t.test(a.name, async (st) => {
+        const cases = loadCases(file);
         assert.ok(cases.length > 0, `no cases for ${a.name}`);
         // Through the verify request, exactly as the orchestrator sends it
         // (without the answers).
@@ -82,11 +109,17 @@ for (const id of PROVIDER_IDS) {
         assert.equal(resp.ok, true, `verify failed: ${resp.error}`);
         assert.equal(resp.results.length, cases.length, "one result per case");
         const failures = [];
+        let passed = 0;
         cases.forEach((c, i) => {
           const why = judge(c, resp.results[i]);
           if (why) failures.push(`${c.id}: ${why}`);
+          else if (why === "") passed++;
         });
         assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases failed`);
+        assert.ok(passed > 0, "at least one case must pass");
+        st.diagnostic(
+          `${id} ${a.name}: ${passed} of ${cases.length} cases passed, ${cases.length - passed} unsupported`,
+        );
       });
     }
   });

@@ -1,9 +1,13 @@
-"""The fixed input (xorshift32 pattern with a 1 MiB period), FNV-1a 64, checksums and hex helpers."""
+"""The fixed input (xorshift32 pattern with a 1 MiB period), streamed pieces of it, FNV-1a 64,
+checksums and hex helpers."""
 
 from __future__ import annotations
 
 import functools
+import math
 import re
+from collections.abc import Callable, Iterable
+from itertools import chain, cycle, islice
 
 PATTERN_LEN = 1 << 20  # 1 MiB period of the message pattern
 FNV_OFFSET = 0xCBF29CE484222325
@@ -28,6 +32,13 @@ def pattern(seed: int) -> bytes:
     return bytes(out)
 
 
+@functools.lru_cache(maxsize=2)
+def doubled_pattern(seed: int) -> bytes:
+    """The pattern twice (2 MiB): any piece of up to 1 MiB starting anywhere in the period is contiguous."""
+    p = pattern(seed)
+    return p + p
+
+
 def message(seed: int, n: int) -> bytes:
     """The `n`-byte message M[i] = P[i mod 1 MiB]."""
     if n < 0:
@@ -39,12 +50,75 @@ def message(seed: int, n: int) -> bytes:
     return p * q + p[:r]
 
 
-def fnv1a64(data: bytes) -> int:
-    h = FNV_OFFSET
+# At most this many piece objects (memoryviews, ~200 bytes each) are kept for one streamed cell.
+MAX_PIECE_OBJECTS = 1 << 16
+
+
+def pieces(buf, size: int, chunk: int, period: int = 0) -> Callable[[], Iterable[memoryview]]:
+    """A function giving, on each call, the `chunk`-byte pieces of a `size`-byte stream (the last may be
+    shorter) as zero-copy memoryviews of `buf`.
+
+    With `period` (the fixed input: `buf` is the doubled pattern, period 1 MiB) piece i starts at
+    (i * chunk) mod period, so the message is never materialised; without it (a ciphertext kept whole)
+    piece i starts at i * chunk. The pieces are cut once, outside the timed region: all of them when there
+    are at most MAX_PIECE_OBJECTS, else the distinct ones of one period, cycled; only when neither fits
+    are they sliced as they are consumed (one memoryview slice per piece inside the timed operation).
+    """
+    if chunk <= 0:
+        raise ValueError("chunk must be > 0")
+    if period and chunk > period:
+        raise ValueError(f"chunk is at most {period} bytes, got {chunk}")
+    view = memoryview(buf)
+    reach = size if not period or size <= period else period - 1 + chunk  # the furthest byte a piece reads
+    if len(view) < reach:
+        raise ValueError(f"buffer of {len(view)} bytes is shorter than the {reach} the stream reads")
+
+    def piece(start: int) -> memoryview:
+        off = start % period if period else start
+        return view[off : off + min(chunk, size - start)]
+
+    n = -(-size // chunk)
+    if n <= MAX_PIECE_OBJECTS:
+        cut = [piece(i * chunk) for i in range(n)]
+        return lambda: cut
+    if period:
+        # piece i and piece i + distinct start at the same offset
+        distinct = period // math.gcd(chunk, period)
+        full_count = size // chunk
+        if distinct <= MAX_PIECE_OBJECTS:
+            full = [piece(i * chunk) for i in range(distinct)]
+            tail = [piece(full_count * chunk)] if size % chunk else []
+            return lambda: chain(islice(cycle(full), full_count), tail)
+
+    def lazy():
+        for start in range(0, size, chunk):
+            yield piece(start)
+
+    return lazy
+
+
+def fnv1a64(data, h: int = FNV_OFFSET) -> int:
+    """FNV-1a 64 of `data`, continuing from `h` (so a stream can be hashed piece by piece)."""
     prime, mask = FNV_PRIME, _MASK64
     for b in data:
         h = ((h ^ b) * prime) & mask
     return h
+
+
+class Checksum:
+    """The checksum of an output stream, fed piece by piece (no whole-output buffer)."""
+
+    __slots__ = ("length", "h")
+
+    def __init__(self) -> None:
+        self.length, self.h = 0, FNV_OFFSET
+
+    def update(self, data) -> None:
+        self.length += len(data)
+        self.h = fnv1a64(data, self.h)
+
+    def text(self) -> str:
+        return f"{self.length:08x}:{self.h:016x}"
 
 
 def checksum(out: bytes) -> str:

@@ -1,17 +1,19 @@
 """The interface every provider module implements, and what the providers share.
 
 A provider is a catalogue (`offers`, `stream`), a case executor for `verify`
-(`execute`) and a cell factory for `bench` (`cell`). A `Cell` is prepared once
-and exposes `call()`, exactly one operation returning the first byte of its
-output (folded into the sink by the shared loop in timing.py), and `output()`,
-the same operation returning the whole output (for the checksum, untimed).
+(`execute`), a key-pair maker for `keypair` and a cell factory for `bench`
+(`cell`). A `Cell` is prepared once and exposes `call()`, exactly one operation
+returning the first byte of its output (folded into the sink by the shared loop
+in timing.py), and `checksum()`, the same operation once more, untimed, giving
+the checksum of its whole output (fed piece by piece for streamed cells).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from . import inputs
 from .inputs import unhex
 
 # Parameter sizes of the algorithms the Python providers serve (docs/protocol.md, DESIGN.md §3).
@@ -28,6 +30,10 @@ KEY_LEN = {
     "aes-128-ccm": 16,
     "aes-256-ccm": 32,
     "chacha20-poly1305": 32,
+    "sm4-ecb": 16,
+    "sm4-cbc": 16,
+    "sm4-ctr": 16,
+    "sm4-gcm": 16,
 }
 IV_LEN = {
     "aes-128-cbc": 16,
@@ -40,8 +46,11 @@ IV_LEN = {
     "aes-128-ccm": 12,
     "aes-256-ccm": 12,
     "chacha20-poly1305": 12,
+    "sm4-cbc": 16,
+    "sm4-ctr": 16,
+    "sm4-gcm": 12,
 }
-BLOCK = {"aes-128-ecb": 16, "aes-256-ecb": 16, "aes-128-cbc": 16, "aes-256-cbc": 16}
+BLOCK = dict.fromkeys(("aes-128-ecb", "aes-256-ecb", "aes-128-cbc", "aes-256-cbc", "sm4-ecb", "sm4-cbc"), 16)
 TAG_LEN = 16
 
 COMMON_NOTES = [
@@ -53,7 +62,11 @@ COMMON_NOTES = [
 
 
 class Rejected(Exception):
-    """The library refused the input (an AEAD open whose tag does not verify)."""
+    """The library refused the input (an AEAD open whose tag does not verify, a bad signature or key)."""
+
+
+class Unsupported(Exception):
+    """The library has no API for this variant of the operation (reported as `unsupported`)."""
 
 
 @dataclass(frozen=True)
@@ -64,23 +77,44 @@ class CellSpec:
     chunk: int
     key: bytes
     iv: bytes
-    msg: bytes  # the fixed input of `size` bytes
+    seed: int
+    msg: bytes = b""  # the fixed input of `size` bytes; never materialised for streamed cells (chunk > 0)
+
+    def input_pieces(self) -> Callable[[], Iterable[memoryview]]:
+        """The fixed input in `chunk`-byte pieces read from the doubled pattern (streamed cells)."""
+        return inputs.pieces(inputs.doubled_pattern(self.seed), self.size, self.chunk, inputs.PATTERN_LEN)
 
 
 @dataclass(frozen=True)
 class Cell:
     call: Callable[[], int]  # one timed operation -> first byte of its output
-    output: Callable[[], bytes]  # the same operation -> its whole output (checksum, untimed)
+    checksum: Callable[[], str]  # the same operation once, untimed -> the checksum of its whole output
+    output: Callable[[], bytes] | None = None  # the same operation -> its whole output (not for streams)
 
 
-def make_cell(call: Callable[[], int], output: Callable[[], bytes]) -> Cell:
-    """A cell; when the output is empty (size 0) there is no first byte and call() folds its length."""
-    if not output():
+def make_cell(call: Callable[[], int], output: Callable[[], bytes], empty: bool | None = None) -> Cell:
+    """A cell from `output()` (one operation -> its whole output); when the output is empty (size 0)
+    there is no first byte and call() folds its length. `empty=False` skips the probe (costly ops)."""
+    if empty is None:
+        empty = not output()
+    if empty:
 
         def call() -> int:
             return len(output())
 
-    return Cell(call, output)
+    return Cell(call, lambda: inputs.checksum(output()), output)
+
+
+def stream_cell(call: Callable[[], int], run: Callable[[Callable[[bytes], None]], None]) -> Cell:
+    """A streamed cell: `run(emit)` performs one operation, passing each piece of output to `emit`,
+    so the checksum covers the whole output stream without holding it."""
+
+    def checksum() -> str:
+        c = inputs.Checksum()
+        run(c.update)
+        return c.text()
+
+    return Cell(call, checksum)
 
 
 def noop_cell() -> Cell:
@@ -90,12 +124,7 @@ def noop_cell() -> Cell:
     def output() -> bytes:
         return b""
 
-    return Cell(call, output)
-
-
-def split(data: bytes, chunk: int) -> list[bytes]:
-    """`data` in `chunk`-byte pieces (the last may be shorter), cut outside the timed region."""
-    return [data[i : i + chunk] for i in range(0, len(data), chunk)]
+    return Cell(call, lambda: inputs.checksum(output()), output)
 
 
 def check_cell_params(spec: CellSpec) -> None:
@@ -111,6 +140,8 @@ def check_cell_params(spec: CellSpec) -> None:
     if spec.chunk:
         if spec.size == 0:
             raise ValueError("chunk > 0 needs size > 0")
+        if spec.chunk > inputs.PATTERN_LEN:
+            raise ValueError(f"chunk is at most {inputs.PATTERN_LEN} bytes (1 MiB), got {spec.chunk}")
         if spec.chunk % block:
             raise ValueError(f"{alg} chunk must be a multiple of {block}, got {spec.chunk}")
 
@@ -131,8 +162,13 @@ class Provider:
         return list(COMMON_NOTES)
 
     def execute(self, alg: str, case: dict) -> bytes:
-        """Run one verify case; the output bytes, Rejected when the library refuses the input."""
+        """Run one verify case; the output bytes, Rejected when the library refuses the input,
+        Unsupported when it has no API for the variant asked for."""
         raise NotImplementedError
+
+    def keypair(self, alg: str) -> tuple[bytes, bytes]:
+        """A fresh key pair (public, private) in the encodings of docs/protocol.md."""
+        raise ValueError(f"{alg} has no key pair in {self.id}")
 
     def cell(self, spec: CellSpec) -> Cell:
         """Prepare one bench cell (already checked: alg/op offered, chunk only for stream algs)."""

@@ -7,11 +7,23 @@ import ssl
 import cryptography
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.backends.openssl.backend import backend
+from cryptography.hazmat.bindings._rust import openssl as rust_openssl
 from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, ChaCha20Poly1305
 
-from .ops_base import TAG_LEN, Cell, CellSpec, Provider, Rejected, case_bytes, make_cell, noop_cell, split
+from . import inputs, pk_cryptography
+from .ops_base import (
+    TAG_LEN,
+    Cell,
+    CellSpec,
+    Provider,
+    Rejected,
+    case_bytes,
+    make_cell,
+    noop_cell,
+    stream_cell,
+)
 
 HASHES = {
     "sha256": hashes.SHA256,
@@ -20,17 +32,22 @@ HASHES = {
     "sha3-512": hashes.SHA3_512,
     "blake2b-512": lambda: hashes.BLAKE2b(64),
     "blake2s-256": lambda: hashes.BLAKE2s(32),
+    "sm3": hashes.SM3,
 }
-# cipher algorithm -> mode class (None: ChaCha20, which has no mode object)
+# cipher algorithm -> (block cipher class, mode class); ChaCha20 has no mode object
 CIPHERS = {
-    "aes-128-ecb": modes.ECB,
-    "aes-256-ecb": modes.ECB,
-    "aes-128-cbc": modes.CBC,
-    "aes-256-cbc": modes.CBC,
-    "aes-128-ctr": modes.CTR,
-    "aes-256-ctr": modes.CTR,
-    "chacha20": None,
+    "aes-128-ecb": (algorithms.AES, modes.ECB),
+    "aes-256-ecb": (algorithms.AES, modes.ECB),
+    "aes-128-cbc": (algorithms.AES, modes.CBC),
+    "aes-256-cbc": (algorithms.AES, modes.CBC),
+    "aes-128-ctr": (algorithms.AES, modes.CTR),
+    "aes-256-ctr": (algorithms.AES, modes.CTR),
+    "chacha20": (algorithms.ChaCha20, None),
+    "sm4-ecb": (algorithms.SM4, modes.ECB),
+    "sm4-cbc": (algorithms.SM4, modes.CBC),
+    "sm4-ctr": (algorithms.SM4, modes.CTR),
 }
+# one-shot AEAD classes; the GCM algorithms below are also run through Cipher(<cipher>, GCM) when streamed
 AEADS = {
     "aes-128-gcm": AESGCM,
     "aes-256-gcm": AESGCM,
@@ -38,7 +55,29 @@ AEADS = {
     "aes-256-ccm": lambda key: AESCCM(key, tag_length=TAG_LEN),
     "chacha20-poly1305": ChaCha20Poly1305,
 }
-GCM = ("aes-128-gcm", "aes-256-gcm")
+# GCM through Cipher(<block cipher>, GCM(iv)) (streaming; sm4-gcm has no one-shot class in cryptography)
+GCM = {"aes-128-gcm": algorithms.AES, "aes-256-gcm": algorithms.AES, "sm4-gcm": algorithms.SM4}
+
+
+def _sm_supported() -> dict[str, str]:
+    """The SM algorithms the bundled OpenSSL can run (alg -> its op kind)."""
+    out = {}
+    if backend.hash_supported(hashes.SM3()):
+        out["sm3"] = "hash"
+    key = bytes(16)
+    for alg, mode in (
+        ("sm4-ecb", modes.ECB()),
+        ("sm4-cbc", modes.CBC(key)),
+        ("sm4-ctr", modes.CTR(key)),
+        ("sm4-gcm", modes.GCM(key[:12])),
+    ):
+        if backend.cipher_supported(algorithms.SM4(key), mode):
+            out[alg] = "aead" if alg == "sm4-gcm" else "cipher"
+    return out
+
+
+SM = _sm_supported()
+PK = pk_cryptography.available(backend)
 
 
 def chacha20_nonce(iv: bytes, counter: int = 0) -> bytes:
@@ -49,25 +88,54 @@ def chacha20_nonce(iv: bytes, counter: int = 0) -> bytes:
 
 
 def new_cipher(alg: str, key: bytes, iv: bytes, counter: int = 0) -> Cipher:
-    mode = CIPHERS[alg]
+    algo, mode = CIPHERS[alg]
     if mode is None:
         return Cipher(algorithms.ChaCha20(key, chacha20_nonce(iv, counter)), None)
     if mode is modes.ECB:
-        return Cipher(algorithms.AES(key), modes.ECB())
-    return Cipher(algorithms.AES(key), mode(iv))
+        return Cipher(algo(key), modes.ECB())
+    return Cipher(algo(key), mode(iv))
+
+
+def gcm_seal(alg: str, key: bytes, iv: bytes, msg: bytes, aad: bytes = b"") -> bytes:
+    """ciphertext ‖ tag through Cipher(<cipher>, GCM(iv))."""
+    ctx = Cipher(GCM[alg](key), modes.GCM(iv)).encryptor()
+    if aad:
+        ctx.authenticate_additional_data(aad)
+    return ctx.update(msg) + ctx.finalize() + ctx.tag
+
+
+def gcm_open(alg: str, key: bytes, iv: bytes, sealed: bytes, aad: bytes = b"") -> bytes:
+    if len(sealed) < TAG_LEN:
+        raise Rejected("shorter than the tag")
+    ct, tag = sealed[:-TAG_LEN], sealed[-TAG_LEN:]
+    ctx = Cipher(GCM[alg](key), modes.GCM(iv, tag)).decryptor()
+    if aad:
+        ctx.authenticate_additional_data(aad)
+    try:
+        return ctx.update(ct) + ctx.finalize()
+    except InvalidTag:
+        raise Rejected("tag does not verify") from None
+
+
+def _sm_ok(alg: str) -> bool:
+    return not alg.startswith("sm") or alg in SM  # the SM algorithms only where OpenSSL has them
+
+
+OFFERS = {
+    "noop": ("noop",),
+    **{alg: ("hash",) for alg in HASHES if _sm_ok(alg)},
+    "hmac-sha256": ("mac",),
+    **{alg: ("encrypt", "decrypt") for alg in CIPHERS if _sm_ok(alg)},
+    **{alg: ("seal", "open") for alg in (*AEADS, *GCM) if _sm_ok(alg)},
+    **{alg: scheme.ops for alg, scheme in PK.items()},
+}
 
 
 class CryptographyProvider(Provider):
     id = "python:cryptography"
     library = "cryptography"
-    offers = {
-        "noop": ("noop",),
-        **{alg: ("hash",) for alg in HASHES},
-        "hmac-sha256": ("mac",),
-        **{alg: ("encrypt", "decrypt") for alg in CIPHERS},
-        **{alg: ("seal", "open") for alg in AEADS},
-    }
-    stream = (*HASHES, "hmac-sha256", *CIPHERS, *GCM)
+    offers = OFFERS
+    stream = tuple(alg for alg in (*HASHES, "hmac-sha256", *CIPHERS, *GCM) if alg in OFFERS)
 
     def library_version(self) -> str:
         return f"cryptography {cryptography.__version__} ({backend.openssl_version_text()})"
@@ -82,24 +150,39 @@ class CryptographyProvider(Provider):
             )
         notes += [
             "hash: h = hashes.Hash(alg); h.update(msg); h.finalize() per message (no one-shot hash API); "
-            "blake2b-512 = hashes.BLAKE2b(64), blake2s-256 = hashes.BLAKE2s(32)",
-            "hmac-sha256: hmac.HMAC(key, SHA256()) per tag (key set up inside the timed operation)",
-            "encrypt/decrypt: Cipher(AES(key), CBC|CTR(iv)).encryptor() per message, so the key schedule "
-            "is inside the timed operation as the API requires; ECB reuses one Cipher object and takes "
-            "a new encryptor per message; chacha20: Cipher(ChaCha20(key, counter_le32 || nonce), None); "
-            "output = ctx.update(data) + ctx.finalize()",
+            "blake2b-512 = hashes.BLAKE2b(64), blake2s-256 = hashes.BLAKE2s(32), sm3 = hashes.SM3()",
+            "hmac-sha256 with a prepared key: keyed = hmac.HMAC(key, SHA256()) once per cell, then "
+            "h = keyed.copy(); h.update(msg); h.finalize() per tag",
+            "encrypt/decrypt: Cipher(AES|SM4(key), CBC|CTR(iv)).encryptor() per message, so the key "
+            "schedule is inside the timed operation as the API requires; ECB reuses one Cipher object and "
+            "takes a new encryptor per message; chacha20: Cipher(ChaCha20(key, counter_le32 || nonce), "
+            "None); output = ctx.update(data) + ctx.finalize()",
             "seal/open: one-shot AESGCM / AESCCM(tag_length=16) / ChaCha20Poly1305 object made once per "
-            "cell, .encrypt(nonce, msg, None) / .decrypt(nonce, ct, None) per message",
+            "cell, .encrypt(nonce, msg, None) / .decrypt(nonce, ct, None) per message; sm4-gcm (no "
+            "one-shot class) through Cipher(SM4(key), GCM(iv)) per message, output update + finalize + tag",
             "stream (chunk > 0): hashes and hmac by update() per piece; ciphers by encryptor().update() per "
-            "piece; aes-gcm by Cipher(AES(key), GCM(iv)) (.tag after finalize(); open passes the tag to "
-            "GCM(iv, tag)); aes-ccm and chacha20-poly1305 have no streaming API in cryptography",
+            "piece; aes-gcm and sm4-gcm by Cipher(<cipher>, GCM(iv)) (.tag after finalize(); open passes the "
+            "tag to GCM(iv, tag)); aes-ccm and chacha20-poly1305 have no streaming API in cryptography; "
+            "pieces are memoryviews of the doubled 1 MiB pattern (of the ciphertext for decrypt/open) cut "
+            "outside the timed region, each piece's output is a fresh bytes object dropped at once, so "
+            "memory stays bounded whatever the message size",
         ]
-        return notes + super().notes()
+        pk = pk_cryptography.notes(
+            cryptography.__version__, own, rust_openssl.CRYPTOGRAPHY_OPENSSL_350_OR_GREATER
+        )
+        return notes + pk + super().notes()
+
+    def keypair(self, alg: str) -> tuple[bytes, bytes]:
+        if alg not in PK:
+            return super().keypair(alg)
+        return PK[alg].keypair()
 
     def execute(self, alg: str, case: dict) -> bytes:
         op = case.get("op")
         if op not in self.offers.get(alg, ()):
             raise ValueError(f"{alg} {op!r} not offered by {self.id}")
+        if alg in PK:
+            return pk_cryptography.execute(PK[alg], alg, case)
         msg = case_bytes(case, "msg")
         if op == "hash":
             h = hashes.Hash(HASHES[alg]())
@@ -110,13 +193,15 @@ class CryptographyProvider(Provider):
             h.update(msg)
             return h.finalize()
         key = case_bytes(case, "key")
-        iv = case_bytes(case, "iv", required=CIPHERS.get(alg) is not modes.ECB)
+        iv = case_bytes(case, "iv", required=CIPHERS.get(alg, (None, None))[1] is not modes.ECB)
         if op in ("encrypt", "decrypt"):
             c = new_cipher(alg, key, iv, int(case.get("counter", 0)))
             ctx = c.encryptor() if op == "encrypt" else c.decryptor()
             return ctx.update(msg) + ctx.finalize()
-        aead = AEADS[alg](key)
         aad = case_bytes(case, "aad", required=False)
+        if alg not in AEADS:  # sm4-gcm
+            return gcm_seal(alg, key, iv, msg, aad) if op == "seal" else gcm_open(alg, key, iv, msg, aad)
+        aead = AEADS[alg](key)
         if op == "seal":
             return aead.encrypt(iv, msg, aad)
         try:
@@ -128,86 +213,99 @@ class CryptographyProvider(Provider):
         alg = spec.alg
         if alg == "noop":
             return noop_cell()
+        if alg in PK:
+            return pk_cryptography.cell(PK[alg], spec)
         if alg in HASHES:
             return _hash_cell(HASHES[alg](), spec)
         if alg == "hmac-sha256":
             return _hmac_cell(spec)
         if alg in CIPHERS:
             return _cipher_cell(spec)
+        if alg in GCM and (spec.chunk or alg not in AEADS):
+            return _gcm_cipher_cell(spec)
         if alg in AEADS:
-            return _gcm_stream_cell(spec) if spec.chunk else _aead_cell(spec)
+            return _aead_cell(spec)
         raise ValueError(f"{alg} not offered by {self.id}")
 
 
 def _hash_cell(algo, spec: CellSpec) -> Cell:
-    Hash, msg = hashes.Hash, spec.msg
-    pieces = split(msg, spec.chunk) if spec.chunk else [msg]
-
-    def output() -> bytes:
-        h = Hash(algo)
-        for p in pieces:
-            h.update(p)
-        return h.finalize()
-
+    Hash = hashes.Hash
     if not spec.chunk:
+        msg = spec.msg
 
         def call() -> int:
             h = Hash(algo)
             h.update(msg)
             return h.finalize()[0]
 
-    else:
-
-        def call() -> int:
+        def output() -> bytes:
             h = Hash(algo)
-            for p in pieces:
-                h.update(p)
-            return h.finalize()[0]
+            h.update(msg)
+            return h.finalize()
+
+        return make_cell(call, output)
+
+    pieces = spec.input_pieces()
+
+    def call() -> int:
+        h = Hash(algo)
+        for p in pieces():
+            h.update(p)
+        return h.finalize()[0]
+
+    def output() -> bytes:
+        h = Hash(algo)
+        for p in pieces():
+            h.update(p)
+        return h.finalize()
 
     return make_cell(call, output)
 
 
 def _hmac_cell(spec: CellSpec) -> Cell:
-    HMAC, algo, key, msg = hmac.HMAC, hashes.SHA256(), spec.key, spec.msg
-    pieces = split(msg, spec.chunk) if spec.chunk else [msg]
-
-    def output() -> bytes:
-        h = HMAC(key, algo)
-        for p in pieces:
-            h.update(p)
-        return h.finalize()
-
+    # the prepared key: one keyed HMAC object per cell (inner and outer pads absorbed once), copied per tag
+    keyed = hmac.HMAC(spec.key, hashes.SHA256())
     if not spec.chunk:
+        msg = spec.msg
 
         def call() -> int:
-            h = HMAC(key, algo)
+            h = keyed.copy()
             h.update(msg)
             return h.finalize()[0]
 
-    else:
+        def output() -> bytes:
+            h = keyed.copy()
+            h.update(msg)
+            return h.finalize()
 
-        def call() -> int:
-            h = HMAC(key, algo)
-            for p in pieces:
-                h.update(p)
-            return h.finalize()[0]
+        return make_cell(call, output)
+
+    pieces = spec.input_pieces()
+
+    def call() -> int:
+        h = keyed.copy()
+        for p in pieces():
+            h.update(p)
+        return h.finalize()[0]
+
+    def output() -> bytes:
+        h = keyed.copy()
+        for p in pieces():
+            h.update(p)
+        return h.finalize()
 
     return make_cell(call, output)
 
 
 def _cipher_cell(spec: CellSpec) -> Cell:
     alg, key, iv = spec.alg, spec.key, spec.iv
-    data = spec.msg
-    if spec.op == "decrypt":  # the ciphertext to decrypt, made outside the timed region
-        ctx = new_cipher(alg, key, iv).encryptor()
-        data = ctx.update(spec.msg) + ctx.finalize()
     # Cipher.encryptor(c) is c.encryptor(): the unbound spelling lets one closure serve both directions
     direction = Cipher.encryptor if spec.op == "encrypt" else Cipher.decryptor
-    mode = CIPHERS[alg]
+    algo_cls, mode = CIPHERS[alg]
 
     # a new context per message; how it is made is the only difference between the families below
     if mode is modes.ECB:
-        cipher = Cipher(algorithms.AES(key), modes.ECB())  # no IV: one Cipher object for the cell
+        cipher = Cipher(algo_cls(key), modes.ECB())  # no IV: one Cipher object for the cell
 
         def new():
             return direction(cipher)
@@ -219,19 +317,22 @@ def _cipher_cell(spec: CellSpec) -> Cell:
             return direction(Cipher(ChaCha20(key, nonce), None))
 
     else:
-        aes = algorithms.AES(key)
+        algo = algo_cls(key)
 
         def new():
-            return direction(Cipher(aes, mode(iv)))
+            return direction(Cipher(algo, mode(iv)))
 
-    pieces = split(data, spec.chunk) if spec.chunk else [data]
-
-    def output() -> bytes:
-        ctx = new()
-        return b"".join([ctx.update(p) for p in pieces]) + ctx.finalize()
-
-    # call() repeats new()'s body inline so the timed operation has no extra Python frame
     if not spec.chunk:
+        data = spec.msg
+        if spec.op == "decrypt":  # the ciphertext to decrypt, made outside the timed region
+            ctx = new_cipher(alg, key, iv).encryptor()
+            data = ctx.update(spec.msg) + ctx.finalize()
+
+        def output() -> bytes:
+            ctx = new()
+            return ctx.update(data) + ctx.finalize()
+
+        # call() repeats new()'s body inline so the timed operation has no extra Python frame
         if mode is modes.ECB:
 
             def call() -> int:
@@ -247,42 +348,60 @@ def _cipher_cell(spec: CellSpec) -> Cell:
         else:
 
             def call() -> int:
-                ctx = direction(Cipher(aes, mode(iv)))
+                ctx = direction(Cipher(algo, mode(iv)))
                 return (ctx.update(data) + ctx.finalize())[0]
+
+        return make_cell(call, output)
+
+    pieces = spec.input_pieces()
+    if spec.op == "decrypt":  # the ciphertext, made by the streaming encryption and kept whole
+        enc = new_cipher(alg, key, iv).encryptor()
+        ct = bytearray()
+        for p in pieces():
+            ct += enc.update(p)
+        ct += enc.finalize()
+        pieces = inputs.pieces(ct, spec.size, spec.chunk)
+
+    def run(emit) -> None:
+        ctx = new()
+        for p in pieces():
+            emit(ctx.update(p))
+        emit(ctx.finalize())
+
+    if mode is modes.ECB:
+
+        def call() -> int:
+            ctx = direction(cipher)
+            it = iter(pieces())
+            first = ctx.update(next(it))
+            for p in it:
+                ctx.update(p)
+            ctx.finalize()
+            return first[0]
+
+    elif mode is None:
+
+        def call() -> int:
+            ctx = direction(Cipher(ChaCha20(key, nonce), None))
+            it = iter(pieces())
+            first = ctx.update(next(it))
+            for p in it:
+                ctx.update(p)
+            ctx.finalize()
+            return first[0]
 
     else:
-        head, rest = pieces[0], pieces[1:]
-        if mode is modes.ECB:
 
-            def call() -> int:
-                ctx = direction(cipher)
-                first = ctx.update(head)
-                for p in rest:
-                    ctx.update(p)
-                ctx.finalize()
-                return first[0]
+        def call() -> int:
+            ctx = direction(Cipher(algo, mode(iv)))
+            it = iter(pieces())
+            first = ctx.update(next(it))
+            for p in it:
+                ctx.update(p)
+            ctx.finalize()
+            return first[0]
 
-        elif mode is None:
-
-            def call() -> int:
-                ctx = direction(Cipher(ChaCha20(key, nonce), None))
-                first = ctx.update(head)
-                for p in rest:
-                    ctx.update(p)
-                ctx.finalize()
-                return first[0]
-
-        else:
-
-            def call() -> int:
-                ctx = direction(Cipher(aes, mode(iv)))
-                first = ctx.update(head)
-                for p in rest:
-                    ctx.update(p)
-                ctx.finalize()
-                return first[0]
-
-    return make_cell(call, output)
+    return stream_cell(call, run)
 
 
 def _aead_cell(spec: CellSpec) -> Cell:
@@ -308,47 +427,82 @@ def _aead_cell(spec: CellSpec) -> Cell:
     return make_cell(call, output)
 
 
-def _gcm_stream_cell(spec: CellSpec) -> Cell:
-    if spec.alg not in GCM:
-        raise ValueError(f"{spec.alg} has no streaming API in cryptography")
-    aes, iv, GCMode = algorithms.AES(spec.key), spec.iv, modes.GCM
-    if spec.op == "seal":
-        pieces = split(spec.msg, spec.chunk)
-        head, rest = pieces[0], pieces[1:]
+def _gcm_cipher_cell(spec: CellSpec) -> Cell:
+    """GCM through Cipher(<cipher>, GCM(iv)): streamed AES-GCM and SM4-GCM, and one-shot SM4-GCM."""
+    algo, iv, GCMode = GCM[spec.alg](spec.key), spec.iv, modes.GCM
+    if not spec.chunk:
+        msg = spec.msg
+        if spec.op == "seal":
+
+            def call() -> int:
+                ctx = Cipher(algo, GCMode(iv)).encryptor()
+                return (ctx.update(msg) + ctx.finalize() + ctx.tag)[0]
+
+            def output() -> bytes:
+                ctx = Cipher(algo, GCMode(iv)).encryptor()
+                return ctx.update(msg) + ctx.finalize() + ctx.tag
+
+            return make_cell(call, output)
+
+        sealed = gcm_seal(spec.alg, spec.key, iv, msg)  # made outside the timed region
+        ct, tag = sealed[:-TAG_LEN], sealed[-TAG_LEN:]
 
         def call() -> int:
-            ctx = Cipher(aes, GCMode(iv)).encryptor()
-            first = ctx.update(head)
-            for p in rest:
+            ctx = Cipher(algo, GCMode(iv, tag)).decryptor()
+            return (ctx.update(ct) + ctx.finalize())[0]  # finalize() raises InvalidTag on a bad tag
+
+        def output() -> bytes:
+            ctx = Cipher(algo, GCMode(iv, tag)).decryptor()
+            return ctx.update(ct) + ctx.finalize()
+
+        return make_cell(call, output)
+
+    pieces = spec.input_pieces()
+    if spec.op == "seal":
+
+        def call() -> int:
+            ctx = Cipher(algo, GCMode(iv)).encryptor()
+            it = iter(pieces())
+            first = ctx.update(next(it))
+            for p in it:
                 ctx.update(p)
             ctx.finalize()
             return first[0]
 
-        def output() -> bytes:
-            ctx = Cipher(aes, GCMode(iv)).encryptor()
-            out = b"".join([ctx.update(p) for p in pieces]) + ctx.finalize()
-            return out + ctx.tag
+        def run(emit) -> None:
+            ctx = Cipher(algo, GCMode(iv)).encryptor()
+            for p in pieces():
+                emit(ctx.update(p))
+            emit(ctx.finalize())
+            emit(ctx.tag)
 
-        return make_cell(call, output)
+        return stream_cell(call, run)
 
-    sealed = AESGCM(spec.key).encrypt(iv, spec.msg, None)  # made outside the timed region
-    ct, tag = sealed[:-TAG_LEN], sealed[-TAG_LEN:]
-    pieces = split(ct, spec.chunk)
-    head, rest = pieces[0], pieces[1:]
+    # the ciphertext and tag, made by the streaming seal of the same message and kept whole
+    enc = Cipher(algo, GCMode(iv)).encryptor()
+    ct = bytearray()
+    for p in pieces():
+        ct += enc.update(p)
+    ct += enc.finalize()
+    tag = enc.tag
+    ct_pieces = inputs.pieces(ct, spec.size, spec.chunk)
 
     def call() -> int:
-        ctx = Cipher(aes, GCMode(iv, tag)).decryptor()
-        first = ctx.update(head)
-        for p in rest:
+        ctx = Cipher(algo, GCMode(iv, tag)).decryptor()
+        it = iter(ct_pieces())
+        first = ctx.update(next(it))
+        for p in it:
             ctx.update(p)
         ctx.finalize()  # raises InvalidTag when the tag does not verify
         return first[0]
 
-    def output() -> bytes:
-        ctx = Cipher(aes, GCMode(iv, tag)).decryptor()
-        return b"".join([ctx.update(p) for p in pieces]) + ctx.finalize()
+    def run(emit) -> None:
+        ctx = Cipher(algo, GCMode(iv, tag)).decryptor()
+        for p in ct_pieces():
+            emit(ctx.update(p))
+        emit(ctx.finalize())
 
-    return make_cell(call, output)
+    return stream_cell(call, run)
 
 
 PROVIDER = CryptographyProvider()

@@ -1,4 +1,4 @@
-"""Protocol version 1 (docs/protocol.md): decode requests, dispatch, encode responses.
+"""Protocol version 2 (docs/protocol.md): decode requests, dispatch, encode responses.
 
 Any exception raised while handling a request becomes `{"ok": false, "error": "<one line>"}`;
 the driver stays usable.
@@ -12,9 +12,9 @@ import resource
 import sys
 
 from . import inputs, timing
-from .ops_base import CellSpec, Provider, Rejected, check_cell_params
+from .ops_base import CellSpec, Provider, Rejected, Unsupported, check_cell_params
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the highest version this driver implements; hello accepts any request >= 1
 _resolution_ns: int | None = None
 
 
@@ -71,6 +71,8 @@ def handle(provider: Provider, req: dict) -> dict:
             return verify(provider, req)
         if cmd == "bench":
             return bench(provider, req)
+        if cmd == "keypair":
+            return keypair(provider, req)
         if cmd == "bye":
             return {"ok": True}
         raise RequestError(f"unknown cmd {cmd!r}")
@@ -127,8 +129,9 @@ def clock_resolution_ns() -> int:
 
 def hello(provider: Provider, req: dict) -> dict:
     version = req.get("protocol", PROTOCOL_VERSION)
-    if version != PROTOCOL_VERSION:
-        raise RequestError(f"protocol {version!r} not supported (this driver speaks {PROTOCOL_VERSION})")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RequestError(f"protocol {version!r} not supported (this driver speaks 1 to {PROTOCOL_VERSION})")
+    # a newer orchestrator gets our highest version and decides; an older one (1) sees extra offers only
     return {
         "ok": True,
         "protocol": PROTOCOL_VERSION,
@@ -166,6 +169,8 @@ def run_case(provider: Provider, alg: str, case) -> dict:
         return {"id": cid, "out": provider.execute(alg, case).hex()}
     except Rejected:
         return {"id": cid, "rejected": True}
+    except Unsupported as e:
+        return {"id": cid, "unsupported": " ".join(str(e).split()) or "unsupported"}
     except Exception as e:  # noqa: BLE001
         return {"id": cid, "error": one_line(e)}
 
@@ -182,16 +187,36 @@ def bench(provider: Provider, req: dict) -> dict:
     batch = field_int(req, "batch", 0)
     target_ns = field_int(req, "target_ns", 0 if batch else None)
     warmup_ns, samples = field_int(req, "warmup_ns", 0), field_int(req, "samples")
-    spec = CellSpec(alg, op, size, chunk, field_hex(req, "key"), field_hex(req, "iv"), b"")
+    spec = CellSpec(alg, op, size, chunk, field_hex(req, "key"), field_hex(req, "iv"), seed)
     check_cell_params(spec)
-    spec = CellSpec(alg, op, size, chunk, spec.key, spec.iv, inputs.message(seed, size))
+    if not chunk:  # a streamed cell reads its pieces from the doubled pattern, never the whole message
+        spec = CellSpec(alg, op, size, chunk, spec.key, spec.iv, seed, inputs.message(seed, size))
     cell = provider.cell(spec)
-    checksum = inputs.checksum(cell.output())  # one operation on the fixed input, untimed
+    checksum = cell.checksum()  # one operation on the fixed input, untimed
     timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples)
     return {"ok": True, **timed, "checksum": checksum, "peak_rss_kb": peak_rss_kb()}
 
 
+def keypair(provider: Provider, req: dict) -> dict:
+    alg = field_str(req, "alg")
+    _check_offered(provider, alg)
+    public, private = provider.keypair(alg)
+    return {"ok": True, "public": public.hex(), "private": private.hex()}
+
+
 def peak_rss_kb() -> int:
+    """This process's peak resident set: VmHWM from /proc/self/status (Linux), else getrusage.
+
+    getrusage's ru_maxrss is kept across exec, so a driver started by a larger process (the
+    orchestrator) would report its parent's peak; VmHWM belongs to this process image alone.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])  # "VmHWM:     12345 kB"
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     except (OSError, ValueError):

@@ -1,5 +1,6 @@
-"""One small bench request per provider/algorithm/op through the request handler, errors that
-leave the driver usable, and the protocol spoken to a real driver process."""
+"""One small bench request per provider/symmetric algorithm/op through the request handler, streamed
+cells with bounded memory, errors that leave the driver usable, and the protocol spoken to a real
+driver process. Public-key cells are in test_pk.py."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, ChaCha20Poly1305
 
 from cbdriver import PROVIDERS, inputs, load_provider, protocol
 from cbdriver.ops_base import BLOCK, IV_LEN, KEY_LEN
+from cbdriver.pk_cryptography import SCHEMES
 
 DRIVER_DIR = Path(__file__).resolve().parents[1]  # drivers/python, the driver's PYTHONPATH
 SEED = 2654435769
@@ -42,12 +45,19 @@ def reference(alg: str, op: str, key: bytes, iv: bytes, msg: bytes) -> bytes:
     """The output of one operation computed with plain one-shot calls, independent of the driver's cells."""
     if op == "noop":
         return b""
+    if op == "hash" and alg == "sm3":  # hashlib has no SM3 with every OpenSSL
+        h = hashes.Hash(hashes.SM3())
+        h.update(msg)
+        return h.finalize()
     if op == "hash":
         return hashlib.new(HASHLIB[alg], msg).digest()
     if op == "mac":
         return hmac.digest(key, msg, "sha256")
     if op in ("decrypt", "open"):
         return msg  # the driver decrypts/opens its own encryption of the fixed input
+    if op == "seal" and alg == "sm4-gcm":
+        ctx = Cipher(algorithms.SM4(key), modes.GCM(iv)).encryptor()
+        return ctx.update(msg) + ctx.finalize() + ctx.tag
     if op == "seal":
         aead = {"gcm": AESGCM, "ccm": lambda k: AESCCM(k, 16), "poly1305": ChaCha20Poly1305}[
             alg.split("-")[-1]
@@ -57,7 +67,8 @@ def reference(alg: str, op: str, key: bytes, iv: bytes, msg: bytes) -> bytes:
         cipher = Cipher(algorithms.ChaCha20(key, bytes(4) + iv), None)
     else:
         mode = {"ecb": lambda _: modes.ECB(), "cbc": modes.CBC, "ctr": modes.CTR}[alg.split("-")[-1]]
-        cipher = Cipher(algorithms.AES(key), mode(iv))
+        block_cipher = algorithms.SM4 if alg.startswith("sm4") else algorithms.AES
+        cipher = Cipher(block_cipher(key), mode(iv))
     ctx = cipher.encryptor()
     return ctx.update(msg) + ctx.finalize()
 
@@ -85,6 +96,7 @@ CELLS = [
     (pid, alg, op, size, chunk)
     for pid in sorted(PROVIDERS)
     for alg, ops in load_provider(pid).offers.items()
+    if alg not in SCHEMES
     for op in ops
     for size, chunk in (
         [(0 if alg == "noop" else 64, 0), (0, 0)]
@@ -133,7 +145,20 @@ def test_large_message_wraps_the_pattern():
 
 
 ERRORS = [
-    ("python:cryptography", {"alg": "sm3"}, "not offered"),
+    ("python:cryptography", {"alg": "xchacha20-poly1305", "op": "seal"}, "not offered"),
+    ("python:cryptography", {"alg": "ml-kem-768", "op": "encaps"}, "not offered"),
+    ("python:cryptography", {"alg": "ed25519", "op": "sign", "chunk": 16}, "streaming"),
+    ("python:cryptography", {"alg": "ecdh-p256", "op": "keygen"}, "not offered"),
+    (
+        "python:cryptography",
+        {"alg": "rsa-2048-oaep", "op": "encrypt", "size": 191},
+        "not offered at this size",
+    ),
+    (
+        "python:cryptography",
+        {"alg": "sha256", "op": "hash", "size": 4 << 20, "chunk": (1 << 20) + 1},
+        "1 MiB",
+    ),
     ("python:hashlib", {"alg": "aes-128-gcm", "op": "seal"}, "not offered"),
     ("python:cryptography", {"op": "mac"}, "not offered"),
     ("python:cryptography", {"alg": "aes-128-ecb", "op": "encrypt", "size": 17}, "multiple of 16"),
@@ -200,12 +225,66 @@ def test_bad_lines(line, needle):
 
 
 def test_hello(provider):
-    resp = protocol.handle(provider, {"cmd": "hello", "protocol": 1})
-    assert resp["ok"] and resp["protocol"] == 1 and resp["provider"] == provider.id
+    resp = protocol.handle(provider, {"cmd": "hello", "protocol": 2})
+    assert resp["ok"] and resp["protocol"] == 2 and resp["provider"] == provider.id
     assert resp["language"] == "python" and resp["clock"]["resolution_ns"] > 0
     assert set(resp["stream"]) <= set(resp["offers"]) and resp["offers"]["noop"] == ["noop"]
     assert "OpenSSL" in resp["library_version"]
-    assert protocol.handle(provider, {"cmd": "hello", "protocol": 2})["ok"] is False
+    # any requested version >= 1 is accepted and answered with the highest this driver implements
+    for asked in (1, 3, 99):
+        assert protocol.handle(provider, {"cmd": "hello", "protocol": asked})["protocol"] == 2
+    for bad in (0, -1, "2", 2.0, True, None):
+        assert protocol.handle(provider, {"cmd": "hello", "protocol": bad})["ok"] is False
+
+
+def test_hmac_uses_a_prepared_key(provider, monkeypatch):
+    """The key is set up once per cell: no keyed constructor runs inside the timed operation."""
+    import hmac as std_hmac
+
+    from cryptography.hazmat.primitives import hmac as c_hmac
+
+    made = []
+    real_std, real_c = std_hmac.new, c_hmac.HMAC
+    monkeypatch.setattr(std_hmac, "new", lambda *a, **k: made.append(1) or real_std(*a, **k))
+    monkeypatch.setattr(c_hmac, "HMAC", lambda *a, **k: made.append(1) or real_c(*a, **k))
+    resp = protocol.handle(provider, bench_request("hmac-sha256", "mac", 64, batch=50, samples=4))
+    assert resp["ok"], resp
+    assert len(made) == 1  # one keyed object for the cell; 200 timed tags and the checksum copy it
+    assert "prepared key" in " ".join(provider.notes())
+
+
+def test_peak_rss_is_this_process_high_water_mark():
+    with open("/proc/self/status") as f:
+        hwm = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+    assert abs(protocol.peak_rss_kb() - hwm) < 4096  # the same figure, give or take this test's allocations
+
+
+STREAMS = [
+    ("python:hashlib", "sha256", "hash", (3 << 20) + 5, 4096),
+    ("python:hashlib", "hmac-sha256", "mac", (1 << 20) * 2 + 1, 65536),
+    ("python:cryptography", "sha256", "hash", (1 << 20) + 100, 1 << 20),
+    ("python:cryptography", "hmac-sha256", "mac", 5000, 7),
+    ("python:cryptography", "aes-128-ctr", "encrypt", (3 << 20) + 5, 16),  # 196k pieces: cycled
+    ("python:cryptography", "aes-128-ctr", "decrypt", (2 << 20) + 7, 4096),
+    ("python:cryptography", "aes-256-cbc", "encrypt", (1 << 20) + 4096, 48),
+    ("python:cryptography", "chacha20", "encrypt", (2 << 20) + 3, 17),  # odd chunk: sliced lazily
+    ("python:cryptography", "sm4-ctr", "decrypt", 100_000, 1000),
+    ("python:cryptography", "aes-128-gcm", "seal", (2 << 20) + 9, 65536),
+    ("python:cryptography", "aes-256-gcm", "open", (1 << 20) + 9, 333),
+    ("python:cryptography", "sm4-gcm", "seal", 50_000, 4096),
+    ("python:cryptography", "sm4-gcm", "open", 50_000, 4096),
+]
+
+
+@pytest.mark.parametrize(("provider_id", "alg", "op", "size", "chunk"), STREAMS)
+def test_streamed_cells_over_the_period(provider_id, alg, op, size, chunk):
+    """Messages longer than the 1 MiB period, odd chunks: the checksum covers the whole output."""
+    resp = protocol.handle(
+        load_provider(provider_id), bench_request(alg, op, size, chunk, batch=1, samples=1)
+    )
+    assert resp["ok"], resp
+    expected = reference(alg, op, key_for(alg), iv_for(alg), inputs.message(SEED, size))
+    assert resp["checksum"] == inputs.checksum(expected)
 
 
 def test_hashlib_notes_name_what_runs_each_hash():
@@ -229,7 +308,7 @@ def driver(provider_id: str, stdin: str, timeout: float = 60) -> subprocess.Comp
 @pytest.mark.parametrize("provider_id", sorted(PROVIDERS))
 def test_subprocess_speaks_the_protocol(provider_id):
     requests = [
-        json.dumps({"cmd": "hello", "protocol": 1}),
+        json.dumps({"cmd": "hello", "protocol": 2}),
         json.dumps(bench_request("sha256", "hash", 1024)),
         "{this is not json",
         json.dumps({"cmd": "bye"}),
@@ -240,7 +319,7 @@ def test_subprocess_speaks_the_protocol(provider_id):
     lines = proc.stdout.splitlines()
     assert len(lines) == 4, proc.stdout
     hello, bench, bad, bye = (json.loads(line) for line in lines)
-    assert hello["ok"] and hello["provider"] == provider_id
+    assert hello["ok"] and hello["provider"] == provider_id and hello["protocol"] == 2
     assert bench["ok"] and bench["checksum"] == "00000020:fb4898be6151a393" and len(bench["samples_ns"]) == 3
     assert bad["ok"] is False and bad["error"]
     assert bye == {"ok": True}
@@ -255,3 +334,26 @@ def test_subprocess_unknown_provider():
     proc = driver("python:nope", "")
     assert proc.returncode == 2
     assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("provider_id", "alg", "op", "size"),
+    [
+        ("python:hashlib", "sha256", "hash", 192 << 20),
+        ("python:cryptography", "sha512", "hash", 192 << 20),
+        ("python:cryptography", "hmac-sha256", "mac", 192 << 20),
+        ("python:cryptography", "aes-128-gcm", "seal", 32 << 20),  # the checksum reads every output byte
+    ],
+)
+def test_streamed_cells_never_hold_the_message(provider_id, alg, op, size):
+    """A large streamed message in a fresh driver process: the peak RSS stays below the message size."""
+    req = bench_request(alg, op, size, 1 << 16, batch=1, samples=1, warmup_ns=0)
+    proc = driver(provider_id, json.dumps(req) + "\n", timeout=120)
+    resp = json.loads(proc.stdout)
+    assert resp["ok"], resp
+    if op != "seal":  # a digest: cheap to check
+        expected = reference(alg, op, key_for(alg), b"", inputs.message(SEED, size))
+        assert resp["checksum"] == inputs.checksum(expected)
+    assert resp["peak_rss_kb"] < 60 * 1024, resp[
+        "peak_rss_kb"
+    ]  # about 35 MB: pattern, interpreter, libraries

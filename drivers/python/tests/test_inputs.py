@@ -53,3 +53,42 @@ def test_unhex():
     for bad in ("0", "zz", " 00", 5):
         with pytest.raises(ValueError, match="key"):
             inputs.unhex(bad, "key")
+
+
+@pytest.mark.parametrize(
+    ("size", "chunk"),
+    [
+        (100, 33),  # all pieces cut up front
+        ((1 << 20) + 100, 1 << 20),  # a piece crossing the period boundary
+        ((3 << 20) + 5, 16),  # 196,609 pieces: one period's 65,536 cycled
+        ((2 << 20) + 3, 17),  # odd chunk, 123k pieces and a 1 Mi-piece period: sliced lazily
+    ],
+)
+def test_pieces_of_the_fixed_input_are_the_message(size, chunk):
+    get = inputs.pieces(inputs.doubled_pattern(SEED), size, chunk, inputs.PATTERN_LEN)
+    for _ in range(2):  # every call gives the whole stream again
+        got = list(get())
+        assert all(isinstance(p, memoryview) for p in got)  # views of the pattern, never copies
+        assert [len(p) for p in got[:-1]] == [chunk] * (len(got) - 1) and 0 < len(got[-1]) <= chunk
+        assert b"".join(got) == inputs.message(SEED, size)
+
+
+def test_pieces_of_a_buffer_and_bad_shapes():
+    data = bytes(range(256)) * 1000
+    assert b"".join(inputs.pieces(data, len(data), 100)()) == data
+    assert b"".join(inputs.pieces(data, len(data), 1)()) == data  # 256k pieces, no period: lazy
+    with pytest.raises(ValueError):
+        inputs.pieces(data, len(data) + 1, 100)
+    with pytest.raises(ValueError):
+        inputs.pieces(inputs.doubled_pattern(SEED), 10 << 20, (1 << 20) + 1, inputs.PATTERN_LEN)
+    with pytest.raises(ValueError):
+        inputs.pieces(data, 10, 0)
+
+
+def test_incremental_checksum():
+    c = inputs.Checksum()
+    msg = inputs.message(SEED, 5000)
+    for i in range(0, 5000, 77):
+        c.update(memoryview(msg)[i : i + 77])
+    assert c.text() == inputs.checksum(msg)
+    assert inputs.Checksum().text() == "00000000:cbf29ce484222325"

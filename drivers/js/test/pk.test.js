@@ -1,0 +1,478 @@
+// Public-key and post-quantum algorithms (protocol version 2): one small
+// bench per provider/algorithm/op (what the cell produced is checked
+// through the case executor: signatures verify, ciphertexts decrypt, KEM
+// ciphertexts decapsulate), the self-cross-check and the cross-provider
+// checks of cryptobench/crosscheck.py run with the JavaScript providers
+// (keypair -> sign -> verify, a flipped bit rejected; shares agree;
+// encaps -> decaps; OAEP round trips), the keypair command, malformed
+// inputs, and the encoding glue of src/pk.js.
+//
+// RSA-3072/4096 key generation takes seconds per key: by default those
+// algorithms get one node:crypto key pair per size, used by js:node and
+// js:webcrypto in both directions; CRYPTOBENCH_SLOW_TESTS=1 adds their
+// bench cells and self-checks.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { checksum, fromHex, message, toHex } from "../src/input.js";
+import { Rejected } from "../src/ops.js";
+import { EC_CURVES, ecPointFromSpki, ecSpki, ecdsaDerToRaw, ecdsaRawToDer, requireNamedCurve } from "../src/pk.js";
+import { PROVIDER_IDS, driverFor, request } from "./helpers.js";
+
+const SEED = 2654435769;
+const MSG_BYTES = message(SEED, 32);
+const MSG = toHex(MSG_BYTES); // crosscheck.py's MESSAGE
+const SLOW = process.env.CRYPTOBENCH_SLOW_TESTS === "1";
+const slowAlg = (name) => /^rsa-(3072|4096)/.test(name);
+const ONE_SUM = checksum(Uint8Array.of(1));
+
+// ---- helpers --------------------------------------------------------------
+
+function kindOf(alg) {
+  if (/^rsa-\d+$/.test(alg)) return "keygen";
+  if (alg.endsWith("-oaep")) return "pke";
+  if (alg.startsWith("ecdh-") || alg.startsWith("x")) return "kex";
+  if (alg.startsWith("ml-kem-")) return "kem";
+  return "sig";
+}
+
+// caseOf sends one verify case and returns its result object.
+async function caseOf(d, alg, op, fields) {
+  const r = await request(d, { cmd: "verify", alg, cases: [{ id: "x#1", op, ...fields }] });
+  assert.equal(r.ok, true, `${d.prov.id} ${alg} ${op}: ${r.error}`);
+  return r.results[0];
+}
+
+async function keypair(d, alg) {
+  const r = await request(d, { cmd: "keypair", alg });
+  assert.equal(r.ok, true, `${d.prov.id} keypair ${alg}: ${r.error}`);
+  assert.match(r.public, /^([0-9a-f]{2})+$/);
+  assert.match(r.private, /^([0-9a-f]{2})+$/);
+  return r;
+}
+
+function flip(hex) {
+  const b = fromHex("x", hex);
+  b[b.length >> 1] ^= 1;
+  return toHex(b);
+}
+
+// exchange runs crosscheck.py's checks with P producing and Q consuming (P
+// and Q may be the same driver: the self-cross-check).
+async function exchange(alg, P, Q) {
+  const who = `${P.prov.id} -> ${Q.prov.id} ${alg}`;
+  switch (kindOf(alg)) {
+    case "sig": {
+      const kp = await keypair(P, alg);
+      const s = await caseOf(P, alg, "sign", { private: kp.private, msg: MSG });
+      assert.equal(typeof s.out, "string", `${who}: sign ${JSON.stringify(s)}`);
+      const v = await caseOf(Q, alg, "verify", { public: kp.public, msg: MSG, sig: s.out });
+      assert.equal(v.out, "01", `${who}: signature verifies ${JSON.stringify(v)}`);
+      const bad = await caseOf(Q, alg, "verify", { public: kp.public, msg: MSG, sig: flip(s.out) });
+      assert.equal(bad.rejected, true, `${who}: corrupted signature rejected ${JSON.stringify(bad)}`);
+      const other = await caseOf(Q, alg, "verify", { public: kp.public, msg: flip(MSG), sig: s.out });
+      assert.equal(other.rejected, true, `${who}: another message rejected ${JSON.stringify(other)}`);
+      return;
+    }
+    case "kex": {
+      const kp = await keypair(P, alg);
+      const kq = await keypair(Q, alg);
+      const a = await caseOf(P, alg, "derive", { private: kp.private, public: kq.public });
+      const b = await caseOf(Q, alg, "derive", { private: kq.private, public: kp.public });
+      assert.equal(typeof a.out, "string", `${who}: ${JSON.stringify(a)}`);
+      assert.ok(a.out.length > 0);
+      assert.equal(a.out, b.out, `${who}: shared secrets agree`);
+      return;
+    }
+    case "kem": {
+      const kq = await keypair(Q, alg);
+      const wrong = await keypair(P, alg);
+      const e = await caseOf(P, alg, "encaps", { public: kq.public });
+      assert.equal(typeof e.out, "string", `${who}: encaps ${JSON.stringify(e)}`);
+      const ct = e.out.slice(0, -64);
+      const k = e.out.slice(-64);
+      const got = await caseOf(Q, alg, "decaps", { private: kq.private, msg: ct });
+      assert.equal(got.out, k, `${who}: decapsulates to the same key`);
+      const w = await caseOf(Q, alg, "decaps", { private: wrong.private, msg: ct });
+      assert.ok(w.rejected === true || (typeof w.out === "string" && w.out !== k), `${who}: wrong key differs`);
+      return;
+    }
+    case "pke": {
+      const kq = await keypair(Q, alg);
+      const e = await caseOf(P, alg, "encrypt", { public: kq.public, msg: MSG });
+      assert.equal(typeof e.out, "string", `${who}: encrypt ${JSON.stringify(e)}`);
+      const dec = await caseOf(Q, alg, "decrypt", { private: kq.private, msg: e.out });
+      assert.equal(dec.out, MSG, `${who}: ciphertext decrypts`);
+      const bad = await caseOf(Q, alg, "decrypt", { private: kq.private, msg: flip(e.out) });
+      assert.equal(bad.rejected, true, `${who}: corrupted ciphertext rejected ${JSON.stringify(bad)}`);
+      return;
+    }
+    case "keygen": {
+      const kp = await keypair(P, alg);
+      const s = await caseOf(Q, `${alg}-pkcs1`, "sign", { private: kp.private, msg: MSG });
+      const v = await caseOf(Q, `${alg}-pkcs1`, "verify", { public: kp.public, msg: MSG, sig: s.out });
+      assert.equal(v.out, "01", `${who}: key pair signs and verifies ${JSON.stringify(s)} ${JSON.stringify(v)}`);
+      return;
+    }
+  }
+}
+
+// ---- output lengths (algorithms.py's table, plus the variable DER ones) ---
+
+const FIXED = {
+  "ml-kem-512": { encaps: 768 + 32, decaps: 32, keygen: 800 },
+  "ml-kem-768": { encaps: 1088 + 32, decaps: 32, keygen: 1184 },
+  "ml-kem-1024": { encaps: 1568 + 32, decaps: 32, keygen: 1568 },
+  "ml-dsa-44": { sign: 2420, keygen: 1312 },
+  "ml-dsa-65": { sign: 3309, keygen: 1952 },
+  "ml-dsa-87": { sign: 4627, keygen: 2592 },
+  ed25519: { sign: 64, keygen: 32 },
+  ed448: { sign: 114, keygen: 57 },
+  x25519: { keygen: 32, derive: 32 },
+  x448: { keygen: 56, derive: 56 },
+  "ecdh-p256": { derive: 32 },
+  "ecdh-secp256k1": { derive: 32 },
+  "ecdh-p384": { derive: 48 },
+  "ecdsa-p256": { keygen: 91 },
+  "ecdsa-secp256k1": { keygen: 88 },
+  "ecdsa-p384": { keygen: 120 },
+  "rsa-2048": { keygen: 294 },
+  "rsa-3072": { keygen: 422 },
+  "rsa-4096": { keygen: 550 },
+};
+for (const n of [2048, 3072, 4096]) {
+  FIXED[`rsa-${n}-pss`] = { sign: n / 8 };
+  FIXED[`rsa-${n}-pkcs1`] = { sign: n / 8 };
+  FIXED[`rsa-${n}-oaep`] = { encrypt: n / 8, decrypt: 32 };
+}
+
+function checkLength(alg, op, n) {
+  if (op === "verify") return assert.equal(n, 1);
+  const want = FIXED[alg] && FIXED[alg][op];
+  if (want !== undefined) return assert.equal(n, want, `${alg} ${op}: output length`);
+  if (alg.startsWith("ecdsa-") && op === "sign") {
+    const max = alg === "ecdsa-p384" ? 104 : 72; // DER SEQUENCE {r, s}
+    return assert.ok(n >= 8 && n <= max, `${alg} sign: DER length ${n}`);
+  }
+  assert.fail(`no expected length for ${alg} ${op}`);
+}
+
+const SIZED = new Set(["sign", "verify", "encrypt", "decrypt"]);
+
+function benchReq(alg, op, extra = {}) {
+  return {
+    cmd: "bench",
+    alg,
+    op,
+    size: SIZED.has(op) ? 32 : 0,
+    chunk: 0,
+    seed: SEED,
+    batch: /^rsa-\d+$/.test(alg) ? 1 : 0,
+    target_ns: 100000,
+    warmup_ns: 100000,
+    samples: 2,
+    ...extra,
+  };
+}
+
+const hexPair = (k) => ({ public: toHex(k.public), private: toHex(k.private) });
+
+// One operation of the cell the bench request would time, and its output.
+async function cellOutput(a, op) {
+  const cell = await a.cell({
+    op,
+    key: new Uint8Array(0),
+    iv: new Uint8Array(0),
+    size: 32,
+    chunk: 0,
+    seed: SEED,
+    msg: MSG_BYTES,
+  });
+  await cell.run();
+  return toHex(await cell.output());
+}
+
+// ---- bench cells ----------------------------------------------------------
+
+for (const id of PROVIDER_IDS) {
+  test(`pk bench cells of ${id}`, async (t) => {
+    const d = await driverFor(id);
+    for (const a of d.prov.algs) {
+      if (!a.pk || (slowAlg(a.name) && !SLOW)) continue;
+      for (const op of a.ops) {
+        await t.test(`${a.name}/${op}`, async () => {
+          const r = await request(d, benchReq(a.name, op));
+          assert.equal(r.ok, true, r.error);
+          assert.equal(r.samples_ns.length, 2);
+          for (const s of r.samples_ns) assert.ok(Number.isInteger(s) && s > 0);
+          if (/^rsa-\d+$/.test(a.name)) assert.equal(r.batch, 1, "batch 1 honoured");
+          assert.ok(Number.isInteger(r.sink));
+          const [lenHex] = r.checksum.split(":");
+          checkLength(a.name, op, parseInt(lenHex, 16));
+          if (op === "keygen") return;
+          // The cells' own keys: what a cell produced must be usable.
+          const kp = hexPair(await a.cellKeypair());
+          switch (op) {
+            case "verify":
+              assert.equal(r.checksum, ONE_SUM);
+              break;
+            case "decrypt":
+              assert.equal(r.checksum, checksum(MSG_BYTES), "the plaintext");
+              break;
+            case "derive": {
+              const peer = hexPair(await a.cellKeypair("peer"));
+              const want = await caseOf(d, a.name, "derive", { private: kp.private, public: peer.public });
+              assert.equal(r.checksum, checksum(fromHex("out", want.out)), "the shared secret of the cell's keys");
+              break;
+            }
+            case "sign": {
+              const sig = await cellOutput(a, "sign");
+              const v = await caseOf(d, a.name, "verify", { public: kp.public, msg: MSG, sig });
+              assert.equal(v.out, "01", "the cell's signature verifies");
+              break;
+            }
+            case "encrypt": {
+              const ct = await cellOutput(a, "encrypt");
+              const pt = await caseOf(d, a.name, "decrypt", { private: kp.private, msg: ct });
+              assert.equal(pt.out, MSG, "the cell's ciphertext decrypts");
+              break;
+            }
+            case "encaps": {
+              const out = await cellOutput(a, "encaps");
+              const k = await caseOf(d, a.name, "decaps", { private: kp.private, msg: out.slice(0, -64) });
+              assert.equal(k.out, out.slice(-64), "the cell's ciphertext decapsulates to its key");
+              break;
+            }
+            case "decaps":
+              break; // length above; the key depends on a random ciphertext
+            default:
+              assert.fail(`unexpected op ${op}`);
+          }
+        });
+      }
+    }
+    // a fixed batch is honoured; a streamed cell is not offered
+    if (!d.prov.algs.some((a) => a.name === "ed25519")) return;
+    const r = await request(d, benchReq("ed25519", "sign", { batch: 3, samples: 1 }));
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.batch, 3);
+    const c = await request(d, benchReq("ed25519", "sign", { chunk: 16 }));
+    assert.match(c.error ?? "", /^not offered: /);
+  });
+}
+
+test("rsa-oaep: a plaintext longer than k - 66 is not offered at that size", async () => {
+  for (const id of ["js:node", "js:webcrypto"]) {
+    const d = await driverFor(id);
+    const ok = await request(d, benchReq("rsa-2048-oaep", "encrypt", { size: 190 }));
+    assert.equal(ok.ok, true, ok.error);
+    assert.equal(ok.checksum.split(":")[0], "00000100");
+    const r = await request(d, benchReq("rsa-2048-oaep", "decrypt", { size: 191 }));
+    assert.equal(r.ok, false);
+    assert.match(r.error, /^not offered: .*190 bytes/);
+  }
+});
+
+// ---- self- and cross-provider checks --------------------------------------
+
+for (const id of PROVIDER_IDS) {
+  test(`pk self-cross-check ${id}`, async (t) => {
+    const d = await driverFor(id);
+    for (const a of d.prov.algs) {
+      if (!a.pk || (slowAlg(a.name) && !SLOW)) continue;
+      await t.test(a.name, () => exchange(a.name, d, d));
+    }
+  });
+}
+
+test("pk cross-provider checks within JavaScript", async (t) => {
+  const ids = PROVIDER_IDS.filter((id) => id !== "wasm:hash-wasm");
+  const drivers = await Promise.all(ids.map((id) => driverFor(id)));
+  const offers = (d, alg) => d.prov.algs.some((a) => a.name === alg);
+  const pairs = [];
+  for (const P of drivers) {
+    for (const Q of drivers) {
+      if (P === Q) continue;
+      for (const a of P.prov.algs) {
+        if (!a.pk || slowAlg(a.name) || !offers(Q, a.name)) continue;
+        pairs.push([a.name, P, Q]);
+      }
+    }
+  }
+  // the pairs the lead asked for are among them
+  const has = (alg, p, q) => pairs.some(([x, P, Q]) => x === alg && P.prov.id === p && Q.prov.id === q);
+  assert.ok(has("ecdsa-p256", "js:noble", "js:node"), "js:node verifies js:noble's P-256 signature");
+  assert.ok(has("ecdsa-p256", "js:node", "js:webcrypto"), "js:webcrypto verifies js:node's P-256 signature");
+  for (const [alg, P, Q] of pairs) {
+    await t.test(`${alg} ${P.prov.id} -> ${Q.prov.id}`, () => exchange(alg, P, Q));
+  }
+});
+
+// RSA-3072/4096 without their key generation cost per algorithm: one
+// node:crypto key pair per size, used by js:node and js:webcrypto for
+// PSS, PKCS#1 v1.5 and OAEP in both directions.
+test("rsa-3072/4096 with one key pair per size", { skip: SLOW && "covered by the slow tests" }, async (t) => {
+  const node = await driverFor("js:node");
+  const web = await driverFor("js:webcrypto");
+  for (const n of [3072, 4096]) {
+    const kp = await keypair(node, `rsa-${n}`);
+    for (const [P, Q] of [
+      [node, web],
+      [web, node],
+    ]) {
+      await t.test(`rsa-${n} ${P.prov.id} -> ${Q.prov.id}`, async () => {
+        for (const scheme of ["pss", "pkcs1"]) {
+          const alg = `rsa-${n}-${scheme}`;
+          const s = await caseOf(P, alg, "sign", { private: kp.private, msg: MSG });
+          assert.equal(s.out.length, n / 4, `${alg} signature length`);
+          assert.equal((await caseOf(Q, alg, "verify", { public: kp.public, msg: MSG, sig: s.out })).out, "01");
+          const bad = await caseOf(Q, alg, "verify", { public: kp.public, msg: MSG, sig: flip(s.out) });
+          assert.equal(bad.rejected, true);
+        }
+        const alg = `rsa-${n}-oaep`;
+        const e = await caseOf(P, alg, "encrypt", { public: kp.public, msg: MSG });
+        assert.equal((await caseOf(Q, alg, "decrypt", { private: kp.private, msg: e.out })).out, MSG);
+        const bad = await caseOf(Q, alg, "decrypt", { private: kp.private, msg: flip(e.out) });
+        assert.equal(bad.rejected, true);
+      });
+    }
+  }
+});
+
+// ---- the keypair command, malformed input, unsupported variants -----------
+
+test("keypair: encodings and errors", async () => {
+  const lengths = {
+    "ecdsa-p256": [91, 32],
+    "ecdh-p384": [120, 48],
+    ed25519: [32, 32],
+    x448: [56, 56],
+    "ml-kem-768": [1184, 64],
+    "ml-dsa-65": [1952, 32],
+  };
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    for (const [alg, [pub, priv]] of Object.entries(lengths)) {
+      if (!d.prov.algs.some((a) => a.name === alg)) continue;
+      const kp = await keypair(d, alg);
+      assert.equal(kp.public.length, 2 * pub, `${id} ${alg} public`);
+      assert.equal(kp.private.length, 2 * priv, `${id} ${alg} private`);
+    }
+    for (const alg of ["noop", "md5"]) {
+      const r = await request(d, { cmd: "keypair", alg });
+      assert.equal(r.ok, false);
+      assert.match(r.error, /^not offered: /);
+    }
+    assert.equal((await request(d, { cmd: "keypair" })).ok, false);
+  }
+});
+
+test("malformed public-key input is rejected, never an error", async () => {
+  const tries = [
+    ["ecdsa-p256", "verify", { public: "00", msg: MSG, sig: "3006020101020101" }],
+    ["ecdsa-p256", "verify", { public: "3059", msg: MSG, sig: "30" }],
+    ["ecdh-p256", "derive", { private: "01".repeat(32), public: "04" + "00".repeat(64) }],
+    ["ecdh-p256", "derive", { private: "01", public: "00" }],
+    ["ed25519", "verify", { public: "00".repeat(31), msg: MSG, sig: "00".repeat(64) }],
+    ["ed25519", "sign", { private: "00".repeat(31), msg: MSG }],
+    ["x25519", "derive", { private: "00".repeat(32), public: "00".repeat(31) }],
+    ["ml-kem-768", "decaps", { private: "00".repeat(64), msg: "00".repeat(10) }],
+    ["ml-kem-768", "encaps", { public: "00".repeat(10) }],
+    ["ml-kem-768", "keygen", { seed: "00".repeat(63) }],
+    ["ml-dsa-65", "verify", { public: "00".repeat(10), msg: MSG, sig: "00" }],
+    ["ml-dsa-65", "sign", { private: "00".repeat(32), msg: MSG, ctx: "00".repeat(256) }],
+    ["rsa-2048-pss", "verify", { public: "3000", msg: MSG, sig: "00" }],
+    ["rsa-2048-oaep", "decrypt", { private: "3000", msg: "00" }],
+  ];
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    for (const [alg, op, fields] of tries) {
+      if (!d.prov.algs.some((a) => a.name === alg)) continue;
+      const r = await caseOf(d, alg, op, fields);
+      assert.deepEqual(r, { id: "x#1", rejected: true }, `${id} ${alg} ${op}`);
+    }
+  }
+});
+
+test("variants a library has no API for are unsupported, not failed", async () => {
+  for (const id of PROVIDER_IDS) {
+    const d = await driverFor(id);
+    if (!d.prov.algs.some((a) => a.name === "ed25519")) continue;
+    const kp = await keypair(d, "ed25519");
+    const r = await caseOf(d, "ed25519", "sign", { private: kp.private, msg: MSG, ctx: "0102" });
+    assert.equal(typeof r.unsupported, "string", `${id}: ${JSON.stringify(r)}`);
+    // EdDSA is deterministic anyway
+    const det = await caseOf(d, "ed25519", "sign", { private: kp.private, msg: MSG, deterministic: true });
+    assert.equal(typeof det.out, "string", `${id}: ${JSON.stringify(det)}`);
+    // ECDSA: deterministic in noble (RFC 6979), random k in OpenSSL
+    const ek = await keypair(d, "ecdsa-p256");
+    const e = await caseOf(d, "ecdsa-p256", "sign", { private: ek.private, msg: MSG, deterministic: true });
+    if (id === "js:noble") assert.equal(typeof e.out, "string", JSON.stringify(e));
+    else assert.equal(typeof e.unsupported, "string", `${id}: ${JSON.stringify(e)}`);
+  }
+  // noble's ML-DSA has both: the deterministic signature is reproducible
+  const d = await driverFor("js:noble");
+  const kp = await keypair(d, "ml-dsa-44");
+  const f = { private: kp.private, msg: MSG, ctx: "0102", deterministic: true };
+  const a = await caseOf(d, "ml-dsa-44", "sign", f);
+  const b = await caseOf(d, "ml-dsa-44", "sign", f);
+  assert.equal(a.out, b.out);
+  const h = await caseOf(d, "ml-dsa-44", "sign", { ...f, deterministic: false });
+  assert.notEqual(h.out, a.out, "hedged signing differs");
+  const v = await caseOf(d, "ml-dsa-44", "verify", { public: kp.public, msg: MSG, sig: a.out, ctx: "0102" });
+  assert.equal(v.out, "01");
+  const w = await caseOf(d, "ml-dsa-44", "verify", { public: kp.public, msg: MSG, sig: a.out });
+  assert.equal(w.rejected, true, "another context rejects");
+});
+
+// ---- encoding glue ---------------------------------------------------------
+
+test("pk.js: ECDSA DER <-> raw, strictly", () => {
+  const raw = fromHex("r", "80" + "00".repeat(30) + "01" + "00".repeat(31) + "7f");
+  const der = ecdsaRawToDer(raw);
+  assert.equal(toHex(der), "3026022100800000000000000000000000000000000000000000000000000000000000000102017f");
+  assert.deepEqual(ecdsaDerToRaw(der, 32), raw);
+  const bad = [
+    "3006020101020101ff", // trailing byte
+    "3007020101020101", // wrong SEQUENCE length
+    "3106020101020101", // not a SEQUENCE
+    "30070202000102017f", // non-minimal INTEGER
+    "3006020180020101", // negative INTEGER
+    "308106020101020101", // non-minimal length
+    "3080020101020101", // indefinite length
+    "30050201010201", // truncated
+    "3026022101" + "00".repeat(32) + "020101", // r longer than 32 bytes
+  ];
+  for (const h of bad) {
+    assert.throws(
+      () => ecdsaDerToRaw(fromHex("s", h), 32),
+      (e) => e instanceof Rejected,
+      h,
+    );
+  }
+});
+
+test("pk.js: EC SPKI prefixes and named curves", () => {
+  for (const [name, c] of Object.entries(EC_CURVES)) {
+    const point = new Uint8Array(1 + 2 * c.bytes).fill(7);
+    point[0] = 4;
+    const spki = ecSpki(c, point);
+    assert.equal(spki.length, { p256: 91, p384: 120, secp256k1: 88 }[name]);
+    assert.deepEqual(ecPointFromSpki(c, spki), point);
+    assert.equal(requireNamedCurve(spki), spki);
+    const comp = point.subarray(0, 1 + c.bytes).slice();
+    comp[0] = 3;
+    assert.deepEqual(ecPointFromSpki(c, ecSpki(c, comp)), comp);
+    comp[0] = 4;
+    assert.throws(() => ecPointFromSpki(c, ecSpki(c, comp)), Rejected);
+    const other = name === "p256" ? EC_CURVES.secp256k1 : EC_CURVES.p256;
+    assert.throws(() => ecPointFromSpki(other, spki), Rejected);
+  }
+  assert.equal(
+    toHex(ecSpki(EC_CURVES.p256, new Uint8Array(65))).slice(0, 52),
+    "3059301306072a8648ce3d020106082a8648ce3d030107034200",
+  );
+  // explicit parameters (Wycheproof's UnnamedCurve keys) are refused
+  const explicit = fromHex("k", "3081f53081ae06072a8648ce3d02013081a2020101");
+  assert.throws(() => requireNamedCurve(explicit), Rejected);
+});
