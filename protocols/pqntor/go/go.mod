@@ -1,0 +1,3 @@
+module cryptobench/protocols/pqntor
+
+go 1.26.0

@@ -1,0 +1,107 @@
+package pqntor_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"cryptobench/protocols/pqntor/internal/kat"
+	"cryptobench/protocols/pqntor/pqntor"
+)
+
+// fuzzFixture is one suite's fixed relay, client inputs and genuine messages.
+type fuzzFixture struct {
+	s      pqntor.Suite
+	in     kat.Inputs
+	relay  *pqntor.RelayKeys
+	onion  []byte
+	reply  []byte
+	params pqntor.Params
+	state  *pqntor.ClientState // unused; clone it per input
+}
+
+func fixtures(tb testing.TB) []fuzzFixture {
+	tb.Helper()
+	var fx []fuzzFixture
+	for _, s := range supported {
+		in := kat.InputsFromSeed(s, "fuzz", 72)
+		onion, reply, _, err := kat.RunLibrary(in)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		relay, err := pqntor.NewRelayKeys(in.RelayID, in.RelayBSecret)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p := pqntor.Params{Suite: s, KeyLen: 72}
+		st, _, err := pqntor.ClientCreate(in.RelayID, relay.PublicKey(), p, in.ClientRand())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fx = append(fx, fuzzFixture{s, in, relay, onion, reply, p, st})
+	}
+	return fx
+}
+
+// FuzzServerReply: any byte string given to the relay as an onionskin gives
+// either an error and nothing else, or a reply and keys of the right sizes;
+// wrong lengths are always ErrMalformed; never a panic.
+func FuzzServerReply(f *testing.F) {
+	fx := fixtures(f)
+	for i, x := range fx {
+		f.Add(uint8(i), x.onion)
+		f.Add(uint8(i), x.onion[:len(x.onion)-1])
+		f.Add(uint8(i), append(bytes.Clone(x.onion), 0))
+		f.Add(uint8(i), []byte{})
+	}
+	f.Fuzz(func(t *testing.T, which uint8, onion []byte) {
+		x := fx[int(which)%len(fx)]
+		z, _ := x.s.Sizes()
+		reply, keys, err := pqntor.ServerReply(x.relay, x.params, onion, x.in.RelayRand())
+		if err != nil {
+			if reply != nil || keys != nil {
+				t.Fatalf("error %v with output", err)
+			}
+			if len(onion) != z.Onionskin && !errors.Is(err, pqntor.ErrMalformed) {
+				t.Fatalf("length %d: %v, want ErrMalformed", len(onion), err)
+			}
+			return
+		}
+		if len(onion) != z.Onionskin || len(reply) != z.Reply || len(keys) != x.params.KeyLen {
+			t.Fatalf("accepted onionskin %d bytes; reply %d keys %d", len(onion), len(reply), len(keys))
+		}
+	})
+}
+
+// FuzzClientFinish: the client accepts exactly the genuine reply; any other
+// byte string is an error with no key (wrong lengths: ErrMalformed); never a
+// panic.
+func FuzzClientFinish(f *testing.F) {
+	fx := fixtures(f)
+	for i, x := range fx {
+		f.Add(uint8(i), x.reply)
+		f.Add(uint8(i), x.reply[:len(x.reply)-1])
+		f.Add(uint8(i), append(bytes.Clone(x.reply), 0))
+		f.Add(uint8(i), []byte{})
+	}
+	f.Fuzz(func(t *testing.T, which uint8, reply []byte) {
+		x := fx[int(which)%len(fx)]
+		z, _ := x.s.Sizes()
+		keys, err := pqntor.ClientFinish(pqntor.CloneStateForTest(x.state), reply)
+		if err != nil {
+			if keys != nil {
+				t.Fatalf("error %v with keys", err)
+			}
+			if len(reply) != z.Reply && !errors.Is(err, pqntor.ErrMalformed) {
+				t.Fatalf("length %d: %v, want ErrMalformed", len(reply), err)
+			}
+			return
+		}
+		if !bytes.Equal(reply, x.reply) {
+			t.Fatalf("accepted a reply that is not the relay's: %x", reply)
+		}
+		if len(keys) != x.params.KeyLen {
+			t.Fatalf("keys %d bytes", len(keys))
+		}
+	})
+}
