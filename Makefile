@@ -22,6 +22,7 @@ lint:
 	cd drivers/go && go vet ./...
 	cd drivers/js && npm run --silent lint
 	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
+	cd drivers/java && mvn -B -q spotless:check
 
 native-test:
 	$(MAKE) -C drivers/c test
@@ -29,6 +30,7 @@ native-test:
 	$(PY) -m pytest -q drivers/python/tests
 	cd drivers/js && npm test --silent
 	cd drivers/rust && cargo test --quiet --release --locked
+	cd drivers/java && mvn -B -q test
 
 pytest:
 	$(PY) -m pytest -q tests

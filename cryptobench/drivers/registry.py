@@ -71,7 +71,6 @@ DRIVERS: dict[str, Driver] = {
 }
 
 C_BUILD = REPO / "drivers/c/build"
-JVM_FLAGS = ("-Xms256m", "-Xmx2g", "-XX:+UseParallelGC")
 
 
 def openssl_versions() -> list[tuple[str, str]]:
@@ -123,7 +122,7 @@ def _builtin() -> list[Provider]:
             )
         ],
         *[
-            Provider(pid, "java", lib, "java", ("java", *JVM_FLAGS, "-jar", str(jar)), jar)
+            Provider(pid, "java", lib, "java", (str(REPO / "drivers/java/cbdriver-java"),), jar)
             for pid, lib in (
                 ("java:jca", "JDK providers (SUN, SunJCE)"),
                 ("java:bouncycastle", "BouncyCastle JCA provider"),

@@ -1,0 +1,632 @@
+package dev.cryptobench.driver;
+
+import dev.cryptobench.driver.Provider.Alg;
+import dev.cryptobench.driver.Provider.Cell;
+import dev.cryptobench.driver.Provider.CellParams;
+import dev.cryptobench.driver.Provider.Pieces;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.bouncycastle.crypto.BufferedBlockCipher;
+import org.bouncycastle.crypto.CipherParameters;
+import org.bouncycastle.crypto.DefaultBufferedBlockCipher;
+import org.bouncycastle.crypto.Digest;
+import org.bouncycastle.crypto.InvalidCipherTextException;
+import org.bouncycastle.crypto.Mac;
+import org.bouncycastle.crypto.SkippingStreamCipher;
+import org.bouncycastle.crypto.StreamCipher;
+import org.bouncycastle.crypto.digests.Blake2bDigest;
+import org.bouncycastle.crypto.digests.Blake2sDigest;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.digests.SHA3Digest;
+import org.bouncycastle.crypto.digests.SHA512Digest;
+import org.bouncycastle.crypto.digests.SM3Digest;
+import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.engines.ChaCha7539Engine;
+import org.bouncycastle.crypto.macs.HMac;
+import org.bouncycastle.crypto.modes.AEADCipher;
+import org.bouncycastle.crypto.modes.CBCBlockCipher;
+import org.bouncycastle.crypto.modes.CCMBlockCipher;
+import org.bouncycastle.crypto.modes.ChaCha20Poly1305;
+import org.bouncycastle.crypto.modes.GCMBlockCipher;
+import org.bouncycastle.crypto.modes.SICBlockCipher;
+import org.bouncycastle.crypto.modes.XChaCha20Poly1305;
+import org.bouncycastle.crypto.params.AEADParameters;
+import org.bouncycastle.crypto.params.KeyParameter;
+import org.bouncycastle.crypto.params.ParametersWithIV;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
+
+/**
+ * java:bouncycastle-lw — BouncyCastle's lightweight API (org.bouncycastle.crypto) called directly,
+ * as BouncyCastle's own code and many BC users do: Digest, HMac, BufferedBlockCipher over the AES
+ * engine, SICBlockCipher (CTR) and ChaCha7539Engine as StreamCiphers, and the AEADCipher modes.
+ */
+final class BouncyCastleLwOps {
+  private BouncyCastleLwOps() {}
+
+  static Provider provider() {
+    String ccmNoStream =
+        "CCMBlockCipher buffers the whole message until doFinal (CCM must know the length before"
+            + " it starts), so it is one-shot only";
+    List<Alg> algs =
+        List.of(
+            Provider.noop(),
+            hash("sha256", SHA256Digest::newInstance),
+            hash("sha512", SHA512Digest::new),
+            hash("sha3-256", () -> new SHA3Digest(256)),
+            hash("sha3-512", () -> new SHA3Digest(512)),
+            hash("blake2b-512", () -> new Blake2bDigest(512)),
+            hash("blake2s-256", () -> new Blake2sDigest(256)),
+            hash("sm3", SM3Digest::new),
+            hmac("hmac-sha256", () -> new HMac(SHA256Digest.newInstance())),
+            block("aes-128-ecb", 16, false),
+            block("aes-256-ecb", 32, false),
+            block("aes-128-cbc", 16, true),
+            block("aes-256-cbc", 32, true),
+            stream(
+                "aes-128-ctr", 16, 16, () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
+            stream(
+                "aes-256-ctr", 32, 16, () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
+            stream("chacha20", 32, 12, ChaCha7539Engine::new),
+            aead(
+                "aes-128-gcm",
+                16,
+                12,
+                true,
+                true,
+                "",
+                () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
+            aead(
+                "aes-256-gcm",
+                32,
+                12,
+                true,
+                true,
+                "",
+                () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
+            aead(
+                "aes-128-ccm",
+                16,
+                12,
+                true,
+                false,
+                ccmNoStream,
+                () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
+            aead(
+                "aes-256-ccm",
+                32,
+                12,
+                true,
+                false,
+                ccmNoStream,
+                () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
+            aead("chacha20-poly1305", 32, 12, true, true, "", ChaCha20Poly1305::new),
+            aead("xchacha20-poly1305", 32, 24, false, true, "", XChaCha20Poly1305::new));
+    List<String> notes =
+        List.of(
+            "BouncyCastle's lightweight API called directly (no JCA): SHA256Digest.newInstance(),"
+                + " SHA512Digest, SHA3Digest(256/512), Blake2bDigest(512), Blake2sDigest(256),"
+                + " SM3Digest, HMac(SHA256Digest), AESEngine.newInstance() under"
+                + " DefaultBufferedBlockCipher (ECB), DefaultBufferedBlockCipher(CBCBlockCipher)"
+                + " (CBC), SICBlockCipher (CTR), ChaCha7539Engine (ChaCha20),"
+                + " GCMBlockCipher.newInstance / CCMBlockCipher.newInstance over AESEngine,"
+                + " ChaCha20Poly1305, XChaCha20Poly1305.",
+            "Hashes and HMAC: one object per cell (HMac.init(key) once); one operation is"
+                + " update(msg, 0, n) and doFinal(buf, 0) into a preallocated buffer.",
+            "Ciphers: the key schedule is done once per cell (init with the KeyParameter); the"
+                + " IV/nonce is set per message with init(mode, new ParametersWithIV(null, iv))"
+                + " (BouncyCastle's way to change the IV and keep the key), prepared once per cell."
+                + " One operation is processBytes(in, 0, n, out, 0) (+ doFinal for the buffered"
+                + " block ciphers) into a preallocated array.",
+            "AEADs: init(mode, AEADParameters(null key, 128, nonce)) per message keeps the"
+                + " expanded key (GCM also keeps its hash-key tables); XChaCha20Poly1305 refuses"
+                + " a null key, so its parameters carry the KeyParameter and every init derives the"
+                + " HChaCha20 subkey (which depends on the nonce anyway). One operation is"
+                + " processBytes + doFinal; 16-byte tag, empty AAD; open verifies the tag.",
+            "AEAD encryption: GCMBlockCipher, CCMBlockCipher, ChaCha20Poly1305 and"
+                + " XChaCha20Poly1305 refuse to be initialised for encryption twice in a row with the"
+                + " same nonce (\"cannot reuse nonce\"), so seal cells alternate between the cell's"
+                + " nonce and a second nonce (its last byte XOR 0x01), each prepared once; the"
+                + " checksum is of an operation with the cell's own nonce.",
+            "Streaming (chunk > 0): processBytes per piece into a piece-sized buffer, then doFinal;"
+                + " GCM and (X)ChaCha20-Poly1305 stream in both directions (decryption holds back"
+                + " only the tag). AES-CCM is not streamed: "
+                + ccmNoStream
+                + ".");
+    return new Provider.Catalogue(
+        "java:bouncycastle-lw",
+        "BouncyCastle (bcprov-jdk18on) lightweight API",
+        new BouncyCastleProvider().getInfo() + " (lightweight API)",
+        notes,
+        algs);
+  }
+
+  // ---- hashes and HMAC -----------------------------------------------------------------------
+
+  static Alg hash(String name, Supplier<Digest> make) {
+    return new Alg(
+        name,
+        List.of("hash"),
+        Set.of("hash"),
+        "",
+        c -> {
+          Digest d = make.get();
+          d.update(c.msg(), 0, c.msg().length);
+          byte[] out = new byte[d.getDigestSize()];
+          d.doFinal(out, 0);
+          return out;
+        },
+        p -> new DigestCell(make.get(), p));
+  }
+
+  static Alg hmac(String name, Supplier<Mac> make) {
+    return new Alg(
+        name,
+        List.of("mac"),
+        Set.of("mac"),
+        "",
+        c -> {
+          Mac m = make.get();
+          m.init(new KeyParameter(c.key()));
+          m.update(c.msg(), 0, c.msg().length);
+          byte[] out = new byte[m.getMacSize()];
+          m.doFinal(out, 0);
+          return out;
+        },
+        p -> {
+          Mac m = make.get();
+          m.init(new KeyParameter(p.key()));
+          return new MacCell(m, p);
+        });
+  }
+
+  /** Digest: update and doFinal into a preallocated buffer; streamed: update per piece. */
+  static final class DigestCell extends Cell {
+    private final Digest d;
+    private final byte[] msg;
+    private final Pieces pieces;
+    private final byte[] out;
+
+    DigestCell(Digest d, CellParams p) throws Exception {
+      this.d = d;
+      this.out = new byte[d.getDigestSize()];
+      this.msg = p.chunk() == 0 ? p.message() : null;
+      this.pieces = p.chunk() == 0 ? null : p.pieces();
+    }
+
+    @Override
+    long run() {
+      if (msg != null) {
+        d.update(msg, 0, msg.length);
+      } else {
+        Pieces ps = pieces;
+        byte[] src = ps.src();
+        for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+          d.update(src, ps.at(pos), ps.len(pos));
+        }
+      }
+      d.doFinal(out, 0);
+      return out[0] & 0xff;
+    }
+
+    @Override
+    long loop(long n) {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return out;
+    }
+  }
+
+  /** HMac keyed once per cell: update and doFinal; streamed: update per piece. */
+  static final class MacCell extends Cell {
+    private final Mac m;
+    private final byte[] msg;
+    private final Pieces pieces;
+    private final byte[] out;
+
+    MacCell(Mac m, CellParams p) throws Exception {
+      this.m = m;
+      this.out = new byte[m.getMacSize()];
+      this.msg = p.chunk() == 0 ? p.message() : null;
+      this.pieces = p.chunk() == 0 ? null : p.pieces();
+    }
+
+    @Override
+    long run() {
+      if (msg != null) {
+        m.update(msg, 0, msg.length);
+      } else {
+        Pieces ps = pieces;
+        byte[] src = ps.src();
+        for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+          m.update(src, ps.at(pos), ps.len(pos));
+        }
+      }
+      m.doFinal(out, 0);
+      return out[0] & 0xff;
+    }
+
+    @Override
+    long loop(long n) {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return out;
+    }
+  }
+
+  // ---- ciphers -------------------------------------------------------------------------------
+
+  /**
+   * The three ways a lightweight cipher is driven, behind one small interface so that one cell
+   * class and one streamed encryption serve them all (this adds an interface call or two per
+   * operation, as the JCA's Cipher adds its CipherSpi call).
+   */
+  interface Engine {
+    /** Sets the IV/nonce (prepared parameters) for the next message. */
+    void init(CipherParameters perMessage);
+
+    int update(byte[] in, int off, int len, byte[] out, int outOff);
+
+    int finish(byte[] out, int outOff) throws InvalidCipherTextException;
+  }
+
+  /** ECB and CBC: DefaultBufferedBlockCipher, processBytes + doFinal. */
+  record Buffered(BufferedBlockCipher c, boolean encrypt) implements Engine {
+    @Override
+    public void init(CipherParameters perMessage) {
+      c.init(encrypt, perMessage);
+    }
+
+    @Override
+    public int update(byte[] in, int off, int len, byte[] out, int outOff) {
+      return c.processBytes(in, off, len, out, outOff);
+    }
+
+    @Override
+    public int finish(byte[] out, int outOff) throws InvalidCipherTextException {
+      return c.doFinal(out, outOff);
+    }
+  }
+
+  /** CTR and ChaCha20: a StreamCipher, processBytes (nothing to finish). */
+  record Streaming(StreamCipher c, boolean encrypt) implements Engine {
+    @Override
+    public void init(CipherParameters perMessage) {
+      c.init(encrypt, perMessage);
+    }
+
+    @Override
+    public int update(byte[] in, int off, int len, byte[] out, int outOff) {
+      return c.processBytes(in, off, len, out, outOff);
+    }
+
+    @Override
+    public int finish(byte[] out, int outOff) {
+      return 0;
+    }
+  }
+
+  /** The AEADs: AEADCipher, processBytes + doFinal (which writes or checks the tag). */
+  record Aead(AEADCipher c, boolean encrypt) implements Engine {
+    @Override
+    public void init(CipherParameters perMessage) {
+      c.init(encrypt, perMessage);
+    }
+
+    @Override
+    public int update(byte[] in, int off, int len, byte[] out, int outOff) {
+      return c.processBytes(in, off, len, out, outOff);
+    }
+
+    @Override
+    public int finish(byte[] out, int outOff) throws InvalidCipherTextException {
+      return c.doFinal(out, outOff);
+    }
+  }
+
+  /**
+   * How an algorithm is built: a new engine for a direction, keyed (the key schedule) with the
+   * cell's key; and the per-message parameters for a nonce (null for ECB).
+   */
+  interface Def {
+    Engine keyed(boolean encrypt, byte[] key, byte[] firstNonce);
+
+    CipherParameters perMessage(byte[] key, byte[] nonce, long counter);
+  }
+
+  static Alg block(String name, int keyLen, boolean cbc) {
+    Def def =
+        new Def() {
+          @Override
+          public Engine keyed(boolean encrypt, byte[] key, byte[] firstNonce) {
+            BufferedBlockCipher c =
+                new DefaultBufferedBlockCipher(
+                    cbc
+                        ? CBCBlockCipher.newInstance(AESEngine.newInstance())
+                        : AESEngine.newInstance());
+            KeyParameter k = new KeyParameter(key);
+            c.init(encrypt, cbc ? new ParametersWithIV(k, firstNonce) : k);
+            return new Buffered(c, encrypt);
+          }
+
+          @Override
+          public CipherParameters perMessage(byte[] key, byte[] nonce, long counter) {
+            return cbc ? new ParametersWithIV(null, nonce) : null;
+          }
+        };
+    return cipherAlg(name, keyLen, cbc ? 16 : 0, 0, true, false, true, "", def);
+  }
+
+  static Alg stream(String name, int keyLen, int ivLen, Supplier<StreamCipher> make) {
+    Def def =
+        new Def() {
+          @Override
+          public Engine keyed(boolean encrypt, byte[] key, byte[] firstNonce) {
+            StreamCipher c = make.get();
+            c.init(encrypt, new ParametersWithIV(new KeyParameter(key), firstNonce));
+            return new Streaming(c, encrypt);
+          }
+
+          @Override
+          public CipherParameters perMessage(byte[] key, byte[] nonce, long counter) {
+            return new ParametersWithIV(null, nonce);
+          }
+        };
+    return cipherAlg(name, keyLen, ivLen, 0, false, false, true, "", def);
+  }
+
+  /**
+   * @param nullKey the mode keeps its key when re-initialised with a null key (all but XChaCha)
+   */
+  static Alg aead(
+      String name,
+      int keyLen,
+      int nonceLen,
+      boolean nullKey,
+      boolean streamed,
+      String noStream,
+      Supplier<AEADCipher> make) {
+    Def def =
+        new Def() {
+          @Override
+          public Engine keyed(boolean encrypt, byte[] key, byte[] firstNonce) {
+            AEADCipher c = make.get();
+            c.init(encrypt, new AEADParameters(new KeyParameter(key), 128, firstNonce));
+            return new Aead(c, encrypt);
+          }
+
+          @Override
+          public CipherParameters perMessage(byte[] key, byte[] nonce, long counter) {
+            return new AEADParameters(nullKey ? null : new KeyParameter(key), 128, nonce);
+          }
+        };
+    return cipherAlg(name, keyLen, nonceLen, 16, false, true, streamed, noStream, def);
+  }
+
+  private static Alg cipherAlg(
+      String name,
+      int keyLen,
+      int ivLen,
+      int tagLen,
+      boolean blocks,
+      boolean sealRefusesRepeat,
+      boolean streamed,
+      String noStream,
+      Def def) {
+    List<String> ops = tagLen > 0 ? List.of("seal", "open") : List.of("encrypt", "decrypt");
+    return new Alg(
+        name,
+        ops,
+        streamed ? Set.copyOf(ops) : Set.of(),
+        noStream,
+        c -> {
+          check(name, keyLen, ivLen, blocks, c.key(), c.iv(), c.msg().length);
+          boolean enc = c.op().equals("encrypt") || c.op().equals("seal");
+          AEADCipher aeadCipher = null;
+          Engine e;
+          if (tagLen > 0) {
+            // Verify: a fresh, keyed AEAD per case, with the case's AAD.
+            Aead a = (Aead) def.keyed(enc, c.key(), c.iv());
+            aeadCipher = a.c();
+            e = a;
+          } else {
+            e = def.keyed(enc, c.key(), ivLen == 0 ? null : c.iv());
+          }
+          if (c.counter() != 0) {
+            // ChaCha20 cases with an initial block counter: skip that many 64-byte blocks.
+            if (!(e instanceof Streaming s && s.c() instanceof SkippingStreamCipher skip)) {
+              throw new IllegalArgumentException(name + " takes no block counter");
+            }
+            skip.seekTo(64L * c.counter());
+          }
+          if (aeadCipher != null && c.aad().length > 0) {
+            aeadCipher.processAADBytes(c.aad(), 0, c.aad().length);
+          }
+          byte[] out = new byte[c.msg().length + (enc ? tagLen : 0)];
+          try {
+            int w = e.update(c.msg(), 0, c.msg().length, out, 0);
+            w += e.finish(out, w);
+            return w == out.length ? out : java.util.Arrays.copyOf(out, w);
+          } catch (InvalidCipherTextException ex) {
+            if (tagLen > 0 && !enc) {
+              throw new Provider.Rejected(ex);
+            }
+            throw ex;
+          }
+        },
+        p -> {
+          check(name, keyLen, ivLen, blocks, p.key(), p.iv(), p.size());
+          boolean alternate = sealRefusesRepeat && p.encrypting();
+          return new CipherCell(def, ivLen > 0, tagLen, alternate, p);
+        });
+  }
+
+  private static void check(
+      String name, int keyLen, int ivLen, boolean blocks, byte[] key, byte[] iv, long size) {
+    Provider.checkLen("key", key, keyLen);
+    if (ivLen > 0) {
+      Provider.checkLen("iv", iv, ivLen);
+    }
+    if (blocks) {
+      Provider.checkBlocks(size, name);
+    }
+  }
+
+  /**
+   * Any lightweight cipher: the engine is keyed once per cell; per message init with prepared
+   * parameters (none for ECB), then update + finish into a preallocated array; streamed: update per
+   * piece into a piece-sized buffer, then finish.
+   */
+  static final class CipherCell extends Cell {
+    private final Engine engine;
+    private final CipherParameters[] params; // null: ECB, no per-message init
+    private final byte[][] in;
+    private final Pieces[] pieces;
+    private final byte[] out;
+    private int next;
+    private int outLen;
+
+    CipherCell(Def def, boolean hasIv, int tagLen, boolean alternate, CellParams p)
+        throws Exception {
+      boolean enc = p.encrypting();
+      byte[][] nonces = hasIv ? Provider.nonces(p.iv(), alternate) : new byte[][] {null};
+      int n = nonces.length;
+      // Keyed with the last nonce of the cycle, so that the first operation (with the cell's
+      // own nonce) never repeats the nonce of the init before it.
+      this.engine = def.keyed(enc, p.key(), nonces[n - 1]);
+      if (hasIv) {
+        this.params = new CipherParameters[n];
+        for (int i = 0; i < n; i++) {
+          params[i] = def.perMessage(p.key(), nonces[i], 0);
+        }
+      } else {
+        this.params = null;
+      }
+      if (p.chunk() == 0) {
+        byte[] msg = p.message();
+        this.pieces = null;
+        this.in = new byte[n][];
+        for (int i = 0; i < n; i++) {
+          in[i] = enc ? msg : encrypt(def, p, nonces[i], tagLen, msg);
+        }
+        this.out = new byte[Provider.arrayLength(p.size() + (enc ? tagLen : 0), "the output")];
+      } else {
+        this.in = null;
+        this.pieces = new Pieces[n];
+        for (int i = 0; i < n; i++) {
+          pieces[i] =
+              enc
+                  ? p.pieces()
+                  : new Pieces(
+                      encrypt(def, p, nonces[i], tagLen, null),
+                      false,
+                      p.size() + tagLen,
+                      p.chunk());
+        }
+        this.out = new byte[p.chunk() + 64];
+      }
+    }
+
+    /**
+     * The ciphertext (and tag) under nonce, by a separate engine: one-shot from msg, or (msg null)
+     * streamed from the pattern in the cell's pieces, kept whole.
+     */
+    private static byte[] encrypt(Def def, CellParams p, byte[] nonce, int tagLen, byte[] msg)
+        throws Exception {
+      Engine e = def.keyed(true, p.key(), nonce);
+      byte[] ct = new byte[Provider.arrayLength(p.size() + tagLen, "the ciphertext")];
+      int w = 0;
+      if (msg != null) {
+        w = e.update(msg, 0, msg.length, ct, 0);
+      } else {
+        Pieces ps = p.pieces();
+        for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+          w += e.update(ps.src(), ps.at(pos), ps.len(pos), ct, w);
+        }
+      }
+      w += e.finish(ct, w);
+      if (w != ct.length) {
+        throw new IllegalStateException("encryption gave " + w + " bytes, not " + ct.length);
+      }
+      return ct;
+    }
+
+    @Override
+    long run() throws InvalidCipherTextException {
+      int i = next;
+      if (params != null) {
+        engine.init(params[i]);
+        next = i + 1 == params.length ? 0 : i + 1;
+      }
+      if (in != null) {
+        byte[] src = in[i];
+        int w = engine.update(src, 0, src.length, out, 0);
+        outLen = w + engine.finish(out, w);
+        return out.length == 0 ? 0 : out[0] & 0xff;
+      }
+      return stream(pieces[i], null);
+    }
+
+    private long stream(Pieces ps, Input.Fnv fold) throws InvalidCipherTextException {
+      byte[] src = ps.src();
+      byte[] buf = out;
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        int n = ps.len(pos);
+        int w = engine.update(src, ps.at(pos), n, buf, 0);
+        if (fold != null) {
+          fold.update(buf, 0, w);
+          maxHeld = Math.max(maxHeld, pos + n - fold.length);
+        }
+      }
+      int w = engine.finish(buf, 0);
+      if (fold != null) {
+        fold.update(buf, 0, w);
+      }
+      return buf[0] & 0xff;
+    }
+
+    @Override
+    String checksum() throws Exception {
+      next = 0;
+      if (in != null) {
+        return super.checksum();
+      }
+      if (params != null) {
+        engine.init(params[0]);
+        next = params.length > 1 ? 1 : 0;
+      }
+      Input.Fnv fold = new Input.Fnv();
+      maxHeld = 0;
+      stream(pieces[0], fold);
+      return fold.checksum();
+    }
+
+    @Override
+    long loop(long n) throws InvalidCipherTextException {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
+    }
+  }
+}

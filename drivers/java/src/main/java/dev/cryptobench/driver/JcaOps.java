@@ -1,0 +1,522 @@
+package dev.cryptobench.driver;
+
+import dev.cryptobench.driver.Provider.Alg;
+import dev.cryptobench.driver.Provider.Cell;
+import dev.cryptobench.driver.Provider.CellParams;
+import dev.cryptobench.driver.Provider.Pieces;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.Security;
+import java.security.spec.AlgorithmParameterSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.ChaCha20ParameterSpec;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * java:jca — the JDK's own providers (SUN for digests, SunJCE for MAC and ciphers), and the cells
+ * built on the JCA classes (MessageDigest, Mac, Cipher) that {@link BouncyCastleOps} reuses with
+ * the "BC" provider. Every getInstance names its provider, so a registered BouncyCastle can never
+ * answer for the JDK.
+ */
+final class JcaOps {
+  static final String SUN = "SUN";
+  static final String SUNJCE = "SunJCE";
+
+  private JcaOps() {}
+
+  static Provider provider() {
+    String gcmOpen =
+        "SunJCE's AES/GCM decryption buffers the whole ciphertext until doFinal (memory grows"
+            + " with the message), so only seal is streamed";
+    String polyOpen =
+        "SunJCE's ChaCha20-Poly1305 decryption buffers the whole ciphertext until doFinal"
+            + " (memory grows with the message), so only seal is streamed";
+    List<Alg> algs =
+        List.of(
+            Provider.noop(),
+            hash("sha256", "SHA-256", SUN),
+            hash("sha512", "SHA-512", SUN),
+            hash("sha3-256", "SHA3-256", SUN),
+            hash("sha3-512", "SHA3-512", SUN),
+            hmac("hmac-sha256", "HmacSHA256", SUNJCE),
+            cipher(aesEcb("aes-128-ecb", 16, SUNJCE), ALL, ""),
+            cipher(aesEcb("aes-256-ecb", 32, SUNJCE), ALL, ""),
+            cipher(aesCbc("aes-128-cbc", 16, SUNJCE), ALL, ""),
+            cipher(aesCbc("aes-256-cbc", 32, SUNJCE), ALL, ""),
+            cipher(aesCtr("aes-128-ctr", 16, SUNJCE), ALL, ""),
+            cipher(aesCtr("aes-256-ctr", 32, SUNJCE), ALL, ""),
+            cipher(chacha20(SUNJCE, Repeat.REFUSED), ALL, ""),
+            cipher(aesGcm("aes-128-gcm", 16, SUNJCE), SEAL, gcmOpen),
+            cipher(aesGcm("aes-256-gcm", 32, SUNJCE), SEAL, gcmOpen),
+            cipher(chacha20Poly1305(SUNJCE, Repeat.REFUSED), SEAL, polyOpen));
+    java.security.Provider sun = Security.getProvider(SUN);
+    java.security.Provider jce = Security.getProvider(SUNJCE);
+    String version =
+        "Java "
+            + System.getProperty("java.runtime.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + "): "
+            + sun.getName()
+            + " "
+            + sun.getVersionStr()
+            + ", "
+            + jce.getName()
+            + " "
+            + jce.getVersionStr();
+    List<String> notes = new ArrayList<>();
+    notes.add(
+        "Providers named in every getInstance: MessageDigest from SUN (SHA-256, SHA-512, SHA3-256,"
+            + " SHA3-512), Mac and Cipher from SunJCE; BouncyCastle is not on the provider list of"
+            + " this process.");
+    notes.addAll(jcaNotes("SunJCE"));
+    notes.add(
+        "ChaCha20 and ChaCha20-Poly1305: SunJCE refuses to initialise a Cipher twice in a row with"
+            + " the same key and nonce, in both directions (\"Matching key and nonce from previous"
+            + " initialization\"); AES-GCM refuses it for encryption (\"Cannot reuse iv for GCM"
+            + " encryption\"). Those cells alternate between the cell's nonce and a second nonce"
+            + " (its last byte XOR 0x01): every operation is a Cipher.init with a precomputed"
+            + " parameter spec, then doFinal; for decrypt/open the ciphertext for each of the two"
+            + " nonces is made beforehand. The work per operation is the same for either nonce;"
+            + " the checksum is of an operation with the cell's own nonce.");
+    notes.add(
+        "Streaming (chunk > 0): Cipher.update per piece into a piece-sized buffer, then doFinal."
+            + " AES-GCM and ChaCha20-Poly1305 stream only seal: SunJCE's decryption holds the whole"
+            + " ciphertext until doFinal, so a streamed open answers \"not offered\".");
+    notes.add(
+        "Not offered: BLAKE2b/BLAKE2s, SM3, AES-CCM and XChaCha20-Poly1305 (the JDK 17 providers"
+            + " have none of them).");
+    return new Provider.Catalogue(
+        "java:jca", "JDK providers (SUN, SunJCE) via the JCA", version, List.copyOf(notes), algs);
+  }
+
+  /** The notes every JCA-based provider carries, for the given provider name. */
+  static List<String> jcaNotes(String prov) {
+    return List.of(
+        "Hashes: MessageDigest made once per cell; one operation is update(msg) and digest(buf, 0,"
+            + " len) into a preallocated buffer (digest resets the object). Streamed: update per"
+            + " piece.",
+        "HMAC: Mac.init(key) once per cell; one operation is update(msg) and doFinal(buf, 0).",
+        "Ciphers and AEADs: Cipher.getInstance and a SecretKeySpec once per cell; ECB is"
+            + " initialised once per cell (no IV) and one operation is doFinal(in, 0, n, out, 0)"
+            + " into a preallocated array. CBC, CTR, ChaCha20 and the AEADs set the IV/nonce per"
+            + " message the only way the JCA offers: Cipher.init(mode, key, spec) with a"
+            + " precomputed IvParameterSpec / ChaCha20ParameterSpec(nonce, 0) /"
+            + " GCMParameterSpec(128, nonce), then doFinal. "
+            + prov
+            + " decides what init costs for an unchanged key (the JCA has no IV-only re-init).",
+        "AEADs: 16-byte tag, empty AAD (updateAAD is not called); open verifies the tag (a failure"
+            + " is an error).");
+  }
+
+  // ---- catalogue building blocks -------------------------------------------------------------
+
+  static final Set<String> ALL = Set.of("hash", "mac", "encrypt", "decrypt", "seal", "open");
+  static final Set<String> SEAL = Set.of("seal");
+  static final Set<String> NONE = Set.of();
+
+  /** How a library treats a second init with the same key and nonce. */
+  enum Repeat {
+    ALLOWED,
+    /** refused when encrypting (GCM and friends guarding against nonce re-use) */
+    ENCRYPT_REFUSED,
+    /** refused in both directions */
+    REFUSED;
+
+    boolean alternate(boolean encrypting) {
+      return this == REFUSED || (this == ENCRYPT_REFUSED && encrypting);
+    }
+  }
+
+  /** How a nonce (and, for ChaCha20, the initial block counter) becomes a parameter spec. */
+  @FunctionalInterface
+  interface Spec {
+    AlgorithmParameterSpec of(byte[] iv, long counter);
+  }
+
+  static final Spec IV = (iv, counter) -> new IvParameterSpec(iv);
+  static final Spec GCM = (iv, counter) -> new GCMParameterSpec(128, iv);
+  static final Spec CHACHA20 = (iv, counter) -> new ChaCha20ParameterSpec(iv, (int) counter);
+
+  /**
+   * A Cipher-based algorithm.
+   *
+   * @param spec null for ECB (no IV)
+   * @param tagLen 16 for AEADs (ops seal/open), 0 for ciphers (encrypt/decrypt)
+   * @param blocks messages must be whole 16-byte blocks
+   */
+  record CipherDef(
+      String name,
+      String transformation,
+      String keyAlg,
+      String prov,
+      int keyLen,
+      int ivLen,
+      Spec spec,
+      int tagLen,
+      boolean blocks,
+      Repeat repeat) {}
+
+  static CipherDef aesEcb(String name, int keyLen, String prov) {
+    return new CipherDef(
+        name, "AES/ECB/NoPadding", "AES", prov, keyLen, 0, null, 0, true, Repeat.ALLOWED);
+  }
+
+  static CipherDef aesCbc(String name, int keyLen, String prov) {
+    return new CipherDef(
+        name, "AES/CBC/NoPadding", "AES", prov, keyLen, 16, IV, 0, true, Repeat.ALLOWED);
+  }
+
+  static CipherDef aesCtr(String name, int keyLen, String prov) {
+    return new CipherDef(
+        name, "AES/CTR/NoPadding", "AES", prov, keyLen, 16, IV, 0, false, Repeat.ALLOWED);
+  }
+
+  static CipherDef chacha20(String prov, Repeat repeat) {
+    return new CipherDef(
+        "chacha20", "ChaCha20", "ChaCha20", prov, 32, 12, CHACHA20, 0, false, repeat);
+  }
+
+  static CipherDef aesGcm(String name, int keyLen, String prov) {
+    return new CipherDef(
+        name, "AES/GCM/NoPadding", "AES", prov, keyLen, 12, GCM, 16, false, Repeat.ENCRYPT_REFUSED);
+  }
+
+  static CipherDef chacha20Poly1305(String prov, Repeat repeat) {
+    return new CipherDef(
+        "chacha20-poly1305", "ChaCha20-Poly1305", "ChaCha20", prov, 32, 12, IV, 16, false, repeat);
+  }
+
+  static Alg hash(String name, String jcaName, String prov) {
+    return new Alg(
+        name,
+        List.of("hash"),
+        Set.of("hash"),
+        "",
+        c -> MessageDigest.getInstance(jcaName, prov).digest(c.msg()),
+        p -> new DigestCell(MessageDigest.getInstance(jcaName, prov), p));
+  }
+
+  static Alg hmac(String name, String jcaName, String prov) {
+    return new Alg(
+        name,
+        List.of("mac"),
+        Set.of("mac"),
+        "",
+        c -> {
+          Mac m = Mac.getInstance(jcaName, prov);
+          m.init(new SecretKeySpec(c.key(), jcaName));
+          return m.doFinal(c.msg());
+        },
+        p -> {
+          Mac m = Mac.getInstance(jcaName, prov);
+          m.init(new SecretKeySpec(p.key(), jcaName));
+          return new MacCell(m, p);
+        });
+  }
+
+  /**
+   * A cipher or AEAD; streamOps are the ops streamed with bounded memory, noStream says why not.
+   */
+  static Alg cipher(CipherDef d, Set<String> streamOps, String noStream) {
+    List<String> ops = d.tagLen() > 0 ? List.of("seal", "open") : List.of("encrypt", "decrypt");
+    Set<String> streamed = Set.copyOf(ops.stream().filter(streamOps::contains).toList());
+    return new Alg(
+        d.name(), ops, streamed, noStream, c -> execCipher(d, c), p -> newCipherCell(d, p));
+  }
+
+  private static void check(CipherDef d, byte[] key, byte[] iv) {
+    Provider.checkLen("key", key, d.keyLen());
+    if (d.spec() != null) {
+      Provider.checkLen("iv", iv, d.ivLen());
+    }
+  }
+
+  private static byte[] execCipher(CipherDef d, Provider.Case c) throws Exception {
+    check(d, c.key(), c.iv());
+    if (d.blocks()) {
+      Provider.checkBlocks(c.msg().length, d.name());
+    }
+    boolean enc = c.op().equals("encrypt") || c.op().equals("seal");
+    Cipher cipher = Cipher.getInstance(d.transformation(), d.prov());
+    SecretKeySpec key = new SecretKeySpec(c.key(), d.keyAlg());
+    int mode = enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+    if (d.spec() == null) {
+      cipher.init(mode, key);
+    } else {
+      cipher.init(mode, key, d.spec().of(c.iv(), c.counter()));
+    }
+    if (c.aad().length > 0) {
+      cipher.updateAAD(c.aad());
+    }
+    try {
+      return cipher.doFinal(c.msg());
+    } catch (AEADBadTagException e) {
+      throw new Provider.Rejected(e);
+    }
+  }
+
+  private static Cell newCipherCell(CipherDef d, CellParams p) throws Exception {
+    check(d, p.key(), p.iv());
+    if (d.blocks()) {
+      Provider.checkBlocks(p.size(), d.name());
+    }
+    return new CipherCell(d, p);
+  }
+
+  // ---- cells ---------------------------------------------------------------------------------
+
+  /**
+   * MessageDigest: update(msg) and digest into a preallocated buffer; streamed: update per piece.
+   */
+  static final class DigestCell extends Cell {
+    private final MessageDigest md;
+    private final byte[] msg;
+    private final Pieces pieces;
+    private final byte[] out;
+
+    DigestCell(MessageDigest md, CellParams p) throws Exception {
+      this.md = md;
+      this.out = new byte[md.getDigestLength()];
+      this.msg = p.chunk() == 0 ? p.message() : null;
+      this.pieces = p.chunk() == 0 ? null : p.pieces();
+    }
+
+    @Override
+    long run() throws GeneralSecurityException {
+      if (msg != null) {
+        md.update(msg, 0, msg.length);
+      } else {
+        Pieces ps = pieces;
+        byte[] src = ps.src();
+        for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+          md.update(src, ps.at(pos), ps.len(pos));
+        }
+      }
+      md.digest(out, 0, out.length);
+      return out[0] & 0xff;
+    }
+
+    @Override
+    long loop(long n) throws GeneralSecurityException {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return out;
+    }
+  }
+
+  /** Mac initialised once per cell: update(msg) and doFinal(buf, 0); streamed: update per piece. */
+  static final class MacCell extends Cell {
+    private final Mac mac;
+    private final byte[] msg;
+    private final Pieces pieces;
+    private final byte[] out;
+
+    MacCell(Mac mac, CellParams p) throws Exception {
+      this.mac = mac;
+      this.out = new byte[mac.getMacLength()];
+      this.msg = p.chunk() == 0 ? p.message() : null;
+      this.pieces = p.chunk() == 0 ? null : p.pieces();
+    }
+
+    @Override
+    long run() throws GeneralSecurityException {
+      if (msg != null) {
+        mac.update(msg, 0, msg.length);
+      } else {
+        Pieces ps = pieces;
+        byte[] src = ps.src();
+        for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+          mac.update(src, ps.at(pos), ps.len(pos));
+        }
+      }
+      mac.doFinal(out, 0);
+      return out[0] & 0xff;
+    }
+
+    @Override
+    long loop(long n) throws GeneralSecurityException {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return out;
+    }
+  }
+
+  /**
+   * Any Cipher: per message init(mode, key, spec) (except ECB, initialised once) and doFinal(in, 0,
+   * n, out, 0) into a preallocated array; streamed: update per piece into a piece-sized buffer,
+   * then doFinal. Cycles through one or two nonces (see {@link Repeat}).
+   */
+  static final class CipherCell extends Cell {
+    private final Cipher cipher;
+    private final int mode;
+    private final SecretKeySpec key;
+    private final AlgorithmParameterSpec[] specs; // null: ECB, initialised once
+    private final byte[][] in; // one-shot input per nonce
+    private final Pieces[] pieces; // streamed input per nonce
+    private final byte[] out;
+    private int next;
+    private int outLen;
+
+    CipherCell(CipherDef d, CellParams p) throws Exception {
+      boolean enc = p.encrypting();
+      this.cipher = Cipher.getInstance(d.transformation(), d.prov());
+      this.mode = enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+      this.key = new SecretKeySpec(p.key(), d.keyAlg());
+      byte[][] nonces =
+          d.spec() == null
+              ? new byte[][] {null}
+              : Provider.nonces(p.iv(), d.repeat().alternate(enc));
+      if (d.spec() == null) {
+        this.specs = null;
+        cipher.init(mode, key);
+      } else {
+        this.specs = new AlgorithmParameterSpec[nonces.length];
+        for (int i = 0; i < nonces.length; i++) {
+          specs[i] = d.spec().of(nonces[i], 0);
+        }
+      }
+      int n = nonces.length;
+      if (p.chunk() == 0) {
+        byte[] msg = p.message();
+        this.pieces = null;
+        this.in = new byte[n][];
+        for (int i = 0; i < n; i++) {
+          in[i] = enc ? msg : encryptOnce(d, p, nonces[i], msg);
+        }
+        this.out = new byte[Provider.arrayLength(p.size() + (enc ? d.tagLen() : 0), "the output")];
+      } else {
+        this.in = null;
+        this.pieces = new Pieces[n];
+        for (int i = 0; i < n; i++) {
+          pieces[i] =
+              enc
+                  ? p.pieces()
+                  : new Pieces(
+                      encryptStreamed(d, p, nonces[i]), false, p.size() + d.tagLen(), p.chunk());
+        }
+        this.out = new byte[p.chunk() + 64];
+      }
+    }
+
+    /** The one-shot ciphertext (and tag) of msg under nonce, made by a separate Cipher. */
+    private static byte[] encryptOnce(CipherDef d, CellParams p, byte[] nonce, byte[] msg)
+        throws GeneralSecurityException {
+      Cipher c = Cipher.getInstance(d.transformation(), d.prov());
+      init(c, Cipher.ENCRYPT_MODE, new SecretKeySpec(p.key(), d.keyAlg()), d, nonce);
+      return c.doFinal(msg);
+    }
+
+    /** The ciphertext (and tag) made by the streaming encryption of the message, kept whole. */
+    private static byte[] encryptStreamed(CipherDef d, CellParams p, byte[] nonce)
+        throws Exception {
+      byte[] ct = new byte[Provider.arrayLength(p.size() + d.tagLen(), "the ciphertext")];
+      Cipher c = Cipher.getInstance(d.transformation(), d.prov());
+      init(c, Cipher.ENCRYPT_MODE, new SecretKeySpec(p.key(), d.keyAlg()), d, nonce);
+      Pieces ps = p.pieces();
+      int w = 0;
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        w += c.update(ps.src(), ps.at(pos), ps.len(pos), ct, w);
+      }
+      w += c.doFinal(ct, w);
+      if (w != ct.length) {
+        throw new IllegalStateException(
+            "streamed encryption gave " + w + " bytes, not " + ct.length);
+      }
+      return ct;
+    }
+
+    private static void init(Cipher c, int mode, SecretKeySpec key, CipherDef d, byte[] nonce)
+        throws GeneralSecurityException {
+      if (d.spec() == null) {
+        c.init(mode, key);
+      } else {
+        c.init(mode, key, d.spec().of(nonce, 0));
+      }
+    }
+
+    @Override
+    long run() throws GeneralSecurityException {
+      int i = next;
+      if (specs != null) {
+        cipher.init(mode, key, specs[i]);
+        next = i + 1 == specs.length ? 0 : i + 1;
+      }
+      if (in != null) {
+        byte[] src = in[i];
+        outLen = cipher.doFinal(src, 0, src.length, out, 0);
+        return out.length == 0 ? 0 : out[0] & 0xff;
+      }
+      return stream(pieces[i], null);
+    }
+
+    private long stream(Pieces ps, Input.Fnv fold) throws GeneralSecurityException {
+      byte[] src = ps.src();
+      byte[] buf = out;
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        int n = ps.len(pos);
+        int w = cipher.update(src, ps.at(pos), n, buf, 0);
+        if (fold != null) {
+          fold.update(buf, 0, w);
+          maxHeld = Math.max(maxHeld, pos + n - fold.length);
+        }
+      }
+      int w = cipher.doFinal(buf, 0);
+      if (fold != null) {
+        fold.update(buf, 0, w);
+      }
+      return buf[0] & 0xff;
+    }
+
+    @Override
+    String checksum() throws Exception {
+      next = 0;
+      if (in != null) {
+        return super.checksum();
+      }
+      if (specs != null) {
+        cipher.init(mode, key, specs[0]);
+        next = specs.length > 1 ? 1 : 0;
+      }
+      Input.Fnv fold = new Input.Fnv();
+      maxHeld = 0;
+      stream(pieces[0], fold);
+      return fold.checksum();
+    }
+
+    @Override
+    long loop(long n) throws GeneralSecurityException {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+package dev.cryptobench.driver;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The provider interface: a catalogue of algorithms, each with a case executor (for {@code verify})
+ * and a cell factory (for {@code bench}).
+ *
+ * <p>A provider is one class with a static {@code provider()} method, listed in {@link #create}:
+ * {@link JcaOps} (java:jca), {@link BouncyCastleOps} (java:bouncycastle, BouncyCastle through its
+ * JCA provider) and {@link BouncyCastleLwOps} (java:bouncycastle-lw, BouncyCastle's lightweight
+ * API). The cells built on the JCA classes (MessageDigest, Mac, Cipher) live in JcaOps and serve
+ * both JCA providers.
+ */
+interface Provider {
+  String id();
+
+  default String language() {
+    return "java";
+  }
+
+  String library();
+
+  /** The library's version as it reports itself at run time. */
+  String libraryVersion();
+
+  List<String> notes();
+
+  List<Alg> algs();
+
+  default Alg alg(String name) {
+    for (Alg a : algs()) {
+      if (a.name().equals(name)) {
+        return a;
+      }
+    }
+    return null;
+  }
+
+  /** The provider ids this driver serves, sorted. */
+  static List<String> ids() {
+    return List.of("java:bouncycastle", "java:bouncycastle-lw", "java:jca");
+  }
+
+  /** The provider for an id, or null when unknown. */
+  static Provider create(String id) {
+    return switch (id) {
+      case "java:jca" -> JcaOps.provider();
+      case "java:bouncycastle" -> BouncyCastleOps.provider();
+      case "java:bouncycastle-lw" -> BouncyCastleLwOps.provider();
+      default -> null;
+    };
+  }
+
+  /** A provider made of fixed values. */
+  record Catalogue(
+      String id, String library, String libraryVersion, List<String> notes, List<Alg> algs)
+      implements Provider {}
+
+  /**
+   * One algorithm of a provider.
+   *
+   * @param ops the operations offered (protocol.md, bench table)
+   * @param streamOps the operations that accept chunk > 0 (the streaming API with memory bounded by
+   *     the chunk); the algorithm is listed in {@code stream} when this is not empty
+   * @param noStream why an operation outside streamOps is not streamed (the error of such a
+   *     request, after "not offered: ")
+   */
+  record Alg(
+      String name,
+      List<String> ops,
+      Set<String> streamOps,
+      String noStream,
+      Executor exec,
+      CellFactory cells) {
+    boolean offers(String op) {
+      return ops.contains(op);
+    }
+
+    boolean stream() {
+      return !streamOps.isEmpty();
+    }
+  }
+
+  /** Runs one verify case; throws {@link Rejected} when the library refused the input. */
+  @FunctionalInterface
+  interface Executor {
+    byte[] run(Case c) throws Exception;
+  }
+
+  /** Prepares one bench cell; op is already checked against ops and chunk against streamOps. */
+  @FunctionalInterface
+  interface CellFactory {
+    Cell make(CellParams p) throws Exception;
+  }
+
+  /** One decoded verify case. */
+  record Case(String id, String op, byte[] key, byte[] iv, byte[] aad, byte[] msg, long counter) {}
+
+  /**
+   * What a cell is prepared from: the message is {@code size} bytes of the fixed input for {@code
+   * seed}; chunk 0 is one-shot, chunk > 0 feeds pieces of chunk bytes.
+   */
+  record CellParams(String op, byte[] key, byte[] iv, int seed, long size, int chunk) {
+    boolean encrypting() {
+      return op.equals("encrypt") || op.equals("seal");
+    }
+
+    /** The whole message (one-shot cells only). */
+    byte[] message() throws NotOffered {
+      return Input.message(seed, arrayLength(size, "the message"));
+    }
+
+    /** The message read in pieces straight from the doubled pattern (streamed cells). */
+    Pieces pieces() {
+      return new Pieces(Input.pattern2(seed), true, size, chunk);
+    }
+  }
+
+  /** Java arrays hold at most about 2^31 bytes. */
+  long MAX_ARRAY = Integer.MAX_VALUE - 16;
+
+  static int arrayLength(long n, String what) throws NotOffered {
+    if (n > MAX_ARRAY) {
+      throw new NotOffered(
+          "not offered at this size: "
+              + what
+              + " ("
+              + n
+              + " bytes) does not fit one Java byte array");
+    }
+    return (int) n;
+  }
+
+  /**
+   * A streamed input: the message read from the doubled 1 MiB pattern (periodic) or, for
+   * decrypt/open, the ciphertext kept whole; {@code length} bytes in pieces of {@code chunk}.
+   */
+  record Pieces(byte[] src, boolean periodic, long length, int chunk) {
+    /** Where the piece starting at stream position pos begins in src. */
+    int at(long pos) {
+      return periodic ? (int) (pos & (Input.PATTERN_LEN - 1)) : (int) pos;
+    }
+
+    /** The length of the piece starting at pos. */
+    int len(long pos) {
+      return (int) Math.min(chunk, length - pos);
+    }
+  }
+
+  /**
+   * One prepared bench cell: everything (keys, contexts, buffers, for open/decrypt the ciphertext)
+   * is made by the factory; {@link #run} performs exactly one operation of the measurement
+   * contract.
+   */
+  abstract class Cell {
+    /**
+     * For streamed ciphers, measured by {@link #checksum}: the largest number of input bytes the
+     * library held back (consumed but not yet output) at any point of the operation; -1 where not
+     * measured.
+     */
+    long maxHeld = -1;
+
+    /** Performs exactly one operation; returns its output's first byte (0 when empty). */
+    abstract long run() throws Exception;
+
+    /**
+     * The timed loop: n calls of run(), returning the sum of their results. Every concrete cell
+     * class overrides it with the same three lines, so that the call to run() in it has a single
+     * receiver class and is inlined (as in JMH's generated loops); a loop shared by all cells would
+     * see many classes and make run() a virtual call or not, depending on which cells ran before.
+     */
+    abstract long loop(long n) throws Exception;
+
+    /** The output of the most recent one-shot run. */
+    abstract byte[] output();
+
+    /**
+     * Runs one operation outside any timing and returns its checksum. Streamed cells override this
+     * to fold every piece of the output stream into the checksum.
+     */
+    String checksum() throws Exception {
+      run();
+      return Input.checksum(output());
+    }
+  }
+
+  /** The library refused the input (an open whose tag does not verify). */
+  final class Rejected extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Rejected(Throwable cause) {
+      super("rejected", cause);
+    }
+  }
+
+  /** A request this provider cannot serve; the message starts with "not offered". */
+  final class NotOffered extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NotOffered(String message) {
+      super(message);
+    }
+  }
+
+  // ---- helpers shared by the catalogues ------------------------------------------------------
+
+  static long first(byte[] b) {
+    return b.length == 0 ? 0 : b[0] & 0xff;
+  }
+
+  static void checkLen(String what, byte[] b, int want) {
+    if (b.length != want) {
+      throw new IllegalArgumentException(what + " must be " + want + " bytes, got " + b.length);
+    }
+  }
+
+  static void checkBlocks(long size, String alg) {
+    if (size % 16 != 0) {
+      throw new IllegalArgumentException(
+          "size " + size + " is not a multiple of 16 (" + alg + " takes whole blocks, no padding)");
+    }
+  }
+
+  /**
+   * The nonces a cell cycles through: the cell's own, and when the library refuses to be
+   * initialised twice in a row with the same key and nonce, a second one (the last byte XOR 1).
+   */
+  static byte[][] nonces(byte[] iv, boolean alternate) {
+    if (!alternate) {
+      return new byte[][] {iv};
+    }
+    byte[] other = iv.clone();
+    other[other.length - 1] ^= 1;
+    return new byte[][] {iv, other};
+  }
+
+  // ---- noop ---------------------------------------------------------------------------------
+
+  /** The empty operation through the same loop: the driver's per-call floor. */
+  static Alg noop() {
+    return new Alg(
+        "noop",
+        List.of("noop"),
+        Set.of(),
+        "noop has no input",
+        c -> new byte[0],
+        p -> new NoopCell());
+  }
+
+  /**
+   * Reads a volatile field (0) and returns it: the JIT can neither hoist the read nor delete the
+   * loop, so the floor is one loop iteration, one volatile load and one addition.
+   */
+  final class NoopCell extends Cell {
+    private static final byte[] EMPTY = new byte[0];
+    private volatile long value;
+
+    @Override
+    long run() {
+      return value;
+    }
+
+    @Override
+    long loop(long n) {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
+    }
+
+    @Override
+    byte[] output() {
+      return EMPTY;
+    }
+  }
+}

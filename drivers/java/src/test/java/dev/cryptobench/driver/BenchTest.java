@@ -1,0 +1,492 @@
+package dev.cryptobench.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * One small bench request per provider and offered algorithm/operation through the request handler,
+ * checked against a one-shot computation by the case executor; streamed cells for every streamable
+ * operation; errors; the process itself.
+ */
+class BenchTest {
+  static final long SEED = 2654435769L;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Test-only bound on the JIT warm-up: 3 rounds within 50%, at most 10 rounds or 10 ms. */
+  static final Timing.JitPolicy FAST_JIT = new Timing.JitPolicy(3, 0.5, 10, 10_000_000L, 1);
+
+  /** A driver for tests: the bounded JIT warm-up, no System.gc() per cell. */
+  static Main driver(String id) {
+    return new Main(Provider.create(id), FAST_JIT, false);
+  }
+
+  /** A key and an IV of the right lengths for an algorithm (hex). */
+  static String[] keyIv(String alg) {
+    int keyLen = 0;
+    int ivLen = 0;
+    if (alg.startsWith("aes-128-")) {
+      keyLen = 16;
+    } else if (alg.startsWith("aes-256-")
+        || alg.contains("chacha20")
+        || alg.equals("hmac-sha256")) {
+      keyLen = 32;
+    }
+    if (alg.endsWith("-cbc") || alg.endsWith("-ctr")) {
+      ivLen = 16;
+    } else if (alg.startsWith("xchacha20")) {
+      ivLen = 24;
+    } else if (alg.endsWith("-gcm") || alg.endsWith("-ccm") || alg.startsWith("chacha20")) {
+      ivLen = 12;
+    }
+    byte[] k = new byte[keyLen];
+    for (int i = 0; i < keyLen; i++) {
+      k[i] = (byte) (0x10 + i);
+    }
+    byte[] v = new byte[ivLen];
+    for (int i = 0; i < ivLen; i++) {
+      v[i] = (byte) (0xa0 + i);
+    }
+    return new String[] {Input.hex(k), Input.hex(v)};
+  }
+
+  static String benchLine(String alg, String op, String[] kv, long size, int chunk) {
+    return String.format(
+        "{\"cmd\":\"bench\",\"alg\":\"%s\",\"op\":\"%s\",\"size\":%d,\"chunk\":%d,\"key\":\"%s\","
+            + "\"iv\":\"%s\",\"seed\":%d,\"batch\":0,\"target_ns\":100000,\"warmup_ns\":100000,"
+            + "\"samples\":3}",
+        alg, op, size, chunk, kv[0], kv[1], SEED);
+  }
+
+  static JsonNode doBench(Main d, String line) throws Exception {
+    Main.Reply r = d.handleLine(line);
+    assertFalse(r.quit(), "bench asked to quit");
+    assertFalse(r.line().contains("\n"), "one line");
+    return JSON.readTree(r.line());
+  }
+
+  /**
+   * The checksum of one operation computed without the bench cell: the verify case executor for the
+   * forward direction, the plaintext itself for decrypt/open.
+   */
+  static String expected(Provider.Alg a, String op, String[] kv, byte[] msg) {
+    switch (op) {
+      case "noop":
+        return Input.checksum(new byte[0]);
+      case "decrypt":
+      case "open":
+        return Input.checksum(msg);
+      default:
+        JsonNode r =
+            Main.runCase(a, new Protocol.RawCase("x", op, kv[0], kv[1], "", Input.hex(msg), null));
+        assertNotNull(r.get("out"), "executor: " + r);
+        return Input.checksum(Input.unhex("out", r.get("out").asText()));
+    }
+  }
+
+  static void checkOk(JsonNode r, String want, String what) {
+    assertTrue(r.path("ok").asBoolean(), what + ": " + r.path("error").asText());
+    assertEquals(3, r.get("samples_ns").size(), what + ": samples");
+    for (JsonNode s : r.get("samples_ns")) {
+      assertTrue(s.asLong() > 0, what + ": sample " + s);
+    }
+    assertTrue(r.path("batch").asLong() > 0, what + ": batch");
+    assertEquals(want, r.path("checksum").asText(), what + ": checksum vs one-shot computation");
+    JsonNode w = r.get("warmup");
+    assertTrue(
+        r.has("sink")
+            && w != null
+            && w.path("ops").asLong() >= 1
+            && w.path("jit_rounds").asInt() >= 1
+            && w.has("jit_stable")
+            && w.has("jit_stop")
+            && w.has("cell_ops")
+            && r.path("peak_rss_kb").asLong() > 0,
+        what + ": incomplete response " + r);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyOffer() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String id : Provider.ids()) {
+      Provider p = Provider.create(id);
+      Main d = new Main(p, FAST_JIT, false);
+      byte[] msg = Input.message((int) SEED, 1024);
+      for (Provider.Alg a : p.algs()) {
+        for (String op : a.ops()) {
+          tests.add(
+              DynamicTest.dynamicTest(
+                  id + " " + a.name() + " " + op,
+                  () -> {
+                    String[] kv = keyIv(a.name());
+                    String want = expected(a, op, kv, msg);
+                    List<Integer> chunks = new ArrayList<>(List.of(0));
+                    if (a.streamOps().contains(op)) {
+                      chunks.addAll(List.of(48, 1000, 4096));
+                    }
+                    for (int chunk : chunks) {
+                      checkOk(
+                          doBench(d, benchLine(a.name(), op, kv, 1024, chunk)),
+                          want,
+                          "chunk " + chunk);
+                    }
+                    if (!a.streamOps().contains(op)) {
+                      JsonNode r = doBench(d, benchLine(a.name(), op, kv, 1024, 64));
+                      assertFalse(r.path("ok").asBoolean(), "chunk on a one-shot op: " + r);
+                      assertTrue(
+                          r.path("error").asText().startsWith("not offered: "),
+                          "chunk on a one-shot op: " + r);
+                    }
+                  }));
+        }
+      }
+    }
+    return tests.stream();
+  }
+
+  @Test
+  void knownChecksums() throws Exception {
+    for (String id : Provider.ids()) {
+      Main d = driver(id);
+      JsonNode r = doBench(d, benchLine("sha256", "hash", new String[] {"", ""}, 1024, 0));
+      assertEquals("00000020:fb4898be6151a393", r.path("checksum").asText(), id + ": " + r);
+      r =
+          doBench(
+              d,
+              "{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,\"seed\":1,"
+                  + "\"batch\":7,\"samples\":2}");
+      assertTrue(r.path("ok").asBoolean(), id + ": " + r);
+      assertEquals(7, r.path("batch").asLong(), "a given batch is kept");
+      assertEquals("00000000:cbf29ce484222325", r.path("checksum").asText());
+    }
+  }
+
+  /**
+   * Sizes with odd tails, one-shot and streamed; streamed also across the 1 MiB period (pieces of
+   * 1000 bytes straddle it; the one-shot message's wrap is InputTest's).
+   */
+  @TestFactory
+  Stream<DynamicTest> oddSizes() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String id : Provider.ids()) {
+      Provider p = Provider.create(id);
+      Main d = new Main(p, FAST_JIT, false);
+      for (Provider.Alg a : p.algs()) {
+        String n = a.name();
+        if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop")) {
+          continue;
+        }
+        tests.add(
+            DynamicTest.dynamicTest(
+                id + " " + n,
+                () -> {
+                  for (long size : new long[] {0, 1, 4099, (1 << 20) + 3}) {
+                    byte[] msg = Input.message((int) SEED, (int) size);
+                    for (String op : a.ops()) {
+                      String[] kv = keyIv(n);
+                      String want = expected(a, op, kv, msg);
+                      if (size < 1 << 20) {
+                        checkOk(doBench(d, benchLine(n, op, kv, size, 0)), want, op + " " + size);
+                      }
+                      if (a.streamOps().contains(op)) {
+                        checkOk(
+                            doBench(d, benchLine(n, op, kv, size, 1000)),
+                            want,
+                            op + " " + size + " chunk 1000");
+                      }
+                    }
+                  }
+                }));
+      }
+    }
+    return tests.stream();
+  }
+
+  /**
+   * Streamed ciphers keep memory bounded: at no point does the library hold back more than a few
+   * blocks of input. And the operations left out of streamOps really do buffer the whole message.
+   */
+  @TestFactory
+  Stream<DynamicTest> streamingHoldsBackLittle() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String id : Provider.ids()) {
+      Provider p = Provider.create(id);
+      for (Provider.Alg a : p.algs()) {
+        for (String op : a.ops()) {
+          if (op.equals("hash") || op.equals("mac") || op.equals("noop")) {
+            continue; // a digest's state is fixed-size
+          }
+          boolean streamed = a.streamOps().contains(op);
+          tests.add(
+              DynamicTest.dynamicTest(
+                  id + " " + a.name() + " " + op,
+                  () -> {
+                    String[] kv = keyIv(a.name());
+                    long size = 64 * 1024;
+                    Provider.Cell c =
+                        a.cells()
+                            .make(
+                                new Provider.CellParams(
+                                    op,
+                                    Input.unhex("key", kv[0]),
+                                    Input.unhex("iv", kv[1]),
+                                    (int) SEED,
+                                    size,
+                                    1000));
+                    try {
+                      c.checksum();
+                    } catch (java.security.GeneralSecurityException
+                        | org.bouncycastle.crypto.DataLengthException e) {
+                      // A buffering library emits the whole output at doFinal, which does not
+                      // fit the piece-sized buffer: that too says it held everything back.
+                      assertFalse(streamed, "streamed op failed: " + e);
+                    }
+                    if (streamed) {
+                      assertTrue(
+                          c.maxHeld >= 0 && c.maxHeld <= 128, "held back " + c.maxHeld + " bytes");
+                    } else {
+                      assertTrue(
+                          c.maxHeld >= size / 2,
+                          "left out of stream but held back only " + c.maxHeld + " bytes");
+                    }
+                  }));
+        }
+      }
+    }
+    return tests.stream();
+  }
+
+  @Test
+  void errorsKeepTheDriverAlive() throws Exception {
+    String k16 = "00".repeat(16);
+    String k32 = "00".repeat(32);
+    String iv16 = "00".repeat(16);
+    String iv12 = "00".repeat(12);
+    Map<String, String> common = new LinkedHashMap<>();
+    common.put("unparseable", "{\"cmd\":");
+    common.put("not an object", "[1,2]");
+    common.put("no cmd", "{\"alg\":\"sha256\"}");
+    common.put("cmd not a string", "{\"cmd\":7}");
+    common.put("unknown cmd", "{\"cmd\":\"dance\"}");
+    common.put("trailing data", "{\"cmd\":\"hello\"} {}");
+    common.put("unknown alg", benchLine("md5", "hash", new String[] {"", ""}, 16, 0));
+    common.put("unknown op", benchLine("sha256", "encrypt", new String[] {"", ""}, 16, 0));
+    common.put("ecb size", benchLine("aes-128-ecb", "encrypt", new String[] {k16, ""}, 17, 0));
+    common.put("cbc size", benchLine("aes-128-cbc", "decrypt", new String[] {k16, iv16}, 1000, 0));
+    common.put("bad hex key", benchLine("aes-128-gcm", "seal", new String[] {"xyz", iv12}, 16, 0));
+    common.put("bad key length", benchLine("aes-128-gcm", "seal", new String[] {k32, iv12}, 16, 0));
+    common.put(
+        "bad nonce length",
+        benchLine("chacha20-poly1305", "seal", new String[] {k32, iv16}, 16, 0));
+    common.put(
+        "bad iv length", benchLine("aes-256-ctr", "encrypt", new String[] {k32, iv12}, 16, 0));
+    common.put(
+        "chunk too big", benchLine("sha256", "hash", new String[] {"", ""}, 16, (1 << 20) + 1));
+    common.put(
+        "size not an integer",
+        "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":1.5,\"seed\":1,"
+            + "\"samples\":1}");
+    common.put(
+        "zero seed",
+        "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":16,\"seed\":0,"
+            + "\"samples\":1}");
+    common.put(
+        "no samples",
+        "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":16,\"seed\":1}");
+    common.put(
+        "negative size",
+        "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":-1,\"seed\":1,"
+            + "\"samples\":1}");
+    common.put(
+        "huge one-shot",
+        "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":4294967296,\"seed\":1,"
+            + "\"samples\":1}");
+    common.put("verify unknown", "{\"cmd\":\"verify\",\"alg\":\"md5\",\"cases\":[]}");
+    common.put("cases not an array", "{\"cmd\":\"verify\",\"alg\":\"sha256\",\"cases\":{}}");
+    common.put("protocol too old", "{\"cmd\":\"hello\",\"protocol\":0}");
+
+    Map<String, Map<String, String>> perProvider = new LinkedHashMap<>();
+    perProvider.put(
+        "java:jca",
+        Map.of(
+            "ccm not offered",
+            benchLine("aes-128-ccm", "seal", new String[] {k16, iv12}, 16, 0),
+            "streamed gcm open",
+            benchLine("aes-128-gcm", "open", new String[] {k16, iv12}, 1024, 64)));
+    perProvider.put(
+        "java:bouncycastle",
+        Map.of(
+            "streamed ccm", benchLine("aes-128-ccm", "seal", new String[] {k16, iv12}, 1024, 64)));
+    perProvider.put(
+        "java:bouncycastle-lw",
+        Map.of(
+            "streamed ccm", benchLine("aes-128-ccm", "open", new String[] {k16, iv12}, 1024, 64)));
+
+    for (String id : Provider.ids()) {
+      Main d = driver(id);
+      Map<String, String> bad = new LinkedHashMap<>(common);
+      bad.putAll(perProvider.get(id));
+      for (Map.Entry<String, String> e : bad.entrySet()) {
+        Main.Reply r = d.handleLine(e.getValue());
+        assertFalse(r.quit(), e.getKey());
+        JsonNode j = JSON.readTree(r.line());
+        assertTrue(
+            j.has("ok") && !j.get("ok").asBoolean() && !j.path("error").asText().isEmpty(),
+            e.getKey() + ": want an error, got " + r.line());
+        assertFalse(r.line().contains("\n"), e.getKey());
+        System.err.println(id + " " + e.getKey() + ": " + j.get("error").asText());
+      }
+      String hello = d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line();
+      assertTrue(
+          hello.startsWith("{\"ok\":true,\"protocol\":1,\"provider\":\"" + id + "\""), hello);
+      Main.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
+      assertEquals("{\"ok\":true}", bye.line());
+      assertTrue(bye.quit());
+    }
+  }
+
+  @Test
+  void notOfferedErrorsSayNotOffered() throws Exception {
+    Main d = driver("java:jca");
+    JsonNode r =
+        doBench(
+            d,
+            benchLine(
+                "aes-128-gcm", "open", new String[] {"00".repeat(16), "00".repeat(12)}, 1024, 64));
+    assertTrue(r.path("error").asText().startsWith("not offered: "), r.toString());
+    r =
+        doBench(
+            d,
+            "{\"cmd\":\"bench\",\"alg\":\"sha256\",\"op\":\"hash\",\"size\":4294967296,\"seed\":1,"
+                + "\"samples\":1}");
+    assertTrue(r.path("error").asText().startsWith("not offered at this size: "), r.toString());
+  }
+
+  @Test
+  void helloDescribesTheProvider() throws Exception {
+    for (String id : Provider.ids()) {
+      Main d = driver(id);
+      JsonNode h = JSON.readTree(d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line());
+      assertEquals(id, h.path("provider").asText());
+      assertEquals("java", h.path("language").asText());
+      assertTrue(h.path("clock").path("resolution_ns").asLong() > 0, h.toString());
+      assertTrue(h.path("runtime").asText().contains("flags"), h.toString());
+      assertTrue(h.path("offers").has("noop") && h.path("offers").has("sha256"), h.toString());
+      for (JsonNode s : h.get("stream")) {
+        assertTrue(h.path("offers").has(s.asText()), "streamed but not offered: " + s);
+      }
+      String notes = h.get("notes").toString();
+      assertTrue(notes.contains("JIT warm-up"), notes);
+    }
+    // An orchestrator speaking a later version gets this driver's version back.
+    JsonNode v2 =
+        JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\",\"protocol\":2}").line());
+    assertTrue(v2.path("ok").asBoolean(), v2.toString());
+    assertEquals(1, v2.path("protocol").asInt());
+    JsonNode jca = JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\"}").line());
+    for (String absent : List.of("blake2b-512", "sm3", "aes-128-ccm", "xchacha20-poly1305")) {
+      assertFalse(jca.path("offers").has(absent), "java:jca offers " + absent);
+    }
+  }
+
+  @Test
+  void serveLongLinesAndEndOfInput() throws Exception {
+    Main d = driver("java:jca");
+    String msg = "ab".repeat(3 << 20); // a 6 MB line
+    String in =
+        "{\"cmd\":\"verify\",\"alg\":\"sha256\",\"cases\":[{\"id\":\"big\",\"op\":\"hash\","
+            + "\"msg\":\""
+            + msg
+            + "\"}]}\n\n"
+            + "{\"cmd\":\"hello\",\"protocol\":1}"; // no final newline, then EOF
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    d.serve(new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), out);
+    String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+    assertEquals(2, lines.length, out.toString(StandardCharsets.UTF_8));
+    assertTrue(lines[0].contains("\"id\":\"big\",\"out\":\""), lines[0]);
+    assertTrue(lines[1].contains("\"provider\":\"java:jca\""), lines[1]);
+  }
+
+  // ---- the process ---------------------------------------------------------------------------
+
+  static Process start(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-XX:+DisplayVMOutputToStderr");
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(List.of(args));
+    return new ProcessBuilder(cmd).start();
+  }
+
+  @Test
+  void unknownProviderExitsWithCode2() throws Exception {
+    Process p = start("--provider", "java:nope");
+    p.getOutputStream().close();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(2, p.exitValue());
+    assertEquals(0, p.getInputStream().readAllBytes().length, "nothing on stdout");
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(1, err.strip().lines().count(), err);
+    assertTrue(err.contains("java:nope") && err.contains("java:jca"), err);
+  }
+
+  @Test
+  void stdoutCarriesOnlyProtocolLines() throws Exception {
+    for (String id : Provider.ids()) {
+      Process p = start("--provider", id);
+      p.getOutputStream()
+          .write(
+              ("{\"cmd\":\"hello\",\"protocol\":1}\n"
+                      + "{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,\"seed\":1,"
+                      + "\"batch\":5,\"samples\":1}\n"
+                      + "{\"cmd\":\"bye\"}\n")
+                  .getBytes(StandardCharsets.UTF_8));
+      p.getOutputStream().flush();
+      byte[] out = p.getInputStream().readAllBytes();
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, p.exitValue(), new String(p.getErrorStream().readAllBytes()));
+      String[] lines = new String(out, StandardCharsets.UTF_8).split("\n", -1);
+      assertEquals(4, lines.length, "three lines and the final newline: " + List.of(lines));
+      assertEquals("", lines[3]);
+      for (int i = 0; i < 3; i++) {
+        assertTrue(JSON.readTree(lines[i]).path("ok").asBoolean(), lines[i]);
+      }
+    }
+  }
+
+  @Test
+  void casesDirectoryMissingIsAFailureNamingTheCommand() {
+    // The vector test's loader names the export command when the directory is absent.
+    Path missing = Path.of("does-not-exist-" + System.nanoTime());
+    assertFalse(Files.exists(missing));
+    try {
+      VectorsTest.loadCases(missing.resolve("sha256.jsonl"));
+      fail("loading a missing file did not fail");
+    } catch (AssertionError e) {
+      assertTrue(e.getMessage().contains("cryptobench.vectors.export"), e.getMessage());
+    } catch (Exception e) {
+      fail(e);
+    }
+  }
+}
