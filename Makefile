@@ -21,6 +21,7 @@ lint:
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	cd drivers/go && go vet ./...
 	cd drivers/js && npm run --silent lint
+	cd drivers/browser && npm run --silent lint
 	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
 	cd drivers/java && mvn -B -q spotless:check
 
@@ -29,6 +30,7 @@ native-test:
 	cd drivers/go && go test ./...
 	$(PY) -m pytest -q drivers/python/tests
 	cd drivers/js && npm test --silent
+	cd drivers/browser && npm test --silent
 	cd drivers/rust && cargo test --quiet --release --locked
 	cd drivers/java && mvn -B -q test
 

@@ -62,6 +62,12 @@ DRIVERS: dict[str, Driver] = {
         Driver(
             "js", REPO / "drivers/js", ("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"), ("node", "npm")
         ),
+        Driver(
+            "browser",
+            REPO / "drivers/browser",
+            ("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"),
+            ("node", "npm"),
+        ),
         Driver("rust", REPO / "drivers/rust", ("cargo", "build", "--release", "--locked", "--quiet"), ("cargo",)),
         Driver("java", REPO / "drivers/java", ("mvn", "-B", "-q", "package", "-DskipTests"), ("mvn", "java")),
         Driver(
@@ -93,6 +99,8 @@ def _builtin() -> list[Provider]:
     py = (_python(), "-m", "cbdriver")
     js = ("node", str(REPO / "drivers/js/src/main_node.js"))
     js_built = REPO / "drivers/js/node_modules/.package-lock.json"
+    browser = ("node", str(REPO / "drivers/browser/bridge.mjs"))
+    browser_built = REPO / "drivers/browser/node_modules/.package-lock.json"
     rust = REPO / "drivers/rust/target/release/cbdriver-rust"
     jar = REPO / "drivers/java/target/cbdriver-java.jar"
     providers = [
@@ -111,6 +119,14 @@ def _builtin() -> list[Provider]:
                 ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
                 ("js:noble", "javascript", "@noble/hashes, ciphers, curves, post-quantum (pure JS)"),
                 ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
+            )
+        ],
+        *[
+            Provider(pid, lang, lib, "browser", browser, browser_built)
+            for pid, lang, lib in (
+                ("browser:webcrypto", "javascript", "WebCrypto (crypto.subtle) in headless Chromium"),
+                ("browser:noble", "javascript", "@noble/* (pure JS) in headless Chromium"),
+                ("browser:wasm", "wasm", "hash-wasm (WebAssembly) in headless Chromium"),
             )
         ],
         *[

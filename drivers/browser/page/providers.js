@@ -1,0 +1,23 @@
+// The browser providers: id -> the JavaScript driver's ops module that does
+// the work (served from drivers/js/src) and the npm packages whose versions
+// hello reports (served from drivers/js/node_modules).
+//
+// Shared by the bridge (Node: which ids exist, before Chromium starts) and
+// the page (which module to load), so the list lives in one place.
+
+export const PROVIDERS = {
+  "browser:webcrypto": {
+    module: "/js/src/ops_webcrypto.js",
+    packages: [],
+  },
+  "browser:noble": {
+    module: "/js/src/ops_noble.js",
+    packages: ["@noble/hashes", "@noble/ciphers", "@noble/curves", "@noble/post-quantum"],
+  },
+  "browser:wasm": {
+    module: "/js/src/ops_hashwasm.js",
+    packages: ["hash-wasm"],
+  },
+};
+
+export const providerIds = () => Object.keys(PROVIDERS).sort();
