@@ -24,6 +24,7 @@ lint:
 	cd drivers/browser && npm run --silent lint
 	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
 	cd drivers/java && mvn -B -q spotless:check
+	$(MAKE) -C protocols/pqntor lint
 
 native-test:
 	$(MAKE) -C drivers/c test
@@ -33,6 +34,7 @@ native-test:
 	cd drivers/browser && npm test --silent
 	cd drivers/rust && cargo test --quiet --release --locked
 	cd drivers/java && mvn -B -q test
+	$(MAKE) -C protocols/pqntor test
 
 pytest:
 	$(PY) -m pytest -q tests

@@ -34,5 +34,9 @@ for d in cryptobench/report/assets tools/html-check; do
 done
 
 .venv/bin/python -m cryptobench.vectors.export build/cases >/dev/null
+# OpenSSL 3.6 (static, cached under ~/.cache/cryptobench): the C PQ-ntor implementation needs
+# its ML-KEM; about a minute and a half the first time, seconds afterwards
+scripts/openssl/build.sh --lib-only 3.6 >/dev/null
+
 echo "setup: building drivers"
 .venv/bin/cryptobench build || echo "setup: some drivers could not be built (reasons above); run uses the others"

@@ -367,9 +367,11 @@ func makeFailures(base string, in Inputs, tr *Trace) ([]Failure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("id-tampered: %w", err)
 	}
-	c := *client
-	c.RelayID = badID
-	cf("id-tampered", "client believes relay ID with bit 0 of byte 0 flipped; in transit the ID was rewritten to the relay's, which replied; the client's ID differs from the relay's", ClassHandshakeFailed, &c, rep)
+	// Each failure keeps a pointer to its own copy: reusing one variable for
+	// id-tampered and b-tampered made both record b-tampered's client.
+	cID := *client
+	cID.RelayID = badID
+	cf("id-tampered", "client believes relay ID with bit 0 of byte 0 flipped; in transit the ID was rewritten to the relay's, which replied; the client's ID differs from the relay's", ClassHandshakeFailed, &cID, rep)
 
 	badB := flipBit(tr.RelayB, 0, 0x01)
 	if o, err = onionskinFor(in, in.RelayID, badB); err != nil {
@@ -379,9 +381,9 @@ func makeFailures(base string, in Inputs, tr *Trace) ([]Failure, error) {
 	if rep, err = serverReplyFor(in, o); err != nil {
 		return nil, fmt.Errorf("b-tampered: %w", err)
 	}
-	c = *client
-	c.RelayB = badB
-	cf("b-tampered", "client believes onion key B with bit 0 of byte 0 flipped; in transit B was rewritten to the relay's, which replied", ClassHandshakeFailed, &c, rep)
+	cB := *client
+	cB.RelayB = badB
+	cf("b-tampered", "client believes onion key B with bit 0 of byte 0 flipped; in transit B was rewritten to the relay's, which replied", ClassHandshakeFailed, &cB, rep)
 
 	if rep, err = serverReplyFor(in, flipBit(tr.Onionskin, z.ID+32, 0x01)); err != nil {
 		return nil, fmt.Errorf("x-tampered: %w", err)
