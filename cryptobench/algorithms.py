@@ -12,7 +12,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Algorithm:
     name: str
-    kind: str  # hash | mac | cipher | aead | noop | sig | kex | kem | pke | keygen
+    kind: str  # hash | mac | cipher | aead | noop | sig | kex | kem | pke | keygen | kdf | protocol
     ops: tuple[str, ...]
     key_len: int = 0
     iv_len: int = 0
@@ -22,11 +22,22 @@ class Algorithm:
     def public_key(self) -> bool:
         return self.kind in PUBLIC_KEY_KINDS
 
+    @property
+    def per_operation(self) -> bool:
+        """Reported in operations per second: bytes per second mean nothing for these."""
+        return self.public_key or self.kind in ("protocol", "kdf")
+
     def deterministic(self, op: str) -> bool:
         """Whether `op` gives the same output for the same input in every provider."""
+        if self.kind == "protocol":
+            return False  # fresh ephemeral keys in every handshake
         if not self.public_key:
             return True
         return op == "verify"  # keys are each driver's own: only "it verifies" is comparable
+
+
+PROTOCOL_STEPS = ("client-create", "server-reply", "client-finish", "full")
+HKDF_OUTPUT = 72
 
 
 def _hash(name: str) -> Algorithm:
@@ -81,6 +92,13 @@ ALGORITHMS: dict[str, Algorithm] = {
         *[Algorithm(f"ml-kem-{n}", "kem", ("keygen", "encaps", "decaps")) for n in (512, 768, 1024)],
         *[Algorithm(f"ml-dsa-{n}", "sig", ("keygen", "sign", "verify")) for n in (44, 65, 87)],
         Algorithm("sm2", "sig", ("keygen", "sign", "verify")),
+        # HKDF-SHA256 (RFC 5869): IKM = the message, salt = the cell key, info = the cell IV, 72 bytes out
+        Algorithm("hkdf-sha256", "kdf", ("derive",), key_len=32, iv_len=16),
+        # handshakes of docs/pq-ntor.md: one step per operation, fresh ephemeral keys each time
+        *[
+            Algorithm(name, "protocol", PROTOCOL_STEPS)
+            for name in ("ntor", "pq-ntor-512", "pq-ntor-768", "pq-ntor-1024")
+        ],
     ]
 }
 
@@ -133,6 +151,10 @@ _PK_OUTPUT_LEN = {
 def output_len(alg: str, op: str, size: int) -> int | None:
     """Length of one operation's output, so a driver's checksum can be sanity-checked."""
     a = get(alg)
+    if a.kind == "kdf":
+        return HKDF_OUTPUT
+    if a.kind == "protocol":
+        return None  # onionskin, reply or keys: the sizes differ by suite (docs/pq-ntor.md)
     if a.public_key:
         if op == "verify":
             return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..composition import compare_steps
 from .cells import HEADERS, row_cells
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
@@ -30,6 +31,20 @@ def environment_lines(rep: Report) -> list[str]:
             f"for {', '.join(affected) or 'no provider'}; other providers run with every feature"
         )
     return lines
+
+
+def step_table(steps) -> tuple[list[str], list[list[str]]]:
+    headers = ["provider", "suite", "step", "measured µs [95% CI]", "sum of primitives µs", "protocol above them"]
+    rows = []
+    for s in steps:
+        measured = f"{s.measured_ns / 1e3:,.1f} ±{s.measured_half / 1e3:,.1f}"
+        if s.sum_ns is None:
+            rows.append([s.provider, s.suite, s.step, measured, "not measured: " + ", ".join(s.missing), ""])
+            continue
+        pct = s.overhead_ns / s.sum_ns * 100 if s.sum_ns else float("nan")
+        rows.append([s.provider, s.suite, s.step, measured, f"{s.sum_ns / 1e3:,.1f} ±{s.sum_half / 1e3:,.1f}",
+                     f"{s.overhead_ns / 1e3:+,.1f} ±{s.overhead_half / 1e3:,.1f} µs ({pct:+.0f}%)"])  # fmt: skip
+    return headers, rows
 
 
 def reference_table(rep: Report) -> tuple[list[str], list[list[str]]]:
@@ -110,6 +125,13 @@ def render(rep: Report) -> str:
     if rep.pathologies or rep.overheads:
         out += ["", "## Access-path pathologies", ""]
         out += [f"- **{p['provider']}** {p['alg']} {p['op']}: {p['why']}" for p in rep.pathologies] or ["None flagged."]
+    steps = compare_steps(rep.rows)
+    if steps:
+        out += ["", "## Protocol steps beside the sum of their primitives", "",
+                "Each step measured as a whole, next to the sum of the primitives it is built from (docs/pq-ntor.md "
+                "§10), measured by the same provider in the same run; the difference is what the protocol costs "
+                "above them. Medians, 95% intervals."]  # fmt: skip
+        out += table(*step_table(steps))
     if rep.references:
         out += ["", "## References (measured elsewhere)", ""]
         if rep.normalise:

@@ -37,7 +37,8 @@ class Row:
 
     @property
     def public_key(self) -> bool:
-        return algorithms.get(self.cell.alg).public_key if self.cell.alg in algorithms.ALGORITHMS else False
+        """Rated per operation (public keys, handshakes, key derivation), not per byte."""
+        return algorithms.get(self.cell.alg).per_operation if self.cell.alg in algorithms.ALGORITHMS else False
 
     def mb_per_s(self, ns: float | None = None) -> float:
         if self.public_key:

@@ -87,9 +87,12 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     out: list[Case] = []
     out += _kat_cases(alg, vdir)
     from .cases_pk import PUBLIC_KEY_BUILDERS
+    from .cases_protocol import FILES, protocol_cases
 
     for builder in _WYCHEPROOF.get(alg, []) + PUBLIC_KEY_BUILDERS.get(alg, []):
         out += builder(alg, vdir)
+    if alg in FILES:
+        out += protocol_cases(alg)
     out += _derived_cases(alg, vdir)
     return out
 

@@ -128,3 +128,17 @@ PUBLIC_KEY_BUILDERS = {
     **{f"ml-kem-{n}": [_mlkem(n)] for n in (512, 768, 1024)},
     **{f"ml-dsa-{n}": [_mldsa(n)] for n in (44, 65, 87)},
 }
+
+
+def _hkdf(file: str):
+    def build(alg: str, vdir: Path) -> list[Case]:
+        cases = []
+        for _, t in _groups(vdir, file):
+            fields = {"ikm": t["ikm"], "salt": t["salt"], "info": t["info"], "size": int(t["size"])}
+            cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "derive", fields, t["result"], t["okm"]))
+        return cases
+
+    return build
+
+
+PUBLIC_KEY_BUILDERS["hkdf-sha256"] = [_hkdf("hkdf_sha256_test.json")]

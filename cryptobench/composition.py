@@ -1,0 +1,83 @@
+"""A protocol step beside the sum of the primitives it is built from (docs/pq-ntor.md §10).
+
+Papers often quote a handshake as ML-KEM keygen + encaps + decaps. This puts
+each measured step next to the sum of its primitives measured by the same
+provider in the same run, so what the protocol costs above them (glue,
+allocation, encoding, the HKDF and HMAC calls such sums forget) is visible,
+with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# secret_input and auth_input sizes per suite (HMAC and HKDF message lengths)
+HASH_INPUTS = {"ntor": (204, 178), "pq-ntor-512": (1823, 1765), "pq-ntor-768": (2527, 2469),
+               "pq-ntor-1024": (3392, 3334)}  # fmt: skip
+
+
+def primitives(suite: str, step: str) -> list[tuple[str, str, int, int]]:
+    """(alg, op, size, count) that one `step` of `suite` performs."""
+    si, ai = HASH_INPUTS[suite]
+    kem = None if suite == "ntor" else "ml-kem-" + suite.rsplit("-", 1)[1]
+    keys = [("hkdf-sha256", "derive", si, 1), ("hmac-sha256", "mac", si, 1), ("hmac-sha256", "mac", ai, 1)]
+    steps = {
+        "client-create": [("x25519", "keygen", 0, 1)] + ([(kem, "keygen", 0, 1)] if kem else []),
+        "server-reply": [("x25519", "keygen", 0, 1), ("x25519", "derive", 0, 2), *keys]
+        + ([(kem, "encaps", 0, 1)] if kem else []),
+        "client-finish": [("x25519", "derive", 0, 2), *keys] + ([(kem, "decaps", 0, 1)] if kem else []),
+    }
+    if step == "full":
+        merged: dict[tuple, int] = {}
+        for s in ("client-create", "server-reply", "client-finish"):
+            for alg, op, size, n in steps[s]:
+                merged[(alg, op, size)] = merged.get((alg, op, size), 0) + n
+        return [(a, o, s, n) for (a, o, s), n in merged.items()]
+    return steps[step]
+
+
+@dataclass
+class StepVsPrimitives:
+    provider: str
+    suite: str
+    step: str
+    measured_ns: float
+    measured_half: float  # half-width of the 95% interval
+    sum_ns: float | None
+    sum_half: float | None
+    missing: list[str]
+
+    @property
+    def overhead_ns(self) -> float | None:
+        return None if self.sum_ns is None else self.measured_ns - self.sum_ns
+
+    @property
+    def overhead_half(self) -> float | None:
+        return None if self.sum_half is None else math.hypot(self.measured_half, self.sum_half)
+
+
+def _half(r) -> float:
+    s = r.summary
+    return max(s.median - s.ci_low, s.ci_high - s.median)
+
+
+def compare_steps(rows) -> list[StepVsPrimitives]:
+    """One entry per provider, suite and step measured in this run."""
+    ok = {(r.provider, r.cell.alg, r.cell.op, r.cell.size): r for r in rows if r.ok}
+    out = []
+    for (pid, alg, op, _size), r in sorted(ok.items()):
+        if alg not in HASH_INPUTS:
+            continue
+        total, var, missing = 0.0, 0.0, []
+        for p_alg, p_op, p_size, n in primitives(alg, op):
+            prim = ok.get((pid, p_alg, p_op, p_size))
+            if prim is None:
+                missing.append(f"{p_alg} {p_op}" + (f" {p_size} B" if p_size else ""))
+                continue
+            total += n * prim.summary.median
+            var += (n * _half(prim)) ** 2  # independent cells: half-widths add in quadrature
+        complete = not missing
+        out.append(StepVsPrimitives(pid, alg, op, r.summary.median, _half(r), total if complete else None,
+                                    math.sqrt(var) if complete else None, missing))  # fmt: skip
+    return out
