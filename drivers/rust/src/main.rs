@@ -1,5 +1,5 @@
 //! cbdriver-rust is cryptobench's Rust driver: it speaks the JSON-lines
-//! driver protocol (docs/protocol.md, version 1) on stdin/stdout for one
+//! driver protocol (docs/protocol.md, version 2) on stdin/stdout for one
 //! provider, selected by `--provider`.
 
 mod input;
@@ -16,8 +16,8 @@ use std::process::ExitCode;
 
 use ops::{Alg, CellParams, Op, Provider, PROVIDER_IDS};
 use protocol::{
-    encode_response, one_line, BenchResponse, CaseResult, ClockInfo, HelloResponse, OkResponse,
-    RawCase, Request, VerifyResponse, WarmupInfo, PROTOCOL_VERSION,
+    encode_response, one_line, BenchResponse, CaseResult, ClockInfo, HelloResponse,
+    KeypairResponse, OkResponse, RawCase, Request, VerifyResponse, WarmupInfo, PROTOCOL_VERSION,
 };
 
 const USAGE: &str = "usage: cbdriver-rust --provider <id>";
@@ -124,6 +124,7 @@ impl Driver {
             "hello" => (encode_response(self.hello(&req)), false),
             "verify" => (encode_response(self.verify(&req)), false),
             "bench" => (encode_response(self.bench(&req)), false),
+            "keypair" => (encode_response(self.keypair(&req)), false),
             "bye" => (encode_response(Ok(OkResponse { ok: true })), true),
             other => (
                 encode_response::<OkResponse>(Err(format!("unknown cmd {other:?}"))),
@@ -133,10 +134,12 @@ impl Driver {
     }
 
     fn hello(&self, req: &Request) -> Result<HelloResponse, String> {
+        // Any version from 1 on is accepted; the answer is the highest
+        // version implemented, and the orchestrator speaks the lower one.
         if let Some(v) = req.protocol {
-            if v != PROTOCOL_VERSION {
+            if v < 1 {
                 return Err(format!(
-                    "protocol {v} not supported (this driver speaks {PROTOCOL_VERSION})"
+                    "protocol {v} not supported (this driver speaks 1 to {PROTOCOL_VERSION})"
                 ));
             }
         }
@@ -186,6 +189,23 @@ impl Driver {
         let a = self.lookup(req.alg.as_deref())?;
         let results = req.cases.iter().map(|c| run_case(a, c)).collect();
         Ok(VerifyResponse { ok: true, results })
+    }
+
+    /// A fresh key pair from the provider's own generator (protocol.md,
+    /// `keypair`), for cross-verification between providers.
+    fn keypair(&self, req: &Request) -> Result<KeypairResponse, String> {
+        let a = self.lookup(req.alg.as_deref())?;
+        let gen = a
+            .keypair
+            .as_ref()
+            .ok_or_else(|| format!("keypair: {} has no key pairs in {}", a.name, self.prov.id()))?;
+        let kp = panic::catch_unwind(AssertUnwindSafe(gen))
+            .unwrap_or_else(|_| Err("panic in the library call".into()))?;
+        Ok(KeypairResponse {
+            ok: true,
+            public: input::encode_hex(&kp.public),
+            private: input::encode_hex(&kp.private),
+        })
     }
 
     fn bench(&self, req: &Request) -> Result<BenchResponse, String> {
@@ -242,7 +262,8 @@ impl Driver {
             key: &key,
             iv: &iv,
             seed,
-            size: size as usize,
+            // keygen, derive, encaps, decaps take no message (size 0)
+            size: if op.takes_message() { size as usize } else { 0 },
             chunk: chunk as usize,
         };
         let mut cell = (a.new_cell)(&params)?;
@@ -302,6 +323,7 @@ pub fn run_case(a: &Alg, rc: &RawCase) -> CaseResult {
         Ok(out) => res.out = Some(input::encode_hex(&out)),
         Err(ops::Failure::Rejected) => res.rejected = true,
         Err(ops::Failure::Error(e)) => res.error = Some(one_line(&e)),
+        Err(ops::Failure::Unsupported(e)) => res.unsupported = Some(one_line(&e)),
     }
     res
 }

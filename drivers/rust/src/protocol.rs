@@ -1,4 +1,4 @@
-//! Protocol version 1 (docs/protocol.md): request and response shapes,
+//! Protocol version 2 (docs/protocol.md): request and response shapes,
 //! decoding, encoding, and turning any error into `{"ok":false,"error":...}`.
 
 use std::collections::BTreeMap;
@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::input::decode_hex;
 use crate::ops::{Case, Op};
 
-pub const PROTOCOL_VERSION: i64 = 1;
+/// The highest protocol version this driver implements (hello answers
+/// with it whenever the orchestrator asks for version 1 or later).
+pub const PROTOCOL_VERSION: i64 = 2;
 
 /// Any request; fields a command does not use are ignored.
 #[derive(Debug, Default, Deserialize)]
@@ -50,7 +52,23 @@ pub struct RawCase {
     pub counter: Option<u64>,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub aad: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub msg: String,
+    // public-key and post-quantum cases (version 2)
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub public: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub private: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub sig: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub seed: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub m: Option<String>,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub ctx: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deterministic: bool,
 }
 
 impl RawCase {
@@ -68,6 +86,13 @@ impl RawCase {
             aad: decode_hex("aad", &self.aad)?,
             msg: decode_hex("msg", &self.msg)?,
             counter,
+            public: decode_hex("public", &self.public)?,
+            private: decode_hex("private", &self.private)?,
+            sig: decode_hex("sig", &self.sig)?,
+            seed: decode_hex("seed", &self.seed)?,
+            m: self.m.as_deref().map(|m| decode_hex("m", m)).transpose()?,
+            ctx: decode_hex("ctx", &self.ctx)?,
+            deterministic: self.deterministic,
         })
     }
 }
@@ -104,7 +129,8 @@ pub struct HelloResponse {
     pub notes: Vec<String>,
 }
 
-/// One of `{id, out}`, `{id, rejected: true}`, `{id, error}`.
+/// One of `{id, out}`, `{id, rejected: true}`, `{id, error}`,
+/// `{id, unsupported}`.
 #[derive(Debug, Default, Deserialize, Serialize)]
 pub struct CaseResult {
     pub id: String,
@@ -114,6 +140,15 @@ pub struct CaseResult {
     pub rejected: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsupported: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct KeypairResponse {
+    pub ok: bool,
+    pub public: String,
+    pub private: String,
 }
 
 #[derive(Serialize)]

@@ -23,7 +23,7 @@ pub struct AwsLc {
 
 impl AwsLc {
     pub fn new() -> Self {
-        AwsLc {
+        let mut p = AwsLc {
             algs: vec![
                 noop_alg(),
                 hash("sha256", &digest::SHA256),
@@ -41,7 +41,9 @@ impl AwsLc {
                 aead_alg("aes-256-gcm", &aead::AES_256_GCM),
                 aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
             ],
-        }
+        };
+        p.algs.extend(super::awslc_pk::algs());
+        p
     }
 }
 
@@ -66,15 +68,17 @@ impl Provider for AwsLc {
         )
     }
     fn notes(&self) -> Vec<String> {
-        vec![
+        let mut notes = vec![
             "Hashes: chunk 0 is digest::digest(alg, msg); chunk > 0 is digest::Context::new, update per piece, finish.".into(),
             "HMAC-SHA256: hmac::Key::new once per cell (key prepared); chunk 0 is hmac::sign(&key, msg), chunk > 0 is hmac::Context::with_key (a copy of the keyed HMAC_CTX), update per piece, sign.".into(),
             "AES-ECB/CBC/CTR (chunk 0): cipher::EncryptingKey/DecryptingKey::ecb/cbc/ctr (unpadded; key schedule once per cell), less_safe_encrypt/decrypt with the IV set per message. That API works in place only, so each timed operation first copies the fixed input into the output buffer: one memcpy of `size` bytes per operation is inside the timed region. ECB in aws-lc-rs is a loop over AES_ecb_encrypt, one block per call.".into(),
             "AES-CTR (chunk > 0): cipher::StreamingEncryptingKey::less_safe_ctr / StreamingDecryptingKey::ctr, update per piece (out of place), finish. The streaming API takes an UnboundCipherKey by value, so each operation includes EVP_CIPHER_CTX_new + EVP_EncryptInit_ex (the key schedule) and the context's free. AES-CBC/ECB are not streamable here: aws-lc-rs streams CBC/ECB only with PKCS#7 padding.".into(),
             "AEADs: aead::LessSafeKey (key schedule once per cell), nonce per message, Aad::empty(); seal is seal_out_of_place_scatter (message -> output buffer, tag after it), open is open_separate_gather (ciphertext and tag -> output buffer): no copy inside the timed region. One-shot only (no streaming AEAD).".into(),
             "Not offered: BLAKE2, ChaCha20, AES-CCM, XChaCha20-Poly1305 (not in aws-lc-rs's public API).".into(),
-            super::build_note(),
-        ]
+        ];
+        notes.extend(super::awslc_pk::NOTES.iter().map(|s| s.to_string()));
+        notes.push(super::build_note());
+        notes
     }
     fn algs(&self) -> &[Alg] {
         &self.algs

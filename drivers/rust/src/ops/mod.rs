@@ -19,8 +19,12 @@
 //!   in the timed runs.
 
 pub mod awslc;
+pub mod awslc_pk;
+pub mod pk;
 pub mod ring;
+pub mod ring_pk;
 pub mod rustcrypto;
+pub mod rustcrypto_pk;
 
 use std::sync::Arc;
 
@@ -57,9 +61,11 @@ pub trait Provider {
     }
 }
 
-/// The operations of protocol.md's bench table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The operations of protocol.md's bench tables (symmetric, then
+/// public-key and post-quantum).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Op {
+    #[default]
     Noop,
     Hash,
     Mac,
@@ -67,6 +73,12 @@ pub enum Op {
     Decrypt,
     Seal,
     Open,
+    Keygen,
+    Sign,
+    Verify,
+    Derive,
+    Encaps,
+    Decaps,
 }
 
 impl Op {
@@ -79,6 +91,12 @@ impl Op {
             "decrypt" => Op::Decrypt,
             "seal" => Op::Seal,
             "open" => Op::Open,
+            "keygen" => Op::Keygen,
+            "sign" => Op::Sign,
+            "verify" => Op::Verify,
+            "derive" => Op::Derive,
+            "encaps" => Op::Encaps,
+            "decaps" => Op::Decaps,
             _ => return None,
         })
     }
@@ -92,12 +110,25 @@ impl Op {
             Op::Decrypt => "decrypt",
             Op::Seal => "seal",
             Op::Open => "open",
+            Op::Keygen => "keygen",
+            Op::Sign => "sign",
+            Op::Verify => "verify",
+            Op::Derive => "derive",
+            Op::Encaps => "encaps",
+            Op::Decaps => "decaps",
         }
+    }
+
+    /// Whether a bench cell of this op reads a `size`-byte message
+    /// (keygen, derive, encaps and decaps take none).
+    pub fn takes_message(self) -> bool {
+        !matches!(self, Op::Keygen | Op::Derive | Op::Encaps | Op::Decaps)
     }
 }
 
-/// One decoded verify case.
-#[derive(Clone, Debug)]
+/// One decoded verify case. The public-key fields (protocol version 2)
+/// are empty when the case does not carry them.
+#[derive(Clone, Debug, Default)]
 pub struct Case {
     pub op: Op,
     pub key: Vec<u8>,
@@ -105,15 +136,28 @@ pub struct Case {
     pub aad: Vec<u8>,
     pub msg: Vec<u8>,
     pub counter: u32,
+    pub public: Vec<u8>,
+    pub private: Vec<u8>,
+    pub sig: Vec<u8>,
+    pub seed: Vec<u8>,
+    /// ML-KEM: the 32-byte `m` of a deterministic encapsulation.
+    pub m: Option<Vec<u8>>,
+    /// ML-DSA: the context string (empty when absent).
+    pub ctx: Vec<u8>,
+    /// ML-DSA: sign with rnd = 0^32 (FIPS 204's deterministic variant).
+    pub deterministic: bool,
 }
 
 /// Why a verify case has no output.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The library refused the input (an open whose tag does not verify).
+    /// The library refused the input (an open whose tag does not verify, a
+    /// signature that does not verify, a malformed key).
     Rejected,
     /// The driver could not run the case.
     Error(String),
+    /// The library has no API for this variant of the operation.
+    Unsupported(String),
 }
 
 impl From<String> for Failure {
@@ -148,6 +192,14 @@ impl CellParams<'_> {
 
 type Exec = Box<dyn Fn(&Case) -> Result<Vec<u8>, Failure>>;
 type NewCell = Box<dyn Fn(&CellParams) -> Result<Box<dyn Cell>, String>>;
+type NewKeypair = Box<dyn Fn() -> Result<KeyPair, String>>;
+
+/// A key pair in protocol.md's encodings (the `keypair` command).
+#[derive(Clone, Debug, Default)]
+pub struct KeyPair {
+    pub public: Vec<u8>,
+    pub private: Vec<u8>,
+}
 
 /// One algorithm of a provider.
 pub struct Alg {
@@ -163,6 +215,9 @@ pub struct Alg {
     pub exec: Exec,
     /// Prepares one bench cell.
     pub new_cell: NewCell,
+    /// A fresh key pair from the provider's generator (public-key
+    /// algorithms; `None` elsewhere).
+    pub keypair: Option<NewKeypair>,
 }
 
 impl Alg {
@@ -180,7 +235,14 @@ impl Alg {
             no_stream: "no streaming API",
             exec: Box::new(exec),
             new_cell: Box::new(new_cell),
+            keypair: None,
         }
+    }
+
+    /// Adds the `keypair` command's generator.
+    pub fn with_keypair(mut self, f: impl Fn() -> Result<KeyPair, String> + 'static) -> Alg {
+        self.keypair = Some(Box::new(f));
+        self
     }
 
     /// Says why `chunk > 0` is not offered (when the library has a
@@ -211,6 +273,12 @@ pub trait Cell {
     fn checksum(&mut self) -> String {
         self.run();
         input::checksum(self.output())
+    }
+    /// Public-key cells: the keys the cell was prepared with, encoded as
+    /// protocol.md says (the native tests check the outputs with them).
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn keys(&self) -> Option<&pk::Keys> {
+        None
     }
 }
 
@@ -582,21 +650,38 @@ pub fn check_chunk_blocks(chunk: usize, alg: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The version of a crate in the Cargo.lock the binary was built from
-/// (build.rs embeds it; the build runs with `--locked`).
-pub fn locked_version(name: &str) -> &'static str {
-    env!("CB_LOCKED_VERSIONS")
+/// The versions of a crate in the Cargo.lock the binary was built from
+/// (build.rs embeds them; the build runs with `--locked`), newest first:
+/// a crate can be locked twice (rsa 0.9 brings sha2 0.10 next to 0.11).
+pub fn locked_versions(name: &str) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = env!("CB_LOCKED_VERSIONS")
         .split(',')
         .filter_map(|e| e.split_once(' '))
-        .find(|(n, _)| *n == name)
-        .map_or("(version unknown)", |(_, v)| v)
+        .filter(|(n, _)| *n == name)
+        .map(|(_, v)| v)
+        .collect();
+    let key = |v: &str| -> Vec<u64> {
+        v.split(['.', '-', '+'])
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    };
+    v.sort_by_key(|b| std::cmp::Reverse(key(b)));
+    v
 }
 
-/// `name version` of each crate, comma-separated.
+/// `name version` of each crate (`name v1/v2` when locked twice),
+/// comma-separated.
 pub fn crate_versions(names: &[&str]) -> String {
     names
         .iter()
-        .map(|n| format!("{n} {}", locked_version(n)))
+        .map(|n| {
+            let v = locked_versions(n);
+            if v.is_empty() {
+                format!("{n} (version unknown)")
+            } else {
+                format!("{n} {}", v.join("/"))
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -17,7 +17,7 @@ pub struct Ring {
 
 impl Ring {
     pub fn new() -> Self {
-        Ring {
+        let mut p = Ring {
             algs: vec![
                 noop_alg(),
                 hash("sha256", &digest::SHA256),
@@ -27,7 +27,9 @@ impl Ring {
                 aead_alg("aes-256-gcm", &aead::AES_256_GCM),
                 aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
             ],
-        }
+        };
+        p.algs.extend(super::ring_pk::algs());
+        p
     }
 }
 
@@ -48,13 +50,15 @@ impl Provider for Ring {
         crate_versions(&["ring"])
     }
     fn notes(&self) -> Vec<String> {
-        vec![
+        let mut notes = vec![
             "Hashes: chunk 0 is digest::digest(alg, msg); chunk > 0 is digest::Context::new, update per piece, finish.".into(),
             "HMAC-SHA256: hmac::Key::new once per cell (key prepared); chunk 0 is hmac::sign(&key, msg), chunk > 0 is hmac::Context::with_key, update per piece, sign.".into(),
             "AEADs: LessSafeKey (key schedule once per cell), nonce per message, Aad::empty(). ring only seals and opens in place, so each timed seal copies the fixed plaintext into the output buffer before seal_in_place_separate_tag (then writes the tag after it), and each timed open copies the fixed ciphertext+tag into the working buffer before open_in_place: one memcpy of `size` bytes per operation is inside the timed region. One-shot only (ring has no streaming AEAD).".into(),
             "Not offered: SHA-3, BLAKE2, AES-ECB/CBC/CTR, ChaCha20, AES-CCM, XChaCha20-Poly1305 (not in ring's public API).".into(),
-            super::build_note(),
-        ]
+        ];
+        notes.extend(super::ring_pk::NOTES.iter().map(|s| s.to_string()));
+        notes.push(super::build_note());
+        notes
     }
     fn algs(&self) -> &[Alg] {
         &self.algs

@@ -1,7 +1,9 @@
 //! rust:rustcrypto — the RustCrypto crates: sha2, sha3, blake2, hmac, aes
-//! with the cbc, ctr and ecb mode crates, aes-gcm, ccm, chacha20 and
-//! chacha20poly1305. Pure Rust; the crates pick AES-NI, SHA-NI, CLMUL and
-//! AVX2 code paths at run time (cpufeatures), no target-cpu flags.
+//! with the cbc, ctr and ecb mode crates, aes-gcm, ccm, chacha20,
+//! chacha20poly1305, sm3 and sm4 (SM4-GCM through aes-gcm's generic
+//! AesGcm). Pure Rust; the crates pick AES-NI, SHA-NI, CLMUL and AVX2 code
+//! paths at run time (cpufeatures), no target-cpu flags. Public-key and
+//! post-quantum algorithms are in `rustcrypto_pk.rs`.
 
 use std::marker::PhantomData;
 
@@ -15,7 +17,7 @@ use aes::cipher::{
 use aes::{Aes128, Aes256};
 use aes_gcm::aead::inout::InOutBuf;
 use aes_gcm::aead::{AeadInOut, Nonce, Tag};
-use aes_gcm::{Aes128Gcm, Aes256Gcm};
+use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm};
 use blake2::{Blake2b512, Blake2s256};
 use ccm::consts::U12;
 use ccm::Ccm;
@@ -24,6 +26,8 @@ use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256, Sha512};
 use sha3::{Sha3_256, Sha3_512};
+use sm3::Sm3;
+use sm4::Sm4;
 
 use super::{
     check_blocks, check_chunk_blocks, check_len, crate_versions, noop_alg, one_shot, stream_cell,
@@ -45,6 +49,21 @@ const CRATES: &[&str] = &[
     "ccm",
     "chacha20",
     "chacha20poly1305",
+    "sm3",
+    "sm4",
+    "rsa",
+    "p256",
+    "p384",
+    "k256",
+    "ecdsa",
+    "elliptic-curve",
+    "ed25519-dalek",
+    "x25519-dalek",
+    "curve25519-dalek",
+    "ml-kem",
+    "ml-dsa",
+    "sm2",
+    "rand",
     "digest",
     "cipher",
     "aead",
@@ -61,7 +80,7 @@ pub struct RustCrypto {
 
 impl RustCrypto {
     pub fn new() -> Self {
-        RustCrypto {
+        let mut p = RustCrypto {
             algs: vec![
                 noop_alg(),
                 hash::<Sha256>("sha256"),
@@ -85,8 +104,15 @@ impl RustCrypto {
                 aead::<Ccm<Aes256, U16, U12>>("aes-256-ccm", 32, 12, Some((1 << 24) - 1)),
                 aead::<ChaCha20Poly1305>("chacha20-poly1305", 32, 12, None),
                 aead::<XChaCha20Poly1305>("xchacha20-poly1305", 32, 24, None),
+                hash::<Sm3>("sm3"),
+                block::<Sm4>("sm4-ecb", 16, Mode::Ecb),
+                block::<Sm4>("sm4-cbc", 16, Mode::Cbc),
+                block::<Sm4>("sm4-ctr", 16, Mode::Ctr),
+                aead::<AesGcm<Sm4, U12>>("sm4-gcm", 16, 12, None),
             ],
-        }
+        };
+        p.algs.extend(super::rustcrypto_pk::algs());
+        p
     }
 }
 
@@ -107,14 +133,17 @@ impl Provider for RustCrypto {
         crate_versions(CRATES)
     }
     fn notes(&self) -> Vec<String> {
-        vec![
+        let mut notes = vec![
             "Hashes: D::new(), update per piece, finalize (chunk 0: one update of the whole message, which is what D::digest does).".into(),
             "HMAC-SHA256: Hmac<Sha256>::new_from_slice once per cell (key prepared); one operation clones the keyed Hmac, updates, finalizes.".into(),
             "AES-ECB/CBC/CTR: the Aes128/Aes256 key schedule is made once per cell; each operation builds ecb::Encryptor/cbc::Encryptor/ctr::Ctr128BE over a reference to it (plus the IV) and runs encrypt_blocks_b2b/apply_keystream_b2b into the output buffer; streamed CBC/ECB chunks must be multiples of 16.".into(),
             "ChaCha20: ChaCha20::new(key, nonce) per message (block counter 0), apply_keystream_b2b per piece.".into(),
             "AEADs: one-shot in RustCrypto (not streamable); the cipher object (key schedule) is made once per cell; seal is encrypt_inout_detached from the message into the output buffer with the tag written after it, open is decrypt_inout_detached: no copy inside the timed region. CCM: Ccm<Aes, U16, U12>, at most 2^24-1 bytes.".into(),
-            super::build_note(),
-        ]
+            "SM3, SM4-ECB/CBC/CTR: the sm3 and sm4 crates through the same code as SHA-2 and AES (Sm3 in the hash stream, Sm4 in the ecb/cbc/ctr mode crates). SM4-GCM: aes-gcm's generic AesGcm<Sm4, U12> (GHASH from the ghash crate, one-shot).".into(),
+        ];
+        notes.extend(super::rustcrypto_pk::NOTES.iter().map(|s| s.to_string()));
+        notes.push(super::build_note());
+        notes
     }
     fn algs(&self) -> &[Alg] {
         &self.algs

@@ -1,11 +1,13 @@
 //! The driver's native tests (drivers.md): `input` (the check values of
 //! protocol.md), `vectors` (every shared case of every offered algorithm
-//! through the verify request, for each provider) and `bench` (one small
-//! bench request per offered algorithm/op through the request handler).
+//! through the verify request, for each provider), `bench` (one small
+//! bench request per offered algorithm/op through the request handler) and
+//! `pk` (public-key cells, key pairs, self- and cross-provider checks).
 
 mod alloc;
 mod bench;
 mod input;
+mod pk;
 mod vectors;
 
 use crate::ops::{self, PROVIDER_IDS};

@@ -36,8 +36,27 @@ struct ExportedCase {
     cmp: String,
 }
 
+/// Offered algorithms the shared vectors have no cases for (yet): their
+/// key pairs and operations are checked by `pk.rs` (self- and
+/// cross-provider checks) instead.
+const NO_VECTORS: &[&str] = &[
+    "rsa-2048",
+    "rsa-3072",
+    "rsa-4096",
+    "rsa-3072-pss",
+    "rsa-3072-pkcs1",
+    "rsa-3072-oaep",
+    "rsa-4096-pss",
+    "rsa-4096-pkcs1",
+    "rsa-4096-oaep",
+    "sm2",
+];
+
 fn load_cases(alg: &str) -> Vec<ExportedCase> {
     let path = cases_dir().join(format!("{alg}.jsonl"));
+    if NO_VECTORS.contains(&alg) && !path.exists() {
+        return Vec::new();
+    }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "{}: {e} (re-create the cases with `{CASES_COMMAND}`)",
@@ -60,6 +79,9 @@ fn judge(c: &ExportedCase, r: &CaseResult) -> Option<String> {
     }
     if let Some(e) = &r.error {
         return Some(format!("error: {e}"));
+    }
+    if r.unsupported.is_some() {
+        return None; // skipped (counted by the caller)
     }
     let matches = match (&r.out, &c.out) {
         (Some(got), Some(want)) if c.cmp == "prefix" => got.starts_with(want.as_str()),
@@ -84,8 +106,16 @@ fn check_provider(d: &Driver) {
     let mut failures = Vec::new();
     let mut judged = 0;
     for a in d.prov.algs().iter().filter(|a| a.name != "noop") {
-        let cases = load_cases(a.name);
-        assert!(!cases.is_empty(), "no cases for {}", a.name);
+        // the orchestrator sends only the cases of offered operations
+        let cases: Vec<ExportedCase> = load_cases(a.name)
+            .into_iter()
+            .filter(|c| crate::ops::Op::parse(&c.case.op).is_some_and(|o| a.offers(o)))
+            .collect();
+        if cases.is_empty() {
+            assert!(NO_VECTORS.contains(&a.name), "no cases for {}", a.name);
+            println!("{} {}: no vectors (see pk.rs)", d.prov.id(), a.name);
+            continue;
+        }
         let raw: Vec<&RawCase> = cases.iter().map(|c| &c.case).collect();
         let line = serde_json::json!({"cmd": "verify", "alg": a.name, "cases": raw}).to_string();
         let resp = call(d, &line);
@@ -93,19 +123,29 @@ fn check_provider(d: &Driver) {
         let results: Vec<CaseResult> =
             serde_json::from_value(resp["results"].clone()).expect("results");
         assert_eq!(results.len(), cases.len(), "{}: results for cases", a.name);
-        let (mut valid, mut invalid) = (0, 0);
+        let (mut valid, mut invalid, mut skipped) = (0, 0, 0);
         for (c, r) in cases.iter().zip(&results) {
             if let Some(why) = judge(c, r) {
                 failures.push(format!("{} {}: {why}", d.prov.id(), c.case.id));
+            }
+            if r.unsupported.is_some() {
+                skipped += 1;
+                continue;
             }
             match c.expect.as_str() {
                 "valid" => valid += 1,
                 _ => invalid += 1,
             }
         }
+        assert!(
+            valid + invalid > 0,
+            "{} {}: no case passed ({skipped} unsupported)",
+            d.prov.id(),
+            a.name
+        );
         judged += cases.len();
         println!(
-            "{} {}: {} cases judged ({valid} valid, {invalid} invalid/acceptable)",
+            "{} {}: {} cases judged ({valid} valid, {invalid} invalid/acceptable, {skipped} unsupported)",
             d.prov.id(),
             a.name,
             cases.len()

@@ -1,0 +1,798 @@
+//! rust:aws-lc-rs's public-key and post-quantum algorithms (protocol.md,
+//! version 2), all through aws-lc-rs's stable API (no `unstable` feature):
+//! `rsa` (keygen, OAEP), `signature` (RSA PSS/PKCS#1, ECDSA P-256/P-384/
+//! secp256k1, Ed25519, ML-DSA), `agreement` (ECDH P-256/P-384, X25519) and
+//! `kem` (ML-KEM).
+
+use aws_lc_rs::agreement::{self, PrivateKey as AgreementKey};
+use aws_lc_rs::encoding::{AsBigEndian, AsDer, Curve25519SeedBin, EcPrivateKeyBin};
+use aws_lc_rs::kem;
+use aws_lc_rs::rand::SystemRandom;
+use aws_lc_rs::rsa::{
+    KeySize, OaepPrivateDecryptingKey, OaepPublicEncryptingKey, PrivateDecryptingKey,
+    PublicEncryptingKey, OAEP_SHA256_MGF1SHA256,
+};
+use aws_lc_rs::signature::{
+    self, EcdsaKeyPair, EcdsaSigningAlgorithm, EcdsaVerificationAlgorithm, Ed25519KeyPair,
+    KeyPair as _, ParsedPublicKey, PqdsaKeyPair, PqdsaSigningAlgorithm, PqdsaVerificationAlgorithm,
+    RsaKeyPair, UnparsedPublicKey,
+};
+
+use super::pk::{
+    check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
+    no_cell, op_cell, put, put2, rejected, verify_cell, Curve, Keys, OUT_CAP,
+};
+use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
+
+const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
+
+pub fn algs() -> Vec<Alg> {
+    let mut v = Vec::new();
+    for (bits, size, names) in [
+        (
+            2048,
+            KeySize::Rsa2048,
+            [
+                "rsa-2048",
+                "rsa-2048-pss",
+                "rsa-2048-pkcs1",
+                "rsa-2048-oaep",
+            ],
+        ),
+        (
+            3072,
+            KeySize::Rsa3072,
+            [
+                "rsa-3072",
+                "rsa-3072-pss",
+                "rsa-3072-pkcs1",
+                "rsa-3072-oaep",
+            ],
+        ),
+        (
+            4096,
+            KeySize::Rsa4096,
+            [
+                "rsa-4096",
+                "rsa-4096-pss",
+                "rsa-4096-pkcs1",
+                "rsa-4096-oaep",
+            ],
+        ),
+    ] {
+        v.push(rsa_keygen(names[0], size));
+        v.push(rsa_sig(
+            names[1],
+            size,
+            &signature::RSA_PSS_SHA256,
+            &signature::RSA_PSS_2048_8192_SHA256,
+        ));
+        v.push(rsa_sig(
+            names[2],
+            size,
+            &signature::RSA_PKCS1_SHA256,
+            &signature::RSA_PKCS1_2048_8192_SHA256,
+        ));
+        v.push(rsa_oaep(names[3], bits, size));
+    }
+    v.push(ecdsa(
+        "ecdsa-p256",
+        Curve::P256,
+        &signature::ECDSA_P256_SHA256_ASN1_SIGNING,
+        &signature::ECDSA_P256_SHA256_ASN1,
+    ));
+    v.push(ecdsa(
+        "ecdsa-p384",
+        Curve::P384,
+        &signature::ECDSA_P384_SHA384_ASN1_SIGNING,
+        &signature::ECDSA_P384_SHA384_ASN1,
+    ));
+    v.push(ecdsa(
+        "ecdsa-secp256k1",
+        Curve::Secp256k1,
+        &signature::ECDSA_P256K1_SHA256_ASN1_SIGNING,
+        &signature::ECDSA_P256K1_SHA256_ASN1,
+    ));
+    v.push(ecdh("ecdh-p256", Curve::P256, &agreement::ECDH_P256));
+    v.push(ecdh("ecdh-p384", Curve::P384, &agreement::ECDH_P384));
+    v.push(ed25519());
+    v.push(x25519());
+    v.push(mlkem("ml-kem-512", &kem::ML_KEM_512, MlKem::K512));
+    v.push(mlkem("ml-kem-768", &kem::ML_KEM_768, MlKem::K768));
+    v.push(mlkem("ml-kem-1024", &kem::ML_KEM_1024, MlKem::K1024));
+    v.push(mldsa(
+        "ml-dsa-44",
+        &signature::ML_DSA_44_SIGNING,
+        &signature::ML_DSA_44,
+    ));
+    v.push(mldsa(
+        "ml-dsa-65",
+        &signature::ML_DSA_65_SIGNING,
+        &signature::ML_DSA_65,
+    ));
+    v.push(mldsa(
+        "ml-dsa-87",
+        &signature::ML_DSA_87_SIGNING,
+        &signature::ML_DSA_87,
+    ));
+    v
+}
+
+pub const NOTES: &[&str] = &[
+    "Public-key cells: keys (and the peer key, the signature to verify, the ciphertext to decrypt or decapsulate) are made once per cell, untimed, with AWS-LC's own generators; public keys to verify with or derive against are parsed once per cell (signature::ParsedPublicKey, agreement::ParsedPublicKey). Randomness: AWS-LC's internal DRBG.",
+    "keygen: the timed operation is the generate call alone (rsa::KeyPair::generate(KeySize), e = 65537; EcdsaKeyPair::generate; Ed25519KeyPair::generate; agreement::PrivateKey::generate(X25519) + compute_public_key; kem::DecapsulationKey::generate; PqdsaKeyPair::generate); encoding the public key for the checksum is untimed.",
+    "RSA: RsaKeyPair::sign(RSA_PSS_SHA256 | RSA_PKCS1_SHA256) into the output buffer (PSS salt 32 bytes), verify is ParsedPublicKey::verify_sig(RSA_PSS_2048_8192_SHA256 | RSA_PKCS1_2048_8192_SHA256); OAEP is OaepPublicEncryptingKey::encrypt / OaepPrivateDecryptingKey::decrypt with OAEP_SHA256_MGF1SHA256 and no label, into the output buffer.",
+    "ECDSA (P-256, P-384, secp256k1): EcdsaKeyPair::sign (*_ASN1_SIGNING, DER output) over the message; verify is ParsedPublicKey::verify_sig(*_ASN1). protocol.md's private key is the bare scalar: sign cases import it as an RFC 5915 ECPrivateKey (from_private_key_der), from which AWS-LC computes the public key. ECDH (P-256, P-384): agreement::agree(&PrivateKey, peer ParsedPublicKey, ...) with the private key imported by PrivateKey::from_private_key (raw scalar); the peer key is parsed once per cell and handed over as a clone per operation (agree takes it by value: an EVP_PKEY reference-count increment plus a copy of the encoded key). X25519: the same with agreement::X25519.",
+    "Ed25519: Ed25519KeyPair::sign; verify is ParsedPublicKey::verify_sig(ED25519).",
+    "ML-KEM (kem::ML_KEM_512/768/1024): EncapsulationKey::encapsulate, DecapsulationKey::decapsulate. aws-lc-rs has no key generation from the seed d||z and no deterministic encapsulation: those vector cases answer unsupported; decapsulation cases import the expanded decapsulation key (DecapsulationKey::new), which the driver derives from the seed with RustCrypto's ml-kem (untimed), and the keypair command does the same with a seed from aws_lc_rs::rand (aws-lc-rs cannot give out a generated key's seed).",
+    "ML-DSA (signature::ML_DSA_44/65/87, stable since aws-lc-rs 1.18): PqdsaKeyPair::sign (hedged, empty context), verify_sig; keypair and sign cases use PqdsaKeyPair::from_seed(xi). aws-lc-rs has no context string and no deterministic signing in its API: such cases answer unsupported.",
+    "Not offered: ECDH secp256k1 (agreement has P-256/P-384/P-521 and X25519 only), Ed448/X448, SM2 (not in aws-lc-rs).",
+];
+
+fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
+    move |_| format!("{what} failed")
+}
+
+fn fail<E>(what: &'static str) -> impl Fn(E) -> Failure {
+    move |_| Failure::Error(format!("{what} failed"))
+}
+
+// ---- RSA ----------------------------------------------------------------------
+
+/// A fresh RSA key (e = 65537) from AWS-LC: (PKCS#8, SubjectPublicKeyInfo).
+/// ring's RSA cells and keypair use it too (ring has no RSA keygen).
+pub fn rsa_generate(bits: usize) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let size = match bits {
+        2048 => KeySize::Rsa2048,
+        3072 => KeySize::Rsa3072,
+        4096 => KeySize::Rsa4096,
+        _ => return Err(format!("no {bits}-bit RSA keys")),
+    };
+    rsa_encode(&RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?)
+}
+
+fn rsa_encode(kp: &RsaKeyPair) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let private: aws_lc_rs::encoding::Pkcs8V1Der = kp.as_der().map_err(unspecified("PKCS#8"))?;
+    let public: aws_lc_rs::encoding::PublicKeyX509Der =
+        kp.public_key().as_der().map_err(unspecified("SPKI"))?;
+    Ok((private.as_ref().to_vec(), public.as_ref().to_vec()))
+}
+
+fn rsa_keys(kp: &RsaKeyPair) -> Result<Keys, String> {
+    let (private, public) = rsa_encode(kp)?;
+    Ok(Keys {
+        public,
+        private,
+        peer: Vec::new(),
+    })
+}
+
+fn rsa_keypair(size: KeySize) -> Result<KeyPair, String> {
+    let k = rsa_keys(&RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?)?;
+    Ok(KeyPair {
+        public: k.public,
+        private: k.private,
+    })
+}
+
+fn rsa_keygen(name: &'static str, size: KeySize) -> Alg {
+    Alg::new(
+        name,
+        &[Op::Keygen],
+        false,
+        move |c: &Case| Err(no_case(name, c.op)),
+        move |p: &CellParams| {
+            if p.op != Op::Keygen {
+                return Err(no_cell(name, p.op));
+            }
+            Ok(keygen_cell(
+                move || RsaKeyPair::generate(size).map_err(unspecified("keygen")),
+                |kp: &RsaKeyPair| Ok(rsa_encode(kp)?.1),
+            ))
+        },
+    )
+    .with_keypair(move || rsa_keypair(size))
+}
+
+fn rsa_sig(
+    name: &'static str,
+    size: KeySize,
+    pad: &'static dyn signature::RsaEncoding,
+    vrf: &'static signature::RsaParameters,
+) -> Alg {
+    fn sign_into(
+        kp: &RsaKeyPair,
+        pad: &'static dyn signature::RsaEncoding,
+        rng: &SystemRandom,
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, String> {
+        let n = kp.public_modulus_len();
+        let sig = out.get_mut(..n).ok_or("signature buffer")?;
+        kp.sign(pad, rng, msg, sig).map_err(unspecified("sign"))?;
+        Ok(n)
+    }
+    Alg::new(
+        name,
+        &[Op::Sign, Op::Verify],
+        false,
+        move |c: &Case| match c.op {
+            Op::Sign => {
+                let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
+                let mut sig = vec![0; kp.public_modulus_len()];
+                sign_into(&kp, pad, &SystemRandom::new(), &c.msg, &mut sig)?;
+                Ok(sig)
+            }
+            Op::Verify => {
+                super::pk::rsa_public_from_spki(&c.public)?;
+                UnparsedPublicKey::new(vrf, &c.public)
+                    .verify(&c.msg, &c.sig)
+                    .map_err(rejected)?;
+                Ok(vec![1])
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            let kp = RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?;
+            let keys = rsa_keys(&kp)?;
+            let rng = SystemRandom::new();
+            let msg = message(p);
+            match p.op {
+                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                    sign_into(&kp, pad, &rng, m, out)
+                })),
+                Op::Verify => {
+                    let mut sig = vec![0; kp.public_modulus_len()];
+                    sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+                    let pk = UnparsedPublicKey::new(vrf, &keys.public)
+                        .parse()
+                        .map_err(|e| format!("public key: {e}"))?;
+                    Ok(verify_cell(keys, msg, move |m| {
+                        pk.verify_sig(m, &sig).is_ok()
+                    }))
+                }
+                op => Err(no_cell(name, op)),
+            }
+        },
+    )
+    .with_keypair(move || rsa_keypair(size))
+}
+
+fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
+    let alg = &OAEP_SHA256_MGF1SHA256;
+    let encrypt = move |ek: &OaepPublicEncryptingKey, m: &[u8], out: &mut [u8]| {
+        ek.encrypt(alg, m, out, None)
+            .map(|c| c.len())
+            .map_err(unspecified("encrypt"))
+    };
+    let decrypt = move |dk: &OaepPrivateDecryptingKey, c: &[u8], out: &mut [u8]| {
+        dk.decrypt(alg, c, out, None).map(|p| p.len())
+    };
+    Alg::new(
+        name,
+        &[Op::Encrypt, Op::Decrypt],
+        false,
+        move |c: &Case| match c.op {
+            Op::Encrypt => {
+                let ek = PublicEncryptingKey::from_der(&c.public).map_err(rejected)?;
+                let ek = OaepPublicEncryptingKey::new(ek).map_err(rejected)?;
+                let mut out = vec![0; ek.ciphertext_size()];
+                let n = encrypt(&ek, &c.msg, &mut out).map_err(|_| Failure::Rejected)?;
+                out.truncate(n);
+                Ok(out)
+            }
+            Op::Decrypt => {
+                let dk = PrivateDecryptingKey::from_pkcs8(&c.private).map_err(rejected)?;
+                let dk = OaepPrivateDecryptingKey::new(dk).map_err(rejected)?;
+                let mut out = vec![0; dk.min_output_size()];
+                let n = decrypt(&dk, &c.msg, &mut out).map_err(rejected)?;
+                out.truncate(n);
+                Ok(out)
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            check_oaep_size(name, bits, p.size)?;
+            let kp = RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?;
+            let keys = rsa_keys(&kp)?;
+            let dk = PrivateDecryptingKey::from_pkcs8(&keys.private).map_err(|e| format!("{e}"))?;
+            let ek = OaepPublicEncryptingKey::new(dk.public_key()).map_err(unspecified("key"))?;
+            let dk = OaepPrivateDecryptingKey::new(dk).map_err(unspecified("key"))?;
+            let msg = message(p);
+            match p.op {
+                Op::Encrypt => Ok(op_cell(keys, msg, move |m, out| encrypt(&ek, m, out))),
+                Op::Decrypt => {
+                    let mut ct = vec![0; ek.ciphertext_size()];
+                    let n = encrypt(&ek, &msg, &mut ct)?;
+                    ct.truncate(n);
+                    Ok(op_cell(keys, ct, move |c, out| {
+                        decrypt(&dk, c, out).map_err(unspecified("decrypt"))
+                    }))
+                }
+                op => Err(no_cell(name, op)),
+            }
+        },
+    )
+    .with_keypair(move || rsa_keypair(size))
+}
+
+// ---- ECDSA and ECDH -------------------------------------------------------------
+
+fn ecdsa_keys(curve: Curve, kp: &EcdsaKeyPair) -> Result<Keys, String> {
+    let scalar: EcPrivateKeyBin = kp
+        .private_key()
+        .as_be_bytes()
+        .map_err(unspecified("private key"))?;
+    Ok(Keys {
+        public: ec_spki(curve, kp.public_key().as_ref()),
+        private: scalar.as_ref().to_vec(),
+        peer: Vec::new(),
+    })
+}
+
+fn ecdsa(
+    name: &'static str,
+    curve: Curve,
+    alg: &'static EcdsaSigningAlgorithm,
+    vrf: &'static EcdsaVerificationAlgorithm,
+) -> Alg {
+    Alg::new(
+        name,
+        SIGN_OPS,
+        false,
+        move |c: &Case| match c.op {
+            Op::Sign => {
+                let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
+                let kp = EcdsaKeyPair::from_private_key_der(alg, &der).map_err(rejected)?;
+                let sig = kp
+                    .sign(&SystemRandom::new(), &c.msg)
+                    .map_err(fail("sign"))?;
+                Ok(sig.as_ref().to_vec())
+            }
+            Op::Verify => {
+                let point = ec_point_from_spki(&c.public, curve)?;
+                UnparsedPublicKey::new(vrf, point)
+                    .verify(&c.msg, &c.sig)
+                    .map_err(rejected)?;
+                Ok(vec![1])
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    move || EcdsaKeyPair::generate(alg).map_err(unspecified("keygen")),
+                    move |kp: &EcdsaKeyPair| Ok(ec_spki(curve, kp.public_key().as_ref())),
+                ));
+            }
+            let kp = EcdsaKeyPair::generate(alg).map_err(unspecified("keygen"))?;
+            let keys = ecdsa_keys(curve, &kp)?;
+            let rng = SystemRandom::new();
+            let msg = message(p);
+            match p.op {
+                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                    put(out, kp.sign(&rng, m).map_err(unspecified("sign"))?.as_ref())
+                })),
+                Op::Verify => {
+                    let sig = kp.sign(&rng, &msg).map_err(unspecified("sign"))?;
+                    let pk = ParsedPublicKey::new(vrf, kp.public_key().as_ref())
+                        .map_err(|e| format!("public key: {e}"))?;
+                    Ok(verify_cell(keys, msg, move |m| {
+                        pk.verify_sig(m, sig.as_ref()).is_ok()
+                    }))
+                }
+                op => Err(no_cell(name, op)),
+            }
+        },
+    )
+    .with_keypair(move || {
+        let k = ecdsa_keys(
+            curve,
+            &EcdsaKeyPair::generate(alg).map_err(unspecified("keygen"))?,
+        )?;
+        Ok(KeyPair {
+            public: k.public,
+            private: k.private,
+        })
+    })
+}
+
+/// The public key of an agreement key, in protocol.md's encoding.
+fn agreement_public(curve: Option<Curve>, k: &AgreementKey) -> Result<Vec<u8>, String> {
+    let pk = k.compute_public_key().map_err(unspecified("public key"))?;
+    Ok(match curve {
+        Some(c) => ec_spki(c, pk.as_ref()),
+        None => pk.as_ref().to_vec(),
+    })
+}
+
+fn agreement_private(curve: Option<Curve>, k: &AgreementKey) -> Result<Vec<u8>, String> {
+    Ok(match curve {
+        Some(_) => {
+            let b: EcPrivateKeyBin = k.as_be_bytes().map_err(unspecified("private key"))?;
+            b.as_ref().to_vec()
+        }
+        None => {
+            let b: Curve25519SeedBin = k.as_be_bytes().map_err(unspecified("private key"))?;
+            b.as_ref().to_vec()
+        }
+    })
+}
+
+/// One shared secret into the output buffer.
+fn agree_into(
+    k: &AgreementKey,
+    peer: agreement::ParsedPublicKey,
+    out: &mut [u8],
+) -> Result<usize, ()> {
+    agreement::agree(k, peer, (), |s| put(out, s).map_err(|_| ()))
+}
+
+/// Agreement over `curve` (`None`: X25519, raw keys).
+fn agreement_alg(
+    name: &'static str,
+    ops: &'static [Op],
+    curve: Option<Curve>,
+    alg: &'static agreement::Algorithm,
+) -> Alg {
+    Alg::new(
+        name,
+        ops,
+        false,
+        move |c: &Case| match c.op {
+            Op::Derive => {
+                let k = match curve {
+                    Some(cv) => AgreementKey::from_private_key(alg, ec_scalar(&c.private, cv)?),
+                    None => AgreementKey::from_private_key(alg, &c.private),
+                }
+                .map_err(rejected)?;
+                let peer = match curve {
+                    Some(cv) => ec_point_from_spki(&c.public, cv)?,
+                    None => &c.public,
+                };
+                let peer = agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(
+                    alg, peer,
+                ))
+                .map_err(rejected)?;
+                let mut out = vec![0; 128];
+                let n = agree_into(&k, peer, &mut out).map_err(rejected)?;
+                out.truncate(n);
+                Ok(out)
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    move || {
+                        let k = AgreementKey::generate(alg).map_err(unspecified("keygen"))?;
+                        let pk = k.compute_public_key().map_err(unspecified("public key"))?;
+                        Ok((k, pk))
+                    },
+                    |(_, pk): &(AgreementKey, agreement::PublicKey)| Ok(pk.as_ref().to_vec()),
+                ));
+            }
+            if p.op != Op::Derive {
+                return Err(no_cell(name, p.op));
+            }
+            let k = AgreementKey::generate(alg).map_err(unspecified("keygen"))?;
+            let other = AgreementKey::generate(alg).map_err(unspecified("keygen"))?;
+            let keys = Keys {
+                public: agreement_public(curve, &k)?,
+                private: agreement_private(curve, &k)?,
+                peer: agreement_public(curve, &other)?,
+            };
+            let point = other
+                .compute_public_key()
+                .map_err(unspecified("public key"))?;
+            let peer = agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(
+                alg,
+                point.as_ref(),
+            ))
+            .map_err(|e| format!("peer key: {e}"))?;
+            Ok(op_cell(keys, Vec::new(), move |_, out| {
+                agree_into(&k, peer.clone(), out).map_err(|_| "agree failed".to_string())
+            }))
+        },
+    )
+    .with_keypair(move || {
+        let k = AgreementKey::generate(alg).map_err(unspecified("keygen"))?;
+        Ok(KeyPair {
+            public: agreement_public(curve, &k)?,
+            private: agreement_private(curve, &k)?,
+        })
+    })
+}
+
+fn ecdh(name: &'static str, curve: Curve, alg: &'static agreement::Algorithm) -> Alg {
+    agreement_alg(name, &[Op::Derive], Some(curve), alg)
+}
+
+fn x25519() -> Alg {
+    agreement_alg(
+        "x25519",
+        &[Op::Keygen, Op::Derive],
+        None,
+        &agreement::X25519,
+    )
+}
+
+// ---- Ed25519 ------------------------------------------------------------------
+
+fn ed25519_keys(kp: &Ed25519KeyPair) -> Result<Keys, String> {
+    let seed: Curve25519SeedBin = kp
+        .seed()
+        .map_err(unspecified("seed"))?
+        .as_be_bytes()
+        .map_err(unspecified("seed"))?;
+    Ok(Keys {
+        public: kp.public_key().as_ref().to_vec(),
+        private: seed.as_ref().to_vec(),
+        peer: Vec::new(),
+    })
+}
+
+fn ed25519() -> Alg {
+    Alg::new(
+        "ed25519",
+        SIGN_OPS,
+        false,
+        |c: &Case| match c.op {
+            Op::Sign => {
+                let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
+                Ok(kp.sign(&c.msg).as_ref().to_vec())
+            }
+            Op::Verify => {
+                if c.public.len() != 32 {
+                    return Err(Failure::Rejected); // raw keys only (protocol.md)
+                }
+                UnparsedPublicKey::new(&signature::ED25519, &c.public)
+                    .verify(&c.msg, &c.sig)
+                    .map_err(rejected)?;
+                Ok(vec![1])
+            }
+            op => Err(no_case("ed25519", op)),
+        },
+        |p: &CellParams| {
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    || Ed25519KeyPair::generate().map_err(unspecified("keygen")),
+                    |kp: &Ed25519KeyPair| Ok(kp.public_key().as_ref().to_vec()),
+                ));
+            }
+            let kp = Ed25519KeyPair::generate().map_err(unspecified("keygen"))?;
+            let keys = ed25519_keys(&kp)?;
+            let msg = message(p);
+            match p.op {
+                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                    put(out, kp.sign(m).as_ref())
+                })),
+                Op::Verify => {
+                    let sig = kp.sign(&msg);
+                    let pk = ParsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
+                        .map_err(|e| format!("public key: {e}"))?;
+                    Ok(verify_cell(keys, msg, move |m| {
+                        pk.verify_sig(m, sig.as_ref()).is_ok()
+                    }))
+                }
+                op => Err(no_cell("ed25519", op)),
+            }
+        },
+    )
+    .with_keypair(|| {
+        let k = ed25519_keys(&Ed25519KeyPair::generate().map_err(unspecified("keygen"))?)?;
+        Ok(KeyPair {
+            public: k.public,
+            private: k.private,
+        })
+    })
+}
+
+// ---- ML-KEM -------------------------------------------------------------------
+
+#[derive(Clone, Copy)]
+enum MlKem {
+    K512,
+    K768,
+    K1024,
+}
+
+/// The FIPS 203 expanded decapsulation key and the encapsulation key of a
+/// 64-byte seed d||z, computed with RustCrypto's ml-kem: aws-lc-rs imports
+/// only the expanded key (see NOTES).
+#[allow(deprecated)] // ExpandedKeyEncoding: the expanded form is what AWS-LC takes
+fn mlkem_expand(which: MlKem, seed: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Failure> {
+    use ml_kem::kem::KeyExport;
+    use ml_kem::{DecapsulationKey, ExpandedKeyEncoding, Seed};
+    let seed = Seed::from(super::pk::array::<64>(seed)?);
+    macro_rules! parts {
+        ($p:ty) => {{
+            let dk = DecapsulationKey::<$p>::from_seed(seed);
+            (
+                dk.to_expanded_bytes().to_vec(),
+                dk.encapsulation_key().to_bytes().to_vec(),
+            )
+        }};
+    }
+    Ok(match which {
+        MlKem::K512 => parts!(ml_kem::MlKem512),
+        MlKem::K768 => parts!(ml_kem::MlKem768),
+        MlKem::K1024 => parts!(ml_kem::MlKem1024),
+    })
+}
+
+fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg {
+    Alg::new(
+        name,
+        &[Op::Keygen, Op::Encaps, Op::Decaps],
+        false,
+        move |c: &Case| match c.op {
+            Op::Keygen => Err(Failure::Unsupported(
+                "aws-lc-rs has no ML-KEM key generation from a seed".into(),
+            )),
+            Op::Encaps => {
+                if c.m.is_some() {
+                    return Err(Failure::Unsupported(
+                        "aws-lc-rs has no deterministic ML-KEM encapsulation".into(),
+                    ));
+                }
+                let ek = kem::EncapsulationKey::new(alg, &c.public).map_err(rejected)?;
+                let (ct, k) = ek.encapsulate().map_err(rejected)?;
+                Ok([ct.as_ref(), k.as_ref()].concat())
+            }
+            Op::Decaps => {
+                let (dk, _) = mlkem_expand(which, &c.private)?;
+                let dk = kem::DecapsulationKey::new(alg, &dk).map_err(rejected)?;
+                let k = dk.decapsulate(c.msg[..].into()).map_err(rejected)?;
+                Ok(k.as_ref().to_vec())
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            let ek_bytes = |dk: &kem::DecapsulationKey| -> Result<Vec<u8>, String> {
+                let ek = dk.encapsulation_key().map_err(unspecified("key"))?;
+                Ok(ek
+                    .key_bytes()
+                    .map_err(unspecified("key"))?
+                    .as_ref()
+                    .to_vec())
+            };
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    move || kem::DecapsulationKey::generate(alg).map_err(unspecified("keygen")),
+                    move |dk: &kem::DecapsulationKey| ek_bytes(dk),
+                ));
+            }
+            let dk = kem::DecapsulationKey::generate(alg).map_err(unspecified("keygen"))?;
+            let ek = dk.encapsulation_key().map_err(unspecified("key"))?;
+            // The seed of an AWS-LC key is not available: private stays empty.
+            let keys = Keys {
+                public: ek_bytes(&dk)?,
+                private: Vec::new(),
+                peer: Vec::new(),
+            };
+            match p.op {
+                Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
+                    let (ct, k) = ek.encapsulate().map_err(unspecified("encapsulate"))?;
+                    put2(out, ct.as_ref(), k.as_ref())
+                })),
+                Op::Decaps => {
+                    let (ct, k) = ek.encapsulate().map_err(unspecified("encapsulate"))?;
+                    let ct = ct.as_ref().to_vec();
+                    let got = dk
+                        .decapsulate(ct[..].into())
+                        .map_err(unspecified("decapsulate"))?;
+                    if got.as_ref() != k.as_ref() {
+                        return Err(format!(
+                            "{name}: decapsulation disagrees with encapsulation"
+                        ));
+                    }
+                    Ok(op_cell(keys, ct, move |c, out| {
+                        let k = dk
+                            .decapsulate(c.into())
+                            .map_err(unspecified("decapsulate"))?;
+                        put(out, k.as_ref())
+                    }))
+                }
+                op => Err(no_cell(name, op)),
+            }
+        },
+    )
+    .with_keypair(move || {
+        let mut seed = [0u8; 64];
+        aws_lc_rs::rand::fill(&mut seed).map_err(unspecified("rand"))?;
+        let (_, public) = mlkem_expand(which, &seed).map_err(|_| "seed".to_string())?;
+        Ok(KeyPair {
+            public,
+            private: seed.to_vec(),
+        })
+    })
+}
+
+// ---- ML-DSA -------------------------------------------------------------------
+
+fn mldsa(
+    name: &'static str,
+    alg: &'static PqdsaSigningAlgorithm,
+    vrf: &'static PqdsaVerificationAlgorithm,
+) -> Alg {
+    fn sign_into(kp: &PqdsaKeyPair, m: &[u8], out: &mut [u8]) -> Result<usize, String> {
+        kp.sign(m, out).map_err(unspecified("sign"))
+    }
+    Alg::new(
+        name,
+        SIGN_OPS,
+        false,
+        move |c: &Case| match c.op {
+            Op::Sign => {
+                if c.deterministic {
+                    return Err(Failure::Unsupported(
+                        "aws-lc-rs has no deterministic ML-DSA signing".into(),
+                    ));
+                }
+                if !c.ctx.is_empty() {
+                    return Err(Failure::Unsupported(
+                        "aws-lc-rs has no ML-DSA context string".into(),
+                    ));
+                }
+                let kp = PqdsaKeyPair::from_seed(alg, &c.private).map_err(rejected)?;
+                let mut sig = vec![0; alg.signature_len()];
+                let n = sign_into(&kp, &c.msg, &mut sig)?;
+                sig.truncate(n);
+                Ok(sig)
+            }
+            Op::Verify => {
+                if !c.ctx.is_empty() {
+                    return Err(Failure::Unsupported(
+                        "aws-lc-rs has no ML-DSA context string".into(),
+                    ));
+                }
+                UnparsedPublicKey::new(vrf, &c.public)
+                    .verify(&c.msg, &c.sig)
+                    .map_err(rejected)?;
+                Ok(vec![1])
+            }
+            op => Err(no_case(name, op)),
+        },
+        move |p: &CellParams| {
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    move || PqdsaKeyPair::generate(alg).map_err(unspecified("keygen")),
+                    |kp: &PqdsaKeyPair| Ok(kp.public_key().as_ref().to_vec()),
+                ));
+            }
+            let mut seed = [0u8; 32];
+            aws_lc_rs::rand::fill(&mut seed).map_err(unspecified("rand"))?;
+            let kp = PqdsaKeyPair::from_seed(alg, &seed).map_err(|e| format!("{e}"))?;
+            let keys = Keys {
+                public: kp.public_key().as_ref().to_vec(),
+                private: seed.to_vec(),
+                peer: Vec::new(),
+            };
+            let msg = message(p);
+            match p.op {
+                Op::Sign => Ok(op_cell(keys, msg, move |m, out| sign_into(&kp, m, out))),
+                Op::Verify => {
+                    let mut sig = vec![0; OUT_CAP];
+                    let n = sign_into(&kp, &msg, &mut sig)?;
+                    sig.truncate(n);
+                    let pk = ParsedPublicKey::new(vrf, kp.public_key().as_ref())
+                        .map_err(|e| format!("public key: {e}"))?;
+                    Ok(verify_cell(keys, msg, move |m| {
+                        pk.verify_sig(m, &sig).is_ok()
+                    }))
+                }
+                op => Err(no_cell(name, op)),
+            }
+        },
+    )
+    .with_keypair(move || {
+        let mut seed = [0u8; 32];
+        aws_lc_rs::rand::fill(&mut seed).map_err(unspecified("rand"))?;
+        let kp = PqdsaKeyPair::from_seed(alg, &seed).map_err(|e| format!("{e}"))?;
+        Ok(KeyPair {
+            public: kp.public_key().as_ref().to_vec(),
+            private: seed.to_vec(),
+        })
+    })
+}
