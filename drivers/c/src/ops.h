@@ -11,7 +11,13 @@
  *  - cells: a cell is prepared once (key schedule, contexts, output buffer) and then performs
  *    exactly one operation of the measurement contract per ops_cell_run() call. The `verify`
  *    case executor is a cell too (prepared from the case, run once), so the code that is timed
- *    is the code the vectors check.
+ *    is the code the vectors check;
+ *  - public-key algorithms (protocol version 2, ops_alg.pk) through the same cells: a cell takes
+ *    its keys, signature, seed ... in their protocol encodings (ops_params.pub, .priv, .sig, ...)
+ *    and parses them once, outside the timed region; ops_keypair() makes a fresh key pair in
+ *    those encodings. protocol.c builds every bench cell from these two alone (a key pair for
+ *    sign, a sign cell for the signature a verify cell checks, an encaps cell for the ciphertext
+ *    of decaps, ...), so a module offers a public-key algorithm by implementing its case ops.
  */
 #ifndef CB_OPS_H
 #define CB_OPS_H
@@ -25,16 +31,26 @@ extern "C" {
 #endif
 
 #define OPS_TAG_LEN 16 /* AEAD tag length, always 16 bytes (protocol.md) */
-#define OPS_MAX_OPS 2  /* at most this many operations per algorithm */
+#define OPS_MAX_OPS 4  /* at most this many operations per algorithm */
 
 /* ops_cell_run() results besides the sink byte 0..255 */
-#define OPS_FAIL (-1)     /* the library failed; see ops_cell_error() */
-#define OPS_REJECTED (-2) /* `open` whose tag did not verify */
+#define OPS_FAIL (-1) /* the library failed; see ops_cell_error() */
+/* The library refused the input: an `open` whose tag did not verify, a signature that does not
+ * verify, a key, point or ciphertext it does not accept (bad DER, wrong length, not on the
+ * curve, ...). A public-key cell whose key material the library refuses at preparation is still
+ * created and answers this from ops_cell_run() (ops_cell_error() says why), so that malformed
+ * inputs in vector cases come back `rejected`, never as errors. */
+#define OPS_REJECTED (-2)
+
+/* An ops_cell_new() error starting with this: the library has no API for this variant of the
+ * operation (e.g. deterministic ML-DSA signing); verify answers {"unsupported": <the rest>}. */
+#define OPS_UNSUPPORTED "unsupported: "
 
 typedef struct ops_alg {
   const char *name;                 /* protocol name, e.g. "aes-128-gcm" */
   const char *ops[OPS_MAX_OPS + 1]; /* operation names, NULL-terminated */
   int stream;                       /* accepts chunk > 0 */
+  int pk;                           /* a public-key algorithm (keys from ops_keypair) */
 } ops_alg;
 
 /* What a cell is prepared from. Pointers are borrowed: they must stay valid (and unchanged)
@@ -57,6 +73,22 @@ typedef struct ops_params {
    * byte i is msg[i % p], and a piece of up to p bytes starting at offset off is contiguous at
    * ops_input_at(msg, p, off) (protocol.md, bench, chunk > 0). */
   size_t period;
+  /* Public-key operations (protocol.md, version 2), in the protocol's encodings; NULL and 0 when
+   * absent. msg is the message (sign, verify, RSA encrypt) or the ciphertext (RSA decrypt,
+   * decaps). */
+  const uint8_t *pub; /* `public`: SPKI DER (RSA, EC), raw (Ed/X), encapsulation key (ML-KEM) */
+  size_t pub_len;
+  const uint8_t *priv; /* `private`: PKCS#8 DER (RSA), scalar (EC), raw (Ed/X), seed (ML-*) */
+  size_t priv_len;
+  const uint8_t *sig; /* verify: the signature */
+  size_t sig_len;
+  const uint8_t *seed; /* keygen: derive the key pair from this seed (NULL: a random key pair) */
+  size_t seed_len;
+  const uint8_t *m; /* encaps: the 32-byte m of a deterministic encapsulation (NULL: random) */
+  size_t m_len;
+  const uint8_t *ctx; /* ML-DSA context string (NULL: empty) */
+  size_t ctx_len;
+  int deterministic; /* ML-DSA sign with rnd = 0^32 (FIPS 204) */
 } ops_params;
 
 /* Where the input piece starting at message offset off is (see ops_params.period). */
@@ -124,7 +156,11 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen);
 
 /* Exactly one operation on the prepared input into the prepared output buffer. Returns the
  * first output byte (0 when the output is empty) to fold into the sink, OPS_REJECTED or
- * OPS_FAIL. No allocation of its own. */
+ * OPS_FAIL. No allocation of its own, except what the library's own API allocates for one
+ * public-key operation (a generated key, a context it copies). Public-key outputs: keygen the
+ * encoded public key, sign the signature, verify one byte 01 (OPS_REJECTED when it does not
+ * verify), derive the shared secret, encrypt/decrypt the ciphertext/plaintext, encaps the
+ * ciphertext followed by the 32-byte key, decaps the key. */
 int ops_cell_run(ops_cell *c);
 
 /* The output of the last ops_cell_run(); for a streaming cell the output of its last piece (the
@@ -139,6 +175,12 @@ void ops_cell_tap(ops_cell *c, ops_tap *tap);
 const char *ops_cell_error(const ops_cell *c);
 
 void ops_cell_free(ops_cell *c);
+
+/* A fresh key pair of public-key algorithm `alg` from the library's own generator, in the
+ * protocol's encodings (keypair command); both freshly allocated (free()). 0, or -1 with a
+ * one-line message in err. */
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

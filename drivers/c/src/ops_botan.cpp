@@ -9,9 +9,11 @@
  * region); StreamCipher for CTR-BE and ChaCha(20) (set_iv per message, seek for the ChaCha20 block
  * counter, cipher() out of place); BlockCipher::encrypt_n for ECB, which Botan 2 has no
  * Cipher_Mode for. Streaming: update() on whole multiples of update_granularity(), finish() on the
- * last piece.
+ * last piece. Public-key algorithms are in ops_botan_pk.cpp; this file dispatches their cells
+ * there.
  */
 #include "ops.h"
+#include "ops_pk.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,11 +79,16 @@ const alg_def DEFS[] = {
     {"aes-256-ccm", "AES-256/CCM(16,3)", K_AEAD, 32, 12, 1, false},
     {"chacha20-poly1305", "ChaCha20Poly1305", K_AEAD, 32, 12, 1, true},
     {"xchacha20-poly1305", "ChaCha20Poly1305", K_AEAD, 32, 24, 1, true},
+    {"sm4-ecb", "SM4", K_BLOCK, 16, 0, 16, false},
+    {"sm4-cbc", "SM4/CBC/NoPadding", K_MODE, 16, 16, 16, true},
+    {"sm4-ctr", "CTR-BE(SM4)", K_STREAM, 16, 16, 1, true},
+    {"sm4-gcm", "SM4/GCM", K_AEAD, 16, 0, 1, true},
 };
 constexpr size_t NDEFS = sizeof DEFS / sizeof DEFS[0];
 
-ops_alg catalogue[NDEFS];
-const alg_def *catalogue_def[NDEFS];
+constexpr size_t MAX_PK = 40; /* public-key catalogue entries (ops_botan_pk.cpp) */
+ops_alg catalogue[NDEFS + MAX_PK];
+const alg_def *catalogue_def[NDEFS + MAX_PK]; /* nullptr: a public-key algorithm */
 size_t catalogue_len;
 
 void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -180,6 +187,11 @@ double copy_16k_ns() {
 } // namespace
 
 struct ops_cell {
+  ops_cell() = default;
+  ops_cell(const ops_cell &) = delete;
+  ops_cell &operator=(const ops_cell &) = delete;
+  ~ops_cell() { pk_cell_free(pk); }
+  pk_cell *pk = nullptr; /* a public-key cell (ops_botan_pk.cpp) */
   const alg_def *def = nullptr;
   op o = OP_NOOP;
   const uint8_t *in = nullptr; /* data to process (open: ciphertext || tag) */
@@ -465,6 +477,9 @@ int ops_init(char *err, size_t errlen) {
       a->stream = d.stream;
       catalogue_def[catalogue_len++] = &d;
     }
+    size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
+    for (size_t i = 0; i < npk; i++)
+      catalogue_def[catalogue_len++] = nullptr;
   } catch (const std::exception &e) {
     set_err(err, errlen, "Botan: %s", e.what());
     return -1;
@@ -528,7 +543,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
     notes[n++] = text[i];
-  return n;
+  return n + pk_notes(notes + n, max - n);
 }
 
 size_t ops_alg_count(void) { return catalogue_len; }
@@ -547,6 +562,19 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (idx == static_cast<size_t>(-1)) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return nullptr;
+  }
+  if (catalogue[idx].pk) {
+    pk_cell *pk = pk_cell_new(p, err, errlen);
+    if (pk == nullptr)
+      return nullptr;
+    ops_cell *c = new (std::nothrow) ops_cell;
+    if (c == nullptr) {
+      pk_cell_free(pk);
+      set_err(err, errlen, "out of memory");
+      return nullptr;
+    }
+    c->pk = pk;
+    return c;
   }
   const alg_def *d = catalogue_def[idx];
   op o;
@@ -598,6 +626,8 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
 }
 
 int ops_cell_run(ops_cell *c) {
+  if (c->pk != nullptr)
+    return pk_cell_run(c->pk);
   try {
     switch (c->def->k) {
     case K_NOOP:
@@ -622,6 +652,8 @@ int ops_cell_run(ops_cell *c) {
 }
 
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  if (c->pk != nullptr)
+    return pk_cell_output(c->pk, len);
   *len = c->out_len;
   return c->out_ptr;
 }
@@ -629,7 +661,14 @@ const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
 void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : nullptr; }
 
 const char *ops_cell_error(const ops_cell *c) {
+  if (c->pk != nullptr)
+    return pk_cell_error(c->pk);
   return c->err.empty() ? "operation failed" : c->err.c_str();
+}
+
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen) {
+  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
 }
 
 } // extern "C"

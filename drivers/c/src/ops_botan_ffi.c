@@ -7,8 +7,10 @@
  * copies it into its own buffer, runs finish() there and copies the result out); ECB through
  * botan_block_cipher_encrypt_blocks. Streaming: one botan_cipher_update without the final flag per
  * piece (whole multiples of botan_cipher_get_update_granularity), the final flag on the last.
+ * Public-key algorithms are in ops_botan_ffi_pk.c; this file dispatches their cells there.
  */
 #include "ops.h"
+#include "ops_pk.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,11 +55,16 @@ static const alg_def DEFS[] = {
     {"aes-256-ccm", "AES-256/CCM(16,3)", K_AEAD, 32, 12, 1, 0},
     {"chacha20-poly1305", "ChaCha20Poly1305", K_AEAD, 32, 12, 1, 1},
     {"xchacha20-poly1305", "ChaCha20Poly1305", K_AEAD, 32, 24, 1, 1},
+    {"sm4-ecb", "SM4", K_BLOCK, 16, 0, 16, 0},
+    {"sm4-cbc", "SM4/CBC/NoPadding", K_CIPHER, 16, 16, 16, 1},
+    {"sm4-ctr", "CTR-BE(SM4)", K_CIPHER, 16, 16, 1, 1},
+    {"sm4-gcm", "SM4/GCM", K_AEAD, 16, 0, 1, 1},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
+#define MAX_PK 40 /* public-key catalogue entries (ops_botan_ffi_pk.c) */
 
-static ops_alg catalogue[NDEFS];
-static const alg_def *catalogue_def[NDEFS];
+static ops_alg catalogue[NDEFS + MAX_PK];
+static const alg_def *catalogue_def[NDEFS + MAX_PK]; /* NULL: a public-key algorithm */
 static size_t catalogue_len;
 
 /* ChaCha20 block counters in verify cases: the FFI has no seek, so that many 64-byte blocks of
@@ -65,6 +72,7 @@ static size_t catalogue_len;
 #define MAX_SKIP_BLOCKS 1024
 
 struct ops_cell {
+  pk_cell *pk; /* a public-key cell (ops_botan_ffi_pk.c) */
   const alg_def *def;
   enum op op;
   const uint8_t *in; /* data to process (open: ciphertext || tag) */
@@ -176,6 +184,9 @@ int ops_init(char *err, size_t errlen) {
     a->stream = d->stream;
     catalogue_def[catalogue_len++] = d;
   }
+  size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
+  for (size_t i = 0; i < npk; i++)
+    catalogue_def[catalogue_len++] = NULL;
   return 0;
 }
 
@@ -244,7 +255,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
     notes[n++] = text[i];
-  return n;
+  return n + pk_notes(notes + n, max - n);
 }
 
 size_t ops_alg_count(void) { return catalogue_len; }
@@ -268,6 +279,7 @@ const ops_alg *ops_alg_find(const char *name) {
 void ops_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
+  pk_cell_free(c->pk);
   if (c->hash != NULL)
     botan_hash_destroy(c->hash);
   if (c->mac != NULL)
@@ -415,6 +427,17 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
+  if (catalogue[idx].pk) {
+    pk_cell *pk = pk_cell_new(p, err, errlen);
+    ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
+    if (pk != NULL && c == NULL) {
+      pk_cell_free(pk);
+      set_err(err, errlen, "out of memory");
+    }
+    if (c != NULL)
+      c->pk = pk;
+    return c;
+  }
   const alg_def *d = catalogue_def[idx];
   enum op op;
   if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
@@ -560,6 +583,8 @@ static int run_cipher(ops_cell *c) {
 }
 
 int ops_cell_run(ops_cell *c) {
+  if (c->pk != NULL)
+    return pk_cell_run(c->pk);
   switch (c->def->kind) {
   case K_NOOP:
     c->out_len = 0;
@@ -578,10 +603,21 @@ int ops_cell_run(ops_cell *c) {
 }
 
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  if (c->pk != NULL)
+    return pk_cell_output(c->pk, len);
   *len = c->out_len;
   return c->out;
 }
 
 void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
-const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+const char *ops_cell_error(const ops_cell *c) {
+  if (c->pk != NULL)
+    return pk_cell_error(c->pk);
+  return c->err[0] ? c->err : "operation failed";
+}
+
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen) {
+  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
+}

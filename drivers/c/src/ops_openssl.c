@@ -2,9 +2,15 @@
  *
  * Compiles against OpenSSL 1.1.1 and 3.x/4.0. The 3.x branch fetches each algorithm once per
  * cell (EVP_MD_fetch / EVP_CIPHER_fetch / EVP_MAC_fetch) and never calls an API deprecated in
- * 3.0; the 1.1.1 branch looks algorithms up by name and does HMAC with HMAC_CTX.
+ * 3.0; the 1.1.1 branch looks algorithms up by name and does HMAC with HMAC_CTX. Public-key
+ * algorithms are in ops_openssl_pk.c; this file dispatches their cells there.
+ *
+ * `update` (ciphers and AEADs but CCM, for bench/accuracy only): one EVP_EncryptUpdate of the
+ * message on a context given its key and IV once per cell, the counter continuing from one
+ * operation to the next, no final, no tag: the loop `openssl speed -evp` times.
  */
 #include "ops.h"
+#include "ops_pk.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -32,7 +38,7 @@
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
 enum mode { M_NONE, M_ECB, M_CBC, M_CTR, M_CHACHA20, M_GCM, M_CCM, M_CHACHAPOLY };
-enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN, OP_UPDATE };
 
 typedef struct alg_def {
   const char *name; /* protocol name */
@@ -65,11 +71,16 @@ static const alg_def DEFS[] = {
     {"aes-128-ccm", "aes-128-ccm", K_AEAD, M_CCM, 1, 0},
     {"aes-256-ccm", "aes-256-ccm", K_AEAD, M_CCM, 1, 0},
     {"chacha20-poly1305", "chacha20-poly1305", K_AEAD, M_CHACHAPOLY, 1, 0},
+    {"sm4-ecb", "sm4-ecb", K_CIPHER, M_ECB, 16, 0},
+    {"sm4-cbc", "sm4-cbc", K_CIPHER, M_CBC, 16, 16},
+    {"sm4-ctr", "sm4-ctr", K_CIPHER, M_CTR, 1, 16},
+    {"sm4-gcm", "sm4-gcm", K_AEAD, M_GCM, 1, 0},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
+#define MAX_PK 40 /* public-key catalogue entries (ops_openssl_pk.c) */
 
-static ops_alg catalogue[NDEFS];
-static const alg_def *catalogue_def[NDEFS];
+static ops_alg catalogue[NDEFS + MAX_PK];
+static const alg_def *catalogue_def[NDEFS + MAX_PK]; /* NULL: a public-key algorithm */
 static size_t catalogue_len;
 
 /* ---- fetching: once per cell in 3.x, a name look-up in 1.1.1 ---- */
@@ -95,7 +106,8 @@ static int cipher_key_length(const cipher_t *c) { return EVP_CIPHER_key_length(c
 #endif
 
 struct ops_cell {
-  const alg_def *def;
+  const alg_def *def; /* NULL: a public-key cell (pk) */
+  pk_cell *pk;
   enum op op;
   int enc;           /* encrypt / seal */
   const uint8_t *in; /* data to process */
@@ -195,16 +207,22 @@ int ops_init(char *err, size_t errlen) {
     case K_CIPHER:
       a->ops[0] = "encrypt";
       a->ops[1] = "decrypt";
+      a->ops[2] = "update"; /* for bench/accuracy only */
       break;
     case K_AEAD:
       a->ops[0] = "seal";
       a->ops[1] = "open";
+      if (d->mode != M_CCM)
+        a->ops[2] = "update"; /* for bench/accuracy only */
       break;
     }
     /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
     a->stream = d->kind != K_NOOP && d->mode != M_CCM;
     catalogue_def[catalogue_len++] = d;
   }
+  size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
+  for (size_t i = 0; i < npk; i++)
+    catalogue_def[catalogue_len++] = NULL;
   return 0;
 }
 
@@ -228,6 +246,12 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   if (n < max)
     notes[n++] = "key schedule and contexts once per cell; per operation: IV/nonce re-set with "
                  "EVP_CipherInit_ex(ctx, NULL, NULL, NULL, iv, -1), update(s), final, tag";
+  if (n < max)
+    notes[n++] = "op update (ciphers and AEADs but CCM), for bench/accuracy only: one "
+                 "EVP_EncryptUpdate of the message on a context given its key and IV once per "
+                 "cell, the counter continuing across operations, no final, no tag (the loop "
+                 "`openssl speed -evp` times); not a contract operation, so no other provider "
+                 "offers it";
   /* a version suffix in the provider id that the loaded library contradicts */
   if (strncmp(provider, "c:openssl-", 10) == 0 && provider[10] >= '0' && provider[10] <= '9') {
     const char *v = OpenSSL_version(OPENSSL_VERSION);
@@ -244,7 +268,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
     snprintf(cap, sizeof cap, "OPENSSL_ia32cap=%.200s (CPU features masked)", ia32);
     notes[n++] = cap;
   }
-  return n;
+  return n + pk_notes(notes + n, max - n);
 }
 
 size_t ops_alg_count(void) { return catalogue_len; }
@@ -268,6 +292,7 @@ const ops_alg *ops_alg_find(const char *name) {
 void ops_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
+  pk_cell_free(c->pk);
   EVP_MD_CTX_free(c->mdctx);
   md_put(c->md);
   EVP_CIPHER_CTX_free(c->cctx);
@@ -283,7 +308,8 @@ void ops_cell_free(ops_cell *c) {
 }
 
 static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
+  static const char *const names[] = {"noop",    "hash", "mac",  "encrypt",
+                                      "decrypt", "seal", "open", "update"};
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
     if (strcmp(s, names[i]) == 0) {
       *op = (enum op)i;
@@ -301,9 +327,9 @@ static int op_matches(enum kind k, enum op op) {
   case K_MAC:
     return op == OP_MAC;
   case K_CIPHER:
-    return op == OP_ENCRYPT || op == OP_DECRYPT;
+    return op == OP_ENCRYPT || op == OP_DECRYPT || op == OP_UPDATE;
   case K_AEAD:
-    return op == OP_SEAL || op == OP_OPEN;
+    return op == OP_SEAL || op == OP_OPEN || op == OP_UPDATE;
   }
   return 0;
 }
@@ -419,14 +445,28 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       return -1;
     }
     if (d->mode == M_CCM && c->in_len > INT_MAX) {
-      set_err(err, errlen, "CCM takes at most %d bytes in one update", INT_MAX);
+      set_err(err, errlen, "not offered at this size: CCM takes at most %d bytes in one update",
+              INT_MAX);
       return -1;
     }
     /* CCM encodes the length in 15 - nonce length bytes (12-byte nonce: < 16 MiB) */
     if (d->mode == M_CCM && p->iv_len >= 7 && p->iv_len <= 13 && 15 - p->iv_len < 8 &&
         (uint64_t)c->in_len >> (8 * (15 - p->iv_len)) != 0) {
-      set_err(err, errlen, "CCM with a %zu-byte nonce takes messages below 2^%zu bytes", p->iv_len,
-              8 * (15 - p->iv_len));
+      set_err(err, errlen,
+              "not offered at this size: CCM with a %zu-byte nonce takes messages below 2^%zu "
+              "bytes",
+              p->iv_len, 8 * (15 - p->iv_len));
+      return -1;
+    }
+  }
+  if (c->op == OP_UPDATE) {
+    /* the IV once per cell: the operations continue one stream (bench/accuracy only) */
+    if (c->in_len > INT_MAX) {
+      set_err(err, errlen, "not offered at this size: update takes at most %d bytes", INT_MAX);
+      return -1;
+    }
+    if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1)) {
+      set_ossl_err(err, errlen, "cipher IV set-up");
       return -1;
     }
   }
@@ -441,14 +481,30 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
+  if (catalogue[idx].pk) {
+    pk_cell *pk = pk_cell_new(p, err, errlen);
+    ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
+    if (pk != NULL && c == NULL) {
+      pk_cell_free(pk);
+      set_err(err, errlen, "out of memory");
+    }
+    if (c != NULL)
+      c->pk = pk;
+    return c;
+  }
   const alg_def *d = catalogue_def[idx];
   enum op op;
-  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
+  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op) ||
+      (op == OP_UPDATE && d->mode == M_CCM)) {
     set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0 && !catalogue[idx].stream) {
     set_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
+    return NULL;
+  }
+  if (p->chunk > 0 && op == OP_UPDATE) {
+    set_err(err, errlen, "not offered: update is one EVP_EncryptUpdate call (chunk must be 0)");
     return NULL;
   }
   ops_cell *c = calloc(1, sizeof *c);
@@ -458,7 +514,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->def = d;
   c->op = op;
-  c->enc = op == OP_ENCRYPT || op == OP_SEAL;
+  c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE;
   c->in = p->msg;
   c->in_len = p->msg_len;
   c->period = p->period;
@@ -634,7 +690,22 @@ static int run_cipher(ops_cell *c) {
   return total > 0 ? c->out[0] : 0;
 }
 
+/* bench/accuracy's `update`: one EVP_EncryptUpdate continuing the cell's stream; like `openssl
+ * speed`, the IV is set again when the cipher refuses to go on (a GCM message limit reached) */
+static int run_update(ops_cell *c) {
+  int outl = 0;
+  if (!EVP_CipherUpdate(c->cctx, c->out, &outl, c->in, (int)c->in_len)) {
+    if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1) ||
+        !EVP_CipherUpdate(c->cctx, c->out, &outl, c->in, (int)c->in_len))
+      return fail(c, "EVP_EncryptUpdate");
+  }
+  c->out_len = (size_t)outl;
+  return outl > 0 ? c->out[0] : 0;
+}
+
 int ops_cell_run(ops_cell *c) {
+  if (c->pk != NULL)
+    return pk_cell_run(c->pk);
   switch (c->def->kind) {
   case K_NOOP:
     c->out_len = 0;
@@ -645,16 +716,27 @@ int ops_cell_run(ops_cell *c) {
     return run_mac(c);
   case K_CIPHER:
   case K_AEAD:
-    return run_cipher(c);
+    return c->op == OP_UPDATE ? run_update(c) : run_cipher(c);
   }
   return OPS_FAIL;
 }
 
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  if (c->pk != NULL)
+    return pk_cell_output(c->pk, len);
   *len = c->out_len;
   return c->out;
 }
 
 void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
-const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+const char *ops_cell_error(const ops_cell *c) {
+  if (c->pk != NULL)
+    return pk_cell_error(c->pk);
+  return c->err[0] ? c->err : "operation failed";
+}
+
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen) {
+  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
+}

@@ -8,6 +8,11 @@
  * crypto_aead_aes256gcm_is_available(); ChaCha20-Poly1305 and XChaCha20-Poly1305 in their IETF
  * variants. ChaCha20: crypto_stream_chacha20_ietf_xor_ic, which continues a stream only at 64-byte
  * block boundaries.
+ *
+ * Public-key: Ed25519 (crypto_sign_*: keygen, detached sign and verify; the private key is the
+ * 32-byte seed, expanded with crypto_sign_seed_keypair once per cell) and X25519
+ * (crypto_scalarmult: keygen is a random secret and crypto_scalarmult_base, derive refuses an
+ * all-zero shared secret, as libsodium does for low-order points).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ops.h"
@@ -19,7 +24,7 @@
 
 #include <sodium.h>
 
-enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
+enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD, K_SIG, K_KEX };
 enum alg {
   A_NOOP,
   A_SHA256,
@@ -29,9 +34,23 @@ enum alg {
   A_CHACHA20,
   A_AES256GCM,
   A_CHACHAPOLY,
-  A_XCHACHAPOLY
+  A_XCHACHAPOLY,
+  A_ED25519,
+  A_X25519
 };
-enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+enum op {
+  OP_NOOP,
+  OP_HASH,
+  OP_MAC,
+  OP_ENCRYPT,
+  OP_DECRYPT,
+  OP_SEAL,
+  OP_OPEN,
+  OP_KEYGEN,
+  OP_SIGN,
+  OP_VERIFY,
+  OP_DERIVE
+};
 
 typedef struct alg_def {
   const char *name; /* protocol name */
@@ -56,6 +75,8 @@ static const alg_def DEFS[] = {
      crypto_aead_chacha20poly1305_ietf_NPUBBYTES, 0},
     {"xchacha20-poly1305", A_XCHACHAPOLY, K_AEAD, crypto_aead_xchacha20poly1305_ietf_KEYBYTES,
      crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, 0},
+    {"ed25519", A_ED25519, K_SIG, 0, 0, 0},
+    {"x25519", A_X25519, K_KEX, 0, 0, 0},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 
@@ -91,6 +112,12 @@ struct ops_cell {
   uint8_t *out;
   size_t out_cap;
   size_t out_len;
+  /* public-key cells */
+  uint8_t sk[crypto_sign_SECRETKEYBYTES]; /* Ed25519: seed || public; X25519: the scalar */
+  uint8_t pk[crypto_sign_PUBLICKEYBYTES]; /* Ed25519 public key; X25519: the peer's */
+  const uint8_t *sig;
+  size_t sig_len;
+  int refused; /* the key material was refused: runs answer OPS_REJECTED */
   char err[256];
 };
 
@@ -135,6 +162,17 @@ int ops_init(char *err, size_t errlen) {
       a->ops[0] = "seal";
       a->ops[1] = "open";
       break;
+    case K_SIG:
+      a->ops[0] = "keygen";
+      a->ops[1] = "sign";
+      a->ops[2] = "verify";
+      a->pk = 1;
+      break;
+    case K_KEX:
+      a->ops[0] = "keygen";
+      a->ops[1] = "derive";
+      a->pk = 1;
+      break;
     }
     a->stream = d->stream;
     catalogue_def[catalogue_len++] = d;
@@ -175,7 +213,13 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
       "chacha20: crypto_stream_chacha20_ietf_xor_ic with the block counter; a stream continues "
       "only at 64-byte block boundaries, so a streamed cell needs a chunk that is a multiple of 64 "
       "(others answer not offered)",
-      "not in libsodium, so not offered: AES-128, AES-ECB/CBC/CTR, AES-CCM, SHA-3, BLAKE2s, SM3",
+      "ed25519: crypto_sign_keypair (keygen, the public key out), crypto_sign_detached and "
+      "crypto_sign_verify_detached over the message; a private key (the 32-byte seed) is "
+      "expanded with crypto_sign_seed_keypair once per cell",
+      "x25519: keygen is randombytes_buf + crypto_scalarmult_base; derive is crypto_scalarmult "
+      "with the peer's key, which refuses an all-zero result (a low-order peer point): rejected",
+      "not in libsodium, so not offered: AES-128, AES-ECB/CBC/CTR, AES-CCM, SHA-3, BLAKE2s, SM3, "
+      "RSA, ECDSA, ECDH, Ed448, X448, SM2, ML-KEM, ML-DSA",
   };
   for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
     notes[n++] = text[i];
@@ -213,7 +257,8 @@ void ops_cell_free(ops_cell *c) {
 }
 
 static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
+  static const char *const names[] = {"noop", "hash",   "mac",  "encrypt", "decrypt", "seal",
+                                      "open", "keygen", "sign", "verify",  "derive"};
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
     if (strcmp(s, names[i]) == 0) {
       *op = (enum op)i;
@@ -234,8 +279,45 @@ static int op_matches(enum kind k, enum op op) {
     return op == OP_ENCRYPT || op == OP_DECRYPT;
   case K_AEAD:
     return op == OP_SEAL || op == OP_OPEN;
+  case K_SIG:
+    return op == OP_KEYGEN || op == OP_SIGN || op == OP_VERIFY;
+  case K_KEX:
+    return op == OP_KEYGEN || op == OP_DERIVE;
   }
   return 0;
+}
+
+/* Ed25519 / X25519: the keys of the cell, parsed once. A key of the wrong length is refused
+ * (the runs answer rejected). */
+static void prepare_pk(ops_cell *c, const ops_params *p) {
+  c->out_cap = crypto_sign_BYTES;
+  if (c->op == OP_KEYGEN)
+    return;
+  if (c->def->alg == A_ED25519 && c->op == OP_SIGN) {
+    if (p->priv == NULL || p->priv_len != crypto_sign_SEEDBYTES) {
+      set_err(c->err, sizeof c->err, "Ed25519 private key of %zu bytes (32 needed)", p->priv_len);
+      c->refused = 1;
+      return;
+    }
+    uint8_t pk[crypto_sign_PUBLICKEYBYTES];
+    crypto_sign_seed_keypair(pk, c->sk, p->priv);
+    return;
+  }
+  if (c->op == OP_DERIVE && (p->priv == NULL || p->priv_len != crypto_scalarmult_SCALARBYTES)) {
+    set_err(c->err, sizeof c->err, "X25519 private key of %zu bytes (32 needed)", p->priv_len);
+    c->refused = 1;
+    return;
+  }
+  if (p->pub == NULL || p->pub_len != crypto_sign_PUBLICKEYBYTES) {
+    set_err(c->err, sizeof c->err, "public key of %zu bytes (32 needed)", p->pub_len);
+    c->refused = 1;
+    return;
+  }
+  memcpy(c->pk, p->pub, crypto_sign_PUBLICKEYBYTES);
+  if (c->op == OP_DERIVE)
+    memcpy(c->sk, p->priv, crypto_scalarmult_SCALARBYTES);
+  c->sig = p->sig != NULL ? p->sig : c->pk;
+  c->sig_len = p->sig != NULL ? p->sig_len : 0;
 }
 
 static size_t aead_max(enum alg a) {
@@ -255,6 +337,15 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   switch (d->kind) {
   case K_NOOP:
     c->out_cap = 0;
+    return 0;
+  case K_SIG:
+  case K_KEX:
+    if (p->seed != NULL || p->ctx != NULL) { /* keys from seeds, context strings: ML-* only */
+      set_err(err, errlen, "%s%s for %s", OPS_UNSUPPORTED,
+              p->seed != NULL ? "a key from a seed" : "a context string", d->name);
+      return -1;
+    }
+    prepare_pk(c, p);
     return 0;
   case K_HASH:
     c->out_cap = d->alg == A_SHA256   ? crypto_hash_sha256_BYTES
@@ -500,8 +591,82 @@ static int run_aead(ops_cell *c) {
   return n > 0 ? c->out[0] : 0;
 }
 
+static int run_pk(ops_cell *c) {
+  c->out_len = 0;
+  if (c->refused)
+    return OPS_REJECTED;
+  const int ed = c->def->alg == A_ED25519;
+  switch (c->op) {
+  case OP_KEYGEN:
+    if (ed) {
+      crypto_sign_keypair(c->out, c->sk);
+    } else {
+      randombytes_buf(c->sk, crypto_scalarmult_SCALARBYTES);
+      crypto_scalarmult_base(c->out, c->sk);
+    }
+    c->out_len = crypto_sign_PUBLICKEYBYTES;
+    break;
+  case OP_SIGN: {
+    unsigned long long n = 0;
+    crypto_sign_detached(c->out, &n, c->in, c->in_len, c->sk);
+    c->out_len = (size_t)n;
+    break;
+  }
+  case OP_VERIFY:
+    if (c->sig_len != crypto_sign_BYTES ||
+        crypto_sign_verify_detached(c->sig, c->in, c->in_len, c->pk) != 0) {
+      set_err(c->err, sizeof c->err, "the signature does not verify");
+      return OPS_REJECTED;
+    }
+    c->out[0] = 1;
+    c->out_len = 1;
+    break;
+  case OP_DERIVE:
+    if (crypto_scalarmult(c->out, c->sk, c->pk) != 0) {
+      set_err(c->err, sizeof c->err, "crypto_scalarmult refused the peer key (all-zero result)");
+      return OPS_REJECTED;
+    }
+    c->out_len = crypto_scalarmult_BYTES;
+    break;
+  default:
+    return OPS_FAIL;
+  }
+  return c->out[0];
+}
+
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen) {
+  size_t idx = find_index(alg);
+  *pub = *priv = NULL;
+  if (idx == (size_t)-1 || !catalogue[idx].pk) {
+    set_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+    return -1;
+  }
+  *pub = malloc(32);
+  *priv = malloc(crypto_sign_SECRETKEYBYTES);
+  if (*pub == NULL || *priv == NULL) {
+    free(*pub);
+    free(*priv);
+    *pub = *priv = NULL;
+    set_err(err, errlen, "out of memory");
+    return -1;
+  }
+  if (catalogue_def[idx]->alg == A_ED25519) {
+    crypto_sign_keypair(*pub, *priv); /* sk = seed || public: the seed is the private key */
+  } else {
+    randombytes_buf(*priv, crypto_scalarmult_SCALARBYTES);
+    crypto_scalarmult_base(*pub, *priv);
+  }
+  *pub_len = 32;
+  *priv_len = 32;
+  return 0;
+}
+
 int ops_cell_run(ops_cell *c) {
   switch (c->def->kind) {
+  case K_SIG:
+  case K_KEX:
+    return run_pk(c);
   case K_NOOP:
     c->out_len = 0;
     return 0;

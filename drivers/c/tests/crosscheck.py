@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
-"""Cross-check of the C driver family: the same bench request must give the same checksum.
+"""Cross-check of the C driver family: the same bench request must give the same checksum, and
+what one binary signs, encapsulates or encrypts, another accepts.
 
 usage: crosscheck.py BINARY=PROVIDER [BINARY=PROVIDER ...]
 
 Starts every binary with its provider, asks each for its catalogue (hello), and for every
-algorithm/operation that at least two of them offer sends the same small bench requests (one-shot,
-and streamed where the provider streams that algorithm) to each. Every answer must be ok (a
-streamed cell may be declined with an error starting "not offered") and every checksum for one
+symmetric algorithm/operation that at least two of them offer sends the same small bench requests
+(one-shot, and streamed where the provider streams that algorithm) to each. Every answer must be ok
+(a streamed cell may be declined with an error starting "not offered") and every checksum for one
 (algorithm, operation, size) must be identical: across binaries, and between one-shot and streamed
-cells (protocol.md: providers computing the same deterministic function must agree). Exits 1 on
-any disagreement or failure. Standard library only.
+cells (protocol.md: providers computing the same deterministic function must agree).
+
+Public-key algorithms (protocol version 2): every (algorithm, operation) two binaries share is
+benched once in each (keys are each binary's own, so only the output length is compared, and the
+whole checksum for verify), then the orchestrator's own cross-verification
+(cryptobench/crosscheck.py: keypair in one binary, sign / encapsulate / encrypt / derive there,
+verify / decapsulate / decrypt / derive in the other, corrupted inputs rejected) runs for every
+ordered pair. Exits 1 on any disagreement or failure. Standard library, plus the repository's
+cryptobench package for the public-key part.
 """
 
 from __future__ import annotations
@@ -18,6 +26,18 @@ import json
 import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO))
+try:
+    from cryptobench.algorithms import get as get_algorithm
+    from cryptobench.algorithms import output_len
+    from cryptobench.crosscheck import crosscheck as pk_crosscheck
+    from cryptobench.errors import DriverError
+except ImportError as e:  # the C drivers outside their repository: symmetric checks only
+    pk_crosscheck = None
+    PK_IMPORT_ERROR = str(e)
 
 SEED = 2654435769
 SIZES = (1040, 4096)  # 1040: a whole number of AES blocks, not of 64 or 256 (a short last piece)
@@ -25,7 +45,7 @@ CHUNKS = (256, 1024)  # whole multiples of every update granularity seen (Botan 
 
 
 def key_len(alg: str) -> int:
-    if alg.startswith("aes-128"):
+    if alg.startswith(("aes-128", "sm4-")):
         return 16
     if alg.startswith(("aes-256", "chacha20", "xchacha20")) or alg == "hmac-sha256":
         return 32
@@ -35,7 +55,7 @@ def key_len(alg: str) -> int:
 def iv_len(alg: str) -> int:
     if alg.startswith("xchacha20"):
         return 24
-    if not alg.startswith(("aes", "chacha20")) or alg.endswith("-ecb"):
+    if not alg.startswith(("aes", "chacha20", "sm4-")) or alg.endswith("-ecb"):
         return 0
     if alg.endswith(("-cbc", "-ctr")):
         return 16
@@ -51,7 +71,7 @@ class Driver:
             stdout=subprocess.PIPE,
             text=True,
         )
-        self.hello = self.request({"cmd": "hello", "protocol": 1})
+        self.hello = self.request({"cmd": "hello", "protocol": 2})
         if not self.hello.get("ok"):
             raise SystemExit(f"{provider}: hello failed: {self.hello}")
         self.offers: dict[str, list[str]] = self.hello["offers"]
@@ -65,6 +85,13 @@ class Driver:
         if not line:
             raise SystemExit(f"{self.name}: no answer to {req}")
         return json.loads(line)
+
+    def checked(self, req: dict) -> dict:
+        """request() for cryptobench.crosscheck: an error answer raises DriverError."""
+        resp = self.request(req)
+        if not resp.get("ok"):
+            raise DriverError(f"{self.name}: {resp.get('error')}")
+        return resp
 
     def close(self) -> None:
         try:
@@ -93,6 +120,68 @@ def bench(d: Driver, alg: str, op: str, size: int, chunk: int) -> dict:
     return d.request(req)
 
 
+PK_OPS = {"keygen", "sign", "verify", "derive", "encrypt", "decrypt", "encaps", "decaps"}
+PK_SIZE = 32  # the digest-sized message of sign / verify / encrypt
+
+
+def is_pk(alg: str, ops: list[str]) -> bool:
+    """A public-key algorithm (the catalogue says so; without it: its operations, or RSA)."""
+    if pk_crosscheck is not None:
+        try:
+            return get_algorithm(alg).public_key
+        except KeyError:
+            pass
+    return bool(PK_OPS.difference({"encrypt", "decrypt"}).intersection(ops)) or alg.startswith("rsa-")
+
+
+def pk_bench(d: Driver, alg: str, op: str) -> dict:
+    size = PK_SIZE if op in ("sign", "verify", "encrypt", "decrypt") else 0
+    req = {"cmd": "bench", "alg": alg, "op": op, "size": size, "chunk": 0, "seed": SEED, "batch": 1,
+           "target_ns": 0, "warmup_ns": 0, "samples": 1}  # fmt: skip
+    return d.request(req)
+
+
+def check_pk(drivers: list[Driver], offered: dict) -> tuple[int, int]:
+    """Bench lengths and the orchestrator's cross-verification; (groups checked, failures)."""
+    if pk_crosscheck is None:
+        print(f"public-key cross-check skipped: cannot import cryptobench ({PK_IMPORT_ERROR})")
+        return 0, 0
+    failures = checked = 0
+    for (alg, op), ds in sorted(offered.items()):
+        if len(ds) < 2 or not is_pk(alg, ds[0].offers[alg]):
+            continue
+        want = output_len(alg, op, PK_SIZE if op == "decrypt" else 0)
+        seen = {}
+        for d in ds:
+            r = pk_bench(d, alg, op)
+            if not r.get("ok"):
+                failures += 1
+                print(f"FAIL {alg} {op}: {d.name}: {r.get('error')}")
+                continue
+            seen[d.name] = r["checksum"]
+        lengths = {int(cs.split(":")[0], 16) for cs in seen.values()}
+        bad = (op == "verify" and len(set(seen.values())) > 1) or (want is not None and lengths != {want})
+        checked += 1
+        if bad:
+            failures += 1
+            print(f"FAIL {alg} {op}: checksums {seen}, expected length {want}")
+        elif seen:
+            print(f"ok   {alg:<18} {op:<7} length {'/'.join(str(n) for n in sorted(lengths)):<9} {len(seen)} binaries")
+    algs = sorted({alg for (alg, op), ds in offered.items() if len(ds) >= 2 and is_pk(alg, ds[0].offers[alg])})
+    for alg in algs:
+        ds = {d.name: d.checked for d in drivers if alg in d.offers}
+        if get_algorithm(alg).kind == "keygen":  # rsa-N: the key pair is used through rsa-N-pkcs1
+            ds = {n: f for n, f in ds.items() if f"{alg}-pkcs1" in next(d for d in drivers if d.name == n).offers}
+        records = pk_crosscheck(alg, ds)
+        bad = [r for r in records if not r.passed]
+        checked += 1
+        failures += len(bad)
+        print(f"{'ok  ' if not bad else 'FAIL'} {alg:<18} cross-verification: {len(records) - len(bad)}/{len(records)} exchanges between {', '.join(sorted(ds))}")
+        for r in bad:
+            print(f"     {r.producer} -> {r.consumer}: {r.check}: {r.detail}")
+    return checked, failures
+
+
 def main(argv: list[str]) -> int:
     if not argv or any("=" not in a for a in argv):
         print(__doc__, file=sys.stderr)
@@ -107,7 +196,7 @@ def main(argv: list[str]) -> int:
     failures = 0
     checked = 0
     for (alg, op), ds in sorted(offered.items()):
-        if len(ds) < 2 or alg == "noop":
+        if len(ds) < 2 or alg == "noop" or is_pk(alg, ds[0].offers[alg]):
             continue
         for size in SIZES:
             seen: dict[str, list[str]] = defaultdict(list)  # checksum -> who said it
@@ -130,9 +219,14 @@ def main(argv: list[str]) -> int:
                 (cs, who), *_ = seen.items()
                 names = sorted({w.split("/")[0] for w in who})
                 print(f"ok   {alg:<18} {op:<7} {size:>5}  {cs}  {len(who)} cells: {', '.join(names)}")
+    pk_checked, pk_failures = check_pk(drivers, offered)
     for d in drivers:
         d.close()
-    print(f"cross-check: {checked} (algorithm, operation, size) groups, {failures} failures")
+    print(
+        f"cross-check: {checked} (algorithm, operation, size) groups, {pk_checked} public-key groups, "
+        f"{failures + pk_failures} failures"
+    )
+    failures += pk_failures
     return 1 if failures else 0
 
 

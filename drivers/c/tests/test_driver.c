@@ -1,6 +1,8 @@
 /* Native tests of the C driver family (drivers.md, "Tests"): the fixed input, every exported vector
- * case through the verify case executor, and one bench request per offered algorithm/operation
- * through the request handler. Exits non-zero on any failure.
+ * case through the verify case executor, one bench request per offered algorithm/operation
+ * through the request handler, and for every public-key algorithm a self-cross-check through
+ * keypair and verify cases (sign -> verify, a flipped signature rejected, ECDH shares agree,
+ * encaps -> decaps, malformed keys rejected). Exits non-zero on any failure.
  *
  * One source for every binary: the Makefile compiles it once per ops module with
  * -DCB_TEST_PROVIDER='"<provider id>"' and -DCB_TEST_OPS_<module> (the catalogue that module must
@@ -43,8 +45,11 @@ static const char *const MUST_OFFER[] = {"noop",
 static const char *const MUST_STREAM[] = {"sha256",      "sha512",   "blake2b-512",
                                           "hmac-sha256", "chacha20", NULL};
 static const char *const NEVER_OFFER[] = {"aes-128-gcm", "aes-128-ctr", "aes-256-cbc", "sha3-256",
-                                          "blake2s-256", "sm3",         "aes-128-ccm", NULL};
-#define MIN_OFFERS 8
+                                          "blake2s-256", "sm3",         "aes-128-ccm", "ecdsa-p256",
+                                          "rsa-2048",    "ed448",       "x448",        "ml-kem-768",
+                                          "ml-dsa-65",   "sm2",         NULL};
+static const char *const MUST_OFFER_PK[] = {"ed25519", "x25519", NULL};
+#define MIN_OFFERS 10
 #define ANY_CHUNK 0
 #elif defined(CB_TEST_OPS_botan) || defined(CB_TEST_OPS_botan_ffi)
 static const char *const MUST_OFFER[] = {"noop",
@@ -75,8 +80,35 @@ static const char *const MUST_STREAM[] = {
     "aes-256-cbc", "aes-128-ctr", "aes-256-ctr",       "chacha20",
     "aes-128-gcm", "aes-256-gcm", "chacha20-poly1305", "xchacha20-poly1305",
     NULL};
-static const char *const NEVER_OFFER[] = {"blake2s-256", NULL};
-#define MIN_OFFERS 21
+static const char *const NEVER_OFFER[] = {"blake2s-256", "ed448",     "x448",
+                                          "ml-kem-768",  "ml-dsa-65", NULL};
+static const char *const MUST_OFFER_PK[] = {"rsa-2048",
+                                            "rsa-3072",
+                                            "rsa-4096",
+                                            "rsa-2048-pss",
+                                            "rsa-3072-pss",
+                                            "rsa-4096-pss",
+                                            "rsa-2048-pkcs1",
+                                            "rsa-3072-pkcs1",
+                                            "rsa-4096-pkcs1",
+                                            "rsa-2048-oaep",
+                                            "rsa-3072-oaep",
+                                            "rsa-4096-oaep",
+                                            "ecdsa-p256",
+                                            "ecdsa-p384",
+                                            "ecdsa-secp256k1",
+                                            "ecdh-p256",
+                                            "ecdh-p384",
+                                            "ecdh-secp256k1",
+                                            "ed25519",
+                                            "x25519",
+                                            "sm2",
+                                            "sm4-ecb",
+                                            "sm4-cbc",
+                                            "sm4-ctr",
+                                            "sm4-gcm",
+                                            NULL};
+#define MIN_OFFERS 46
 #define ANY_CHUNK 0
 #else /* OpenSSL: what every supported version (1.1.1 .. 4.0) has */
 static const char *const MUST_OFFER[] = {
@@ -87,9 +119,66 @@ static const char *const MUST_OFFER[] = {
 static const char *const MUST_STREAM[] = {
     "sha256",      "sha512",   "hmac-sha256", "aes-128-ecb",       "aes-128-cbc",
     "aes-128-ctr", "chacha20", "aes-128-gcm", "chacha20-poly1305", NULL};
+static const char *const MUST_OFFER_PK[] = {"sm4-ecb",
+                                            "sm4-cbc",
+                                            "sm4-ctr",
+                                            "rsa-2048",
+                                            "rsa-3072",
+                                            "rsa-4096",
+                                            "rsa-2048-pss",
+                                            "rsa-3072-pss",
+                                            "rsa-4096-pss",
+                                            "rsa-2048-pkcs1",
+                                            "rsa-3072-pkcs1",
+                                            "rsa-4096-pkcs1",
+                                            "rsa-2048-oaep",
+                                            "rsa-3072-oaep",
+                                            "rsa-4096-oaep",
+                                            "ecdsa-p256",
+                                            "ecdsa-p384",
+                                            "ecdsa-secp256k1",
+                                            "ecdh-p256",
+                                            "ecdh-p384",
+                                            "ecdh-secp256k1",
+                                            "ed25519",
+                                            "ed448",
+                                            "x25519",
+                                            "x448",
+                                            "sm2",
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L /* native ML-KEM and ML-DSA, SM4-GCM */
+                                            "ml-kem-512",
+                                            "ml-kem-768",
+                                            "ml-kem-1024",
+                                            "ml-dsa-44",
+                                            "ml-dsa-65",
+                                            "ml-dsa-87",
+                                            "sm4-gcm",
+#endif
+                                            NULL};
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
 static const char *const NEVER_OFFER[] = {NULL};
-#define MIN_OFFERS 20
+#else
+static const char *const NEVER_OFFER[] = {"ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-44",
+                                          "ml-dsa-65",  "ml-dsa-87",  NULL};
+#endif
+#define MIN_OFFERS 46
 #define ANY_CHUNK 1
+#endif
+
+/* Vector cases the library is known to get wrong: reported on every run ("known library
+ * deviation"), not counted as failures here. The orchestrator still marks the algorithm failed
+ * for that provider (no number without a passing verify); README.md lists them. A listed case that
+ * starts passing is reported too, so the list is kept honest. */
+#if defined(CB_TEST_OPS_botan) || defined(CB_TEST_OPS_botan_ffi)
+static const char *const KNOWN_DEVIATIONS[] = {
+    /* RSA verification takes the signature as an integer: leading zero bytes are not refused */
+    "wycheproof/rsa_pss_2048_sha256_mgf1_32_test.json#104",
+    /* the same for an OAEP ciphertext */
+    "wycheproof/rsa_oaep_2048_sha256_mgf1sha256_test.json#30",
+    /* Botan 2's Ed25519 verification does not enforce S < L (RFC 8032, 5.1.7): malleable */
+    "wycheproof/ed25519_test.json#63", "wycheproof/ed25519_test.json#85", NULL};
+#else
+static const char *const KNOWN_DEVIATIONS[] = {NULL};
 #endif
 
 static int passed, failed;
@@ -261,6 +350,10 @@ static void test_vectors(void) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.jsonl", dir, a->name);
     FILE *f = fopen(path, "r");
+    if (f == NULL && a->pk) { /* e.g. ed448, sm2, rsa-3072-*: no Wycheproof file exported */
+      printf("vectors %-18s no case file: checked by the self-cross-check only\n", a->name);
+      continue;
+    }
     if (f == NULL) {
       check(0, "%s offered but %s missing", a->name, path);
       continue;
@@ -293,16 +386,36 @@ static void test_vectors(void) {
     json_t *results = json_object_get(r, "results");
     check(is_ok(r) && json_array_size(results) == ncases, "%s: verify answered %zu of %zu", a->name,
           json_array_size(results), ncases);
-    size_t good = 0;
+    size_t good = 0, skipped = 0, known = 0;
     for (size_t k = 0; k < ncases && k < json_array_size(results); k++) {
       json_t *exp = json_array_get(expected, k), *res = json_array_get(results, k);
       char why[300] = "";
-      int ok = json_equal(json_object_get(res, "id"), json_object_get(exp, "id")) &&
-               judge(exp, res, why, sizeof why);
+      int same_id = json_equal(json_object_get(res, "id"), json_object_get(exp, "id"));
+      if (same_id && json_object_get(res, "unsupported") != NULL) {
+        skipped++; /* the library has no API for this variant: skipped, as the orchestrator does */
+        continue;
+      }
+      int ok = same_id && judge(exp, res, why, sizeof why);
+      int deviation = 0;
+      for (size_t d = 0; KNOWN_DEVIATIONS[d] != NULL; d++)
+        deviation |= strcmp(KNOWN_DEVIATIONS[d], str(exp, "id")) == 0;
+      if (deviation) {
+        known++;
+        printf("vectors %-18s %s: %s\n", a->name, str(exp, "id"),
+               ok ? "listed as a known library deviation but passes now: update the list"
+                  : "known library deviation (see README.md)");
+        continue;
+      }
       check(ok, "%s %s: %s", a->name, str(exp, "id"), why[0] ? why : "id not echoed");
       good += ok;
     }
-    printf("vectors %-18s %zu/%zu cases pass\n", a->name, good, ncases);
+    check(good > 0, "%s: no vector case passed", a->name);
+    printf("vectors %-18s %zu/%zu cases pass", a->name, good, ncases);
+    if (skipped > 0)
+      printf(", %zu unsupported (skipped)", skipped);
+    if (known > 0)
+      printf(", %zu known library deviations", known);
+    printf("\n");
     json_decref(r);
     json_decref(expected);
   }
@@ -311,7 +424,7 @@ static void test_vectors(void) {
 /* ---- 3. bench ---- */
 
 static size_t key_len_for(const char *alg) {
-  if (strncmp(alg, "aes-128", 7) == 0)
+  if (strncmp(alg, "aes-128", 7) == 0 || strncmp(alg, "sm4-", 4) == 0)
     return 16;
   if (strncmp(alg, "aes-256", 7) == 0 || strncmp(alg, "chacha20", 8) == 0 ||
       strncmp(alg, "xchacha20", 9) == 0 || strcmp(alg, "hmac-sha256") == 0)
@@ -322,7 +435,8 @@ static size_t key_len_for(const char *alg) {
 static size_t iv_len_for(const char *alg) {
   if (strncmp(alg, "xchacha20", 9) == 0)
     return 24;
-  if (strncmp(alg, "aes", 3) != 0 && strncmp(alg, "chacha20", 8) != 0)
+  if (strncmp(alg, "aes", 3) != 0 && strncmp(alg, "chacha20", 8) != 0 &&
+      strncmp(alg, "sm4-", 4) != 0)
     return 0;
   if (strstr(alg, "-ecb") != NULL)
     return 0;
@@ -331,21 +445,26 @@ static size_t iv_len_for(const char *alg) {
   return 12;
 }
 
-static json_t *bench_req(const char *alg, const char *op, size_t size, size_t chunk, size_t batch) {
+static json_t *bench_req_n(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
+                           size_t samples, uint64_t warmup_ns) {
   uint8_t key[32], iv[24];
   for (int i = 0; i < 32; i++)
     key[i] = (uint8_t)(i * 7 + 1);
   for (int i = 0; i < 24; i++)
     iv[i] = (uint8_t)(0xa0 + i);
   char *k = hex(key, key_len_for(alg)), *v = hex(iv, iv_len_for(alg));
-  json_t *req =
-      json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "cmd", "bench",
-                "alg", alg, "op", op, "size", (json_int_t)size, "chunk", (json_int_t)chunk, "key",
-                k, "iv", v, "seed", (json_int_t)SEED, "batch", (json_int_t)batch, "target_ns",
-                (json_int_t)200000, "warmup_ns", (json_int_t)1000000, "samples", (json_int_t)3);
+  json_t *req = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "cmd",
+                          "bench", "alg", alg, "op", op, "size", (json_int_t)size, "chunk",
+                          (json_int_t)chunk, "key", k, "iv", v, "seed", (json_int_t)SEED, "batch",
+                          (json_int_t)batch, "target_ns", (json_int_t)200000, "warmup_ns",
+                          (json_int_t)warmup_ns, "samples", (json_int_t)samples);
   free(k);
   free(v);
   return req;
+}
+
+static json_t *bench_req(const char *alg, const char *op, size_t size, size_t chunk, size_t batch) {
+  return bench_req_n(alg, op, size, chunk, batch, 3, 1000000);
 }
 
 /* The output of one operation on msg through the verify case executor (a fresh cell), hex. */
@@ -404,9 +523,21 @@ static int starts_with(const char *s, const char *prefix) {
 
 /* A bench request answered with an error starting "not offered" (the library's streaming API
  * cannot take this chunk): allowed where the caller says so; returns 1 when that happened. */
-static int check_bench_opt(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
-                           const char *want, int may_decline) {
-  json_t *r = call(bench_req(alg, op, size, chunk, batch));
+/* want: a checksum; "LLLLLLLL:*" (the length only, for randomised outputs); "*" (any non-empty
+ * output, for outputs of variable length such as DER signatures). */
+static int checksum_matches(const char *got, const char *want) {
+  if (strcmp(want, "*") == 0)
+    return strlen(got) == 25 && strncmp(got, "00000000:", 9) != 0;
+  size_t n = strlen(want);
+  if (n > 0 && want[n - 1] == '*')
+    return strlen(got) == 25 && strncmp(got, want, n - 1) == 0;
+  return strcmp(got, want) == 0;
+}
+
+static int check_bench_full(const char *alg, const char *op, size_t size, size_t chunk,
+                            size_t batch, size_t nsamples, uint64_t warmup_ns, const char *want,
+                            int may_decline) {
+  json_t *r = call(bench_req_n(alg, op, size, chunk, batch, nsamples, warmup_ns));
   if (may_decline && !is_ok(r) && starts_with(str(r, "error"), "not offered")) {
     printf("bench   %-18s %-7s size %zu chunk %zu: %s\n", alg, op, size, chunk, str(r, "error"));
     json_decref(r);
@@ -414,9 +545,10 @@ static int check_bench_opt(const char *alg, const char *op, size_t size, size_t 
   }
   json_t *samples = json_object_get(r, "samples_ns");
   json_int_t got_batch = json_integer_value(json_object_get(r, "batch"));
-  int ok = is_ok(r) && json_array_size(samples) == 3 && got_batch > 0 &&
+  int ok = is_ok(r) && json_array_size(samples) == nsamples && got_batch > 0 &&
            (batch == 0 || got_batch == (json_int_t)batch) &&
-           strcmp(str(r, "checksum"), want) == 0 && json_is_integer(json_object_get(r, "sink")) &&
+           checksum_matches(str(r, "checksum"), want) &&
+           json_is_integer(json_object_get(r, "sink")) &&
            json_integer_value(json_object_get(json_object_get(r, "warmup"), "ops")) >= 1 &&
            json_integer_value(json_object_get(r, "peak_rss_kb")) > 0;
   for (size_t i = 0; ok && i < json_array_size(samples); i++)
@@ -429,18 +561,105 @@ static int check_bench_opt(const char *alg, const char *op, size_t size, size_t 
   return 0;
 }
 
+static int check_bench_opt(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
+                           const char *want, int may_decline) {
+  return check_bench_full(alg, op, size, chunk, batch, 3, 1000000, want, may_decline);
+}
+
 static void check_bench(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
                         const char *want) {
   (void)check_bench_opt(alg, op, size, chunk, batch, want, 0);
 }
 
+/* ---- public-key algorithms ---- */
+
+#define PK_MSG_LEN                                                                                 \
+  32 /* the message of sign/verify/encrypt (the digest-sized input, DESIGN.md §3) */
+
+static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+/* Fixed output lengths of public-key operations (algorithms.py), -1 where they vary (DER
+ * signatures); keygen: the encoded public key. */
+static long pk_out_len(const char *alg, const char *op) {
+  int n = 0;
+  if (strcmp(op, "verify") == 0)
+    return 1;
+  if (strcmp(op, "decrypt") == 0)
+    return PK_MSG_LEN;
+  if (sscanf(alg, "ml-kem-%d", &n) == 1) {
+    long ct = n == 512 ? 768 : n == 768 ? 1088 : 1568, ek = n == 512 ? 800 : n == 768 ? 1184 : 1568;
+    return strcmp(op, "encaps") == 0 ? ct + 32 : strcmp(op, "decaps") == 0 ? 32 : ek;
+  }
+  if (sscanf(alg, "ml-dsa-%d", &n) == 1) {
+    if (strcmp(op, "sign") == 0)
+      return n == 44 ? 2420 : n == 65 ? 3309 : 4627;
+    return n == 44 ? 1312 : n == 65 ? 1952 : 2592;
+  }
+  if (sscanf(alg, "rsa-%d", &n) == 1) {
+    if (strcmp(op, "keygen") == 0) /* SPKI DER of an RSA key with e = 65537 */
+      return n == 2048 ? 294 : n == 3072 ? 422 : 550;
+    return strcmp(op, "sign") == 0 || strcmp(op, "encrypt") == 0 ? n / 8 : -1;
+  }
+  static const struct {
+    const char *alg, *op;
+    long len;
+  } t[] = {{"ed25519", "sign", 64},       {"ed25519", "keygen", 32},
+           {"ed448", "sign", 114},        {"ed448", "keygen", 57},
+           {"x25519", "keygen", 32},      {"x25519", "derive", 32},
+           {"x448", "keygen", 56},        {"x448", "derive", 56},
+           {"ecdh-p256", "derive", 32},   {"ecdh-secp256k1", "derive", 32},
+           {"ecdh-p384", "derive", 48},   {"ecdsa-p256", "keygen", 91},
+           {"ecdsa-p384", "keygen", 120}, {"ecdsa-secp256k1", "keygen", 88},
+           {"sm2", "keygen", 91}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].alg, alg) == 0 && strcmp(t[i].op, op) == 0)
+      return t[i].len;
+  return -1;
+}
+
+/* One small bench per public-key algorithm/operation: keys, signatures, ciphertexts made by the
+ * driver; a deterministic output (verify: 01, decrypt: the message) checked whole, the others by
+ * length where it is fixed. RSA key generation is asked with batch 1, as the orchestrator does. */
+static void bench_pk(const char *alg, const char *op) {
+  char want[INPUT_CHECKSUM_LEN + 8];
+  long len = pk_out_len(alg, op);
+  int keygen_rsa = strcmp(op, "keygen") == 0 && has_prefix(alg, "rsa-");
+  if (strcmp(op, "verify") == 0) {
+    static const uint8_t one = 1;
+    input_checksum(&one, 1, want);
+  } else if (strcmp(op, "decrypt") == 0) {
+    uint8_t *m = input_message(SEED, PK_MSG_LEN);
+    input_checksum(m, PK_MSG_LEN, want);
+    free(m);
+  } else if (len > 0) {
+    snprintf(want, sizeof want, "%08lx:*", len);
+  } else {
+    strcpy(want, "*");
+  }
+  size_t size = strcmp(op, "sign") == 0 || strcmp(op, "verify") == 0 ||
+                        strcmp(op, "encrypt") == 0 || strcmp(op, "decrypt") == 0
+                    ? PK_MSG_LEN
+                    : 0;
+  if (keygen_rsa) {
+    check_bench_full(alg, op, size, 0, 1, 2, 0, want, 0);
+  } else {
+    check_bench(alg, op, size, 0, 0, want);
+    check_bench(alg, op, size, 0, 3, want);
+  }
+  json_t *r = call(bench_req(alg, op, size, 256, 1));
+  check(!is_ok(r) && starts_with(str(r, "error"), "not offered"),
+        "%s %s with a chunk: answered not offered (%s)", alg, op, str(r, "error"));
+  json_decref(r);
+  printf("bench   %-18s %-7s ok (checksum %s)\n", alg, op, want);
+}
+
 static void test_bench(void) {
-  json_t *h = call_str("{\"cmd\":\"hello\",\"protocol\":1}");
+  json_t *h = call_str("{\"cmd\":\"hello\",\"protocol\":2}");
   json_t *offers = json_object_get(h, "offers"), *stream = json_object_get(h, "stream");
   char language[16];
   snprintf(language, sizeof language, "%.*s", (int)strcspn(CB_TEST_PROVIDER, ":"),
            CB_TEST_PROVIDER);
-  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 1 &&
+  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 2 &&
             strcmp(str(h, "provider"), CB_TEST_PROVIDER) == 0 &&
             strcmp(str(h, "language"), language) == 0 &&
             strcmp(str(h, "library"), ops_library_name()) == 0 &&
@@ -454,6 +673,8 @@ static void test_bench(void) {
         json_object_size(offers), MIN_OFFERS);
   for (size_t i = 0; MUST_OFFER[i] != NULL; i++)
     check(json_object_get(offers, MUST_OFFER[i]) != NULL, "hello offers %s", MUST_OFFER[i]);
+  for (size_t i = 0; MUST_OFFER_PK[i] != NULL; i++)
+    check(json_object_get(offers, MUST_OFFER_PK[i]) != NULL, "hello offers %s", MUST_OFFER_PK[i]);
   for (size_t i = 0; NEVER_OFFER[i] != NULL; i++)
     check(json_object_get(offers, NEVER_OFFER[i]) == NULL, "hello does not offer %s",
           NEVER_OFFER[i]);
@@ -483,6 +704,11 @@ static void test_bench(void) {
   json_object_foreach(offers, alg, ops) {
     size_t oi;
     json_t *ov;
+    const ops_alg *oa = ops_alg_find(alg);
+    if (oa != NULL && oa->pk) {
+      json_array_foreach(ops, oi, ov) bench_pk(alg, json_string_value(ov));
+      continue;
+    }
     int streamable = 0;
     json_array_foreach(stream, si, sv) streamable |= strcmp(json_string_value(sv), alg) == 0;
     json_array_foreach(ops, oi, ov) {
@@ -506,11 +732,25 @@ static void test_bench(void) {
         char *out = oneshot(alg, op, msg, size);
         checksum_of_hex(out, want);
         independent(alg, msg, size, out);
+        if (strcmp(op, "update") == 0) {
+          /* bench/accuracy's update: the first operation is encrypt / seal without the tag */
+          char *full = oneshot(
+              alg, strstr(alg, "gcm") != NULL || strstr(alg, "poly") != NULL ? "seal" : "encrypt",
+              msg, size);
+          check(strncmp(full, out, strlen(out)) == 0 && strlen(out) == 2 * size,
+                "%s update: the first operation is the encryption of the message", alg);
+          free(full);
+        }
         free(out);
       }
       check_bench(alg, op, size, 0, 0, want);
       check_bench(alg, op, size, 0, 5, want);
-      if (streamable) {
+      if (strcmp(op, "update") == 0) {
+        json_t *r = call(bench_req(alg, op, size, 256, 0));
+        check(!is_ok(r) && starts_with(str(r, "error"), "not offered"),
+              "%s update with a chunk: answered not offered (%s)", alg, str(r, "error"));
+        json_decref(r);
+      } else if (streamable) {
         /* 100: not a multiple of any block (a library whose streaming API needs whole
          * multiples of its granularity may decline it, as not offered); 256: whole multiples of
          * every granularity seen (Botan: CBC 256, GCM 64; libsodium ChaCha20: 64); 4096: a chunk
@@ -556,6 +796,294 @@ static void test_bench(void) {
   json_decref(h);
 }
 
+/* ---- public-key self-cross-check: keypair and verify cases, as cryptobench/crosscheck.py uses
+ * them between providers ---- */
+
+static int offers_op(const ops_alg *a, const char *op) {
+  for (size_t k = 0; a->ops[k] != NULL; k++)
+    if (strcmp(a->ops[k], op) == 0)
+      return 1;
+  return 0;
+}
+
+/* One verify case (a JSON object, consumed) for alg; its result (caller decrefs). */
+static json_t *pk_case(const char *alg, json_t *cs) {
+  json_object_set_new(cs, "id", json_string("self#1"));
+  json_t *r = call(json_pack("{s:s, s:s, s:[o]}", "cmd", "verify", "alg", alg, "cases", cs));
+  json_t *res = json_array_get(json_object_get(r, "results"), 0);
+  json_t *copy = res != NULL ? json_deep_copy(res) : json_object();
+  json_decref(r);
+  return copy;
+}
+
+static json_t *keypair(const char *alg) {
+  json_t *r = call(json_pack("{s:s, s:s}", "cmd", "keypair", "alg", alg));
+  check(is_ok(r) && *str(r, "public") != '\0' && *str(r, "private") != '\0' &&
+            json_object_size(r) == 3,
+        "keypair %s: %s", alg, str(r, "error"));
+  return r;
+}
+
+static int rejected(json_t *res) {
+  return json_is_true(json_object_get(res, "rejected")) && json_object_size(res) == 2;
+}
+
+/* hex with one bit flipped in the middle byte (the orchestrator's corruption) */
+static char *flip(const char *h) {
+  char *f = strdup(h);
+  size_t n = strlen(f) / 2;
+  if (n > 0) {
+    size_t i = 2 * (n / 2) + 1;
+    f[i] = "1032547698badcfe"[strchr("0123456789abcdef", f[i]) - "0123456789abcdef"];
+  }
+  return f;
+}
+
+static void self_sig(const char *alg, const char *msg) {
+  json_t *kp = keypair(alg);
+  json_t *s = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private", str(kp, "private"), "msg", msg));
+  const char *sig = str(s, "out");
+  long len = pk_out_len(alg, "sign");
+  check(*sig != '\0' && (len < 0 || (long)strlen(sig) == 2 * len), "%s sign: %s (%zu hex digits)",
+        alg, str(s, "error"), strlen(sig));
+  json_t *v = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                     str(kp, "public"), "msg", msg, "sig", sig));
+  check(strcmp(str(v, "out"), "01") == 0, "%s: its own signature verifies (%s)", alg,
+        str(v, "error"));
+  char *bad = flip(sig), *other = flip(msg);
+  json_t *v2 = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                      str(kp, "public"), "msg", msg, "sig", bad));
+  check(rejected(v2), "%s: a signature with one bit flipped is rejected", alg);
+  json_t *v3 = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                      str(kp, "public"), "msg", other, "sig", sig));
+  check(rejected(v3), "%s: the signature of another message is rejected", alg);
+  /* malformed inputs come back rejected, never as errors */
+  json_t *m1 =
+      pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private", "00", "msg", msg));
+  json_t *m2 = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public", "3000",
+                                      "msg", msg, "sig", sig));
+  json_t *m3 = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                      str(kp, "public"), "msg", msg, "sig", ""));
+  check(rejected(m1) && rejected(m2) && rejected(m3),
+        "%s: a malformed private key, public key, empty signature are rejected", alg);
+  if (offers_op(ops_alg_find(alg), "keygen")) {
+    json_t *g = pk_case(alg, json_pack("{s:s}", "op", "keygen"));
+    const char *gk = str(g, "out"), *pk = str(kp, "public");
+    long kl = pk_out_len(alg, "keygen");
+    check(*gk != '\0' && (kl < 0 || (long)strlen(gk) == 2 * kl), "%s keygen case: %s", alg,
+          str(g, "error"));
+    /* EC keygen writes the point after a SubjectPublicKeyInfo header made once per cell: the
+     * header must be the one of the key pair's full encoding */
+    size_t field = has_prefix(alg, "ecdsa-p384") ? 48 : 32;
+    if (has_prefix(alg, "ecdsa-") || strcmp(alg, "sm2") == 0)
+      check(strlen(gk) == strlen(pk) && strlen(pk) > 2 * (1 + 2 * field) &&
+                strncmp(gk, pk, strlen(pk) - 2 * (1 + 2 * field)) == 0,
+            "%s keygen: the same SubjectPublicKeyInfo header as keypair's (%s / %s)", alg, gk, pk);
+    json_decref(g);
+  }
+  if (!has_prefix(alg, "ml-dsa-")) { /* a context string is ML-DSA's only: unsupported */
+    json_t *u = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "sign", "private",
+                                       str(kp, "private"), "msg", msg, "ctx", "01"));
+    check(json_is_string(json_object_get(u, "unsupported")) && json_object_size(u) == 2,
+          "%s: a context string answers unsupported", alg);
+    json_decref(u);
+  }
+  if (has_prefix(alg, "ml-dsa-")) { /* deterministic signing with a context string */
+    json_t *d1 =
+        pk_case(alg, json_pack("{s:s, s:s, s:s, s:s, s:b}", "op", "sign", "private",
+                               str(kp, "private"), "msg", msg, "ctx", "0102", "deterministic", 1));
+    json_t *d2 =
+        pk_case(alg, json_pack("{s:s, s:s, s:s, s:s, s:b}", "op", "sign", "private",
+                               str(kp, "private"), "msg", msg, "ctx", "0102", "deterministic", 1));
+    json_t *dv = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                        str(kp, "public"), "msg", msg, "sig", str(d1, "out"), "ctx",
+                                        "0102"));
+    json_t *dn = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                        str(kp, "public"), "msg", msg, "sig", str(d1, "out")));
+    check(*str(d1, "out") != '\0' && strcmp(str(d1, "out"), str(d2, "out")) == 0 &&
+              strcmp(str(dv, "out"), "01") == 0 && rejected(dn),
+          "%s: deterministic signing with a context repeats and verifies only with it", alg);
+    json_decref(d1);
+    json_decref(d2);
+    json_decref(dv);
+    json_decref(dn);
+  }
+  free(bad);
+  free(other);
+  json_decref(m1);
+  json_decref(m2);
+  json_decref(m3);
+  json_decref(v3);
+  json_decref(v2);
+  json_decref(v);
+  json_decref(s);
+  json_decref(kp);
+}
+
+static void self_kex(const char *alg) {
+  json_t *a = keypair(alg), *b = keypair(alg);
+  json_t *ab = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "derive", "private",
+                                      str(a, "private"), "public", str(b, "public")));
+  json_t *ba = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "derive", "private",
+                                      str(b, "private"), "public", str(a, "public")));
+  long len = pk_out_len(alg, "derive");
+  check(*str(ab, "out") != '\0' && strcmp(str(ab, "out"), str(ba, "out")) == 0 &&
+            (len < 0 || (long)strlen(str(ab, "out")) == 2 * len),
+        "%s: both sides derive the same secret (%s / %s)", alg, str(ab, "out"), str(ba, "out"));
+  json_t *m1 = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "derive", "private",
+                                      str(a, "private"), "public", "00"));
+  json_t *m2 = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "derive", "private", "00", "public",
+                                      str(b, "public")));
+  check(rejected(m1) && rejected(m2), "%s: a malformed public or private key is rejected", alg);
+  if (offers_op(ops_alg_find(alg), "keygen")) {
+    json_t *g = pk_case(alg, json_pack("{s:s}", "op", "keygen"));
+    check((long)strlen(str(g, "out")) == 2 * pk_out_len(alg, "keygen"), "%s keygen case: %s", alg,
+          str(g, "error"));
+    json_decref(g);
+  }
+  json_decref(m1);
+  json_decref(m2);
+  json_decref(ab);
+  json_decref(ba);
+  json_decref(a);
+  json_decref(b);
+}
+
+static void self_kem(const char *alg) {
+  json_t *a = keypair(alg), *b = keypair(alg);
+  json_t *e = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", str(a, "public")));
+  const char *ctk = str(e, "out");
+  size_t n = strlen(ctk);
+  check((long)n == 2 * pk_out_len(alg, "encaps"), "%s encaps: %s", alg, str(e, "error"));
+  if (n > 64) {
+    char *ct = strndup(ctk, n - 64), *shortct = strndup(ctk, n - 66);
+    json_t *d = pk_case(
+        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(a, "private"), "msg", ct));
+    json_t *w = pk_case(
+        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(b, "private"), "msg", ct));
+    json_t *t = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
+                                       str(a, "private"), "msg", shortct));
+    check(strcmp(str(d, "out"), ctk + n - 64) == 0, "%s: decaps gives the encapsulated key", alg);
+    check(rejected(w) || (*str(w, "out") != '\0' && strcmp(str(w, "out"), ctk + n - 64) != 0),
+          "%s: decaps under another key gives another key", alg);
+    check(rejected(t), "%s: a truncated ciphertext is rejected", alg);
+    json_decref(d);
+    json_decref(w);
+    json_decref(t);
+    free(ct);
+    free(shortct);
+  }
+  json_t *m1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", "00"));
+  check(rejected(m1), "%s: a malformed encapsulation key is rejected", alg);
+  /* keygen from a seed repeats; a deterministic encapsulation too */
+  const char *seed = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                     "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f";
+  json_t *g1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "keygen", "seed", seed));
+  json_t *g2 = pk_case(alg, json_pack("{s:s, s:s}", "op", "keygen", "seed", seed));
+  check((long)strlen(str(g1, "out")) == 2 * pk_out_len(alg, "keygen") &&
+            strcmp(str(g1, "out"), str(g2, "out")) == 0,
+        "%s: keygen from a seed repeats (%s)", alg, str(g1, "error"));
+  json_t *x1 = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "encaps", "public", str(a, "public"),
+                                      "m", seed + 64));
+  json_t *x2 = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "encaps", "public", str(a, "public"),
+                                      "m", seed + 64));
+  check(*str(x1, "out") != '\0' && strcmp(str(x1, "out"), str(x2, "out")) == 0,
+        "%s: encaps with m repeats (%s)", alg, str(x1, "error"));
+  json_decref(x1);
+  json_decref(x2);
+  json_decref(g1);
+  json_decref(g2);
+  json_decref(m1);
+  json_decref(e);
+  json_decref(a);
+  json_decref(b);
+}
+
+static void self_pke(const char *alg, const char *msg) {
+  json_t *a = keypair(alg);
+  json_t *e = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "encrypt", "public", str(a, "public"), "msg", msg));
+  const char *ct = str(e, "out");
+  check((long)strlen(ct) == 2 * pk_out_len(alg, "encrypt"), "%s encrypt: %s", alg, str(e, "error"));
+  char *bad = flip(ct);
+  json_t *d = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "decrypt", "private", str(a, "private"), "msg", ct));
+  json_t *w = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "decrypt", "private", str(a, "private"), "msg", bad));
+  json_t *m1 =
+      pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "encrypt", "public", "00", "msg", msg));
+  json_t *m2 =
+      pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decrypt", "private", "00", "msg", ct));
+  check(strcmp(str(d, "out"), msg) == 0, "%s: the ciphertext decrypts to the message", alg);
+  check(rejected(w), "%s: a ciphertext with one bit flipped is rejected", alg);
+  check(rejected(m1) && rejected(m2), "%s: malformed keys are rejected", alg);
+  free(bad);
+  json_decref(m1);
+  json_decref(m2);
+  json_decref(w);
+  json_decref(d);
+  json_decref(e);
+  json_decref(a);
+}
+
+/* rsa-N: a generated key pair signs and verifies under rsa-N-pkcs1 of the same binary. */
+static void self_keygen(const char *alg, const char *msg) {
+  char sig_alg[32];
+  snprintf(sig_alg, sizeof sig_alg, "%s-pkcs1", alg);
+  json_t *kp = keypair(alg);
+  long klen = pk_out_len(alg, "keygen");
+  check(klen < 0 || (long)strlen(str(kp, "public")) == 2 * klen, "%s keypair: public key length",
+        alg);
+  if (ops_alg_find(sig_alg) != NULL) {
+    json_t *s = pk_case(sig_alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private",
+                                           str(kp, "private"), "msg", msg));
+    json_t *v = pk_case(sig_alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
+                                           str(kp, "public"), "msg", msg, "sig", str(s, "out")));
+    check(strcmp(str(v, "out"), "01") == 0, "%s: the generated key pair signs and verifies", alg);
+    json_decref(s);
+    json_decref(v);
+  }
+  json_decref(kp);
+}
+
+static void test_pk(void) {
+  uint8_t *m = input_message(SEED, PK_MSG_LEN);
+  char *msg = hex(m, PK_MSG_LEN);
+  size_t npk = 0;
+  for (size_t i = 0; i < ops_alg_count(); i++) {
+    const ops_alg *a = ops_alg_at(i);
+    if (!a->pk)
+      continue;
+    int before = failed;
+    npk++;
+    if (offers_op(a, "sign"))
+      self_sig(a->name, msg);
+    else if (offers_op(a, "derive"))
+      self_kex(a->name);
+    else if (offers_op(a, "encaps"))
+      self_kem(a->name);
+    else if (offers_op(a, "encrypt"))
+      self_pke(a->name, msg);
+    else
+      self_keygen(a->name, msg);
+    printf("self    %-18s %s\n", a->name, failed == before ? "ok" : "FAILED");
+  }
+  /* keypair errors */
+  json_t *r1 = call_str("{\"cmd\":\"keypair\",\"alg\":\"nope\"}");
+  json_t *r2 = call_str("{\"cmd\":\"keypair\"}");
+  json_t *r3 = call_str("{\"cmd\":\"keypair\",\"alg\":\"sha256\"}");
+  check(!is_ok(r1) && !is_ok(r2) && !is_ok(r3) && *str(r1, "error") && *str(r2, "error") &&
+            *str(r3, "error"),
+        "keypair errors: unknown algorithm, no algorithm, not a public-key algorithm");
+  json_decref(r1);
+  json_decref(r2);
+  json_decref(r3);
+  printf("self-cross-check of %zu public-key algorithms\n", npk);
+  free(msg);
+  free(m);
+}
+
 /* ---- errors: one error line each, and the driver keeps answering ---- */
 
 static void test_errors(void) {
@@ -565,7 +1093,8 @@ static void test_errors(void) {
       "[1]",
       "{\"cmd\":42}",
       "{\"cmd\":\"frobnicate\"}",
-      "{\"cmd\":\"hello\",\"protocol\":2}",
+      "{\"cmd\":\"hello\",\"protocol\":0}",
+      "{\"cmd\":\"hello\",\"protocol\":\"2\"}",
       "{\"cmd\":\"verify\",\"alg\":\"nope\",\"cases\":[]}",
       "{\"cmd\":\"verify\",\"alg\":\"sha256\",\"cases\":{}}",
       "{\"cmd\":\"bench\",\"alg\":\"nope\",\"op\":\"hash\",\"size\":16,\"seed\":1,\"samples\":1}",
@@ -717,6 +1246,7 @@ int main(void) {
   test_input();
   test_vectors();
   test_bench();
+  test_pk();
   test_errors();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
