@@ -64,7 +64,9 @@ def report(tmp_path_factory):
         ok, why = registry.usable(registry.get(pid))
         assert ok, f"{pid}: {why} (the README's `make test` builds every driver first)"
     store = open_store(str(tmp / "browser.db"))
-    cells = plan(load_suite("default"), providers, Filters.parse("sha256,aes-128-gcm", None, "1KiB,16KiB"))
+    suite = tmp / "browser.toml"
+    suite.write_text('name = "browser"\nsizes = ["1KiB", "16KiB"]\n[[group]]\nalgs = ["sha256", "aes-128-gcm"]\n')
+    cells = plan(load_suite(str(suite)), providers, Filters())
     settings = Settings(suite="default", baseline=BASELINE, time_per_cell=0.05, target_ns=500_000,
                         warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5)  # fmt: skip
     run_id = Runner(store, registry, settings).run(cells, providers)
