@@ -70,6 +70,17 @@ def _guard(records: list, alg: str, producer: str, consumer: str, check: str, fn
     records.append(CrossRecord(alg, producer, consumer, check, ok, detail))
 
 
+def _keypairs(alg: str, ps: list[_Peer], out: list[CrossRecord]) -> dict[str, dict]:
+    """One fresh key pair per provider; a provider that cannot make one is recorded failed."""
+    keys = {}
+    for p in ps:
+        try:
+            keys[p.pid] = p.keypair(alg)
+        except DriverError as e:
+            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+    return keys
+
+
 def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     made = {}
@@ -103,12 +114,7 @@ def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 
 def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
-    keys = {}
-    for p in ps:
-        try:
-            keys[p.pid] = p.keypair(alg)
-        except DriverError as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+    keys = _keypairs(alg, ps, out)
     for p in ps:
         for q in ps:
             if q is p or p.pid not in keys or q.pid not in keys:
@@ -125,12 +131,7 @@ def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 
 def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
-    keys = {}
-    for p in ps:
-        try:
-            keys[p.pid] = p.keypair(alg)
-        except DriverError as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+    keys = _keypairs(alg, ps, out)
     for p in ps:  # p encapsulates to q's key, q decapsulates
         for q in ps:
             if q is p or p.pid not in keys or q.pid not in keys:
@@ -158,12 +159,7 @@ def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 
 def _oaep(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
-    keys = {}
-    for p in ps:
-        try:
-            keys[p.pid] = p.keypair(alg)
-        except DriverError as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+    keys = _keypairs(alg, ps, out)
     for p in ps:
         for q in ps:
             if q is p or p.pid not in keys or q.pid not in keys:

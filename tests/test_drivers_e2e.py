@@ -54,3 +54,41 @@ def test_hello_reports_real_library_versions(report):
     assert hellos["go:stdlib"]["library_version"].startswith("go1.")
     assert "cryptography 46.0.7" in hellos["python:cryptography"]["library_version"]
     assert all(h["clock"]["resolution_ns"] > 0 for h in hellos.values())
+
+
+@pytest.fixture(scope="module")
+def pubkey_report(tmp_path_factory):
+    """Public keys through the Runner: vectors, cross-verification, per-operation reports."""
+    registry = Registry()
+    providers = ["c:openssl", "go:stdlib", "python:cryptography"]
+    store = open_store(str(tmp_path_factory.mktemp("pk") / "pk.db"))
+    cells = plan(load_suite("pubkey"), providers, Filters.parse("ecdsa-p256,x25519,rsa-3072-pss", None, None))
+    settings = Settings(suite="pubkey", baseline="c:openssl", time_per_cell=0.05, target_ns=500_000,
+                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5, layout="ops")  # fmt: skip
+    run_id = Runner(store, registry, settings).run(cells, providers)
+    return build_report(*store.load_run(run_id), crosschecks=store.load_crosschecks(run_id)), store, run_id
+
+
+def test_public_keys_are_verified_and_cross_verified(pubkey_report):
+    report, store, _ = pubkey_report
+    status = {(v.provider, v.alg): v for v in report.verifications}
+    assert all(v.status == "passed" for v in status.values()), status
+    # rsa-3072 has no shared vectors: it passes by cross-verification alone, and says so
+    assert "cross-verified with" in status[("go:stdlib", "rsa-3072-pss")].detail
+    checked = {(c.alg, c.producer, c.consumer) for c in report.crosschecks}
+    assert ("ecdsa-p256", "go:stdlib", "c:openssl") in checked and (
+        "x25519",
+        "c:openssl",
+        "python:cryptography",
+    ) in checked
+    assert all(c.passed for c in report.crosschecks)
+
+
+def test_public_key_report_is_per_operation(pubkey_report):
+    from cryptobench.report import markdown
+
+    report, _, _ = pubkey_report
+    assert report.layout == "ops" and report.failures == []
+    md = markdown.render(report)
+    assert "## ecdsa-p256" in md and "ops/s" in md and "## Cross-verification" in md
+    assert not any(w.startswith("outputs disagree") for w in report.warnings)  # fresh keys differ by design

@@ -1,0 +1,85 @@
+"""Cross-verification between real drivers, and that it catches a liar.
+
+A corrupted signature must be refused by every other provider; a ciphertext
+decapsulated under the wrong key must not give the encapsulated secret. A
+provider whose signatures do not verify elsewhere, or whose decapsulation
+ignores the key, is failed for the algorithm.
+"""
+
+import pytest
+
+from cryptobench import crosscheck
+from cryptobench.drivers.client import DriverProcess
+from cryptobench.drivers.registry import Registry
+
+
+@pytest.fixture(scope="module")
+def drivers():
+    registry = Registry()
+    running = {}
+    for pid in ("c:openssl", "go:stdlib", "python:cryptography", "rust:rustcrypto"):
+        p = registry.get(pid)
+        ok, why = registry.usable(p)
+        assert ok, f"{pid}: {why}"
+        d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+        d.hello()
+        running[pid] = d
+    yield running
+    for d in running.values():
+        d.close()
+
+
+def peers(drivers, ids):
+    return {pid: (lambda msg, d=drivers[pid]: d.request(msg, 120)) for pid in ids}
+
+
+def test_signatures_verify_across_providers_and_corruptions_are_caught(drivers):
+    records = crosscheck.crosscheck("ecdsa-p256", peers(drivers, ["c:openssl", "go:stdlib", "python:cryptography"]))
+    checks = {(r.producer, r.consumer, r.check): r.passed for r in records}
+    assert len(checks) == 3 * 2 * 2  # every ordered pair: verifies, corrupted rejected
+    assert all(checks.values()), [r for r in records if not r.passed]
+    assert checks[("go:stdlib", "c:openssl", "corrupted signature rejected")]
+
+
+def test_kem_ciphertexts_decapsulate_across_providers_and_wrong_keys_are_caught(drivers):
+    records = crosscheck.crosscheck("ml-kem-768", peers(drivers, ["go:stdlib", "rust:rustcrypto"]))
+    names = {r.check for r in records}
+    assert names == {"decapsulates to the same key", "wrong key gives another key"}
+    assert all(r.passed for r in records), [r for r in records if not r.passed]
+
+
+def test_a_provider_whose_signatures_are_corrupt_is_failed(drivers):
+    honest = peers(drivers, ["c:openssl", "go:stdlib"])
+    real = honest["go:stdlib"]
+
+    def liar(msg):  # signs, then hands out a signature with one bit flipped
+        resp = real(msg)
+        if msg.get("cmd") == "verify" and msg["cases"][0]["op"] == "sign":
+            resp["results"][0]["out"] = crosscheck._flip(resp["results"][0]["out"])
+        return resp
+
+    records = crosscheck.crosscheck("ecdsa-p256", {"c:openssl": honest["c:openssl"], "go:liar": liar})
+    bad = crosscheck.failed_providers(records, reference="c:openssl")
+    assert set(bad) == {"go:liar"} and "signature verifies under c:openssl failed" in bad["go:liar"]
+
+
+def test_a_decapsulation_that_ignores_the_key_is_caught(drivers):
+    go = peers(drivers, ["go:stdlib"])["go:stdlib"]
+    rust = peers(drivers, ["rust:rustcrypto"])["rust:rustcrypto"]
+    remembered = {}
+
+    def careless(msg):  # answers every decapsulation with the last secret it saw encapsulated
+        if msg.get("cmd") == "verify" and msg["cases"][0]["op"] == "decaps" and "k" in remembered:
+            return {"ok": True, "results": [{"id": msg["cases"][0]["id"], "out": remembered["k"]}]}
+        return rust(msg)
+
+    def spy(msg):
+        resp = go(msg)
+        if msg.get("cmd") == "verify" and msg["cases"][0]["op"] == "encaps":
+            remembered["k"] = resp["results"][0]["out"][-64:]
+        return resp
+
+    records = crosscheck.crosscheck("ml-kem-768", {"go:stdlib": spy, "rust:careless": careless})
+    wrong = [r for r in records if r.check == "wrong key gives another key" and r.consumer == "rust:careless"]
+    assert wrong and not any(r.passed for r in wrong)
+    assert "rust:careless" in crosscheck.failed_providers(records, reference="go:stdlib")
