@@ -42,6 +42,7 @@ class Fit:
     b_ns: float  # cost per byte
     b_ci: tuple[float, float]
     points: int
+    misfit: float = 0.0  # largest |measured - fitted| / measured over the points: how well a line explains them
 
     @property
     def mb_per_s(self) -> float:
@@ -53,18 +54,25 @@ def _t95(dof: int) -> float:
     return table.get(dof, 2.0 if dof < 30 else 1.96)
 
 
-def linear_fit(xs: list[float], ys: list[float]) -> tuple[float, float, float, float]:
-    """Least squares y = slope * x + intercept; returns slope, intercept and their standard errors."""
+def linear_fit(xs: list[float], ys: list[float], ws: list[float] | None = None) -> tuple[float, float, float, float]:
+    """(Weighted) least squares y = slope * x + intercept; returns slope, intercept and their standard errors.
+
+    Timings have a roughly constant relative spread, so sweeps are fitted with weights 1/y^2: otherwise
+    the slow small-chunk points (millions of calls) would swamp the fast ones that pin the per-byte cost.
+    """
     n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    ws = ws or [1.0] * n
+    sw = sum(ws)
+    mx = sum(w * x for w, x in zip(ws, xs, strict=True)) / sw
+    my = sum(w * y for w, y in zip(ws, ys, strict=True)) / sw
+    sxx = sum(w * (x - mx) ** 2 for w, x in zip(ws, xs, strict=True))
+    slope = sum(w * (x - mx) * (y - my) for w, x, y in zip(ws, xs, ys, strict=True)) / sxx
     intercept = my - slope * mx
     if n <= 2:
         return slope, intercept, float("nan"), float("nan")
-    resid = sum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys, strict=True)) / (n - 2)
+    resid = sum(w * (y - (slope * x + intercept)) ** 2 for w, x, y in zip(ws, xs, ys, strict=True)) / (n - 2)
     se_slope = math.sqrt(resid / sxx)
-    se_intercept = math.sqrt(resid * (1 / n + mx * mx / sxx))
+    se_intercept = math.sqrt(resid * (1 / sw + mx * mx / sxx))
     return slope, intercept, se_slope, se_intercept
 
 
@@ -93,17 +101,23 @@ def overhead_models(rows) -> list[Fit]:
         calls = [math.ceil(total / r.cell.chunk) for r in rs]
         if len(set(calls)) < 3:
             continue
-        slope, icpt, se_s, se_i = linear_fit([float(c) for c in calls], [r.summary.median for r in rs])
+        ys = [r.summary.median for r in rs]
+        slope, icpt, se_s, se_i = linear_fit([float(c) for c in calls], ys, [1 / (y * y) for y in ys])
         dof = len(rs) - 2
+        misfit = max(abs(y - (slope * c + icpt)) / y for c, y in zip(calls, ys, strict=True))
         fits.append(Fit(pid, alg, op, f"chunk sweep over {total} bytes", slope, _ci(slope, se_s, dof),
-                        icpt / total, tuple(x / total for x in _ci(icpt, se_i, dof)), len(rs)))  # fmt: skip
+                        icpt / total, tuple(x / total for x in _ci(icpt, se_i, dof)), len(rs), misfit))  # fmt: skip
         done.add((pid, alg, op))
     for (pid, alg, op), rs in sizes.items():
         if (pid, alg, op) in done or len({r.cell.size for r in rs}) < 3:
             continue
-        slope, icpt, se_s, se_i = linear_fit([float(r.cell.size) for r in rs], [r.summary.median for r in rs])
+        ys = [r.summary.median for r in rs]
+        xs = [float(r.cell.size) for r in rs]
+        slope, icpt, se_s, se_i = linear_fit(xs, ys, [1 / (y * y) for y in ys])
         dof = len(rs) - 2
-        fits.append(Fit(pid, alg, op, "size sweep", icpt, _ci(icpt, se_i, dof), slope, _ci(slope, se_s, dof), len(rs)))
+        misfit = max(abs(y - (slope * x + icpt)) / y for x, y in zip(xs, ys, strict=True))
+        fits.append(Fit(pid, alg, op, "size sweep", icpt, _ci(icpt, se_i, dof), slope, _ci(slope, se_s, dof),
+                        len(rs), misfit))  # fmt: skip
     return fits
 
 

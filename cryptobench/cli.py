@@ -238,7 +238,7 @@ def cmd_run(args) -> int:
     filters = Filters.parse(args.alg, args.provider, args.size)
     if args.chunk:
         suite = with_chunks(suite, parse_chunks(args.chunk), None if args.size else 16 * 1024 * 1024)
-    cells = plan(suite, list(registry.providers), filters)
+    cells = plan(suite, registry.selectable(filters.providers), filters)
     providers = sorted({p for c in cells for p in c.providers})
     store = open_store(args.db)
     settings = Settings(

@@ -92,3 +92,22 @@ def test_public_key_report_is_per_operation(pubkey_report):
     md = markdown.render(report)
     assert "## ecdsa-p256" in md and "ops/s" in md and "## Cross-verification" in md
     assert not any(w.startswith("outputs disagree") for w in report.warnings)  # fresh keys differ by design
+
+
+def test_the_deliberately_broken_binding_is_flagged_and_no_healthy_path_is(tmp_path):
+    """A real chunk sweep: python:cryptography-bytewise feeds 1 byte per update() and must be flagged."""
+    registry = Registry()
+    providers = ["c:openssl", "go:stdlib", "python:cryptography", "python:cryptography-bytewise"]
+    suite = tmp_path / "g.toml"
+    suite.write_text('name = "g"\nsizes = ["256KiB"]\n[[group]]\nalgs = ["sha256", "aes-128-ctr"]\n'
+                     'ops = ["hash", "encrypt"]\nchunks = [0, 16, 256, 4096, 65536]\n')  # fmt: skip
+    store = open_store(str(tmp_path / "g.db"))
+    settings = Settings(suite="g", baseline="c:openssl", time_per_cell=0.05, target_ns=500_000,
+                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5)  # fmt: skip
+    run_id = Runner(store, registry, settings).run(plan(load_suite(str(suite)), providers, Filters()), providers)
+    report = build_report(*store.load_run(run_id))
+    assert report.failures == []
+    flagged = {(p["provider"], p["alg"]) for p in report.pathologies}
+    assert flagged == {("python:cryptography-bytewise", "sha256"), ("python:cryptography-bytewise", "aes-128-ctr")}
+    fits = {(f.provider, f.alg): f for f in report.overheads}
+    assert fits[("c:openssl", "sha256")].a_ns < fits[("python:cryptography", "sha256")].a_ns  # a binding costs per call

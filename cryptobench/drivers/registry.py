@@ -42,6 +42,7 @@ class Provider:
     driver: str | None  # None for providers from a providers file
     command: tuple[str, ...] = field(default=())
     artifact: Path | None = None  # what must exist before the provider can run
+    hidden: bool = False  # a test path: used only when named exactly (`--provider ID`)
 
     def argv(self) -> list[str]:
         return [*self.command, "--provider", self.id]
@@ -112,6 +113,14 @@ def _builtin() -> list[Provider]:
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
+        Provider(
+            "python:cryptography-bytewise",
+            "python",
+            "TEST PATH: pyca/cryptography fed 1 byte per update()",
+            "python",
+            py,
+            hidden=True,
+        ),  # fmt: skip
         *[
             Provider(pid, lang, lib, "js", js, js_built)
             for pid, lang, lib in (
@@ -159,6 +168,11 @@ class Registry:
         if providers_file:
             for p in _load_providers_file(Path(providers_file)):
                 self.providers[p.id] = p
+
+    def selectable(self, named: list[str] | None) -> list[str]:
+        """Providers a run may use: every visible one, and hidden test paths named exactly."""
+        named = named or []
+        return [pid for pid, p in self.providers.items() if not p.hidden or pid in named]
 
     def get(self, pid: str) -> Provider:
         try:

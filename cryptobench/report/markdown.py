@@ -108,11 +108,15 @@ def render(rep: Report) -> str:
     if rep.overheads:
         out += ["", "## Overhead model", "",
                 "time = a per call + b per byte, fitted to the chunk sweep (calls = total / chunk) or, without one, "
-                "to the one-shot size sweep; 95% intervals."]  # fmt: skip
+                "to the one-shot size sweep, by least squares weighted for a constant relative spread; 95% "
+                "intervals. Misfit: the largest relative distance of a point from the line — a large one means "
+                "the path's cost is not a fixed cost per call plus a cost per byte."]  # fmt: skip
         out += table(
-            ["provider", "algorithm", "op", "a: ns per call [95% CI]", "b: ns per byte [95% CI]", "= MB/s", "from"],
+            ["provider", "algorithm", "op", "a: ns per call [95% CI]", "b: ns per byte [95% CI]", "= MB/s", "misfit",
+             "from"],
             [[f.provider, f.alg, f.op, f"{f.a_ns:,.1f} [{f.a_ci[0]:,.1f}, {f.a_ci[1]:,.1f}]",
-              f"{f.b_ns:.4f} [{f.b_ci[0]:.4f}, {f.b_ci[1]:.4f}]", f"{f.mb_per_s:,.0f}", f"{f.source} ({f.points} points)"]
+              f"{f.b_ns:.4f} [{f.b_ci[0]:.4f}, {f.b_ci[1]:.4f}]", f"{f.mb_per_s:,.0f}", f"{f.misfit:.0%}",
+              f"{f.source} ({f.points} points)"]
              for f in rep.overheads],
         )  # fmt: skip
     if rep.binding_costs:
