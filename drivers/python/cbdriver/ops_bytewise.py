@@ -18,6 +18,8 @@ from .ops_cryptography import CryptographyProvider
 
 class BytewiseProvider(CryptographyProvider):
     id = "python:cryptography-bytewise"
+    # 1-byte pieces only make sense where update() takes any length: not the block modes
+    stream = tuple(a for a in CryptographyProvider.stream if not a.endswith(("-ecb", "-cbc")))
 
     def notes(self) -> list[str]:
         return [
