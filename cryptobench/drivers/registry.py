@@ -149,7 +149,7 @@ def _builtin() -> list[Provider]:
         *[
             Provider(pid, "java", lib, "java", (str(REPO / "drivers/java/cbdriver-java"),), jar)
             for pid, lib in (
-                ("java:jca", "JDK providers (SUN, SunJCE)"),
+                ("java:jca", "JDK providers (SUN, SunJCE, SunEC, SunRsaSign)"),
                 ("java:bouncycastle", "BouncyCastle JCA provider"),
                 ("java:bouncycastle-lw", "BouncyCastle lightweight API"),
             )

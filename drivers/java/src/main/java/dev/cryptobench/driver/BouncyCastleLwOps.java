@@ -7,6 +7,7 @@ import dev.cryptobench.driver.Provider.Pieces;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.bouncycastle.crypto.BlockCipher;
 import org.bouncycastle.crypto.BufferedBlockCipher;
 import org.bouncycastle.crypto.CipherParameters;
 import org.bouncycastle.crypto.DefaultBufferedBlockCipher;
@@ -23,6 +24,7 @@ import org.bouncycastle.crypto.digests.SHA512Digest;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.engines.AESEngine;
 import org.bouncycastle.crypto.engines.ChaCha7539Engine;
+import org.bouncycastle.crypto.engines.SM4Engine;
 import org.bouncycastle.crypto.macs.HMac;
 import org.bouncycastle.crypto.modes.AEADCipher;
 import org.bouncycastle.crypto.modes.CBCBlockCipher;
@@ -49,96 +51,118 @@ final class BouncyCastleLwOps {
         "CCMBlockCipher buffers the whole message until doFinal (CCM must know the length before"
             + " it starts), so it is one-shot only";
     List<Alg> algs =
-        List.of(
-            Provider.noop(),
-            hash("sha256", SHA256Digest::newInstance),
-            hash("sha512", SHA512Digest::new),
-            hash("sha3-256", () -> new SHA3Digest(256)),
-            hash("sha3-512", () -> new SHA3Digest(512)),
-            hash("blake2b-512", () -> new Blake2bDigest(512)),
-            hash("blake2s-256", () -> new Blake2sDigest(256)),
-            hash("sm3", SM3Digest::new),
-            hmac("hmac-sha256", () -> new HMac(SHA256Digest.newInstance())),
-            block("aes-128-ecb", 16, false),
-            block("aes-256-ecb", 32, false),
-            block("aes-128-cbc", 16, true),
-            block("aes-256-cbc", 32, true),
-            stream(
-                "aes-128-ctr", 16, 16, () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
-            stream(
-                "aes-256-ctr", 32, 16, () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
-            stream("chacha20", 32, 12, ChaCha7539Engine::new),
-            aead(
-                "aes-128-gcm",
-                16,
-                12,
-                true,
-                true,
-                "",
-                () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
-            aead(
-                "aes-256-gcm",
-                32,
-                12,
-                true,
-                true,
-                "",
-                () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
-            aead(
-                "aes-128-ccm",
-                16,
-                12,
-                true,
-                false,
-                ccmNoStream,
-                () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
-            aead(
-                "aes-256-ccm",
-                32,
-                12,
-                true,
-                false,
-                ccmNoStream,
-                () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
-            aead("chacha20-poly1305", 32, 12, true, true, "", ChaCha20Poly1305::new),
-            aead("xchacha20-poly1305", 32, 24, false, true, "", XChaCha20Poly1305::new));
+        new java.util.ArrayList<>(
+            List.of(
+                Provider.noop(),
+                hash("sha256", SHA256Digest::newInstance),
+                hash("sha512", SHA512Digest::new),
+                hash("sha3-256", () -> new SHA3Digest(256)),
+                hash("sha3-512", () -> new SHA3Digest(512)),
+                hash("blake2b-512", () -> new Blake2bDigest(512)),
+                hash("blake2s-256", () -> new Blake2sDigest(256)),
+                hash("sm3", SM3Digest::new),
+                hmac("hmac-sha256", () -> new HMac(SHA256Digest.newInstance())),
+                block("aes-128-ecb", 16, false),
+                block("aes-256-ecb", 32, false),
+                block("aes-128-cbc", 16, true),
+                block("aes-256-cbc", 32, true),
+                stream(
+                    "aes-128-ctr",
+                    16,
+                    16,
+                    () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
+                stream(
+                    "aes-256-ctr",
+                    32,
+                    16,
+                    () -> SICBlockCipher.newInstance(AESEngine.newInstance())),
+                stream("chacha20", 32, 12, ChaCha7539Engine::new),
+                aead(
+                    "aes-128-gcm",
+                    16,
+                    12,
+                    true,
+                    true,
+                    "",
+                    () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
+                aead(
+                    "aes-256-gcm",
+                    32,
+                    12,
+                    true,
+                    true,
+                    "",
+                    () -> GCMBlockCipher.newInstance(AESEngine.newInstance())),
+                aead(
+                    "aes-128-ccm",
+                    16,
+                    12,
+                    true,
+                    false,
+                    ccmNoStream,
+                    () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
+                aead(
+                    "aes-256-ccm",
+                    32,
+                    12,
+                    true,
+                    false,
+                    ccmNoStream,
+                    () -> CCMBlockCipher.newInstance(AESEngine.newInstance())),
+                aead("chacha20-poly1305", 32, 12, true, true, "", ChaCha20Poly1305::new),
+                aead("xchacha20-poly1305", 32, 24, false, true, "", XChaCha20Poly1305::new),
+                block("sm4-ecb", 16, false, SM4Engine::new),
+                block("sm4-cbc", 16, true, SM4Engine::new),
+                stream("sm4-ctr", 16, 16, () -> SICBlockCipher.newInstance(new SM4Engine())),
+                aead(
+                    "sm4-gcm",
+                    16,
+                    12,
+                    true,
+                    true,
+                    "",
+                    () -> GCMBlockCipher.newInstance(new SM4Engine()))));
+    algs.addAll(BouncyCastleLwPk.algs());
     List<String> notes =
-        List.of(
-            "BouncyCastle's lightweight API called directly (no JCA): SHA256Digest.newInstance(),"
-                + " SHA512Digest, SHA3Digest(256/512), Blake2bDigest(512), Blake2sDigest(256),"
-                + " SM3Digest, HMac(SHA256Digest), AESEngine.newInstance() under"
-                + " DefaultBufferedBlockCipher (ECB), DefaultBufferedBlockCipher(CBCBlockCipher)"
-                + " (CBC), SICBlockCipher (CTR), ChaCha7539Engine (ChaCha20),"
-                + " GCMBlockCipher.newInstance / CCMBlockCipher.newInstance over AESEngine,"
-                + " ChaCha20Poly1305, XChaCha20Poly1305.",
-            "Hashes and HMAC: one object per cell (HMac.init(key) once); one operation is"
-                + " update(msg, 0, n) and doFinal(buf, 0) into a preallocated buffer.",
-            "Ciphers: the key schedule is done once per cell (init with the KeyParameter); the"
-                + " IV/nonce is set per message with init(mode, new ParametersWithIV(null, iv))"
-                + " (BouncyCastle's way to change the IV and keep the key), prepared once per cell."
-                + " One operation is processBytes(in, 0, n, out, 0) (+ doFinal for the buffered"
-                + " block ciphers) into a preallocated array.",
-            "AEADs: init(mode, AEADParameters(null key, 128, nonce)) per message keeps the"
-                + " expanded key (GCM also keeps its hash-key tables); XChaCha20Poly1305 refuses"
-                + " a null key, so its parameters carry the KeyParameter and every init derives the"
-                + " HChaCha20 subkey (which depends on the nonce anyway). One operation is"
-                + " processBytes + doFinal; 16-byte tag, empty AAD; open verifies the tag.",
-            "AEAD encryption: GCMBlockCipher, CCMBlockCipher, ChaCha20Poly1305 and"
-                + " XChaCha20Poly1305 refuse to be initialised for encryption twice in a row with the"
-                + " same nonce (\"cannot reuse nonce\"), so seal cells alternate between the cell's"
-                + " nonce and a second nonce (its last byte XOR 0x01), each prepared once; the"
-                + " checksum is of an operation with the cell's own nonce.",
-            "Streaming (chunk > 0): processBytes per piece into a piece-sized buffer, then doFinal;"
-                + " GCM and (X)ChaCha20-Poly1305 stream in both directions (decryption holds back"
-                + " only the tag). AES-CCM is not streamed: "
-                + ccmNoStream
-                + ".");
+        new java.util.ArrayList<>(
+            List.of(
+                "BouncyCastle's lightweight API called directly (no JCA): SHA256Digest.newInstance(),"
+                    + " SHA512Digest, SHA3Digest(256/512), Blake2bDigest(512), Blake2sDigest(256),"
+                    + " SM3Digest, HMac(SHA256Digest), AESEngine.newInstance() under"
+                    + " DefaultBufferedBlockCipher (ECB), DefaultBufferedBlockCipher(CBCBlockCipher)"
+                    + " (CBC), SICBlockCipher (CTR), ChaCha7539Engine (ChaCha20),"
+                    + " GCMBlockCipher.newInstance / CCMBlockCipher.newInstance over AESEngine,"
+                    + " ChaCha20Poly1305, XChaCha20Poly1305; SM4Engine in the same modes (ECB, CBC,"
+                    + " SICBlockCipher, GCMBlockCipher.newInstance).",
+                "Hashes and HMAC: one object per cell (HMac.init(key) once); one operation is"
+                    + " update(msg, 0, n) and doFinal(buf, 0) into a preallocated buffer.",
+                "Ciphers: the key schedule is done once per cell (init with the KeyParameter); the"
+                    + " IV/nonce is set per message with init(mode, new ParametersWithIV(null, iv))"
+                    + " (BouncyCastle's way to change the IV and keep the key), prepared once per cell."
+                    + " One operation is processBytes(in, 0, n, out, 0) (+ doFinal for the buffered"
+                    + " block ciphers) into a preallocated array.",
+                "AEADs: init(mode, AEADParameters(null key, 128, nonce)) per message keeps the"
+                    + " expanded key (GCM also keeps its hash-key tables); XChaCha20Poly1305 refuses"
+                    + " a null key, so its parameters carry the KeyParameter and every init derives the"
+                    + " HChaCha20 subkey (which depends on the nonce anyway). One operation is"
+                    + " processBytes + doFinal; 16-byte tag, empty AAD; open verifies the tag.",
+                "AEAD encryption: GCMBlockCipher, CCMBlockCipher, ChaCha20Poly1305 and"
+                    + " XChaCha20Poly1305 refuse to be initialised for encryption twice in a row with the"
+                    + " same nonce (\"cannot reuse nonce\"), so seal cells alternate between the cell's"
+                    + " nonce and a second nonce (its last byte XOR 0x01), each prepared once; the"
+                    + " checksum is of an operation with the cell's own nonce.",
+                "Streaming (chunk > 0): processBytes per piece into a piece-sized buffer, then doFinal;"
+                    + " GCM and (X)ChaCha20-Poly1305 stream in both directions (decryption holds back"
+                    + " only the tag). AES-CCM is not streamed: "
+                    + ccmNoStream
+                    + "."));
+    notes.addAll(BouncyCastleLwPk.notes());
     return new Provider.Catalogue(
         "java:bouncycastle-lw",
         "BouncyCastle (bcprov-jdk18on) lightweight API",
         new BouncyCastleProvider().getInfo() + " (lightweight API)",
-        notes,
-        algs);
+        List.copyOf(notes),
+        List.copyOf(algs));
   }
 
   // ---- hashes and HMAC -----------------------------------------------------------------------
@@ -349,15 +373,17 @@ final class BouncyCastleLwOps {
   }
 
   static Alg block(String name, int keyLen, boolean cbc) {
+    return block(name, keyLen, cbc, AESEngine::newInstance);
+  }
+
+  static Alg block(String name, int keyLen, boolean cbc, Supplier<BlockCipher> engine) {
     Def def =
         new Def() {
           @Override
           public Engine keyed(boolean encrypt, byte[] key, byte[] firstNonce) {
             BufferedBlockCipher c =
                 new DefaultBufferedBlockCipher(
-                    cbc
-                        ? CBCBlockCipher.newInstance(AESEngine.newInstance())
-                        : AESEngine.newInstance());
+                    cbc ? CBCBlockCipher.newInstance(engine.get()) : engine.get());
             KeyParameter k = new KeyParameter(key);
             c.init(encrypt, cbc ? new ParametersWithIV(k, firstNonce) : k);
             return new Buffered(c, encrypt);

@@ -28,6 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
 final class JcaOps {
   static final String SUN = "SUN";
   static final String SUNJCE = "SunJCE";
+  static final String SUN_RSA_SIGN = "SunRsaSign";
+  static final String SUN_EC = "SunEC";
 
   private JcaOps() {}
 
@@ -39,23 +41,25 @@ final class JcaOps {
         "SunJCE's ChaCha20-Poly1305 decryption buffers the whole ciphertext until doFinal"
             + " (memory grows with the message), so only seal is streamed";
     List<Alg> algs =
-        List.of(
-            Provider.noop(),
-            hash("sha256", "SHA-256", SUN),
-            hash("sha512", "SHA-512", SUN),
-            hash("sha3-256", "SHA3-256", SUN),
-            hash("sha3-512", "SHA3-512", SUN),
-            hmac("hmac-sha256", "HmacSHA256", SUNJCE),
-            cipher(aesEcb("aes-128-ecb", 16, SUNJCE), ALL, ""),
-            cipher(aesEcb("aes-256-ecb", 32, SUNJCE), ALL, ""),
-            cipher(aesCbc("aes-128-cbc", 16, SUNJCE), ALL, ""),
-            cipher(aesCbc("aes-256-cbc", 32, SUNJCE), ALL, ""),
-            cipher(aesCtr("aes-128-ctr", 16, SUNJCE), ALL, ""),
-            cipher(aesCtr("aes-256-ctr", 32, SUNJCE), ALL, ""),
-            cipher(chacha20(SUNJCE, Repeat.REFUSED), ALL, ""),
-            cipher(aesGcm("aes-128-gcm", 16, SUNJCE), SEAL, gcmOpen),
-            cipher(aesGcm("aes-256-gcm", 32, SUNJCE), SEAL, gcmOpen),
-            cipher(chacha20Poly1305(SUNJCE, Repeat.REFUSED), SEAL, polyOpen));
+        new ArrayList<>(
+            List.of(
+                Provider.noop(),
+                hash("sha256", "SHA-256", SUN),
+                hash("sha512", "SHA-512", SUN),
+                hash("sha3-256", "SHA3-256", SUN),
+                hash("sha3-512", "SHA3-512", SUN),
+                hmac("hmac-sha256", "HmacSHA256", SUNJCE),
+                cipher(aesEcb("aes-128-ecb", 16, SUNJCE), ALL, ""),
+                cipher(aesEcb("aes-256-ecb", 32, SUNJCE), ALL, ""),
+                cipher(aesCbc("aes-128-cbc", 16, SUNJCE), ALL, ""),
+                cipher(aesCbc("aes-256-cbc", 32, SUNJCE), ALL, ""),
+                cipher(aesCtr("aes-128-ctr", 16, SUNJCE), ALL, ""),
+                cipher(aesCtr("aes-256-ctr", 32, SUNJCE), ALL, ""),
+                cipher(chacha20(SUNJCE, Repeat.REFUSED), ALL, ""),
+                cipher(aesGcm("aes-128-gcm", 16, SUNJCE), SEAL, gcmOpen),
+                cipher(aesGcm("aes-256-gcm", 32, SUNJCE), SEAL, gcmOpen),
+                cipher(chacha20Poly1305(SUNJCE, Repeat.REFUSED), SEAL, polyOpen)));
+    algs.addAll(JcaPk.common(new JcaPk.Provs(SUN_RSA_SIGN, SUNJCE, SUN_EC)));
     java.security.Provider sun = Security.getProvider(SUN);
     java.security.Provider jce = Security.getProvider(SUNJCE);
     String version =
@@ -70,12 +74,21 @@ final class JcaOps {
             + ", "
             + jce.getName()
             + " "
-            + jce.getVersionStr();
+            + jce.getVersionStr()
+            + ", "
+            + Security.getProvider(SUN_RSA_SIGN).getName()
+            + " "
+            + Security.getProvider(SUN_RSA_SIGN).getVersionStr()
+            + ", "
+            + Security.getProvider(SUN_EC).getName()
+            + " "
+            + Security.getProvider(SUN_EC).getVersionStr();
     List<String> notes = new ArrayList<>();
     notes.add(
         "Providers named in every getInstance: MessageDigest from SUN (SHA-256, SHA-512, SHA3-256,"
-            + " SHA3-512), Mac and Cipher from SunJCE; BouncyCastle is not on the provider list of"
-            + " this process.");
+            + " SHA3-512), Mac and Cipher from SunJCE, RSA (KeyPairGenerator, KeyFactory,"
+            + " Signature) from SunRsaSign, the RSA-OAEP Cipher from SunJCE, EC, EdDSA and XDH from"
+            + " SunEC; BouncyCastle is not on the provider list of this process.");
     notes.addAll(jcaNotes("SunJCE"));
     notes.add(
         "ChaCha20 and ChaCha20-Poly1305: SunJCE refuses to initialise a Cipher twice in a row with"
@@ -90,11 +103,26 @@ final class JcaOps {
         "Streaming (chunk > 0): Cipher.update per piece into a piece-sized buffer, then doFinal."
             + " AES-GCM and ChaCha20-Poly1305 stream only seal: SunJCE's decryption holds the whole"
             + " ciphertext until doFinal, so a streamed open answers \"not offered\".");
+    notes.addAll(JcaPk.notes("SunRsaSign (RSA), SunJCE (OAEP) and SunEC (EC, EdDSA, XDH)"));
     notes.add(
-        "Not offered: BLAKE2b/BLAKE2s, SM3, AES-CCM and XChaCha20-Poly1305 (the JDK 17 providers"
-            + " have none of them).");
+        "Known SunEC results on the shared vectors (the driver reports the library's answers as"
+            + " they are): ECDSA P-256/P-384 verification accepts an s encoded without its"
+            + " leading zero (Wycheproof MissingZero) and rejects valid signatures whose x(kG) is"
+            + " at least n (Wycheproof ecdsa_secp256r1_sha256 #350, #479; secp384r1_sha384 #382,"
+            + " #499); Ed25519 verification accepts a signature with a byte appended (ed25519"
+            + " #37). So ecdsa-p256, ecdsa-p384 and ed25519 fail verification here and are not"
+            + " timed.");
+    notes.add(
+        "Not offered: BLAKE2b/BLAKE2s, SM3, SM4, AES-CCM and XChaCha20-Poly1305 (the JDK 17"
+            + " providers have none of them); secp256k1 ECDSA/ECDH (removed from SunEC in JDK 16);"
+            + " ML-KEM and ML-DSA (in the JDK from version 24 only); SM2 (no JDK provider has"
+            + " it).");
     return new Provider.Catalogue(
-        "java:jca", "JDK providers (SUN, SunJCE) via the JCA", version, List.copyOf(notes), algs);
+        "java:jca",
+        "JDK providers (SUN, SunJCE, SunRsaSign, SunEC) via the JCA",
+        version,
+        List.copyOf(notes),
+        List.copyOf(algs));
   }
 
   /** The notes every JCA-based provider carries, for the given provider name. */
@@ -187,6 +215,32 @@ final class JcaOps {
   static CipherDef aesGcm(String name, int keyLen, String prov) {
     return new CipherDef(
         name, "AES/GCM/NoPadding", "AES", prov, keyLen, 12, GCM, 16, false, Repeat.ENCRYPT_REFUSED);
+  }
+
+  static CipherDef sm4(String mode, String prov) {
+    return switch (mode) {
+      case "ecb" ->
+          new CipherDef(
+              "sm4-ecb", "SM4/ECB/NoPadding", "SM4", prov, 16, 0, null, 0, true, Repeat.ALLOWED);
+      case "cbc" ->
+          new CipherDef(
+              "sm4-cbc", "SM4/CBC/NoPadding", "SM4", prov, 16, 16, IV, 0, true, Repeat.ALLOWED);
+      case "ctr" ->
+          new CipherDef(
+              "sm4-ctr", "SM4/CTR/NoPadding", "SM4", prov, 16, 16, IV, 0, false, Repeat.ALLOWED);
+      default ->
+          new CipherDef(
+              "sm4-gcm",
+              "SM4/GCM/NoPadding",
+              "SM4",
+              prov,
+              16,
+              12,
+              GCM,
+              16,
+              false,
+              Repeat.ENCRYPT_REFUSED);
+    };
   }
 
   static CipherDef chacha20Poly1305(String prov, Repeat repeat) {

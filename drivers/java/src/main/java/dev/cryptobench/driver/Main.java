@@ -25,7 +25,7 @@ import java.util.List;
 
 /**
  * cbdriver-java: cryptobench's Java driver. Speaks the JSON-lines driver protocol
- * (docs/protocol.md, version 1) on stdin/stdout for one provider, selected by --provider.
+ * (docs/protocol.md, version 2) on stdin/stdout for one provider, selected by --provider.
  */
 public final class Main {
   private final Provider prov;
@@ -129,6 +129,7 @@ public final class Main {
       return switch (cmd) {
         case "hello" -> new Reply(Protocol.encode(hello(req)), false);
         case "verify" -> new Reply(Protocol.encode(verify(req)), false);
+        case "keypair" -> new Reply(Protocol.encode(keypair(req)), false);
         case "bench" -> new Reply(Protocol.encode(bench(req)), false);
         case "bye" -> new Reply(Protocol.encode(Protocol.ok()), true);
         default -> throw new Protocol.BadRequest("unknown cmd \"" + cmd + "\"");
@@ -149,12 +150,16 @@ public final class Main {
   // ---- hello ---------------------------------------------------------------------------------
 
   ObjectNode hello(JsonNode req) throws Protocol.BadRequest {
-    // The orchestrator names the highest version it speaks; the driver answers with its own
-    // (version 2 only added public-key operations, which this driver does not offer).
+    // The orchestrator names the highest version it speaks; any version >= 1 is accepted and the
+    // driver answers with the highest it implements (version 2 is purely additive: public keys).
     Long version = Protocol.integer(req, "protocol");
-    if (version != null && version < Protocol.VERSION) {
+    if (version != null && version < 1) {
       throw new Protocol.BadRequest(
-          "protocol " + version + " not supported (this driver speaks " + Protocol.VERSION + ")");
+          "protocol "
+              + version
+              + " not supported (this driver speaks 1 to "
+              + Protocol.VERSION
+              + ")");
     }
     ObjectNode r = Protocol.ok();
     r.put("protocol", Protocol.VERSION);
@@ -257,6 +262,12 @@ public final class Main {
               "UseSHA3Intrinsics",
               "UseChaCha20Intrinsics",
               "UsePoly1305Intrinsics",
+              // BigInteger (RSA; the JDK's EC code has its own field arithmetic)
+              "UseMultiplyToLenIntrinsic",
+              "UseSquareToLenIntrinsic",
+              "UseMulAddIntrinsic",
+              "UseMontgomeryMultiplyIntrinsic",
+              "UseMontgomerySquareIntrinsic",
               "UseAVX")) {
         try {
           VMOption o = hs.getVMOption(flag);
@@ -302,16 +313,38 @@ public final class Main {
     res.put("id", rc.id());
     try {
       Provider.Case c = rc.decode();
-      if (!a.offers(c.op())) {
+      if (!a.publicKey() && !a.offers(c.op())) {
         throw new IllegalArgumentException("op \"" + c.op() + "\" not offered for " + a.name());
       }
       res.put("out", Input.hex(a.exec().run(c)));
     } catch (Provider.Rejected e) {
       res.put("rejected", true);
+    } catch (Provider.Unsupported e) {
+      res.put("unsupported", Protocol.oneLine(e.getMessage()));
     } catch (Exception | Error e) {
       res.put("error", Protocol.oneLine(Protocol.describe(e)));
     }
     return res;
+  }
+
+  // ---- keypair -------------------------------------------------------------------------------
+
+  /** A fresh key pair from the provider's own generator, in protocol.md's encodings. */
+  ObjectNode keypair(JsonNode req) throws Exception {
+    Provider.Alg a = lookup(req);
+    if (!a.publicKey()) {
+      throw new Protocol.BadRequest(
+          "keypair not offered for "
+              + a.name()
+              + " by "
+              + prov.id()
+              + " (not a public-key algorithm)");
+    }
+    byte[][] kp = a.keypair().generate();
+    ObjectNode r = Protocol.ok();
+    r.put("public", Input.hex(kp[0]));
+    r.put("private", Input.hex(kp[1]));
+    return r;
   }
 
   // ---- bench ---------------------------------------------------------------------------------
@@ -388,16 +421,27 @@ public final class Main {
     Timing t = new Timing(cell);
     String cellKey = a.name() + "|" + op + "|" + size + "|" + chunk;
     long[] state = warmed.computeIfAbsent(cellKey, k -> new long[2]); // {ops so far, warmed}
-    long[] warm = t.warmup(warmupNs);
-    long calibrated = batch > 0 ? batch : t.calibrate(1, targetNs);
-    Timing.JitResult jr =
-        t.jitWarmup(calibrated, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
+    long[] warm;
+    long calibrated;
+    Timing.JitResult jr;
+    if (cell.warmupCap() > 0) {
+      // Slow operations of variable time (RSA key generation): a few operations, no JIT rounds.
+      int least = state[0] == 0 ? cell.firstWarmup() : 1;
+      warm = t.cappedWarmup(warmupNs, least, cell.warmupCap());
+      calibrated = batch > 0 ? batch : t.calibrate(1, targetNs);
+      jr = Timing.JitResult.none(calibrated);
+    } else {
+      warm = t.warmup(warmupNs);
+      calibrated = batch > 0 ? batch : t.calibrate(1, targetNs);
+      jr =
+          t.jitWarmup(calibrated, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
+    }
     state[0] += warm[0] + jr.ops();
     if (jr.stop().equals("stable")) {
       state[1] = 1; // later requests for this cell run one window; until then, the full rule
     }
     long b = jr.batch();
-    if (batch == 0 && jr.lastRoundNs() < targetNs && b < Timing.MAX_BATCH) {
+    if (batch == 0 && jr.rounds() > 0 && jr.lastRoundNs() < targetNs && b < Timing.MAX_BATCH) {
       // One batch of the compiled code is shorter than target_ns: go on doubling.
       b = t.calibrate(2 * b, targetNs);
     }

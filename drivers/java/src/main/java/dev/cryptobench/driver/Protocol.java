@@ -13,11 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Protocol version 1 (docs/protocol.md): decoding requests, encoding responses, and turning any
+ * Protocol version 2 (docs/protocol.md): decoding requests, encoding responses, and turning any
  * error into {"ok":false,"error":...}.
  */
 final class Protocol {
-  static final int VERSION = 1;
+  /** The highest version this driver implements (hello answers with it). */
+  static final int VERSION = 2;
 
   /** verify requests carry several MB of hex in one string: no length limit on strings. */
   private static final ObjectMapper JSON =
@@ -40,9 +41,31 @@ final class Protocol {
     }
   }
 
-  /** A verify case as it arrives (hex strings), decoded per case so one bad case stays one. */
+  /**
+   * A verify case as it arrives (hex strings), decoded per case so one bad case stays one. The
+   * public-key fields (version 2): pub, priv, sig, seed ("" when absent), m and ctx (null when
+   * absent), deterministic.
+   */
   record RawCase(
-      String id, String op, String key, String iv, String aad, String msg, Long counter) {
+      String id,
+      String op,
+      String key,
+      String iv,
+      String aad,
+      String msg,
+      Long counter,
+      String pub,
+      String priv,
+      String sig,
+      String seed,
+      String m,
+      String ctx,
+      boolean deterministic) {
+    /** A symmetric case. */
+    RawCase(String id, String op, String key, String iv, String aad, String msg, Long counter) {
+      this(id, op, key, iv, aad, msg, counter, "", "", "", "", null, null, false);
+    }
+
     Provider.Case decode() {
       if (counter != null && (counter < 0 || counter > 0xffffffffL)) {
         throw new IllegalArgumentException("counter " + counter + " does not fit 32 bits");
@@ -54,7 +77,14 @@ final class Protocol {
           Input.unhex("iv", iv),
           Input.unhex("aad", aad),
           Input.unhex("msg", msg),
-          counter == null ? 0 : counter);
+          counter == null ? 0 : counter,
+          Input.unhex("public", pub),
+          Input.unhex("private", priv),
+          Input.unhex("sig", sig),
+          Input.unhex("seed", seed),
+          m == null ? null : Input.unhex("m", m),
+          ctx == null ? null : Input.unhex("ctx", ctx),
+          deterministic);
     }
   }
 
@@ -103,6 +133,24 @@ final class Protocol {
     return v.asLong();
   }
 
+  /** A string field that may be absent (null) as opposed to empty. */
+  static String optionalText(JsonNode req, String field) throws BadRequest {
+    JsonNode v = req.get(field);
+    return v == null || v.isNull() ? null : text(req, field);
+  }
+
+  /** A boolean field; false when absent or null. */
+  static boolean bool(JsonNode req, String field) throws BadRequest {
+    JsonNode v = req.get(field);
+    if (v == null || v.isNull()) {
+      return false;
+    }
+    if (!v.isBoolean()) {
+      throw new BadRequest("\"" + field + "\" must be true or false");
+    }
+    return v.asBoolean();
+  }
+
   static long integer(JsonNode req, String field, long absent) throws BadRequest {
     Long v = integer(req, field);
     return v == null ? absent : v;
@@ -130,7 +178,14 @@ final class Protocol {
               text(c, "iv"),
               text(c, "aad"),
               text(c, "msg"),
-              integer(c, "counter")));
+              integer(c, "counter"),
+              text(c, "public"),
+              text(c, "private"),
+              text(c, "sig"),
+              text(c, "seed"),
+              optionalText(c, "m"),
+              optionalText(c, "ctx"),
+              bool(c, "deterministic")));
     }
     return out;
   }
@@ -174,6 +229,7 @@ final class Protocol {
     String m = e.getMessage();
     if (e instanceof BadRequest
         || e instanceof Provider.NotOffered
+        || e instanceof Provider.Unsupported
         || e.getClass() == IllegalArgumentException.class) {
       return m == null ? e.getClass().getSimpleName() : m;
     }

@@ -73,7 +73,19 @@ interface Provider {
       Set<String> streamOps,
       String noStream,
       Executor exec,
-      CellFactory cells) {
+      CellFactory cells,
+      KeypairGen keypair) {
+    /** A symmetric algorithm (no key pairs). */
+    Alg(
+        String name,
+        List<String> ops,
+        Set<String> streamOps,
+        String noStream,
+        Executor exec,
+        CellFactory cells) {
+      this(name, ops, streamOps, noStream, exec, cells, null);
+    }
+
     boolean offers(String op) {
       return ops.contains(op);
     }
@@ -81,6 +93,24 @@ interface Provider {
     boolean stream() {
       return !streamOps.isEmpty();
     }
+
+    /**
+     * A public-key algorithm (protocol version 2): it answers keypair, and its case executor
+     * dispatches the case ops itself (they are not the bench ops: an ecdsa-p256 case may be a sign
+     * or verify, an ml-kem-768 case a keygen from a seed).
+     */
+    boolean publicKey() {
+      return keypair != null;
+    }
+  }
+
+  /**
+   * A fresh key pair from the provider's own generator: {public, private} in protocol.md's
+   * encodings.
+   */
+  @FunctionalInterface
+  interface KeypairGen {
+    byte[][] generate() throws Exception;
   }
 
   /** Runs one verify case; throws {@link Rejected} when the library refused the input. */
@@ -95,8 +125,45 @@ interface Provider {
     Cell make(CellParams p) throws Exception;
   }
 
-  /** One decoded verify case. */
-  record Case(String id, String op, byte[] key, byte[] iv, byte[] aad, byte[] msg, long counter) {}
+  /**
+   * One decoded verify case. The public-key fields (version 2) are empty when absent, except {@code
+   * m} and {@code ctx}, which are null when absent (an empty context differs from none only in
+   * whether an algorithm without contexts must refuse it: it need not).
+   */
+  record Case(
+      String id,
+      String op,
+      byte[] key,
+      byte[] iv,
+      byte[] aad,
+      byte[] msg,
+      long counter,
+      byte[] pub,
+      byte[] priv,
+      byte[] sig,
+      byte[] seed,
+      byte[] m,
+      byte[] ctx,
+      boolean deterministic) {
+    /** A symmetric case. */
+    Case(String id, String op, byte[] key, byte[] iv, byte[] aad, byte[] msg, long counter) {
+      this(
+          id,
+          op,
+          key,
+          iv,
+          aad,
+          msg,
+          counter,
+          new byte[0],
+          new byte[0],
+          new byte[0],
+          new byte[0],
+          null,
+          null,
+          false);
+    }
+  }
 
   /**
    * What a cell is prepared from: the message is {@code size} bytes of the fixed input for {@code
@@ -174,7 +241,21 @@ interface Provider {
     abstract long loop(long n) throws Exception;
 
     /** The output of the most recent one-shot run. */
-    abstract byte[] output();
+    abstract byte[] output() throws Exception;
+
+    /**
+     * The most operations the warm-up may run in one request, 0 for no cap; a capped cell runs no
+     * JIT rounds (see {@link Timing#cappedWarmup}). RSA key generation: single operations of 50 ms
+     * to seconds whose times vary by nature, so "stable" is never reached.
+     */
+    int warmupCap() {
+      return 0;
+    }
+
+    /** With a warm-up cap: the operations the first request for this cell in the process runs. */
+    int firstWarmup() {
+      return 1;
+    }
 
     /**
      * Runs one operation outside any timing and returns its checksum. Streamed cells override this
@@ -186,12 +267,28 @@ interface Provider {
     }
   }
 
+  /**
+   * The library has no API for this variant of the operation (deterministic ML-KEM encapsulation
+   * through the JCA, a context string for Ed25519): the case result is {@code unsupported}.
+   */
+  final class Unsupported extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unsupported(String message) {
+      super(message);
+    }
+  }
+
   /** The library refused the input (an open whose tag does not verify). */
   final class Rejected extends Exception {
     private static final long serialVersionUID = 1L;
 
     Rejected(Throwable cause) {
       super("rejected", cause);
+    }
+
+    Rejected(String why) {
+      super(why);
     }
   }
 

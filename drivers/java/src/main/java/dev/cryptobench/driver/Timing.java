@@ -100,7 +100,12 @@ final class Timing {
       long batch,
       long lastRoundNs,
       long compileMs,
-      double allocBytesPerOp) {}
+      double allocBytesPerOp) {
+    /** No JIT rounds (a cell with a warm-up cap): stop "capped". */
+    static JitResult none(long batch) {
+      return new JitResult(0, 0, 0, false, "capped", Double.NaN, batch, 0, 0, -1);
+    }
+  }
 
   private static final CompilationMXBean COMPILER = ManagementFactory.getCompilationMXBean();
   private static final java.lang.management.ThreadMXBean THREADS =
@@ -159,6 +164,22 @@ final class Timing {
       long perOp = Math.max(1, ns / ops);
       long remaining = (warmupNs - ns) / perOp + 1;
       n = Math.min(Math.min(2 * n, remaining), MAX_BATCH);
+    }
+    return new long[] {ops, ns};
+  }
+
+  /**
+   * The warm-up of a cell with a cap (RSA key generation): one operation at a time until warmupNs
+   * has passed and at least {@code least} operations ran, but never more than {@code cap}.
+   */
+  long[] cappedWarmup(long warmupNs, int least, int cap) throws Exception {
+    long t0 = System.nanoTime();
+    long ops = 0;
+    long ns = 0;
+    while (ops < cap && (ops < least || ns < warmupNs)) {
+      timeBatch(1);
+      ops++;
+      ns = System.nanoTime() - t0;
     }
     return new long[] {ops, ns};
   }

@@ -44,7 +44,7 @@ class BenchTest {
   static String[] keyIv(String alg) {
     int keyLen = 0;
     int ivLen = 0;
-    if (alg.startsWith("aes-128-")) {
+    if (alg.startsWith("aes-128-") || alg.startsWith("sm4-")) {
       keyLen = 16;
     } else if (alg.startsWith("aes-256-")
         || alg.contains("chacha20")
@@ -132,6 +132,9 @@ class BenchTest {
       Main d = new Main(p, FAST_JIT, false);
       byte[] msg = Input.message((int) SEED, 1024);
       for (Provider.Alg a : p.algs()) {
+        if (a.publicKey()) {
+          continue; // PkTest
+        }
         for (String op : a.ops()) {
           tests.add(
               DynamicTest.dynamicTest(
@@ -192,7 +195,7 @@ class BenchTest {
       Main d = new Main(p, FAST_JIT, false);
       for (Provider.Alg a : p.algs()) {
         String n = a.name();
-        if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop")) {
+        if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop") || a.publicKey()) {
           continue;
         }
         tests.add(
@@ -232,7 +235,7 @@ class BenchTest {
       Provider p = Provider.create(id);
       for (Provider.Alg a : p.algs()) {
         for (String op : a.ops()) {
-          if (op.equals("hash") || op.equals("mac") || op.equals("noop")) {
+          if (op.equals("hash") || op.equals("mac") || op.equals("noop") || a.publicKey()) {
             continue; // a digest's state is fixed-size
           }
           boolean streamed = a.streamOps().contains(op);
@@ -357,7 +360,7 @@ class BenchTest {
       }
       String hello = d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line();
       assertTrue(
-          hello.startsWith("{\"ok\":true,\"protocol\":1,\"provider\":\"" + id + "\""), hello);
+          hello.startsWith("{\"ok\":true,\"protocol\":2,\"provider\":\"" + id + "\""), hello);
       Main.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
       assertEquals("{\"ok\":true}", bye.line());
       assertTrue(bye.quit());
@@ -397,14 +400,33 @@ class BenchTest {
       String notes = h.get("notes").toString();
       assertTrue(notes.contains("JIT warm-up"), notes);
     }
-    // An orchestrator speaking a later version gets this driver's version back.
-    JsonNode v2 =
-        JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\",\"protocol\":2}").line());
-    assertTrue(v2.path("ok").asBoolean(), v2.toString());
-    assertEquals(1, v2.path("protocol").asInt());
+    // Any version >= 1 gets this driver's highest version back (version 2 only adds).
+    for (int asked : new int[] {1, 2, 3}) {
+      JsonNode v =
+          JSON.readTree(
+              driver("java:jca")
+                  .handleLine("{\"cmd\":\"hello\",\"protocol\":" + asked + "}")
+                  .line());
+      assertTrue(v.path("ok").asBoolean(), v.toString());
+      assertEquals(2, v.path("protocol").asInt());
+    }
     JsonNode jca = JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\"}").line());
-    for (String absent : List.of("blake2b-512", "sm3", "aes-128-ccm", "xchacha20-poly1305")) {
+    for (String absent :
+        List.of(
+            "blake2b-512",
+            "sm3",
+            "sm4-gcm",
+            "aes-128-ccm",
+            "xchacha20-poly1305",
+            "ecdsa-secp256k1",
+            "ecdh-secp256k1",
+            "sm2",
+            "ml-kem-768",
+            "ml-dsa-65")) {
       assertFalse(jca.path("offers").has(absent), "java:jca offers " + absent);
+    }
+    for (String present : List.of("rsa-2048", "ecdsa-p256", "ed448", "x448", "rsa-4096-oaep")) {
+      assertTrue(jca.path("offers").has(present), "java:jca lacks " + present);
     }
   }
 

@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -65,13 +67,16 @@ class VectorsTest {
     return cases;
   }
 
-  /** protocol.md's judging rules; null means the case passes. */
+  /** protocol.md's judging rules; null means the case passes (or was skipped as unsupported). */
   static String judge(JsonNode c, JsonNode r) {
     if (!c.path("id").asText().equals(r.path("id").asText())) {
       return "result id " + r.path("id") + " does not echo the case id";
     }
     if (r.has("error")) {
       return "error: " + r.get("error").asText();
+    }
+    if (r.has("unsupported")) {
+      return null; // skipped, as the orchestrator counts it; at least one case must pass
     }
     boolean rejected = r.path("rejected").asBoolean(false);
     String out = r.has("out") ? r.get("out").asText() : null;
@@ -98,7 +103,45 @@ class VectorsTest {
     }
   }
 
-  static final List<String> CASE_FIELDS = List.of("id", "op", "key", "iv", "counter", "aad", "msg");
+  static final List<String> CASE_FIELDS =
+      List.of(
+          "id",
+          "op",
+          "key",
+          "iv",
+          "counter",
+          "aad",
+          "msg",
+          "public",
+          "private",
+          "sig",
+          "seed",
+          "m",
+          "ctx",
+          "deterministic");
+
+  /**
+   * Vectors the library itself gets wrong, pinned so that a JDK which fixes them makes this test
+   * fail (then delete the entry): the driver reports the library's answer as it is, and the
+   * orchestrator marks these provider/algorithm pairs failed and does not time them. SunEC of JDK
+   * 17 accepts an ECDSA s encoded without its leading zero (Wycheproof "MissingZero", which names
+   * the JDK), rejects valid ECDSA signatures whose x(kG) is at least n (x mod n is not taken), and
+   * accepts an Ed25519 signature with a byte appended ("SignatureWithGarbage").
+   */
+  static final Map<String, Set<String>> KNOWN_LIBRARY_FAILURES =
+      Map.of(
+          "java:jca ecdsa-p256",
+          Set.of(
+              "wycheproof/ecdsa_secp256r1_sha256_test.json#6",
+              "wycheproof/ecdsa_secp256r1_sha256_test.json#350",
+              "wycheproof/ecdsa_secp256r1_sha256_test.json#479"),
+          "java:jca ecdsa-p384",
+          Set.of(
+              "wycheproof/ecdsa_secp384r1_sha384_test.json#6",
+              "wycheproof/ecdsa_secp384r1_sha384_test.json#382",
+              "wycheproof/ecdsa_secp384r1_sha384_test.json#499"),
+          "java:jca ed25519",
+          Set.of("wycheproof/ed25519_test.json#37"));
 
   @TestFactory
   Stream<DynamicTest> everyCaseOfEveryOfferedAlgorithm() {
@@ -111,16 +154,29 @@ class VectorsTest {
         if (a.name().equals("noop")) {
           continue; // no vectors for the empty operation
         }
-        tests.add(
-            DynamicTest.dynamicTest(
-                id + " " + a.name(), () -> verifyAll(d, a, dir.resolve(a.name() + ".jsonl"))));
+        Path file = dir.resolve(a.name() + ".jsonl");
+        if (a.publicKey() && !Files.exists(file)) {
+          // No shared vectors (ed448, x448, sm2, RSA 3072/4096 ...): PkTest's self- and
+          // cross-checks cover them, as the orchestrator's cross-verification does.
+          System.err.println(id + " " + a.name() + ": no vectors");
+          continue;
+        }
+        Set<String> known = KNOWN_LIBRARY_FAILURES.getOrDefault(id + " " + a.name(), Set.of());
+        tests.add(DynamicTest.dynamicTest(id + " " + a.name(), () -> verifyAll(d, a, file, known)));
       }
     }
     return tests.stream();
   }
 
-  private static void verifyAll(Main d, Provider.Alg a, Path file) throws IOException {
-    List<ObjectNode> cases = loadCases(file);
+  private static void verifyAll(Main d, Provider.Alg a, Path file, Set<String> known)
+      throws IOException {
+    List<ObjectNode> cases = new ArrayList<>();
+    for (ObjectNode c : loadCases(file)) {
+      // As the orchestrator does: only cases of an operation the provider offers.
+      if (a.offers(c.path("op").asText())) {
+        cases.add(c);
+      }
+    }
     assertFalse(cases.isEmpty(), "no cases for " + a.name());
     // Through the verify request, exactly as the orchestrator sends it (no answers).
     ObjectNode req = JSON.createObjectNode();
@@ -141,13 +197,25 @@ class VectorsTest {
     JsonNode results = resp.get("results");
     assertEquals(cases.size(), results.size(), "one result per case");
     List<String> failures = new ArrayList<>();
+    Set<String> knownFailed = new TreeSet<>();
     Map<String, Integer> counts = new TreeMap<>();
+    int passed = 0;
     for (int i = 0; i < cases.size(); i++) {
       String why = judge(cases.get(i), results.get(i));
-      if (why != null) {
-        failures.add(cases.get(i).path("id").asText() + ": " + why);
+      String caseId = cases.get(i).path("id").asText();
+      if (why != null && known.contains(caseId)) {
+        knownFailed.add(caseId);
+      } else if (why != null) {
+        failures.add(caseId + ": " + why);
       }
-      counts.merge(cases.get(i).path("expect").asText(), 1, Integer::sum);
+      String kind =
+          results.get(i).has("unsupported")
+              ? "unsupported " + cases.get(i).path("op").asText()
+              : cases.get(i).path("op").asText() + " " + cases.get(i).path("expect").asText();
+      counts.merge(kind, 1, Integer::sum);
+      if (why == null && !results.get(i).has("unsupported")) {
+        passed++;
+      }
     }
     if (!failures.isEmpty()) {
       fail(
@@ -157,7 +225,18 @@ class VectorsTest {
               + " cases failed, first: "
               + String.join("; ", failures.subList(0, Math.min(5, failures.size()))));
     }
-    System.err.println(a.name() + ": " + cases.size() + " cases judged " + counts);
+    assertEquals(
+        new TreeSet<>(known),
+        knownFailed,
+        "the library's known failures changed: update KNOWN_LIBRARY_FAILURES");
+    assertTrue(passed > 0, "no case passed (all unsupported): " + counts);
+    System.err.println(
+        a.name()
+            + ": "
+            + cases.size()
+            + " cases judged "
+            + counts
+            + (knownFailed.isEmpty() ? "" : ", known library failures " + knownFailed));
   }
 
   /** A tampered tag comes back as rejected, not as an error or an output. */

@@ -1,0 +1,819 @@
+package dev.cryptobench.driver;
+
+import dev.cryptobench.driver.Pk.Gen;
+import dev.cryptobench.driver.Pk.Pair;
+import dev.cryptobench.driver.Provider.Alg;
+import java.math.BigInteger;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.bouncycastle.asn1.ASN1Encoding;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.gm.GMObjectIdentifiers;
+import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
+import org.bouncycastle.crypto.AsymmetricBlockCipher;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPairGenerator;
+import org.bouncycastle.crypto.CipherParameters;
+import org.bouncycastle.crypto.CryptoServicesRegistrar;
+import org.bouncycastle.crypto.Digest;
+import org.bouncycastle.crypto.SecretWithEncapsulation;
+import org.bouncycastle.crypto.Signer;
+import org.bouncycastle.crypto.agreement.ECDHBasicAgreement;
+import org.bouncycastle.crypto.agreement.X25519Agreement;
+import org.bouncycastle.crypto.agreement.X448Agreement;
+import org.bouncycastle.crypto.digests.SHA256Digest;
+import org.bouncycastle.crypto.digests.SHA384Digest;
+import org.bouncycastle.crypto.encodings.OAEPEncoding;
+import org.bouncycastle.crypto.engines.RSABlindedEngine;
+import org.bouncycastle.crypto.generators.ECKeyPairGenerator;
+import org.bouncycastle.crypto.generators.Ed25519KeyPairGenerator;
+import org.bouncycastle.crypto.generators.Ed448KeyPairGenerator;
+import org.bouncycastle.crypto.generators.MLDSAKeyPairGenerator;
+import org.bouncycastle.crypto.generators.MLKEMKeyPairGenerator;
+import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
+import org.bouncycastle.crypto.generators.X25519KeyPairGenerator;
+import org.bouncycastle.crypto.generators.X448KeyPairGenerator;
+import org.bouncycastle.crypto.kems.MLKEMExtractor;
+import org.bouncycastle.crypto.kems.MLKEMGenerator;
+import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
+import org.bouncycastle.crypto.params.ECDomainParameters;
+import org.bouncycastle.crypto.params.ECKeyGenerationParameters;
+import org.bouncycastle.crypto.params.ECNamedDomainParameters;
+import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
+import org.bouncycastle.crypto.params.ECPublicKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.crypto.params.Ed448KeyGenerationParameters;
+import org.bouncycastle.crypto.params.Ed448PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed448PublicKeyParameters;
+import org.bouncycastle.crypto.params.MLDSAKeyGenerationParameters;
+import org.bouncycastle.crypto.params.MLDSAParameters;
+import org.bouncycastle.crypto.params.MLDSAPrivateKeyParameters;
+import org.bouncycastle.crypto.params.MLDSAPublicKeyParameters;
+import org.bouncycastle.crypto.params.MLKEMKeyGenerationParameters;
+import org.bouncycastle.crypto.params.MLKEMParameters;
+import org.bouncycastle.crypto.params.MLKEMPrivateKeyParameters;
+import org.bouncycastle.crypto.params.MLKEMPublicKeyParameters;
+import org.bouncycastle.crypto.params.ParametersWithContext;
+import org.bouncycastle.crypto.params.ParametersWithID;
+import org.bouncycastle.crypto.params.ParametersWithRandom;
+import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
+import org.bouncycastle.crypto.params.RSAKeyParameters;
+import org.bouncycastle.crypto.params.RSAPrivateCrtKeyParameters;
+import org.bouncycastle.crypto.params.X25519KeyGenerationParameters;
+import org.bouncycastle.crypto.params.X25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.X25519PublicKeyParameters;
+import org.bouncycastle.crypto.params.X448KeyGenerationParameters;
+import org.bouncycastle.crypto.params.X448PrivateKeyParameters;
+import org.bouncycastle.crypto.params.X448PublicKeyParameters;
+import org.bouncycastle.crypto.signers.DSADigestSigner;
+import org.bouncycastle.crypto.signers.ECDSASigner;
+import org.bouncycastle.crypto.signers.Ed25519Signer;
+import org.bouncycastle.crypto.signers.Ed448Signer;
+import org.bouncycastle.crypto.signers.MLDSASigner;
+import org.bouncycastle.crypto.signers.PSSSigner;
+import org.bouncycastle.crypto.signers.RSADigestSigner;
+import org.bouncycastle.crypto.signers.SM2Signer;
+import org.bouncycastle.crypto.util.PrivateKeyFactory;
+import org.bouncycastle.crypto.util.PrivateKeyInfoFactory;
+import org.bouncycastle.crypto.util.PublicKeyFactory;
+import org.bouncycastle.crypto.util.SubjectPublicKeyInfoFactory;
+import org.bouncycastle.jcajce.provider.asymmetric.util.PrimeCertaintyCalculator;
+import org.bouncycastle.util.BigIntegers;
+
+/**
+ * Public-key algorithms through BouncyCastle's lightweight API (org.bouncycastle.crypto): key-pair
+ * generators, Signer implementations (PSSSigner, RSADigestSigner, DSADigestSigner over ECDSASigner,
+ * Ed25519Signer, Ed448Signer, SM2Signer, MLDSASigner), OAEPEncoding, ECDHBasicAgreement,
+ * X25519Agreement/X448Agreement, MLKEMGenerator/MLKEMExtractor. Keys are encoded with
+ * BouncyCastle's own SubjectPublicKeyInfoFactory / PrivateKeyInfoFactory and parsed with
+ * PublicKeyFactory / PrivateKeyFactory.
+ */
+final class BouncyCastleLwPk {
+  private BouncyCastleLwPk() {}
+
+  /** The RSA public exponent, 65537. */
+  static final BigInteger F4 = BigInteger.valueOf(65537);
+
+  /** BouncyCastle's default SecureRandom, as its own JCA provider uses it. */
+  static SecureRandom random() {
+    return CryptoServicesRegistrar.getSecureRandom();
+  }
+
+  static List<Alg> algs() {
+    List<Alg> algs = new ArrayList<>();
+    for (int bits : new int[] {2048, 3072, 4096}) {
+      algs.add(Pk.keygenOnly("rsa-" + bits, new Rsa(bits)));
+      algs.add(Pk.sig("rsa-" + bits + "-pss", false, new RsaSig(bits, true)));
+      algs.add(Pk.sig("rsa-" + bits + "-pkcs1", false, new RsaSig(bits, false)));
+      algs.add(Pk.pke("rsa-" + bits + "-oaep", new RsaOaep(bits)));
+    }
+    Ec p256 = new Ec("P-256", SECObjectIdentifiers.secp256r1);
+    Ec p384 = new Ec("P-384", SECObjectIdentifiers.secp384r1);
+    Ec k256 = new Ec("secp256k1", SECObjectIdentifiers.secp256k1);
+    Ec sm2 = new Ec("SM2", GMObjectIdentifiers.sm2p256v1);
+    algs.add(Pk.sig("ecdsa-p256", true, new Ecdsa(p256, SHA256Digest::newInstance)));
+    algs.add(Pk.sig("ecdsa-p384", true, new Ecdsa(p384, SHA384Digest::new)));
+    algs.add(Pk.sig("ecdsa-secp256k1", true, new Ecdsa(k256, SHA256Digest::newInstance)));
+    algs.add(Pk.kex("ecdh-p256", false, new Ecdh(p256)));
+    algs.add(Pk.kex("ecdh-p384", false, new Ecdh(p384)));
+    algs.add(Pk.kex("ecdh-secp256k1", false, new Ecdh(k256)));
+    algs.add(Pk.sig("ed25519", true, new Ed25519()));
+    algs.add(Pk.sig("ed448", true, new Ed448()));
+    algs.add(Pk.kex("x25519", true, new X25519()));
+    algs.add(Pk.kex("x448", true, new X448()));
+    algs.add(Pk.sig("sm2", true, new Sm2(sm2)));
+    algs.add(Pk.kem("ml-kem-512", new MlKem(MLKEMParameters.ml_kem_512)));
+    algs.add(Pk.kem("ml-kem-768", new MlKem(MLKEMParameters.ml_kem_768)));
+    algs.add(Pk.kem("ml-kem-1024", new MlKem(MLKEMParameters.ml_kem_1024)));
+    algs.add(Pk.sig("ml-dsa-44", true, new MlDsa(MLDSAParameters.ml_dsa_44)));
+    algs.add(Pk.sig("ml-dsa-65", true, new MlDsa(MLDSAParameters.ml_dsa_65)));
+    algs.add(Pk.sig("ml-dsa-87", true, new MlDsa(MLDSAParameters.ml_dsa_87)));
+    return algs;
+  }
+
+  /** How the lightweight public-key cells are written, for hello.notes. */
+  static List<String> notes() {
+    return List.of(
+        "Public keys: keys, peer keys, signatures and ciphertexts are made once per cell, outside"
+            + " the timed region, and so are the lightweight objects: a Signer after init (one"
+            + " operation is update(msg) + generateSignature() / verifySignature(sig); the message"
+            + " is the size-byte fixed input, hashed inside the operation), an agreement after"
+            + " init(private key) (the peer's key parsed once from its encoding), an"
+            + " AsymmetricBlockCipher after init, a key-pair generator after init (one keygen is"
+            + " generateKeyPair(); encoding the public key is left to the checksum). Randomness is"
+            + " CryptoServicesRegistrar.getSecureRandom(), BouncyCastle's default.",
+        "RSA: RSAKeyPairGenerator (e = 65537, the prime certainty BouncyCastle's JCA provider"
+            + " uses, PrimeCertaintyCalculator); PSS is PSSSigner(RSABlindedEngine, SHA-256, salt"
+            + " 32) (MGF1 with the same digest); PKCS#1 v1.5 is RSADigestSigner(SHA-256) (over"
+            + " RSABlindedEngine); OAEP is OAEPEncoding(RSABlindedEngine, SHA-256, MGF1-SHA-256,"
+            + " empty label). RSABlindedEngine (not the unblinded RSAEngine) is what BouncyCastle"
+            + " itself uses for private-key operations; public-key operations are the same modPow"
+            + " either way. Keys: SubjectPublicKeyInfoFactory / PrivateKeyInfoFactory (X.509,"
+            + " PKCS#8) and PublicKeyFactory / PrivateKeyFactory.",
+        "RSA key generation (rsa-2048/3072/4096 keygen, one key per sample as the orchestrator"
+            + " asks): the warm-up is capped at "
+            + Pk.RSA_KEYGEN_WARMUP
+            + " keys per request (the first request for the cell in this process runs all "
+            + Pk.RSA_KEYGEN_WARMUP
+            + ", later ones stop once warmup_ns has passed, after at least one key) and runs no"
+            + " JIT rounds (single keys vary by a factor of several); the bench response's warmup"
+            + " says jit_stop \"capped\".",
+        "ECDSA: DSADigestSigner(ECDSASigner(), SHA-256 / SHA-384) with DER signatures and a"
+            + " random k (ECDSASigner's default RandomDSAKCalculator, as BouncyCastle's JCA"
+            + " provider signs; HMacDSAKCalculator would give RFC 6979 nonces); ECDH:"
+            + " ECDHBasicAgreement, the x coordinate as field-size bytes; keys on"
+            + " ECNamedDomainParameters.lookup(secp256r1 / secp384r1 / secp256k1 / sm2p256v1), so"
+            + " SubjectPublicKeyInfo names the curve; parsed public keys must name the"
+            + " curve (explicit parameters are refused: no valid vector uses them) and carry the"
+            + " algorithm's domain.",
+        "SM2: SM2Signer() (SM3, DER) initialised once per cell with ParametersWithID(id"
+            + " 1234567812345678) around ParametersWithRandom: Z_A is computed at init, as for a"
+            + " long-lived key; SM3 of Z_A || message inside the operation.",
+        "Ed25519Signer, Ed448Signer(empty context) (pure EdDSA); X25519Agreement /"
+            + " X448Agreement (calculateAgreement into a fresh array per operation); raw keys are"
+            + " the parameters' getEncoded().",
+        "ML-KEM (FIPS 203): MLKEMKeyPairGenerator; encaps is MLKEMGenerator.generateEncapsulated"
+            + " (one generator per cell); derandomised encaps for the m of encaps cases is"
+            + " MLKEMGenerator.internalGenerateEncapsulated(key, m); decaps"
+            + " MLKEMExtractor.extractSecret (one extractor per cell). Private keys are the 64-byte"
+            + " seed d || z (MLKEMPrivateKeyParameters(params, seed) expands it; getSeed()).",
+        "ML-DSA (FIPS 204, pure): MLDSASigner initialised once per cell with"
+            + " ParametersWithRandom (hedged, the bench) or the bare key (deterministic, rnd = 0,"
+            + " for deterministic cases), wrapped in ParametersWithContext when a case has a"
+            + " context; private keys are the 32-byte seed (MLDSAPrivateKeyParameters(params,"
+            + " seed), getSeed()).",
+        "Cases (verify): a library exception on a case's key or input is reported as rejected;"
+            + " sign cases with deterministic: true answer unsupported for randomised schemes"
+            + " (ECDSA, PSS, SM2); keygen cases (from a seed) exist for ML-KEM and ML-DSA only.");
+  }
+
+  private static Gen gen(AsymmetricCipherKeyPairGenerator g) {
+    return () -> {
+      AsymmetricCipherKeyPair kp = g.generateKeyPair();
+      return new Pair(kp.getPrivate(), kp.getPublic());
+    };
+  }
+
+  private static byte[] spki(Object pub) throws Exception {
+    return SubjectPublicKeyInfoFactory.createSubjectPublicKeyInfo((AsymmetricKeyParameter) pub)
+        .getEncoded(ASN1Encoding.DER);
+  }
+
+  /** Signs with a lightweight Signer initialised once: update(msg) and generateSignature(). */
+  private static Pk.Signing signing(Signer s) {
+    return msg -> {
+      s.update(msg, 0, msg.length);
+      return s.generateSignature();
+    };
+  }
+
+  private static Pk.Verifying verifying(Signer s) {
+    return (msg, sig) -> {
+      s.update(msg, 0, msg.length);
+      return s.verifySignature(sig);
+    };
+  }
+
+  // ---- RSA ------------------------------------------------------------------------------------
+
+  /**
+   * RSAKeyPairGenerator with e = 65537 and the prime certainty BouncyCastle's JCA provider uses for
+   * the size (PrimeCertaintyCalculator); SubjectPublicKeyInfo and PKCS#8.
+   */
+  static class Rsa implements Pk.Keys {
+    final int bits;
+
+    Rsa(int bits) {
+      this.bits = bits;
+    }
+
+    @Override
+    public Gen generator() {
+      RSAKeyPairGenerator g = new RSAKeyPairGenerator();
+      g.init(
+          new RSAKeyGenerationParameters(
+              F4, random(), bits, PrimeCertaintyCalculator.getDefaultCertainty(bits)));
+      return gen(g);
+    }
+
+    @Override
+    public byte[] encodePublic(Pair k) throws Exception {
+      return spki(k.pub());
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) throws Exception {
+      return PrivateKeyInfoFactory.createPrivateKeyInfo((AsymmetricKeyParameter) k.priv())
+          .getEncoded(ASN1Encoding.DER);
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) throws Exception {
+      AsymmetricKeyParameter k = PublicKeyFactory.createKey(b);
+      if (!(k instanceof RSAKeyParameters) || k.isPrivate()) {
+        throw new Provider.Rejected("not an RSA public key");
+      }
+      return k;
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      AsymmetricKeyParameter k = PrivateKeyFactory.createKey(b);
+      if (!(k instanceof RSAPrivateCrtKeyParameters)) {
+        throw new Provider.Rejected("not an RSA private key");
+      }
+      return k;
+    }
+  }
+
+  /**
+   * PSSSigner(RSABlindedEngine, SHA-256, salt 32) (MGF1 with the same digest) or
+   * RSADigestSigner(SHA-256) (PKCS#1 v1.5 over RSABlindedEngine): initialised once per cell.
+   */
+  static final class RsaSig extends Rsa implements Pk.SigScheme {
+    private final boolean pss;
+
+    RsaSig(int bits, boolean pss) {
+      super(bits);
+      this.pss = pss;
+    }
+
+    private Signer instance() {
+      return pss
+          ? new PSSSigner(new RSABlindedEngine(), SHA256Digest.newInstance(), 32)
+          : new RSADigestSigner(SHA256Digest.newInstance());
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "RSA");
+      if (pss) {
+        Pk.noDeterministic(deterministic, "RSA-PSS");
+      }
+      Signer s = instance();
+      s.init(true, new ParametersWithRandom((CipherParameters) priv, random()));
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "RSA");
+      Signer s = instance();
+      s.init(false, (CipherParameters) pub);
+      return verifying(s);
+    }
+  }
+
+  /** OAEPEncoding(RSABlindedEngine, SHA-256, MGF1-SHA-256, empty label): processBlock. */
+  static final class RsaOaep extends Rsa implements Pk.PkeScheme {
+    RsaOaep(int bits) {
+      super(bits);
+    }
+
+    private static AsymmetricBlockCipher oaep() {
+      return new OAEPEncoding(
+          new RSABlindedEngine(), SHA256Digest.newInstance(), SHA256Digest.newInstance(), null);
+    }
+
+    @Override
+    public Pk.Encrypting encryptor(Object pub) {
+      AsymmetricBlockCipher c = oaep();
+      c.init(true, new ParametersWithRandom((CipherParameters) pub, random()));
+      return msg -> c.processBlock(msg, 0, msg.length);
+    }
+
+    @Override
+    public Pk.Decrypting decryptor(Object priv) {
+      AsymmetricBlockCipher c = oaep();
+      c.init(false, (CipherParameters) priv);
+      return ct -> c.processBlock(ct, 0, ct.length);
+    }
+
+    @Override
+    public int maxMessage(Object pub) {
+      return (((RSAKeyParameters) pub).getModulus().bitLength() + 7) / 8 - 2 * 32 - 2;
+    }
+  }
+
+  // ---- elliptic curves ------------------------------------------------------------------------
+
+  /** A named curve (ECNamedDomainParameters.lookup), so SubjectPublicKeyInfo names it. */
+  record Ec(String name, ECNamedDomainParameters domain, int fieldBytes) {
+    Ec(String name, ASN1ObjectIdentifier oid) {
+      this(name, ECNamedDomainParameters.lookup(oid), 0);
+    }
+
+    Ec {
+      if (fieldBytes == 0) {
+        fieldBytes = (domain.getCurve().getFieldSize() + 7) / 8;
+      }
+    }
+  }
+
+  /**
+   * EC keys: ECKeyPairGenerator on the named domain; SubjectPublicKeyInfo (uncompressed point) and
+   * the scalar padded to the field size.
+   */
+  static class EcKeys implements Pk.Keys {
+    final Ec ec;
+
+    EcKeys(Ec ec) {
+      this.ec = ec;
+    }
+
+    @Override
+    public Gen generator() {
+      ECKeyPairGenerator g = new ECKeyPairGenerator();
+      g.init(new ECKeyGenerationParameters(ec.domain(), random()));
+      return gen(g);
+    }
+
+    @Override
+    public byte[] encodePublic(Pair k) throws Exception {
+      return spki(k.pub());
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) {
+      return BigIntegers.asUnsignedByteArray(
+          ec.fieldBytes(), ((ECPrivateKeyParameters) k.priv()).getD());
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) throws Exception {
+      if (!Pk.Der.namedCurve(b)) {
+        throw new Provider.Rejected("EC public key with explicit curve parameters");
+      }
+      AsymmetricKeyParameter k = PublicKeyFactory.createKey(b);
+      if (!(k instanceof ECPublicKeyParameters p)) {
+        throw new Provider.Rejected("not an EC public key");
+      }
+      ECDomainParameters d = p.getParameters();
+      ECDomainParameters want = ec.domain();
+      if (!d.getCurve().equals(want.getCurve())
+          || !d.getG().equals(want.getG())
+          || !d.getN().equals(want.getN())
+          || !java.util.Objects.equals(d.getH(), want.getH())) {
+        // Explicit parameters naming the same curve with another cofactor are another domain.
+        throw new Provider.Rejected("public key on another curve than " + ec.name());
+      }
+      return k;
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      Pk.checkLen(ec.name() + " private scalar", b, ec.fieldBytes());
+      // The constructor checks 0 < d < n.
+      return new ECPrivateKeyParameters(new BigInteger(1, b), ec.domain());
+    }
+  }
+
+  /**
+   * ECDSA: DSADigestSigner(ECDSASigner(), SHA-256 / SHA-384) with DER signatures; the nonce k is
+   * random (ECDSASigner's default RandomDSAKCalculator, as BouncyCastle's JCA provider does).
+   */
+  static final class Ecdsa extends EcKeys implements Pk.SigScheme {
+    private final Supplier<Digest> digest;
+
+    Ecdsa(Ec ec, Supplier<Digest> digest) {
+      super(ec);
+      this.digest = digest;
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "ECDSA");
+      Pk.noDeterministic(deterministic, "ECDSA");
+      Signer s = new DSADigestSigner(new ECDSASigner(), digest.get());
+      s.init(true, new ParametersWithRandom((CipherParameters) priv, random()));
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "ECDSA");
+      Signer s = new DSADigestSigner(new ECDSASigner(), digest.get());
+      s.init(false, (CipherParameters) pub);
+      return verifying(s);
+    }
+  }
+
+  /**
+   * SM2 signatures: SM2Signer() (SM3, DER) initialised once with ParametersWithID(default id
+   * 1234567812345678) around ParametersWithRandom: Z_A is computed at init, as for a long-lived
+   * key.
+   */
+  static final class Sm2 extends EcKeys implements Pk.SigScheme {
+    Sm2(Ec ec) {
+      super(ec);
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "SM2");
+      Pk.noDeterministic(deterministic, "SM2");
+      Signer s = new SM2Signer();
+      s.init(
+          true,
+          new ParametersWithID(
+              new ParametersWithRandom((CipherParameters) priv, random()), JcaPk.SM2_ID));
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "SM2");
+      Signer s = new SM2Signer();
+      s.init(false, new ParametersWithID((CipherParameters) pub, JcaPk.SM2_ID));
+      return verifying(s);
+    }
+  }
+
+  /**
+   * ECDHBasicAgreement initialised once; calculateAgreement(peer) and the x coordinate as
+   * field-size bytes (BigIntegers.asUnsignedByteArray) per operation.
+   */
+  static final class Ecdh extends EcKeys implements Pk.KexScheme {
+    Ecdh(Ec ec) {
+      super(ec);
+    }
+
+    @Override
+    public Pk.Deriving agreement(Object priv, Object peerPub) {
+      ECDHBasicAgreement a = new ECDHBasicAgreement();
+      a.init((CipherParameters) priv);
+      int n = a.getFieldSize();
+      CipherParameters peer = (CipherParameters) peerPub;
+      return () -> BigIntegers.asUnsignedByteArray(n, a.calculateAgreement(peer));
+    }
+  }
+
+  // ---- Edwards and Montgomery curves ----------------------------------------------------------
+
+  /** Raw-key algorithms: the parameters' getEncoded() is the protocol's encoding. */
+  abstract static class Raw implements Pk.Keys {
+    @Override
+    public byte[] encodePublic(Pair k) {
+      return encoded(k.pub());
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) {
+      return encoded(k.priv());
+    }
+
+    abstract byte[] encoded(Object key);
+  }
+
+  /** Ed25519Signer (pure Ed25519), raw 32-byte keys. */
+  static final class Ed25519 extends Raw implements Pk.SigScheme {
+    @Override
+    public Gen generator() {
+      Ed25519KeyPairGenerator g = new Ed25519KeyPairGenerator();
+      g.init(new Ed25519KeyGenerationParameters(random()));
+      return gen(g);
+    }
+
+    @Override
+    byte[] encoded(Object key) {
+      return key instanceof Ed25519PublicKeyParameters p
+          ? p.getEncoded()
+          : ((Ed25519PrivateKeyParameters) key).getEncoded();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new Ed25519PublicKeyParameters(b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) {
+      return new Ed25519PrivateKeyParameters(b);
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "Ed25519");
+      Signer s = new Ed25519Signer();
+      s.init(true, (CipherParameters) priv);
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "Ed25519");
+      Signer s = new Ed25519Signer();
+      s.init(false, (CipherParameters) pub);
+      return verifying(s);
+    }
+  }
+
+  /** Ed448Signer with the empty context (pure Ed448), raw 57-byte keys. */
+  static final class Ed448 extends Raw implements Pk.SigScheme {
+    private static final byte[] NO_CONTEXT = new byte[0];
+
+    @Override
+    public Gen generator() {
+      Ed448KeyPairGenerator g = new Ed448KeyPairGenerator();
+      g.init(new Ed448KeyGenerationParameters(random()));
+      return gen(g);
+    }
+
+    @Override
+    byte[] encoded(Object key) {
+      return key instanceof Ed448PublicKeyParameters p
+          ? p.getEncoded()
+          : ((Ed448PrivateKeyParameters) key).getEncoded();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new Ed448PublicKeyParameters(b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) {
+      return new Ed448PrivateKeyParameters(b);
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "Ed448");
+      Signer s = new Ed448Signer(NO_CONTEXT);
+      s.init(true, (CipherParameters) priv);
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "Ed448");
+      Signer s = new Ed448Signer(NO_CONTEXT);
+      s.init(false, (CipherParameters) pub);
+      return verifying(s);
+    }
+  }
+
+  /** X25519Agreement initialised once; calculateAgreement(peer, out, 0) per operation. */
+  static final class X25519 extends Raw implements Pk.KexScheme {
+    @Override
+    public Gen generator() {
+      X25519KeyPairGenerator g = new X25519KeyPairGenerator();
+      g.init(new X25519KeyGenerationParameters(random()));
+      return gen(g);
+    }
+
+    @Override
+    byte[] encoded(Object key) {
+      return key instanceof X25519PublicKeyParameters p
+          ? p.getEncoded()
+          : ((X25519PrivateKeyParameters) key).getEncoded();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new X25519PublicKeyParameters(b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) {
+      return new X25519PrivateKeyParameters(b);
+    }
+
+    @Override
+    public Pk.Deriving agreement(Object priv, Object peerPub) {
+      X25519Agreement a = new X25519Agreement();
+      a.init((CipherParameters) priv);
+      CipherParameters peer = (CipherParameters) peerPub;
+      return () -> {
+        byte[] out = new byte[a.getAgreementSize()];
+        a.calculateAgreement(peer, out, 0);
+        return out;
+      };
+    }
+  }
+
+  /** X448Agreement initialised once; calculateAgreement(peer, out, 0) per operation. */
+  static final class X448 extends Raw implements Pk.KexScheme {
+    @Override
+    public Gen generator() {
+      X448KeyPairGenerator g = new X448KeyPairGenerator();
+      g.init(new X448KeyGenerationParameters(random()));
+      return gen(g);
+    }
+
+    @Override
+    byte[] encoded(Object key) {
+      return key instanceof X448PublicKeyParameters p
+          ? p.getEncoded()
+          : ((X448PrivateKeyParameters) key).getEncoded();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new X448PublicKeyParameters(b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) {
+      return new X448PrivateKeyParameters(b);
+    }
+
+    @Override
+    public Pk.Deriving agreement(Object priv, Object peerPub) {
+      X448Agreement a = new X448Agreement();
+      a.init((CipherParameters) priv);
+      CipherParameters peer = (CipherParameters) peerPub;
+      return () -> {
+        byte[] out = new byte[a.getAgreementSize()];
+        a.calculateAgreement(peer, out, 0);
+        return out;
+      };
+    }
+  }
+
+  // ---- ML-KEM and ML-DSA ----------------------------------------------------------------------
+
+  /**
+   * ML-KEM (FIPS 203): MLKEMKeyPairGenerator; private keys from the 64-byte seed d || z
+   * (MLKEMPrivateKeyParameters(params, seed), getSeed()); encapsulation
+   * MLKEMGenerator.generateEncapsulated (one generator per cell), derandomised
+   * MLKEMGenerator.internalGenerateEncapsulated(key, m); decapsulation
+   * MLKEMExtractor.extractSecret.
+   */
+  static final class MlKem implements Pk.KemScheme {
+    private final MLKEMParameters params;
+
+    MlKem(MLKEMParameters params) {
+      this.params = params;
+    }
+
+    @Override
+    public Gen generator() {
+      MLKEMKeyPairGenerator g = new MLKEMKeyPairGenerator();
+      g.init(new MLKEMKeyGenerationParameters(random(), params));
+      return gen(g);
+    }
+
+    @Override
+    public byte[] encodePublic(Pair k) {
+      return ((MLKEMPublicKeyParameters) k.pub()).getEncoded();
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) {
+      return ((MLKEMPrivateKeyParameters) k.priv()).getSeed();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new MLKEMPublicKeyParameters(params, b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      return fromSeed(b).priv();
+    }
+
+    @Override
+    public Pair fromSeed(byte[] seed) throws Exception {
+      Pk.checkLen("ML-KEM seed d || z", seed, 64);
+      MLKEMPrivateKeyParameters k = new MLKEMPrivateKeyParameters(params, seed);
+      return new Pair(k, k.getPublicKeyParameters());
+    }
+
+    @Override
+    public Pk.Encapsulating encapsulator(Object pub) {
+      MLKEMGenerator g = new MLKEMGenerator(random());
+      AsymmetricKeyParameter ek = (AsymmetricKeyParameter) pub;
+      return () -> {
+        SecretWithEncapsulation s = g.generateEncapsulated(ek);
+        return new byte[][] {s.getEncapsulation(), s.getSecret()};
+      };
+    }
+
+    @Override
+    public byte[][] encapsulate(Object pub, byte[] m) throws Exception {
+      Pk.checkLen("ML-KEM m", m, 32);
+      SecretWithEncapsulation s =
+          MLKEMGenerator.internalGenerateEncapsulated((MLKEMPublicKeyParameters) pub, m);
+      return new byte[][] {s.getEncapsulation(), s.getSecret()};
+    }
+
+    @Override
+    public Pk.Decapsulating decapsulator(Object priv, byte[] ct) {
+      MLKEMExtractor x = new MLKEMExtractor((MLKEMPrivateKeyParameters) priv);
+      return () -> x.extractSecret(ct);
+    }
+  }
+
+  /**
+   * Pure ML-DSA (FIPS 204): MLDSAKeyPairGenerator; private keys from the 32-byte seed
+   * (MLDSAPrivateKeyParameters(params, seed), getSeed()); MLDSASigner initialised once with
+   * ParametersWithRandom (hedged) or the bare key (deterministic, rnd = 0), wrapped in
+   * ParametersWithContext when the case has a context.
+   */
+  static final class MlDsa implements Pk.SigScheme {
+    private final MLDSAParameters params;
+
+    MlDsa(MLDSAParameters params) {
+      this.params = params;
+    }
+
+    @Override
+    public Gen generator() {
+      MLDSAKeyPairGenerator g = new MLDSAKeyPairGenerator();
+      g.init(new MLDSAKeyGenerationParameters(random(), params));
+      return gen(g);
+    }
+
+    @Override
+    public byte[] encodePublic(Pair k) {
+      return ((MLDSAPublicKeyParameters) k.pub()).getEncoded();
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) {
+      return ((MLDSAPrivateKeyParameters) k.priv()).getSeed();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) {
+      return new MLDSAPublicKeyParameters(params, b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      return fromSeed(b).priv();
+    }
+
+    @Override
+    public Pair fromSeed(byte[] seed) throws Exception {
+      Pk.checkLen("ML-DSA seed", seed, 32);
+      MLDSAPrivateKeyParameters k = new MLDSAPrivateKeyParameters(params, seed);
+      return new Pair(k, k.getPublicKeyParameters());
+    }
+
+    private static CipherParameters withContext(CipherParameters p, byte[] ctx) {
+      return ctx == null ? p : new ParametersWithContext(p, ctx);
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) {
+      MLDSASigner s = new MLDSASigner();
+      CipherParameters k = (CipherParameters) priv;
+      s.init(true, withContext(deterministic ? k : new ParametersWithRandom(k, random()), ctx));
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) {
+      MLDSASigner s = new MLDSASigner();
+      s.init(false, withContext((CipherParameters) pub, ctx));
+      return verifying(s);
+    }
+  }
+}

@@ -1,0 +1,731 @@
+package dev.cryptobench.driver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Public-key algorithms (protocol version 2): a small bench per provider, algorithm and operation
+ * (through the request handler, and the cell's output checked independently: a signature verifies,
+ * a ciphertext decapsulates), a self-cross-check per algorithm through keypair and verify cases as
+ * cryptobench/crosscheck.py does, a cross-provider subset inside Java, and the edge cases
+ * (unsupported variants, malformed inputs rejected, RSA keygen's capped warm-up).
+ *
+ * <p>RSA 3072/4096 keys take seconds each in BouncyCastle, so those sizes are covered by a few
+ * cells only ({@link #SLOW_RSA_COVERED}); every operation runs at 2048.
+ */
+class PkTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final long SEED = BenchTest.SEED;
+  static final String MSG = Input.hex(Input.message((int) SEED, 32));
+
+  /** The 3072/4096 cells the tests run (each makes one key). */
+  static final Set<String> SLOW_RSA_COVERED = Set.of("rsa-3072-pss sign", "rsa-4096-oaep decrypt");
+
+  static boolean slowRsa(String alg) {
+    return alg.startsWith("rsa-3072") || alg.startsWith("rsa-4096");
+  }
+
+  /** The fixed output lengths of cryptobench/algorithms.py (_PK_OUTPUT_LEN); null: variable. */
+  static Integer outputLen(String alg, String op, int size) {
+    Map<String, Integer> m = new HashMap<>();
+    int[][] kem = {{512, 768, 800}, {768, 1088, 1184}, {1024, 1568, 1568}};
+    for (int[] k : kem) {
+      m.put("ml-kem-" + k[0] + " encaps", k[1] + 32);
+      m.put("ml-kem-" + k[0] + " decaps", 32);
+      m.put("ml-kem-" + k[0] + " keygen", k[2]);
+    }
+    int[][] dsa = {{44, 2420, 1312}, {65, 3309, 1952}, {87, 4627, 2592}};
+    for (int[] k : dsa) {
+      m.put("ml-dsa-" + k[0] + " sign", k[1]);
+      m.put("ml-dsa-" + k[0] + " keygen", k[2]);
+    }
+    m.put("ed25519 sign", 64);
+    m.put("ed448 sign", 114);
+    m.put("ed25519 keygen", 32);
+    m.put("ed448 keygen", 57);
+    m.put("x25519 keygen", 32);
+    m.put("x448 keygen", 56);
+    m.put("x25519 derive", 32);
+    m.put("x448 derive", 56);
+    m.put("ecdh-p256 derive", 32);
+    m.put("ecdh-secp256k1 derive", 32);
+    m.put("ecdh-p384 derive", 48);
+    for (int n : new int[] {2048, 3072, 4096}) {
+      m.put("rsa-" + n + "-pss sign", n / 8);
+      m.put("rsa-" + n + "-pkcs1 sign", n / 8);
+      m.put("rsa-" + n + "-oaep encrypt", n / 8);
+    }
+    if (op.equals("verify")) {
+      return 1;
+    }
+    if (op.equals("decrypt")) {
+      return size;
+    }
+    return m.get(alg + " " + op);
+  }
+
+  static boolean takesMessage(String op) {
+    return Set.of("sign", "verify", "encrypt", "decrypt").contains(op);
+  }
+
+  // ---- request helpers ------------------------------------------------------------------------
+
+  static JsonNode request(Main d, ObjectNode req) throws Exception {
+    Main.Reply r = d.handleLine(JSON.writeValueAsString(req));
+    assertFalse(r.line().contains("\n"), "one line");
+    return JSON.readTree(r.line());
+  }
+
+  static JsonNode keypair(Main d, String alg) throws Exception {
+    ObjectNode req = JSON.createObjectNode();
+    req.put("cmd", "keypair");
+    req.put("alg", alg);
+    JsonNode r = request(d, req);
+    assertTrue(r.path("ok").asBoolean(), "keypair " + alg + ": " + r);
+    assertFalse(r.path("public").asText().isEmpty(), "keypair " + alg + ": " + r);
+    assertFalse(r.path("private").asText().isEmpty(), "keypair " + alg + ": " + r);
+    return r;
+  }
+
+  /** One verify case through the verify request; returns its result. */
+  static JsonNode oneCase(Main d, String alg, String op, String... fields) throws Exception {
+    ObjectNode req = JSON.createObjectNode();
+    req.put("cmd", "verify");
+    req.put("alg", alg);
+    ObjectNode c = req.putArray("cases").addObject();
+    c.put("id", "x#1");
+    c.put("op", op);
+    for (int i = 0; i < fields.length; i += 2) {
+      c.put(fields[i], fields[i + 1]);
+    }
+    JsonNode r = request(d, req);
+    assertTrue(r.path("ok").asBoolean(), "verify " + alg + " " + op + ": " + r);
+    JsonNode res = r.path("results").get(0);
+    assertEquals("x#1", res.path("id").asText());
+    return res;
+  }
+
+  static String out(JsonNode res, String what) {
+    assertTrue(res.has("out"), what + ": " + res);
+    return res.get("out").asText();
+  }
+
+  /** Flips one bit in the middle, as crosscheck.py does. */
+  static String flip(String hex) {
+    byte[] b = Input.unhex("x", hex);
+    b[b.length / 2] ^= 1;
+    return Input.hex(b);
+  }
+
+  static String kind(Provider.Alg a) {
+    if (a.offers("sign")) {
+      return "sig";
+    }
+    if (a.offers("derive")) {
+      return "kex";
+    }
+    if (a.offers("encaps")) {
+      return "kem";
+    }
+    if (a.offers("encrypt")) {
+      return "pke";
+    }
+    return "keygen";
+  }
+
+  // ---- bench ----------------------------------------------------------------------------------
+
+  static ObjectNode benchRequest(String alg, String op, int size) {
+    ObjectNode req = JSON.createObjectNode();
+    req.put("cmd", "bench");
+    req.put("alg", alg);
+    req.put("op", op);
+    req.put("size", size);
+    req.put("chunk", 0);
+    req.put("seed", SEED);
+    boolean rsaKeygen = alg.matches("rsa-\\d+") && op.equals("keygen");
+    req.put("batch", rsaKeygen ? 1 : 0);
+    req.put("target_ns", 200_000);
+    req.put("warmup_ns", 200_000);
+    req.put("samples", rsaKeygen ? 1 : 3);
+    return req;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> benchEveryPublicKeyOffer() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String id : Provider.ids()) {
+      Provider p = Provider.create(id);
+      Main d = new Main(p, BenchTest.FAST_JIT, false);
+      for (Provider.Alg a : p.algs()) {
+        if (!a.publicKey()) {
+          continue;
+        }
+        for (String op : a.ops()) {
+          if (slowRsa(a.name()) && !SLOW_RSA_COVERED.contains(a.name() + " " + op)) {
+            continue;
+          }
+          tests.add(
+              DynamicTest.dynamicTest(
+                  id + " " + a.name() + " " + op, () -> benchAndCheck(d, a, op)));
+        }
+      }
+    }
+    return tests.stream();
+  }
+
+  private static void benchAndCheck(Main d, Provider.Alg a, String op) throws Exception {
+    int size = takesMessage(op) ? 32 : 0;
+    ObjectNode req = benchRequest(a.name(), op, size);
+    JsonNode r = request(d, req);
+    String what = a.name() + " " + op;
+    assertTrue(r.path("ok").asBoolean(), what + ": " + r.path("error").asText());
+    long batch = req.get("batch").asLong();
+    if (batch > 0) {
+      assertEquals(batch, r.path("batch").asLong(), what + ": the given batch is kept");
+    }
+    assertEquals(req.get("samples").asInt(), r.get("samples_ns").size(), what + ": samples");
+    for (JsonNode s : r.get("samples_ns")) {
+      assertTrue(s.asLong() > 0, what + ": sample " + s);
+    }
+    String checksum = r.path("checksum").asText();
+    assertTrue(checksum.matches("[0-9a-f]{8}:[0-9a-f]{16}"), what + ": checksum " + checksum);
+    Integer want = outputLen(a.name(), op, size);
+    if (want != null) {
+      assertEquals(want.intValue(), Integer.parseInt(checksum.substring(0, 8), 16), what);
+    }
+    if (op.equals("verify")) {
+      assertEquals(Input.checksum(Pk.VERIFY_OK), checksum, what);
+    }
+    JsonNode w = r.get("warmup");
+    assertTrue(w != null && w.path("ops").asLong() >= 1 && w.has("jit_stop"), what + ": " + r);
+    if (a.name().matches("rsa-\\d+")) {
+      assertEquals("capped", w.path("jit_stop").asText(), what + ": " + w);
+      assertTrue(w.path("ops").asLong() <= Pk.RSA_KEYGEN_WARMUP, what + ": " + w);
+    }
+    // The cell's output checked independently of the cell.
+    Provider.Cell cell =
+        a.cells().make(new Provider.CellParams(op, new byte[0], new byte[0], (int) SEED, size, 0));
+    String sum = cell.checksum();
+    byte[] output = cell.output();
+    assertEquals(Input.checksum(output), sum);
+    if (want != null) {
+      assertEquals(want.intValue(), output.length, what + ": output length");
+    }
+    checkOutput(d, a, op, (Pk.PkCell) cell, output, Input.message((int) SEED, size));
+  }
+
+  /** A cell's output is right: a signature verifies, a ciphertext decapsulates/decrypts ... */
+  private static void checkOutput(
+      Main d, Provider.Alg a, String op, Pk.PkCell cell, byte[] output, byte[] msg)
+      throws Exception {
+    String alg = a.name();
+    String what = alg + " " + op;
+    byte[][] keys = cell.encodedKeys();
+    String pub = Input.hex(keys[0]);
+    String priv = Input.hex(keys[1]);
+    switch (op) {
+      case "keygen":
+        {
+          assertEquals(pub, Input.hex(output), what + ": output is the public key");
+          if (a.name().matches("rsa-\\d+")) {
+            // As crosscheck.py does: the pair signs and verifies with PKCS#1 v1.5.
+            String sigAlg = alg + "-pkcs1";
+            String sig = out(oneCase(d, sigAlg, "sign", "private", priv, "msg", MSG), what);
+            assertEquals(
+                "01",
+                out(oneCase(d, sigAlg, "verify", "public", pub, "msg", MSG, "sig", sig), what));
+          } else if (a.offers("sign")) {
+            String sig = out(oneCase(d, alg, "sign", "private", priv, "msg", MSG), what);
+            assertEquals(
+                "01", out(oneCase(d, alg, "verify", "public", pub, "msg", MSG, "sig", sig), what));
+          } else if (a.offers("derive")) {
+            JsonNode other = keypair(d, alg);
+            String ab =
+                out(
+                    oneCase(
+                        d, alg, "derive", "private", priv, "public", other.get("public").asText()),
+                    what);
+            String ba =
+                out(
+                    oneCase(
+                        d, alg, "derive", "private", other.get("private").asText(), "public", pub),
+                    what);
+            assertEquals(ab, ba, what + ": the generated pair agrees");
+          }
+          if (a.offers("encaps")) {
+            String ctk = out(oneCase(d, alg, "encaps", "public", pub), what);
+            String ct = ctk.substring(0, ctk.length() - 64);
+            assertEquals(
+                ctk.substring(ctk.length() - 64),
+                out(oneCase(d, alg, "decaps", "private", priv, "msg", ct), what));
+          }
+          break;
+        }
+      case "sign":
+        assertEquals(
+            "01",
+            out(
+                oneCase(
+                    d,
+                    alg,
+                    "verify",
+                    "public",
+                    pub,
+                    "msg",
+                    Input.hex(msg),
+                    "sig",
+                    Input.hex(output)),
+                what + ": the cell's signature verifies"));
+        break;
+      case "verify":
+        {
+          Pk.VerifyCell v = (Pk.VerifyCell) cell;
+          assertEquals(
+              "01",
+              out(
+                  oneCase(
+                      d,
+                      alg,
+                      "verify",
+                      "public",
+                      pub,
+                      "msg",
+                      Input.hex(msg),
+                      "sig",
+                      Input.hex(v.sig)),
+                  what));
+          break;
+        }
+      case "derive":
+        {
+          Pk.DeriveCell dc = (Pk.DeriveCell) cell;
+          String peerPriv = Input.hex(cell.keys.encodePrivate(dc.peer));
+          assertEquals(
+              Input.hex(output),
+              out(oneCase(d, alg, "derive", "private", peerPriv, "public", pub), what),
+              what + ": the peer derives the same secret");
+          break;
+        }
+      case "encaps":
+        {
+          String ctk = Input.hex(output);
+          String ct = ctk.substring(0, ctk.length() - 64);
+          assertEquals(
+              ctk.substring(ctk.length() - 64),
+              out(oneCase(d, alg, "decaps", "private", priv, "msg", ct), what),
+              what + ": the ciphertext decapsulates to the key");
+          break;
+        }
+      case "decaps":
+        {
+          Pk.DecapsCell dc = (Pk.DecapsCell) cell;
+          assertEquals(
+              Input.hex(output),
+              out(oneCase(d, alg, "decaps", "private", priv, "msg", Input.hex(dc.ct)), what));
+          break;
+        }
+      case "encrypt":
+        assertEquals(
+            Input.hex(msg),
+            out(oneCase(d, alg, "decrypt", "private", priv, "msg", Input.hex(output)), what),
+            what + ": the ciphertext decrypts");
+        break;
+      case "decrypt":
+        assertArrayEquals(msg, output, what);
+        break;
+      default:
+        throw new AssertionError("unexpected op " + op);
+    }
+  }
+
+  // ---- self- and cross-checks -----------------------------------------------------------------
+
+  /** Every public-key algorithm of every provider checked against itself, as crosscheck.py. */
+  @TestFactory
+  Stream<DynamicTest> selfCrossCheck() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String id : Provider.ids()) {
+      Main d = BenchTest.driver(id);
+      for (Provider.Alg a : Provider.create(id).algs()) {
+        if (!a.publicKey() || slowRsa(a.name())) {
+          continue;
+        }
+        tests.add(
+            DynamicTest.dynamicTest(id + " " + a.name(), () -> exchange(a.name(), kind(a), d, d)));
+      }
+    }
+    return tests.stream();
+  }
+
+  /**
+   * What cryptobench/crosscheck.py does for one ordered pair: producer makes (keys, a signature, a
+   * ciphertext), consumer accepts it, and refuses a corrupted one.
+   */
+  static void exchange(String alg, String kind, Main producer, Main consumer) throws Exception {
+    switch (kind) {
+      case "sig":
+        {
+          JsonNode kp = keypair(producer, alg);
+          String pub = kp.get("public").asText();
+          String sig =
+              out(
+                  oneCase(producer, alg, "sign", "private", kp.get("private").asText(), "msg", MSG),
+                  alg);
+          assertEquals(
+              "01",
+              out(oneCase(consumer, alg, "verify", "public", pub, "msg", MSG, "sig", sig), alg),
+              alg + ": the signature verifies");
+          JsonNode bad =
+              oneCase(consumer, alg, "verify", "public", pub, "msg", MSG, "sig", flip(sig));
+          assertTrue(bad.path("rejected").asBoolean(), alg + ": a corrupted signature: " + bad);
+          break;
+        }
+      case "kex":
+        {
+          JsonNode a = keypair(producer, alg);
+          JsonNode b = keypair(consumer, alg);
+          String ab =
+              out(
+                  oneCase(
+                      producer,
+                      alg,
+                      "derive",
+                      "private",
+                      a.get("private").asText(),
+                      "public",
+                      b.get("public").asText()),
+                  alg);
+          String ba =
+              out(
+                  oneCase(
+                      consumer,
+                      alg,
+                      "derive",
+                      "private",
+                      b.get("private").asText(),
+                      "public",
+                      a.get("public").asText()),
+                  alg);
+          assertEquals(ab, ba, alg + ": shared secrets agree");
+          break;
+        }
+      case "kem":
+        {
+          JsonNode k = keypair(consumer, alg);
+          JsonNode other = keypair(producer, alg);
+          String ctk =
+              out(oneCase(producer, alg, "encaps", "public", k.get("public").asText()), alg);
+          String ct = ctk.substring(0, ctk.length() - 64);
+          String key = ctk.substring(ctk.length() - 64);
+          assertEquals(
+              key,
+              out(
+                  oneCase(consumer, alg, "decaps", "private", k.get("private").asText(), "msg", ct),
+                  alg),
+              alg + ": decapsulates to the same key");
+          JsonNode wrong =
+              oneCase(consumer, alg, "decaps", "private", other.get("private").asText(), "msg", ct);
+          assertTrue(
+              wrong.path("rejected").asBoolean()
+                  || (wrong.has("out") && !wrong.get("out").asText().equals(key)),
+              alg + ": a wrong key gives another key: " + wrong);
+          break;
+        }
+      case "pke":
+        {
+          JsonNode k = keypair(consumer, alg);
+          String ct =
+              out(
+                  oneCase(producer, alg, "encrypt", "public", k.get("public").asText(), "msg", MSG),
+                  alg);
+          assertEquals(
+              MSG,
+              out(
+                  oneCase(
+                      consumer, alg, "decrypt", "private", k.get("private").asText(), "msg", ct),
+                  alg),
+              alg + ": the ciphertext decrypts");
+          JsonNode bad =
+              oneCase(
+                  consumer, alg, "decrypt", "private", k.get("private").asText(), "msg", flip(ct));
+          assertTrue(bad.path("rejected").asBoolean(), alg + ": a corrupted ciphertext: " + bad);
+          break;
+        }
+      case "keygen":
+        {
+          // rsa-N: the producer's key pair signs and verifies under the consumer.
+          JsonNode kp = keypair(producer, alg);
+          String sigAlg = alg + "-pkcs1";
+          String sig =
+              out(
+                  oneCase(
+                      consumer, sigAlg, "sign", "private", kp.get("private").asText(), "msg", MSG),
+                  alg);
+          assertEquals(
+              "01",
+              out(
+                  oneCase(
+                      consumer,
+                      sigAlg,
+                      "verify",
+                      "public",
+                      kp.get("public").asText(),
+                      "msg",
+                      MSG,
+                      "sig",
+                      sig),
+                  alg));
+          break;
+        }
+      default:
+        throw new AssertionError(kind);
+    }
+  }
+
+  /**
+   * A cross-provider subset inside Java, both directions: what one provider makes, another accepts
+   * (keys, signatures, ciphertexts, shared secrets).
+   */
+  @TestFactory
+  Stream<DynamicTest> crossProvider() {
+    String jca = "java:jca";
+    String bc = "java:bouncycastle";
+    String lw = "java:bouncycastle-lw";
+    String[][] pairs = {
+      {"ecdsa-p256", jca, bc},
+      {"ecdsa-p384", jca, lw},
+      {"ecdsa-secp256k1", bc, lw},
+      {"ecdh-p256", jca, lw},
+      {"ecdh-secp256k1", bc, lw},
+      {"ed25519", jca, lw},
+      {"ed448", bc, jca},
+      {"x25519", jca, bc},
+      {"x448", lw, jca},
+      {"sm2", bc, lw},
+      {"ml-kem-768", bc, lw},
+      {"ml-kem-512", lw, bc},
+      {"ml-dsa-65", bc, lw},
+      {"ml-dsa-44", lw, bc},
+      {"rsa-2048-pss", jca, lw},
+      {"rsa-2048-pkcs1", bc, jca},
+      {"rsa-2048-oaep", jca, bc},
+      {"rsa-2048-oaep", lw, jca},
+      {"rsa-2048", jca, lw},
+    };
+    Map<String, Main> drivers = new HashMap<>();
+    for (String id : Provider.ids()) {
+      drivers.put(id, BenchTest.driver(id));
+    }
+    List<DynamicTest> tests = new ArrayList<>();
+    for (String[] p : pairs) {
+      Provider.Alg a = Provider.create(p[1]).alg(p[0]);
+      assertNotNull(a, p[1] + " offers " + p[0]);
+      String kind = kind(a);
+      for (String[] dir : new String[][] {{p[1], p[2]}, {p[2], p[1]}}) {
+        tests.add(
+            DynamicTest.dynamicTest(
+                p[0] + " " + dir[0] + " -> " + dir[1],
+                () -> exchange(p[0], kind, drivers.get(dir[0]), drivers.get(dir[1]))));
+      }
+    }
+    return tests.stream();
+  }
+
+  // ---- edge cases -----------------------------------------------------------------------------
+
+  @Test
+  void unsupportedVariants() throws Exception {
+    Main bc = BenchTest.driver("java:bouncycastle");
+    Main lw = BenchTest.driver("java:bouncycastle-lw");
+    Main jca = BenchTest.driver("java:jca");
+    String m = "00".repeat(32);
+    // Derandomised ML-KEM encapsulation: the lightweight API has it, the JCA does not.
+    JsonNode kp = keypair(bc, "ml-kem-768");
+    JsonNode r = oneCase(bc, "ml-kem-768", "encaps", "public", kp.get("public").asText(), "m", m);
+    assertTrue(r.has("unsupported"), r.toString());
+    String det =
+        out(oneCase(lw, "ml-kem-768", "encaps", "public", kp.get("public").asText(), "m", m), "lw");
+    assertEquals(
+        det,
+        out(oneCase(lw, "ml-kem-768", "encaps", "public", kp.get("public").asText(), "m", m), "lw"),
+        "derandomised encapsulation is deterministic");
+    assertEquals(1088 * 2 + 64, det.length());
+    // A context for an algorithm without one; deterministic ECDSA; keygen from a seed for RSA.
+    JsonNode ed = keypair(jca, "ed25519");
+    r =
+        oneCase(
+            jca, "ed25519", "sign", "private", ed.get("private").asText(), "msg", MSG, "ctx", "01");
+    assertTrue(r.has("unsupported"), r.toString());
+    ObjectNode req = JSON.createObjectNode();
+    req.put("cmd", "verify");
+    req.put("alg", "ecdsa-p256");
+    ObjectNode c = req.putArray("cases").addObject();
+    c.put("id", "d#1");
+    c.put("op", "sign");
+    c.put("private", keypair(lw, "ecdsa-p256").get("private").asText());
+    c.put("msg", MSG);
+    c.put("deterministic", true);
+    r = request(lw, req).path("results").get(0);
+    assertTrue(r.has("unsupported"), r.toString());
+    r = oneCase(jca, "rsa-2048", "keygen", "seed", m);
+    assertTrue(r.has("unsupported"), r.toString());
+    // Deterministic ML-DSA signing is deterministic in both BouncyCastle APIs, and they agree.
+    JsonNode dsa = keypair(lw, "ml-dsa-44");
+    String[] sigs = new String[2];
+    int i = 0;
+    for (Main d : new Main[] {lw, bc}) {
+      ObjectNode q = JSON.createObjectNode();
+      q.put("cmd", "verify");
+      q.put("alg", "ml-dsa-44");
+      ObjectNode k = q.putArray("cases").addObject();
+      k.put("id", "s#1");
+      k.put("op", "sign");
+      k.put("private", dsa.get("private").asText());
+      k.put("msg", MSG);
+      k.put("ctx", "0102");
+      k.put("deterministic", true);
+      sigs[i++] = out(request(d, q).path("results").get(0), "deterministic ML-DSA");
+    }
+    assertEquals(sigs[0], sigs[1], "deterministic ML-DSA: lightweight and JCA agree");
+    // Hedged signing differs from one signature to the next.
+    String h1 =
+        out(
+            oneCase(lw, "ml-dsa-44", "sign", "private", dsa.get("private").asText(), "msg", MSG),
+            "");
+    String h2 =
+        out(
+            oneCase(lw, "ml-dsa-44", "sign", "private", dsa.get("private").asText(), "msg", MSG),
+            "");
+    assertNotEquals(h1, h2, "hedged ML-DSA signatures differ");
+  }
+
+  @Test
+  void malformedInputsAreRejectedNotErrors() throws Exception {
+    for (String id : Provider.ids()) {
+      Main d = BenchTest.driver(id);
+      List<JsonNode> results = new ArrayList<>();
+      results.add(oneCase(d, "ecdsa-p256", "verify", "public", "3000", "msg", MSG, "sig", "3000"));
+      results.add(
+          oneCase(d, "x25519", "derive", "private", "11".repeat(32), "public", "22".repeat(31)));
+      results.add(oneCase(d, "ecdh-p256", "derive", "private", "00".repeat(32), "public", "30"));
+      results.add(oneCase(d, "rsa-2048-oaep", "decrypt", "private", "3000", "msg", "00"));
+      results.add(oneCase(d, "ed25519", "verify", "public", "00", "msg", MSG, "sig", "00"));
+      if (!id.equals("java:jca")) {
+        results.add(oneCase(d, "ml-kem-512", "decaps", "private", "00".repeat(64), "msg", "0102"));
+        results.add(oneCase(d, "ml-kem-512", "keygen", "seed", "00".repeat(63)));
+        results.add(
+            oneCase(d, "ml-dsa-44", "verify", "public", "00".repeat(10), "msg", MSG, "sig", "00"));
+        results.add(oneCase(d, "sm2", "sign", "private", "00".repeat(31), "msg", MSG));
+      }
+      for (JsonNode r : results) {
+        assertTrue(r.path("rejected").asBoolean() && !r.has("error"), id + ": " + r);
+      }
+    }
+  }
+
+  @Test
+  void keypairOfASymmetricAlgorithmIsAnError() throws Exception {
+    Main d = BenchTest.driver("java:bouncycastle");
+    for (String alg : new String[] {"sha256", "aes-128-gcm", "md5"}) {
+      ObjectNode req = JSON.createObjectNode();
+      req.put("cmd", "keypair");
+      req.put("alg", alg);
+      JsonNode r = request(d, req);
+      assertFalse(r.path("ok").asBoolean(), r.toString());
+      assertFalse(r.path("error").asText().isEmpty(), r.toString());
+    }
+  }
+
+  @Test
+  void rsaKeygenWarmupIsCapped() throws Exception {
+    Main d = BenchTest.driver("java:jca");
+    ObjectNode req = benchRequest("rsa-2048", "keygen", 0);
+    req.put("warmup_ns", 0);
+    JsonNode first = request(d, req);
+    assertTrue(first.path("ok").asBoolean(), first.toString());
+    assertEquals(1, first.path("batch").asLong());
+    assertEquals(Pk.RSA_KEYGEN_WARMUP, first.path("warmup").path("ops").asInt(), first.toString());
+    JsonNode again = request(d, req);
+    assertEquals(1, again.path("warmup").path("ops").asInt(), "later requests: " + again);
+    assertEquals("capped", again.path("warmup").path("jit_stop").asText());
+    // A long warmup_ns still stops at the cap.
+    req.put("warmup_ns", 60_000_000_000L);
+    JsonNode capped = request(d, req);
+    assertEquals(
+        Pk.RSA_KEYGEN_WARMUP, capped.path("warmup").path("ops").asInt(), capped.toString());
+  }
+
+  @Test
+  void oaepMessageTooLongIsNotOfferedAtThisSize() throws Exception {
+    Main d = BenchTest.driver("java:bouncycastle-lw");
+    JsonNode r = request(d, benchRequest("rsa-2048-oaep", "encrypt", 191));
+    assertTrue(r.path("error").asText().startsWith("not offered at this size"), r.toString());
+    r = request(d, benchRequest("ed25519", "sign", 32).put("chunk", 16));
+    assertTrue(r.path("error").asText().startsWith("not offered"), r.toString());
+  }
+
+  @Test
+  void helloOffersPublicKeys() throws Exception {
+    Map<String, List<String>> want =
+        Map.of(
+            "java:jca",
+            List.of("rsa-2048", "rsa-4096-pss", "ecdsa-p384", "ecdh-p256", "ed448", "x448"),
+            "java:bouncycastle",
+            List.of("ecdsa-secp256k1", "sm2", "ml-kem-1024", "ml-dsa-87", "sm4-gcm", "x25519"),
+            "java:bouncycastle-lw",
+            List.of(
+                "ecdh-secp256k1", "sm2", "ml-kem-512", "ml-dsa-44", "sm4-ctr", "rsa-3072-oaep"));
+    for (Map.Entry<String, List<String>> e : want.entrySet()) {
+      JsonNode h =
+          JSON.readTree(
+              BenchTest.driver(e.getKey()).handleLine("{\"cmd\":\"hello\",\"protocol\":2}").line());
+      assertEquals(2, h.path("protocol").asInt());
+      for (String alg : e.getValue()) {
+        assertTrue(h.path("offers").has(alg), e.getKey() + " lacks " + alg);
+      }
+      // The operations of cryptobench/algorithms.py.
+      Map<String, List<String>> ops =
+          Map.of(
+              "rsa-2048", List.of("keygen"),
+              "rsa-2048-pss", List.of("sign", "verify"),
+              "rsa-2048-oaep", List.of("encrypt", "decrypt"),
+              "ecdsa-p256", List.of("keygen", "sign", "verify"),
+              "ecdh-p256", List.of("derive"),
+              "x25519", List.of("keygen", "derive"),
+              "ed25519", List.of("keygen", "sign", "verify"));
+      for (Map.Entry<String, List<String>> o : ops.entrySet()) {
+        assertEquals(
+            o.getValue(),
+            JSON.convertValue(h.path("offers").path(o.getKey()), List.class),
+            e.getKey() + " " + o.getKey());
+      }
+      if (!e.getKey().equals("java:jca")) {
+        assertEquals(
+            List.of("keygen", "encaps", "decaps"),
+            JSON.convertValue(h.path("offers").path("ml-kem-768"), List.class));
+        assertEquals(
+            List.of("keygen", "sign", "verify"),
+            JSON.convertValue(h.path("offers").path("ml-dsa-65"), List.class));
+      }
+      assertFalse(h.path("stream").toString().contains("rsa"), "public keys are never streamed");
+    }
+  }
+}
