@@ -1,5 +1,5 @@
 // Command cbdriver-go is cryptobench's Go driver: it speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 2) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 3) on stdin/stdout for one
 // provider, selected by --provider.
 package main
 
@@ -239,6 +239,10 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	}
 
 	// The checksum of one operation on the fixed input, outside any timing.
+	prepare(cell, 1)
+	if err := cell.Err(); err != nil {
+		return nil, err
+	}
 	sink, checksum := checksumRun(cell)
 	if err := cell.Err(); err != nil {
 		return nil, err
@@ -248,10 +252,16 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 
 	wOps, wNs, s := warmup(cell, req.WarmupNs)
 	sink += s
+	if err := cell.Err(); err != nil {
+		return nil, err
+	}
 	batch := req.Batch
 	if batch == 0 {
 		batch, s = calibrate(cell, req.TargetNs)
 		sink += s
+		if err := cell.Err(); err != nil {
+			return nil, err
+		}
 	}
 	samples, s := sample(cell, batch, int(*req.Samples))
 	sink += s

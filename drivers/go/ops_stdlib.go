@@ -45,6 +45,8 @@ func init() {
 			"ML-KEM: crypto/mlkem (768 and 1024; the standard library has no ML-KEM-512): GenerateKey768/1024, EncapsulationKey.Encapsulate, DecapsulationKey.Decapsulate, keys from the 64-byte seed with NewDecapsulationKey768/1024. Deterministic encapsulation in verify cases uses crypto/mlkem/mlkemtest.Encapsulate768/1024.",
 			"Not offered: ML-DSA (no crypto/mldsa in this Go), secp256k1 (not in the standard library), Ed448/X448 (not in the standard library or golang.org/x/crypto).",
 			"Since Go 1.26 the crypto packages ignore the io.Reader they are given and always use the system's secure randomness (crypto/rand).",
+			"HKDF: hkdf-sha256 derive is crypto/hkdf.Key(sha256.New, IKM = the message, salt = key, info = iv, 72) per operation (the info string converted once per cell).",
+			"ntor / pq-ntor (docs/pq-ntor.md): this repository's library cryptobench/protocols/pqntor (ClientCreate, ServerReply, ClientFinish) with system randomness, 72 bytes of keys; the relay's identity and long-term key once per cell. server-reply answers one onionskin made outside the timed region. client-finish: before every timed batch (and warm-up round) the cell makes `batch` fresh (state, reply) pairs with ClientCreate + ServerReply outside the timed region; their garbage is collected whenever the GC runs, possibly inside a sample, as for every allocating cell. full = the three in a row. No pq-ntor-512: crypto/mlkem has no ML-KEM-512.",
 			"runtime.GC() once per cell before the warm-up; the garbage collector stays on (GOGC default), so public-key operations that allocate pay for their garbage inside the samples.",
 			"Build: " + buildSettings(),
 		},
@@ -68,7 +70,8 @@ func init() {
 			aeadAlg("aes-256-gcm", 32, 12, newAESGCM),
 			aeadAlg("chacha20-poly1305", 32, 12, chacha20poly1305.New),
 			aeadAlg("xchacha20-poly1305", 32, 24, chacha20poly1305.NewX),
-		}, stdlibPKAlgs()...),
+			hkdfAlg(),
+		}, append(stdlibPKAlgs(), handshakeAlgs()...)...),
 	})
 }
 

@@ -1,6 +1,6 @@
 package main
 
-// Protocol version 2 (docs/protocol.md): request and response shapes,
+// Protocol version 3 (docs/protocol.md): request and response shapes,
 // decoding, encoding, and turning any error into {"ok":false,"error":...}.
 
 import (
@@ -12,7 +12,7 @@ import (
 
 // protocolVersion is the highest version this driver implements; hello
 // accepts any requested version >= 1 and answers with this one.
-const protocolVersion = 2
+const protocolVersion = 3
 
 // Request is any request; fields not used by a command are ignored.
 type Request struct {
@@ -56,6 +56,20 @@ type rawCase struct {
 	M             *string `json:"m,omitempty"`
 	Ctx           string  `json:"ctx,omitempty"`
 	Deterministic bool    `json:"deterministic,omitempty"`
+
+	// key derivation and handshakes (version 3): HKDF's ikm/salt/info and
+	// output size; the handshake case's secrets and key length
+	IKM             string `json:"ikm,omitempty"`
+	Salt            string `json:"salt,omitempty"`
+	Info            string `json:"info,omitempty"`
+	Size            *int64 `json:"size,omitempty"`
+	RelayID         string `json:"relay_id,omitempty"`
+	RelayBSecret    string `json:"relay_b_secret,omitempty"`
+	ClientXSecret   string `json:"client_x_secret,omitempty"`
+	RelayYSecret    string `json:"relay_y_secret,omitempty"`
+	ClientMLKEMSeed string `json:"client_mlkem_seed,omitempty"`
+	MLKEMEncapsM    string `json:"mlkem_encaps_m,omitempty"`
+	KeyLen          *int64 `json:"key_len,omitempty"`
 }
 
 // decode turns the hex fields into bytes.
@@ -68,7 +82,11 @@ func (r *rawCase) decode() (*Case, error) {
 		dst  *[]byte
 	}{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg},
 		{"public", r.Public, &c.Public}, {"private", r.Private, &c.Private}, {"sig", r.Sig, &c.Sig},
-		{"seed", r.Seed, &c.Seed}, {"ctx", r.Ctx, &c.Ctx}} {
+		{"seed", r.Seed, &c.Seed}, {"ctx", r.Ctx, &c.Ctx},
+		{"ikm", r.IKM, &c.IKM}, {"salt", r.Salt, &c.Salt}, {"info", r.Info, &c.Info},
+		{"relay_id", r.RelayID, &c.RelayID}, {"relay_b_secret", r.RelayBSecret, &c.RelayB},
+		{"client_x_secret", r.ClientXSecret, &c.ClientX}, {"relay_y_secret", r.RelayYSecret, &c.RelayY},
+		{"client_mlkem_seed", r.ClientMLKEMSeed, &c.MLKEMSeed}, {"mlkem_encaps_m", r.MLKEMEncapsM, &c.MLKEMM}} {
 		if *f.dst, err = decodeHex(f.name, f.src); err != nil {
 			return nil, err
 		}
@@ -78,6 +96,18 @@ func (r *rawCase) decode() (*Case, error) {
 			return nil, err
 		}
 		c.HasM = true
+	}
+	for _, f := range []struct {
+		name string
+		src  *int64
+		dst  *int
+	}{{"size", r.Size, &c.Size}, {"key_len", r.KeyLen, &c.KeyLen}} {
+		if f.src != nil {
+			if *f.src < 0 || *f.src > 1<<31 {
+				return nil, fmt.Errorf("%s %d out of range", f.name, *f.src)
+			}
+			*f.dst = int(*f.src)
+		}
 	}
 	if r.Counter != nil {
 		if *r.Counter > 0xffffffff {

@@ -38,8 +38,10 @@ func measureResolution() int64 {
 }
 
 // timeBatch times n consecutive operations of c. Nothing but the calls to
-// c.Run and the addition of their results is inside the timed region.
+// c.Run and the addition of their results is inside the timed region; a
+// cell with single-use inputs (preparedCell) makes them just before it.
 func timeBatch(c Cell, n int64) (ns int64, sink uint64) {
+	prepare(c, n)
 	t0 := time.Now()
 	for i := int64(0); i < n; i++ {
 		sink += c.Run()
@@ -55,12 +57,13 @@ func warmup(c Cell, warmupNs int64) (ops, ns int64, sink uint64) {
 	t0 := time.Now()
 	n := int64(1)
 	for {
+		prepare(c, n) // inside the warm-up's clock, which only bounds its length
 		for i := int64(0); i < n; i++ {
 			sink += c.Run()
 		}
 		ops += n
 		ns = int64(time.Since(t0))
-		if ns >= warmupNs {
+		if ns >= warmupNs || c.Err() != nil {
 			break
 		}
 		perOp := ns / ops
@@ -80,7 +83,7 @@ func calibrate(c Cell, targetNs int64) (batch int64, sink uint64) {
 	for batch = 1; ; batch *= 2 {
 		ns, s := timeBatch(c, batch)
 		sink += s
-		if ns >= targetNs || batch >= maxBatch {
+		if ns >= targetNs || batch >= maxBatch || c.Err() != nil {
 			return batch, sink
 		}
 	}

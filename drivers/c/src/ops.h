@@ -18,6 +18,12 @@
  *    those encodings. protocol.c builds every bench cell from these two alone (a key pair for
  *    sign, a sign cell for the signature a verify cell checks, an encaps cell for the ciphertext
  *    of decaps, ...), so a module offers a public-key algorithm by implementing its case ops.
+ *  - key derivation and handshakes (protocol version 3; the OpenSSL module only, in
+ *    ops_openssl_hs.c): hkdf-sha256 `derive` is a cell like a MAC's; a handshake cell
+ *    (ntor, pq-ntor-*: client-create, server-reply, client-finish, full) makes its relay keys
+ *    once and draws fresh ephemeral keys every operation (ops_alg.fresh). client-finish consumes
+ *    a single-use client state per operation: ops_cell_prepare() makes them outside the timed
+ *    region before every run of timed operations.
  */
 #ifndef CB_OPS_H
 #define CB_OPS_H
@@ -51,6 +57,7 @@ typedef struct ops_alg {
   const char *ops[OPS_MAX_OPS + 1]; /* operation names, NULL-terminated */
   int stream;                       /* accepts chunk > 0 */
   int pk;                           /* a public-key algorithm (keys from ops_keypair) */
+  int fresh; /* every operation draws fresh randomness (handshakes): outputs differ each time */
 } ops_alg;
 
 /* What a cell is prepared from. Pointers are borrowed: they must stay valid (and unchanged)
@@ -89,6 +96,12 @@ typedef struct ops_params {
   const uint8_t *ctx; /* ML-DSA context string (NULL: empty) */
   size_t ctx_len;
   int deterministic; /* ML-DSA sign with rnd = 0^32 (FIPS 204) */
+  /* Key derivation and handshakes (protocol.md, version 3). HKDF: IKM = msg, salt = key,
+   * info = iv (bench and case alike: a `derive` case's ikm/salt/info arrive there). */
+  size_t out_len; /* HKDF case: `size`; handshake case: `key_len`; 0 in bench (72 bytes) */
+  /* the `handshake` case's secrets (docs/pq-ntor.md section 9); NULL when absent */
+  const uint8_t *relay_id, *relay_b, *client_x, *relay_y, *mlkem_seed, *mlkem_m;
+  size_t relay_id_len, relay_b_len, client_x_len, relay_y_len, mlkem_seed_len, mlkem_m_len;
 } ops_params;
 
 /* Where the input piece starting at message offset off is (see ops_params.period). */
@@ -162,6 +175,16 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen);
  * verify), derive the shared secret, encrypt/decrypt the ciphertext/plaintext, encaps the
  * ciphertext followed by the 32-byte key, decaps the key. */
 int ops_cell_run(ops_cell *c);
+
+/* Called outside the timed region before every run of n operations: each sample and each
+ * calibration step (n = the batch), each warm-up operation and the untimed checksum operation
+ * (n = 1); never for a verify case (a case is its own input, so a handshake step sent as a case
+ * fails: only `handshake` is a case). A cell whose operations consume single-use inputs
+ * (handshake client-finish: a fresh client state and its reply per operation) makes n of them
+ * here; a cell that keeps what its operations made (client-create's client states, freed outside
+ * the timed region) releases it here. Every other cell returns 0 at once. 0, or -1 (see
+ * ops_cell_error()); running more operations than were prepared is an OPS_FAIL. */
+int ops_cell_prepare(ops_cell *c, uint64_t n);
 
 /* The output of the last ops_cell_run(); for a streaming cell the output of its last piece (the
  * last update's output, then the final output and tag). */

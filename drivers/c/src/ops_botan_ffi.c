@@ -611,6 +611,13 @@ const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
 
 void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
+/* nothing to prepare: no cell of this module consumes single-use inputs */
+int ops_cell_prepare(ops_cell *c, uint64_t n) {
+  (void)c;
+  (void)n;
+  return 0;
+}
+
 const char *ops_cell_error(const ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_error(c->pk);

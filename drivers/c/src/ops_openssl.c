@@ -3,13 +3,15 @@
  * Compiles against OpenSSL 1.1.1 and 3.x/4.0. The 3.x branch fetches each algorithm once per
  * cell (EVP_MD_fetch / EVP_CIPHER_fetch / EVP_MAC_fetch) and never calls an API deprecated in
  * 3.0; the 1.1.1 branch looks algorithms up by name and does HMAC with HMAC_CTX. Public-key
- * algorithms are in ops_openssl_pk.c; this file dispatches their cells there.
+ * algorithms are in ops_openssl_pk.c, HKDF and the ntor / pq-ntor handshakes (protocol version 3)
+ * in ops_openssl_hs.c; this file dispatches their cells there.
  *
  * `update` (ciphers and AEADs but CCM, for bench/accuracy only): one EVP_EncryptUpdate of the
  * message on a context given its key and IV once per cell, the counter continuing from one
  * operation to the next, no final, no tag: the loop `openssl speed -evp` times.
  */
 #include "ops.h"
+#include "ops_hs.h"
 #include "ops_pk.h"
 
 #include <limits.h>
@@ -78,9 +80,12 @@ static const alg_def DEFS[] = {
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 #define MAX_PK 40 /* public-key catalogue entries (ops_openssl_pk.c) */
+#define MAX_HS 8  /* key derivation and handshake entries (ops_openssl_hs.c) */
 
-static ops_alg catalogue[NDEFS + MAX_PK];
-static const alg_def *catalogue_def[NDEFS + MAX_PK]; /* NULL: a public-key algorithm */
+static ops_alg catalogue[NDEFS + MAX_PK + MAX_HS];
+/* NULL: a public-key algorithm (pk set) or one of ops_openssl_hs.c (catalogue_hs set) */
+static const alg_def *catalogue_def[NDEFS + MAX_PK + MAX_HS];
+static int catalogue_hs[NDEFS + MAX_PK + MAX_HS];
 static size_t catalogue_len;
 
 /* ---- fetching: once per cell in 3.x, a name look-up in 1.1.1 ---- */
@@ -106,8 +111,9 @@ static int cipher_key_length(const cipher_t *c) { return EVP_CIPHER_key_length(c
 #endif
 
 struct ops_cell {
-  const alg_def *def; /* NULL: a public-key cell (pk) */
+  const alg_def *def; /* NULL: a public-key cell (pk) or a KDF / handshake cell (hs) */
   pk_cell *pk;
+  hs_cell *hs;
   enum op op;
   int enc;           /* encrypt / seal */
   const uint8_t *in; /* data to process */
@@ -223,6 +229,11 @@ int ops_init(char *err, size_t errlen) {
   size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
   for (size_t i = 0; i < npk; i++)
     catalogue_def[catalogue_len++] = NULL;
+  size_t nhs = hs_catalogue(catalogue + catalogue_len, MAX_HS);
+  for (size_t i = 0; i < nhs; i++) {
+    catalogue_hs[catalogue_len] = 1;
+    catalogue_def[catalogue_len++] = NULL;
+  }
   return 0;
 }
 
@@ -268,7 +279,8 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
     snprintf(cap, sizeof cap, "OPENSSL_ia32cap=%.200s (CPU features masked)", ia32);
     notes[n++] = cap;
   }
-  return n + pk_notes(notes + n, max - n);
+  n += pk_notes(notes + n, max - n);
+  return n + hs_notes(notes + n, max - n);
 }
 
 size_t ops_alg_count(void) { return catalogue_len; }
@@ -293,6 +305,7 @@ void ops_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
   pk_cell_free(c->pk);
+  hs_cell_free(c->hs);
   EVP_MD_CTX_free(c->mdctx);
   md_put(c->md);
   EVP_CIPHER_CTX_free(c->cctx);
@@ -480,6 +493,21 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (idx == (size_t)-1) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
+  }
+  if (catalogue_hs[idx]) {
+    if (p->chunk > 0) {
+      set_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
+      return NULL;
+    }
+    hs_cell *hs = hs_cell_new(p, err, errlen);
+    ops_cell *c = hs != NULL ? calloc(1, sizeof *c) : NULL;
+    if (hs != NULL && c == NULL) {
+      hs_cell_free(hs);
+      set_err(err, errlen, "out of memory");
+    }
+    if (c != NULL)
+      c->hs = hs;
+    return c;
   }
   if (catalogue[idx].pk) {
     pk_cell *pk = pk_cell_new(p, err, errlen);
@@ -703,9 +731,17 @@ static int run_update(ops_cell *c) {
   return outl > 0 ? c->out[0] : 0;
 }
 
+int ops_cell_prepare(ops_cell *c, uint64_t n) {
+  return c->hs != NULL ? hs_cell_prepare(c->hs, n) : 0;
+}
+
+hs_cell *ops_openssl_hs_of(ops_cell *c) { return c->hs; }
+
 int ops_cell_run(ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_run(c->pk);
+  if (c->hs != NULL)
+    return hs_cell_run(c->hs);
   switch (c->def->kind) {
   case K_NOOP:
     c->out_len = 0;
@@ -724,6 +760,8 @@ int ops_cell_run(ops_cell *c) {
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
   if (c->pk != NULL)
     return pk_cell_output(c->pk, len);
+  if (c->hs != NULL)
+    return hs_cell_output(c->hs, len);
   *len = c->out_len;
   return c->out;
 }
@@ -733,6 +771,8 @@ void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NUL
 const char *ops_cell_error(const ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_error(c->pk);
+  if (c->hs != NULL)
+    return hs_cell_error(c->hs);
   return c->err[0] ? c->err : "operation failed";
 }
 

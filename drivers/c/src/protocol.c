@@ -186,10 +186,31 @@ static json_t *verify_case(const char *alg, json_t *cs) {
   uint8_t *pub = NULL, *priv = NULL, *sig = NULL, *seed = NULL, *m = NULL, *ctx = NULL;
   size_t key_len = 0, iv_len = 0, aad_len = 0, msg_len = 0;
   size_t pub_len = 0, priv_len = 0, sig_len = 0, seed_len = 0, m_len = 0, ctx_len = 0;
-  uint64_t counter = 0;
+  uint64_t counter = 0, out_len = 0, hs_key_len = 0;
   int deterministic = 0;
   json_t *res = NULL;
+  /* version 3: HKDF's ikm/salt/info (they become msg/key/iv, as in a bench cell) and the
+   * handshake case's secrets, all optional hex */
+  static const char *const v3_names[] = {"ikm",
+                                         "salt",
+                                         "info",
+                                         "relay_id",
+                                         "relay_b_secret",
+                                         "client_x_secret",
+                                         "relay_y_secret",
+                                         "client_mlkem_seed",
+                                         "mlkem_encaps_m"};
+  enum { V3_N = sizeof v3_names / sizeof v3_names[0] };
+  uint8_t *v3[V3_N] = {NULL};
+  size_t v3_len[V3_N] = {0};
+  for (size_t i = 0; i < V3_N; i++)
+    if (get_hex_opt(cs, v3_names[i], &v3[i], &v3_len[i], err, sizeof err) != 0) {
+      res = case_error(id, err);
+      goto done;
+    }
   if (get_string(cs, "op", 1, &op, err, sizeof err) != 0 ||
+      get_uint(cs, "size", 0, 0, SIZE_MAX / 2, &out_len, err, sizeof err) != 0 ||
+      get_uint(cs, "key_len", 0, 0, SIZE_MAX / 2, &hs_key_len, err, sizeof err) != 0 ||
       get_hex(cs, "key", &key, &key_len, err, sizeof err) != 0 ||
       get_hex(cs, "iv", &iv, &iv_len, err, sizeof err) != 0 ||
       get_hex(cs, "aad", &aad, &aad_len, err, sizeof err) != 0 ||
@@ -228,7 +249,26 @@ static json_t *verify_case(const char *alg, json_t *cs) {
                   .m_len = m_len,
                   .ctx = ctx,
                   .ctx_len = ctx_len,
-                  .deterministic = deterministic};
+                  .deterministic = deterministic,
+                  .out_len = (size_t)(hs_key_len != 0 ? hs_key_len : out_len),
+                  .relay_id = v3[3],
+                  .relay_id_len = v3_len[3],
+                  .relay_b = v3[4],
+                  .relay_b_len = v3_len[4],
+                  .client_x = v3[5],
+                  .client_x_len = v3_len[5],
+                  .relay_y = v3[6],
+                  .relay_y_len = v3_len[6],
+                  .mlkem_seed = v3[7],
+                  .mlkem_seed_len = v3_len[7],
+                  .mlkem_m = v3[8],
+                  .mlkem_m_len = v3_len[8]};
+  if (v3[0] != NULL) /* HKDF: IKM = msg, salt = key, info = iv */
+    p.msg = v3[0], p.msg_len = v3_len[0];
+  if (v3[1] != NULL)
+    p.key = v3[1], p.key_len = v3_len[1];
+  if (v3[2] != NULL)
+    p.iv = v3[2], p.iv_len = v3_len[2];
   ops_cell *c = ops_cell_new(&p, err, sizeof err);
   if (c == NULL) {
     size_t un = strlen(OPS_UNSUPPORTED);
@@ -237,7 +277,7 @@ static json_t *verify_case(const char *alg, json_t *cs) {
               : case_error(id, err);
     goto done;
   }
-  int r = ops_cell_run(c);
+  int r = ops_cell_run(c); /* a case is its own input: nothing to prepare */
   if (r == OPS_REJECTED) {
     res = case_result(id, json_string("rejected"), json_true());
   } else if (r < 0) {
@@ -262,6 +302,8 @@ done:
   free(seed);
   free(m);
   free(ctx);
+  for (size_t i = 0; i < V3_N; i++)
+    free(v3[i]);
   return res;
 }
 
@@ -410,9 +452,10 @@ static int pk_prepare(ops_params *p, pk_material *m, json_t **res) {
 /* Whether every operation of a cell computes the same output (the bench's "last output equals the
  * first" check): not for randomised public-key operations (keygen, hedged or randomised
  * signatures, OAEP encrypt, encaps: their outputs are only checked for length by the
- * orchestrator), nor for `update`, whose counter continues from one operation to the next. */
+ * orchestrator), nor for handshakes (fresh ephemeral keys every operation), nor for `update`,
+ * whose counter continues from one operation to the next. */
 static int repeatable(const ops_alg *a, const char *op) {
-  if (strcmp(op, "update") == 0)
+  if (strcmp(op, "update") == 0 || (a != NULL && a->fresh))
     return 0;
   if (a == NULL || !a->pk)
     return 1;
@@ -568,13 +611,17 @@ static json_t *handle_bench(json_t *req) {
   /* the checksum of one operation, outside the timed region (streamed: of the whole output
    * stream, folded piece by piece through the tap) */
   ops_tap tap = {OPS_FNV_INIT, 0, NULL, 0, 0};
+  if (ops_cell_prepare(cell, 1) != 0) {
+    res = cb_error("preparing the cell: %s", ops_cell_error(cell));
+    goto done;
+  }
   if (streamed)
     ops_cell_tap(cell, &tap);
   int r = ops_cell_run(cell);
   if (streamed)
     ops_cell_tap(cell, NULL);
   if (r < 0) {
-    if (r == OPS_REJECTED && !a->pk)
+    if (r == OPS_REJECTED && strcmp(op, "open") == 0)
       res = cb_error("tag rejected");
     else
       res = cb_error("%s%s", r == OPS_REJECTED ? "rejected by the library: " : "",

@@ -1,4 +1,4 @@
-/* The JSON-lines protocol, version 2 (docs/protocol.md): decode a request, dispatch it to
+/* The JSON-lines protocol, version 3 (docs/protocol.md): decode a request, dispatch it to
  * hello / verify / bench / keypair / bye, encode the response. Any error becomes
  * {"ok": false, "error": "<one line>"}; the driver stays usable. */
 #ifndef CB_PROTOCOL_H
@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#define CB_PROTOCOL_VERSION 2
+#define CB_PROTOCOL_VERSION 3
 
 /* The provider id this process serves (from --provider); reported by hello. */
 void cb_set_provider(const char *id);

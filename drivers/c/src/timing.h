@@ -16,7 +16,9 @@ uint64_t timing_now_ns(void);
 uint64_t timing_resolution_ns(void);
 
 /* All return 0, or -1 when an operation failed (the cell's error tells why). `sink`
- * accumulates every result. */
+ * accumulates every result. ops_cell_prepare() runs before every timed batch and every warm-up
+ * operation, outside the timed region (a handshake's client-finish makes its fresh client states
+ * there; every other cell returns at once). */
 
 /* Run the operation for at least warmup_ns (at least once); report how many ops and how long. */
 int timing_warmup(ops_cell *c, uint64_t warmup_ns, uint64_t *ops, uint64_t *ns, uint64_t *sink);

@@ -5,11 +5,12 @@ what one binary signs, encapsulates or encrypts, another accepts.
 usage: crosscheck.py BINARY=PROVIDER [BINARY=PROVIDER ...]
 
 Starts every binary with its provider, asks each for its catalogue (hello), and for every
-symmetric algorithm/operation that at least two of them offer sends the same small bench requests
+symmetric algorithm/operation (and hkdf-sha256) that at least two of them offer sends the same small bench requests
 (one-shot, and streamed where the provider streams that algorithm) to each. Every answer must be ok
 (a streamed cell may be declined with an error starting "not offered") and every checksum for one
 (algorithm, operation, size) must be identical: across binaries, and between one-shot and streamed
-cells (protocol.md: providers computing the same deterministic function must agree).
+cells (protocol.md: providers computing the same deterministic function must agree). Handshakes
+(ntor, pq-ntor-*) draw fresh keys every operation and are left to their vectors.
 
 Public-key algorithms (protocol version 2): every (algorithm, operation) two binaries share is
 benched once in each (keys are each binary's own, so only the output length is compared, and the
@@ -47,12 +48,14 @@ CHUNKS = (256, 1024)  # whole multiples of every update granularity seen (Botan 
 def key_len(alg: str) -> int:
     if alg.startswith(("aes-128", "sm4-")):
         return 16
-    if alg.startswith(("aes-256", "chacha20", "xchacha20")) or alg == "hmac-sha256":
-        return 32
+    if alg.startswith(("aes-256", "chacha20", "xchacha20")) or alg in ("hmac-sha256", "hkdf-sha256"):
+        return 32  # hkdf-sha256: the salt
     return 0
 
 
 def iv_len(alg: str) -> int:
+    if alg == "hkdf-sha256":
+        return 16  # the info
     if alg.startswith("xchacha20"):
         return 24
     if not alg.startswith(("aes", "chacha20", "sm4-")) or alg.endswith("-ecb"):
@@ -134,6 +137,12 @@ def is_pk(alg: str, ops: list[str]) -> bool:
     return bool(PK_OPS.difference({"encrypt", "decrypt"}).intersection(ops)) or alg.startswith("rsa-")
 
 
+def is_handshake(ops: list[str]) -> bool:
+    """A handshake of docs/pq-ntor.md (protocol version 3): fresh ephemeral keys every operation, so
+    outputs never agree between runs; its vectors are the check (native tests, verify)."""
+    return "client-finish" in ops
+
+
 def pk_bench(d: Driver, alg: str, op: str) -> dict:
     size = PK_SIZE if op in ("sign", "verify", "encrypt", "decrypt") else 0
     req = {"cmd": "bench", "alg": alg, "op": op, "size": size, "chunk": 0, "seed": SEED, "batch": 1,
@@ -196,7 +205,7 @@ def main(argv: list[str]) -> int:
     failures = 0
     checked = 0
     for (alg, op), ds in sorted(offered.items()):
-        if len(ds) < 2 or alg == "noop" or is_pk(alg, ds[0].offers[alg]):
+        if len(ds) < 2 or alg == "noop" or is_pk(alg, ds[0].offers[alg]) or is_handshake(ds[0].offers[alg]):
             continue
         for size in SIZES:
             seen: dict[str, list[str]] = defaultdict(list)  # checksum -> who said it

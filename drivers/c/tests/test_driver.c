@@ -22,12 +22,17 @@
 #include "input.h"
 #include "ops.h"
 #include "protocol.h"
+#include "timing.h"
 
 #define SEED 2654435769u
 
 #ifndef CB_TEST_PROVIDER
 #define CB_TEST_PROVIDER "c:openssl"
 #define CB_TEST_OPS_openssl
+#endif
+
+#if defined(CB_TEST_OPS_openssl)
+#include "ops_hs.h" /* the handshake cells' test hook */
 #endif
 
 /* What each module must offer and stream (absent: must not be offered or streamed). ANY_CHUNK: the
@@ -179,6 +184,21 @@ static const char *const KNOWN_DEVIATIONS[] = {
     "wycheproof/ed25519_test.json#63", "wycheproof/ed25519_test.json#85", NULL};
 #else
 static const char *const KNOWN_DEVIATIONS[] = {NULL};
+#endif
+
+/* Key derivation and handshakes (protocol version 3): what the module must offer, and not. */
+#if defined(CB_TEST_OPS_openssl)
+#if OPENSSL_VERSION_NUMBER >= 0x30500000L
+static const char *const MUST_OFFER_V3[] = {"hkdf-sha256", "ntor",         "pq-ntor-512",
+                                            "pq-ntor-768", "pq-ntor-1024", NULL};
+static const char *const NEVER_OFFER_V3[] = {NULL};
+#else /* ntor wherever OpenSSL has X25519 and HKDF; pq-ntor needs ML-KEM */
+static const char *const MUST_OFFER_V3[] = {"hkdf-sha256", "ntor", NULL};
+static const char *const NEVER_OFFER_V3[] = {"pq-ntor-512", "pq-ntor-768", "pq-ntor-1024", NULL};
+#endif
+#else
+static const char *const MUST_OFFER_V3[] = {NULL};
+static const char *const NEVER_OFFER_V3[] = {"hkdf-sha256", "ntor", "pq-ntor-768", NULL};
 #endif
 
 static int passed, failed;
@@ -659,7 +679,7 @@ static void test_bench(void) {
   char language[16];
   snprintf(language, sizeof language, "%.*s", (int)strcspn(CB_TEST_PROVIDER, ":"),
            CB_TEST_PROVIDER);
-  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 2 &&
+  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 3 &&
             strcmp(str(h, "provider"), CB_TEST_PROVIDER) == 0 &&
             strcmp(str(h, "language"), language) == 0 &&
             strcmp(str(h, "library"), ops_library_name()) == 0 &&
@@ -678,6 +698,11 @@ static void test_bench(void) {
   for (size_t i = 0; NEVER_OFFER[i] != NULL; i++)
     check(json_object_get(offers, NEVER_OFFER[i]) == NULL, "hello does not offer %s",
           NEVER_OFFER[i]);
+  for (size_t i = 0; MUST_OFFER_V3[i] != NULL; i++)
+    check(json_object_get(offers, MUST_OFFER_V3[i]) != NULL, "hello offers %s", MUST_OFFER_V3[i]);
+  for (size_t i = 0; NEVER_OFFER_V3[i] != NULL; i++)
+    check(json_object_get(offers, NEVER_OFFER_V3[i]) == NULL, "hello does not offer %s",
+          NEVER_OFFER_V3[i]);
   size_t si;
   json_t *sv;
   int stream_ok = json_array_size(stream) > 0;
@@ -709,6 +734,8 @@ static void test_bench(void) {
       json_array_foreach(ops, oi, ov) bench_pk(alg, json_string_value(ov));
       continue;
     }
+    if (strcmp(alg, "hkdf-sha256") == 0 || (oa != NULL && oa->fresh))
+      continue; /* test_v3() */
     int streamable = 0;
     json_array_foreach(stream, si, sv) streamable |= strcmp(json_string_value(sv), alg) == 0;
     json_array_foreach(ops, oi, ov) {
@@ -1234,6 +1261,201 @@ static void test_bounded(void) {
   check_bench(cipher, "decrypt", n, 100032, 1, want);
 }
 
+/* ---- key derivation and handshakes (protocol version 3) ---- */
+
+/* RFC 5869 HKDF-SHA256 with OpenSSL's one-call HMAC(): the independent reference. */
+static void hkdf_ref(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt, size_t salt_len,
+                     const uint8_t *info, size_t info_len, uint8_t *out, size_t len) {
+  static const uint8_t empty[1] = {0};
+  uint8_t prk[32], t[32];
+  unsigned int n = 0;
+  HMAC(EVP_sha256(), salt_len > 0 ? salt : empty, (int)salt_len, ikm_len > 0 ? ikm : empty, ikm_len,
+       prk, &n);
+  uint8_t *buf = malloc(32 + info_len + 1);
+  size_t tlen = 0, done = 0;
+  for (unsigned i = 1; done < len; i++) {
+    memcpy(buf, t, tlen);
+    memcpy(buf + tlen, info, info_len);
+    buf[tlen + info_len] = (uint8_t)i;
+    HMAC(EVP_sha256(), prk, 32, buf, tlen + info_len + 1, t, &n);
+    tlen = 32;
+    size_t k = len - done < 32 ? len - done : 32;
+    memcpy(out + done, t, k);
+    done += k;
+  }
+  free(buf);
+}
+
+static json_t *hkdf_bench_req(size_t size, size_t chunk, size_t batch, const uint8_t key[32],
+                              const uint8_t iv[16]) {
+  char *k = hex(key, 32), *v = hex(iv, 16);
+  json_t *req = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "cmd",
+                          "bench", "alg", "hkdf-sha256", "op", "derive", "size", (json_int_t)size,
+                          "chunk", (json_int_t)chunk, "key", k, "iv", v, "seed", (json_int_t)SEED,
+                          "batch", (json_int_t)batch, "target_ns", (json_int_t)200000, "warmup_ns",
+                          (json_int_t)1000000, "samples", (json_int_t)3);
+  free(k);
+  free(v);
+  return req;
+}
+
+static void test_hkdf(void) {
+  if (ops_alg_find("hkdf-sha256") == NULL)
+    return;
+  uint8_t key[32], iv[16], out[8160];
+  for (int i = 0; i < 32; i++)
+    key[i] = (uint8_t)(i * 7 + 1);
+  for (int i = 0; i < 16; i++)
+    iv[i] = (uint8_t)(0xa0 + i);
+  /* bench: IKM = the size-byte message, salt = key, info = iv, 72 bytes out, at the sizes the
+   * handshakes use */
+  static const size_t sizes[] = {0, 204, 1823, 3392};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    uint8_t *m = input_message(SEED, sizes[i]);
+    char want[INPUT_CHECKSUM_LEN];
+    hkdf_ref(m, sizes[i], key, 32, iv, 16, out, 72);
+    input_checksum(out, 72, want);
+    free(m);
+    for (size_t b = 0; b <= 5; b += 5) {
+      json_t *r = call(hkdf_bench_req(sizes[i], 0, b, key, iv));
+#if defined(CB_TEST_OPS_openssl) && OPENSSL_VERSION_NUMBER < 0x30000000L
+      if (sizes[i] == 0) { /* 1.1.1's EVP_PKEY_HKDF cannot take an empty IKM */
+        check(!is_ok(r) && starts_with(str(r, "error"), "not offered at this size"),
+              "hkdf-sha256 with an empty IKM on 1.1.1: not offered (%s)", str(r, "error"));
+        json_decref(r);
+        continue;
+      }
+#endif
+      check(is_ok(r) && strcmp(str(r, "checksum"), want) == 0 &&
+                json_array_size(json_object_get(r, "samples_ns")) == 3 &&
+                (b == 0 || json_integer_value(json_object_get(r, "batch")) == (json_int_t)b),
+            "hkdf-sha256 derive size %zu batch %zu: checksum %s, want %s (%s)", sizes[i], b,
+            str(r, "checksum"), want, str(r, "error"));
+      json_decref(r);
+    }
+  }
+  json_t *r = call(hkdf_bench_req(204, 256, 0, key, iv));
+  check(!is_ok(r) && starts_with(str(r, "error"), "not offered"),
+        "hkdf-sha256 with a chunk: answered not offered (%s)", str(r, "error"));
+  json_decref(r);
+  /* cases: the largest output, and one byte more (rejected, not an error) */
+  char *ikm = hex(key, 22), *salt = hex(iv, 13), *info = hex(key + 3, 10);
+  r = call(
+      json_pack("{s:s, s:s, s:[{s:s, s:s, s:s, s:s, s:s, s:i}, {s:s, s:s, s:s, s:s, s:s, s:i}]}",
+                "cmd", "verify", "alg", "hkdf-sha256", "cases", "id", "max", "op", "derive", "ikm",
+                ikm, "salt", salt, "info", info, "size", 8160, "id", "over", "op", "derive", "ikm",
+                ikm, "salt", salt, "info", info, "size", 8161));
+  json_t *res = json_object_get(r, "results");
+  hkdf_ref(key, 22, iv, 13, key + 3, 10, out, 8160);
+  char *want = hex(out, 8160);
+  check(is_ok(r) && strcmp(str(json_array_get(res, 0), "out"), want) == 0,
+        "hkdf-sha256 case of 8160 bytes: %s", str(json_array_get(res, 0), "error"));
+  check(rejected(json_array_get(res, 1)), "hkdf-sha256 case of 8161 bytes rejected");
+  printf(
+      "v3      hkdf-sha256        derive ok (bench at 0/204/1823/3392 bytes, cases 8160/8161)\n");
+  free(want);
+  free(ikm);
+  free(salt);
+  free(info);
+  json_decref(r);
+}
+
+/* onionskin and reply lengths (docs/pq-ntor.md section 3) */
+static long hs_out_len(const char *alg, const char *op) {
+  static const struct {
+    const char *alg;
+    long onionskin, reply;
+  } t[] = {{"ntor", 84, 64},
+           {"pq-ntor-512", 896, 832},
+           {"pq-ntor-768", 1280, 1152},
+           {"pq-ntor-1024", 1664, 1632}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(t[i].alg, alg) == 0)
+      return strcmp(op, "client-create") == 0  ? t[i].onionskin
+             : strcmp(op, "server-reply") == 0 ? t[i].reply
+                                               : 72;
+  return -1;
+}
+
+static void test_handshake(const ops_alg *a) {
+  const char *alg = a->name;
+  for (size_t k = 0; a->ops[k] != NULL; k++) {
+    const char *op = a->ops[k];
+    char want[32];
+    snprintf(want, sizeof want, "%08lx:*", hs_out_len(alg, op));
+    check(hs_out_len(alg, op) > 0, "%s: known suite", alg);
+    check_bench(alg, op, 0, 0, 0, want);
+    check_bench(alg, op, 0, 0, 3, want);
+    if (strcmp(op, "client-finish") == 0) /* a fresh state for each of the 9 operations */
+      check_bench_full(alg, op, 0, 0, 9, 4, 0, want, 0);
+    json_t *r = call(bench_req(alg, op, 0, 256, 1));
+    check(!is_ok(r) && starts_with(str(r, "error"), "not offered"),
+          "%s %s with a chunk: answered not offered (%s)", alg, op, str(r, "error"));
+    json_decref(r);
+    r = call(bench_req(alg, op, 32, 0, 1));
+    check(!is_ok(r) && *str(r, "error") != '\0', "%s %s with size 32: an error (%s)", alg, op,
+          str(r, "error"));
+    json_decref(r);
+    printf("bench   %-18s %-13s ok (checksum %s)\n", alg, op, want);
+  }
+  /* a step is not a case; a case with a short secret is an error */
+  json_t *r = call(json_pack("{s:s, s:s, s:[{s:s, s:s}, {s:s, s:s, s:s, s:s, s:s, s:i}]}", "cmd",
+                             "verify", "alg", alg, "cases", "id", "step", "op", "client-finish",
+                             "id", "short", "op", "handshake", "relay_id", "00", "relay_b_secret",
+                             "00", "client_x_secret", "00", "key_len", 72));
+  json_t *res = json_object_get(r, "results");
+  check(is_ok(r) && json_object_get(json_array_get(res, 0), "error") != NULL &&
+            json_object_get(json_array_get(res, 1), "error") != NULL,
+        "%s: a step as a case, a case with short secrets: errors", alg);
+  json_decref(r);
+
+#if defined(CB_TEST_OPS_openssl)
+  /* client-finish: the states are made by ops_cell_prepare, one per operation; running past
+   * them, or a finish that fails (its reply corrupted), is an error, never a silent zero */
+  ops_params p = {.alg = alg, .op = "client-finish", .msg = (const uint8_t *)"", .msg_len = 0};
+  char err[300] = "";
+  ops_cell *c = ops_cell_new(&p, err, sizeof err);
+  check(c != NULL, "%s client-finish cell: %s", alg, err);
+  if (c == NULL)
+    return;
+  int r1 = ops_cell_prepare(c, 2) == 0 ? ops_cell_run(c) : OPS_FAIL;
+  int r2 = r1 >= 0 ? ops_cell_run(c) : OPS_FAIL;
+  int r3 = ops_cell_run(c);
+  check(r1 >= 0 && r2 >= 0 && r3 == OPS_FAIL && strstr(ops_cell_error(c), "prepared") != NULL,
+        "%s client-finish: two prepared operations run, a third fails (%d %d %d: %s)", alg, r1, r2,
+        r3, ops_cell_error(c));
+  uint64_t ns = 0, sink = 0;
+  check(timing_sample(c, 4, &ns, &sink) == 0 && ns > 0, "%s client-finish: a sample of 4: %s", alg,
+        ops_cell_error(c));
+  check(ops_cell_prepare(c, 3) == 0, "%s client-finish: prepare 3", alg);
+  hs_cell_test_corrupt_replies(ops_openssl_hs_of(c));
+  int bad = timing_sample(c, 3, &ns, &sink);
+  check(bad != 0 && strstr(ops_cell_error(c), "handshake-failed") != NULL,
+        "%s client-finish with corrupted replies: the sample fails (%d: %s)", alg, bad,
+        ops_cell_error(c));
+  ops_cell_free(c);
+  p.op = "client-create";
+  c = ops_cell_new(&p, err, sizeof err);
+  check(c != NULL && ops_cell_prepare(c, 1) == 0 && ops_cell_run(c) >= 0 &&
+            ops_cell_run(c) == OPS_FAIL && ops_cell_prepare(c, (uint64_t)1 << 20) != 0,
+        "%s client-create: room for the prepared count only, a huge batch refused", alg);
+  ops_cell_free(c);
+#endif
+}
+
+static void test_v3(void) {
+  test_hkdf();
+  size_t n = 0;
+  for (size_t i = 0; i < ops_alg_count(); i++) {
+    const ops_alg *a = ops_alg_at(i);
+    if (a->fresh) {
+      test_handshake(a);
+      n++;
+    }
+  }
+  printf("v3      %zu handshake suites\n", n);
+}
+
 int main(void) {
   char err[300];
   if (ops_init(err, sizeof err) != 0) {
@@ -1247,6 +1469,7 @@ int main(void) {
   test_vectors();
   test_bench();
   test_pk();
+  test_v3();
   test_errors();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

@@ -4,18 +4,36 @@
  */
 #include "pqntor.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
-#include <openssl/params.h>
+#include <openssl/opensslv.h>
 #include <openssl/rand.h>
 
-#if OPENSSL_VERSION_NUMBER < 0x30500000L
-#error "pqntor needs OpenSSL >= 3.5 (ML-KEM); build it with scripts/openssl/build.sh --lib-only 3.6"
+/*
+ * One source for every OpenSSL the C driver links (drivers/c): ntor needs X25519 and HKDF
+ * (OpenSSL >= 1.1.1), pq-ntor needs ML-KEM (>= 3.5). Built against an OpenSSL without ML-KEM,
+ * the pq-ntor suites answer PQNTOR_ERR_UNSUPPORTED (pqntor_suite_supported() says which run).
+ * 3.x: HMAC and HKDF through EVP_MAC / EVP_KDF, fetched once (3.0's HKDF cannot duplicate a
+ * context, so there each derivation gets a new one); 1.1.1: HMAC() and the EVP_PKEY_HKDF
+ * derivation.
+ */
+#if OPENSSL_VERSION_NUMBER < 0x10101000L
+#error "pqntor needs OpenSSL >= 1.1.1 (X25519, HKDF); pq-ntor (ML-KEM) needs >= 3.5"
+#endif
+#define PQNTOR_OSSL3 (OPENSSL_VERSION_NUMBER >= 0x30000000L)
+#define PQNTOR_HAVE_MLKEM (OPENSSL_VERSION_NUMBER >= 0x30500000L)
+
+#if PQNTOR_OSSL3
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+#else
+#include <openssl/hmac.h>
 #endif
 
 /* ---- suites (section 3) ---- */
@@ -41,6 +59,11 @@ const pqntor_suite_info *pqntor_suite_get(pqntor_suite suite) {
   if ((int)suite < 0 || (int)suite >= PQNTOR_NUM_SUITES)
     return NULL;
   return &suites[suite];
+}
+
+int pqntor_suite_supported(pqntor_suite suite) {
+  const pqntor_suite_info *si = pqntor_suite_get(suite);
+  return si != NULL && (si->ek_len == 0 || PQNTOR_HAVE_MLKEM);
 }
 
 int pqntor_suite_by_name(const char *name, pqntor_suite *out) {
@@ -73,6 +96,8 @@ const char *pqntor_error_class(int err) {
     return "state-used";
   case PQNTOR_ERR_RANDOM:
     return "random-failed";
+  case PQNTOR_ERR_UNSUPPORTED:
+    return "unsupported";
   default:
     return "internal";
   }
@@ -93,33 +118,40 @@ static void trace(const pqntor_hooks *h, const char *name, const uint8_t *data, 
     h->trace(h->trace_ctx, name, data, n);
 }
 
-/* ---- HMAC-SHA256 and HKDF-SHA256 (section 2), fetched once ---- */
+/* ---- HMAC-SHA256 and HKDF-SHA256 (section 2), fetched once (3.x) ---- */
 
 static CRYPTO_ONCE init_once = CRYPTO_ONCE_STATIC_INIT;
-static EVP_MAC_CTX *hmac_template; /* HMAC with digest SHA256 set, no key */
-static EVP_KDF_CTX *hkdf_template; /* HKDF with digest SHA256 set */
 static int init_ok;
 
+#if PQNTOR_OSSL3
+static char sha256_name[] = "SHA256";
+static EVP_MAC_CTX *hmac_template; /* HMAC with digest SHA256 set, no key */
+static EVP_KDF_CTX *hkdf_template; /* HKDF with digest SHA256 set */
+static EVP_KDF *hkdf_kdf;          /* OpenSSL 3.0's HKDF cannot duplicate a context: new ones */
+static int hkdf_dup_ok;
+
 static void do_init(void) {
-  static char sha256[] = "SHA256";
   EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-  EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-  OSSL_PARAM mp[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, sha256, 0),
+  hkdf_kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+  OSSL_PARAM mp[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, sha256_name, 0),
                      OSSL_PARAM_construct_end()};
-  OSSL_PARAM kp[] = {OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, sha256, 0),
+  OSSL_PARAM kp[] = {OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, sha256_name, 0),
                      OSSL_PARAM_construct_end()};
-  if (mac != NULL && kdf != NULL) {
+  if (mac != NULL && hkdf_kdf != NULL) {
     hmac_template = EVP_MAC_CTX_new(mac);
-    hkdf_template = EVP_KDF_CTX_new(kdf);
+    hkdf_template = EVP_KDF_CTX_new(hkdf_kdf);
     init_ok = hmac_template != NULL && hkdf_template != NULL &&
               EVP_MAC_CTX_set_params(hmac_template, mp) == 1 &&
               EVP_KDF_CTX_set_params(hkdf_template, kp) == 1;
   }
+  if (init_ok) {
+    EVP_KDF_CTX *probe = EVP_KDF_CTX_dup(hkdf_template);
+    hkdf_dup_ok = probe != NULL;
+    EVP_KDF_CTX_free(probe);
+  }
+  ERR_clear_error();
   EVP_MAC_free(mac); /* the contexts hold their own references */
-  EVP_KDF_free(kdf);
 }
-
-static int ensure_init(void) { return CRYPTO_THREAD_run_once(&init_once, do_init) && init_ok; }
 
 /* H(x, t) = HMAC-SHA256(key = t, message = x) */
 static int hmac_sha256(const char *key, const uint8_t *msg, size_t msg_len, uint8_t out[32]) {
@@ -132,29 +164,63 @@ static int hmac_sha256(const char *key, const uint8_t *msg, size_t msg_len, uint
   return ok;
 }
 
+#define HKDF_EXTRACT_ONLY EVP_KDF_HKDF_MODE_EXTRACT_ONLY
+#define HKDF_EXPAND_ONLY EVP_KDF_HKDF_MODE_EXPAND_ONLY
+
 static int hkdf_run(int mode, const uint8_t *key, size_t key_len, const char *salt_or_info,
                     uint8_t *out, size_t out_len) {
-  EVP_KDF_CTX *c = EVP_KDF_CTX_dup(hkdf_template);
-  const char *which =
-      mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY ? OSSL_KDF_PARAM_SALT : OSSL_KDF_PARAM_INFO;
+  EVP_KDF_CTX *c = hkdf_dup_ok ? EVP_KDF_CTX_dup(hkdf_template) : EVP_KDF_CTX_new(hkdf_kdf);
+  const char *which = mode == HKDF_EXTRACT_ONLY ? OSSL_KDF_PARAM_SALT : OSSL_KDF_PARAM_INFO;
   OSSL_PARAM p[] = {
       OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
       OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key, key_len),
       OSSL_PARAM_construct_octet_string(which, (void *)salt_or_info, strlen(salt_or_info)),
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, sha256_name, 0),
       OSSL_PARAM_construct_end()};
+  if (hkdf_dup_ok) /* the template has the digest already */
+    p[3] = OSSL_PARAM_construct_end();
   int ok = c != NULL && EVP_KDF_derive(c, out, out_len, p) == 1;
   EVP_KDF_CTX_free(c);
   return ok;
 }
+#else /* OpenSSL 1.1.1 */
+static void do_init(void) { init_ok = 1; }
+
+static int hmac_sha256(const char *key, const uint8_t *msg, size_t msg_len, uint8_t out[32]) {
+  unsigned int outl = 0;
+  return HMAC(EVP_sha256(), key, (int)strlen(key), msg, msg_len, out, &outl) != NULL && outl == 32;
+}
+
+#define HKDF_EXTRACT_ONLY EVP_PKEY_HKDEF_MODE_EXTRACT_ONLY
+#define HKDF_EXPAND_ONLY EVP_PKEY_HKDEF_MODE_EXPAND_ONLY
+
+static int hkdf_run(int mode, const uint8_t *key, size_t key_len, const char *salt_or_info,
+                    uint8_t *out, size_t out_len) {
+  EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
+  const unsigned char *si = (const unsigned char *)salt_or_info;
+  int sl = (int)strlen(salt_or_info);
+  size_t n = out_len;
+  int ok = c != NULL && key_len <= INT_MAX && EVP_PKEY_derive_init(c) == 1 &&
+           EVP_PKEY_CTX_set_hkdf_md(c, EVP_sha256()) == 1 && EVP_PKEY_CTX_hkdf_mode(c, mode) == 1 &&
+           EVP_PKEY_CTX_set1_hkdf_key(c, key, (int)key_len) == 1 &&
+           (mode == HKDF_EXTRACT_ONLY ? EVP_PKEY_CTX_set1_hkdf_salt(c, si, sl)
+                                      : EVP_PKEY_CTX_add1_hkdf_info(c, si, sl)) == 1 &&
+           EVP_PKEY_derive(c, out, &n) == 1 && n == out_len;
+  EVP_PKEY_CTX_free(c);
+  return ok;
+}
+#endif
+
+static int ensure_init(void) { return CRYPTO_THREAD_run_once(&init_once, do_init) && init_ok; }
 
 /* HKDF-Extract(salt, IKM) -> PRK (= KEY_SEED) */
 static int hkdf_extract(const char *salt, const uint8_t *ikm, size_t ikm_len, uint8_t prk[32]) {
-  return hkdf_run(EVP_KDF_HKDF_MODE_EXTRACT_ONLY, ikm, ikm_len, salt, prk, 32);
+  return hkdf_run(HKDF_EXTRACT_ONLY, ikm, ikm_len, salt, prk, 32);
 }
 
 /* HKDF-Expand(PRK, info, L) */
 static int hkdf_expand(const uint8_t prk[32], const char *info, uint8_t *out, size_t len) {
-  return hkdf_run(EVP_KDF_HKDF_MODE_EXPAND_ONLY, prk, 32, info, out, len);
+  return hkdf_run(HKDF_EXPAND_ONLY, prk, 32, info, out, len);
 }
 
 int pqntor_kdf(pqntor_suite suite, const uint8_t *ikm, size_t ikm_len, uint8_t *out, size_t len) {
@@ -189,6 +255,15 @@ static EVP_PKEY *x25519_keypair(const uint8_t s[32], uint8_t pub[32]) {
   return k;
 }
 
+/* The peer's key as received, without OpenSSL's optional public-key validation (3.x). */
+static int set_peer(EVP_PKEY_CTX *c, EVP_PKEY *peer) {
+#if PQNTOR_OSSL3
+  return EVP_PKEY_derive_set_peer_ex(c, peer, 0);
+#else
+  return EVP_PKEY_derive_set_peer(c, peer);
+#endif
+}
+
 /*
  * EXP(P, s) for the private key `priv`. Returns 1, or 0 if the output is all-zero (OpenSSL
  * refuses to return an all-zero X25519 output, RFC 7748 section 6.1) or on any failure.
@@ -199,9 +274,8 @@ static int x25519_exp(EVP_PKEY *priv, const uint8_t P[32], uint8_t out[32]) {
   EVP_PKEY *peer = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, P, 32);
   EVP_PKEY_CTX *c = peer != NULL ? EVP_PKEY_CTX_new(priv, NULL) : NULL;
   size_t n = 32;
-  int ok = c != NULL && EVP_PKEY_derive_init(c) == 1 &&
-           EVP_PKEY_derive_set_peer_ex(c, peer, 0) == 1 && EVP_PKEY_derive(c, out, &n) == 1 &&
-           n == 32 && CRYPTO_memcmp(out, zero, 32) != 0;
+  int ok = c != NULL && EVP_PKEY_derive_init(c) == 1 && set_peer(c, peer) == 1 &&
+           EVP_PKEY_derive(c, out, &n) == 1 && n == 32 && CRYPTO_memcmp(out, zero, 32) != 0;
   EVP_PKEY_CTX_free(c);
   EVP_PKEY_free(peer);
   if (!ok)
@@ -209,7 +283,9 @@ static int x25519_exp(EVP_PKEY *priv, const uint8_t P[32], uint8_t out[32]) {
   return ok;
 }
 
-/* ---- ML-KEM (section 2) ---- */
+/* ---- ML-KEM (section 2): OpenSSL >= 3.5 only ---- */
+
+#if PQNTOR_HAVE_MLKEM
 
 /* KeyGen_internal(d, z) from seed = d | z, or a randomized KeyGen with seed == NULL. */
 static EVP_PKEY *mlkem_keygen(const char *alg, const uint8_t *seed) {
@@ -230,6 +306,14 @@ static EVP_PKEY *mlkem_keygen(const char *alg, const uint8_t *seed) {
 static int get_octets(const EVP_PKEY *k, const char *name, uint8_t *out, size_t len) {
   size_t n = 0;
   return EVP_PKEY_get_octet_string_param(k, name, out, len, &n) == 1 && n == len;
+}
+
+/* The encoded encapsulation key EK, and the seed d|z, of a decapsulation key. */
+static int mlkem_get_ek(const EVP_PKEY *k, uint8_t *out, size_t len) {
+  return get_octets(k, OSSL_PKEY_PARAM_PUB_KEY, out, len);
+}
+static int mlkem_get_seed(const EVP_PKEY *k, uint8_t *out, size_t len) {
+  return get_octets(k, OSSL_PKEY_PARAM_ML_KEM_SEED, out, len);
 }
 
 /*
@@ -272,6 +356,47 @@ static int mlkem_decaps(EVP_PKEY *dk, const uint8_t *ct, size_t ct_len, uint8_t 
   EVP_PKEY_CTX_free(c);
   return ok;
 }
+#else /* no ML-KEM: the pq-ntor suites are refused before any of these is reached */
+static EVP_PKEY *mlkem_keygen(const char *alg, const uint8_t *seed) {
+  (void)alg;
+  (void)seed;
+  return NULL;
+}
+static EVP_PKEY *mlkem_import_ek(const char *alg, const uint8_t *ek, size_t ek_len) {
+  (void)alg;
+  (void)ek;
+  (void)ek_len;
+  return NULL;
+}
+static int mlkem_encaps(EVP_PKEY *ek, const uint8_t *m, uint8_t *ct, size_t ct_len,
+                        uint8_t ss[32]) {
+  (void)ek;
+  (void)m;
+  (void)ct;
+  (void)ct_len;
+  (void)ss;
+  return 0;
+}
+static int mlkem_decaps(EVP_PKEY *dk, const uint8_t *ct, size_t ct_len, uint8_t ss[32]) {
+  (void)dk;
+  (void)ct;
+  (void)ct_len;
+  (void)ss;
+  return 0;
+}
+static int mlkem_get_ek(const EVP_PKEY *k, uint8_t *out, size_t len) {
+  (void)k;
+  (void)out;
+  (void)len;
+  return 0;
+}
+static int mlkem_get_seed(const EVP_PKEY *k, uint8_t *out, size_t len) {
+  (void)k;
+  (void)out;
+  (void)len;
+  return 0;
+}
+#endif
 
 /* ---- the key schedule (sections 5, 6.2, 6.4) ---- */
 
@@ -453,7 +578,7 @@ static int client_build(pqntor_client **out, const pqntor_suite_info *si, size_t
   int ok = st->xkey != NULL;
   if (ok && si->ek_len != 0) {
     st->dk = mlkem_keygen(si->mlkem_alg, seed);
-    ok = st->dk != NULL && get_octets(st->dk, OSSL_PKEY_PARAM_PUB_KEY, st->ek, si->ek_len);
+    ok = st->dk != NULL && mlkem_get_ek(st->dk, st->ek, si->ek_len);
   }
   if (!ok) {
     pqntor_client_free(st);
@@ -480,6 +605,8 @@ int pqntor_client_create(pqntor_client **state, uint8_t *onionskin, size_t *onio
       *onionskin_len < si->onionskin_len || key_len < 1 || key_len > PQNTOR_MAX_KEY_LEN ||
       relay_id == NULL || relay_id_len != si->id_len || relay_B == NULL)
     return PQNTOR_ERR_INVALID_ARGUMENT;
+  if (!pqntor_suite_supported(suite))
+    return PQNTOR_ERR_UNSUPPORTED;
   if (!ensure_init())
     return PQNTOR_ERR_INTERNAL;
 
@@ -519,6 +646,8 @@ int pqntor_server_reply(const pqntor_relay *relay, pqntor_suite suite, const uin
       (onionskin == NULL && onionskin_len != 0) || *reply_len < si->reply_len || key_len < 1 ||
       key_len > PQNTOR_MAX_KEY_LEN || relay->id_len != si->id_len)
     return PQNTOR_ERR_INVALID_ARGUMENT;
+  if (!pqntor_suite_supported(suite))
+    return PQNTOR_ERR_UNSUPPORTED;
   if (!ensure_init())
     return PQNTOR_ERR_INTERNAL;
   memset(ss, 0, sizeof ss);
@@ -683,7 +812,7 @@ int pqntor_client_serialize(const pqntor_client *st, uint8_t *out, size_t *len) 
     goto fail;
   off += 32;
   if (si->ek_len != 0) {
-    if (!get_octets(st->dk, OSSL_PKEY_PARAM_ML_KEM_SEED, out + off, PQNTOR_MLKEM_SEED_LEN))
+    if (!mlkem_get_seed(st->dk, out + off, PQNTOR_MLKEM_SEED_LEN))
       goto fail;
     off += PQNTOR_MLKEM_SEED_LEN;
   }
@@ -705,6 +834,8 @@ int pqntor_client_deserialize(pqntor_client **state, const uint8_t *in, size_t l
   if (si == NULL || in[4] != si->id_len || key_len < 1 || key_len > PQNTOR_MAX_KEY_LEN ||
       len != 5 + si->id_len + 64 + (si->ek_len != 0 ? PQNTOR_MLKEM_SEED_LEN : 0))
     return PQNTOR_ERR_INVALID_ARGUMENT;
+  if (!pqntor_suite_supported(si->suite))
+    return PQNTOR_ERR_UNSUPPORTED;
   if (!ensure_init())
     return PQNTOR_ERR_INTERNAL;
   const uint8_t *id = in + 5, *B = id + si->id_len, *x = B + 32, *seed = x + 32;

@@ -6,6 +6,11 @@
  * ML-KEM-512/768/1024 (EVP_PKEY, EVP_PKEY_encapsulate/decapsulate). This file is the
  * protocol glue only.
  *
+ * Older OpenSSL (for the C driver, drivers/c, which compiles this one source into each of its
+ * OpenSSL binaries): ntor builds against 1.1.1 and 3.0 as well (1.1.1: HMAC() and the
+ * EVP_PKEY_HKDF derivation); without ML-KEM (< 3.5) the pq-ntor suites answer
+ * PQNTOR_ERR_UNSUPPORTED, and pqntor_suite_supported() tells which suites run.
+ *
  * Randomness (spec section 8): every call that draws takes an optional pqntor_hooks. With
  * hooks == NULL or hooks->draw == NULL, X25519 private keys come from RAND_priv_bytes and
  * OpenSSL's ML-KEM key generation / encapsulation draw d|z and m themselves (production).
@@ -58,6 +63,8 @@ typedef struct {
   size_t onionskin_len, reply_len, secret_input_len, auth_input_len;
 } pqntor_suite_info;
 
+/* 1 when this build can run the suite (pq-ntor needs ML-KEM: OpenSSL >= 3.5), else 0. */
+int pqntor_suite_supported(pqntor_suite suite);
 /* NULL for an unknown suite. */
 const pqntor_suite_info *pqntor_suite_get(pqntor_suite suite);
 /* Returns PQNTOR_OK and sets *out, or PQNTOR_ERR_INVALID_ARGUMENT. */
@@ -73,10 +80,12 @@ typedef enum {
   PQNTOR_ERR_STATE_USED = -6,       /* client_finish called twice on one state */
   PQNTOR_ERR_RANDOM = -7,           /* the draw function or RAND failed */
   PQNTOR_ERR_INTERNAL = -8,         /* OpenSSL failed unexpectedly */
+  PQNTOR_ERR_UNSUPPORTED = -9,      /* the suite needs ML-KEM, which this OpenSSL lacks */
 } pqntor_error;
 
 /* "malformed", "unknown-relay", "bad-key", "handshake-failed", "invalid-argument",
- * "state-used", "random-failed", "internal" (the vectors' error_class where defined). */
+ * "state-used", "random-failed", "unsupported", "internal" (the vectors' error_class where
+ * defined). */
 const char *pqntor_error_class(int err);
 
 /* A draw function fills out[0..len) and returns 1, or returns 0 on failure. */

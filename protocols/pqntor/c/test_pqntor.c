@@ -491,6 +491,12 @@ static void invalid_arguments(void) {
   const uint8_t *B = pqntor_relay_public_key(relay32);
   CHECK(pqntor_suite_by_name("pq-ntor-mlkem2048", &su) == PQNTOR_ERR_INVALID_ARGUMENT, "name");
   CHECK(pqntor_suite_get((pqntor_suite)7) == NULL, "suite 7");
+  CHECK(!pqntor_suite_supported((pqntor_suite)7) && !pqntor_suite_supported((pqntor_suite)-1),
+        "suite 7 and -1 unsupported");
+  for (int i = 0; i < PQNTOR_NUM_SUITES; i++) /* this build has ML-KEM: every suite runs */
+    CHECK(pqntor_suite_supported((pqntor_suite)i), "suite %d supported", i);
+  CHECK(strcmp(pqntor_error_class(PQNTOR_ERR_UNSUPPORTED), "unsupported") == 0,
+        "error class unsupported");
   CHECK(pqntor_client_create(&st, os, &olen, (pqntor_suite)7, 72, id, 32, B, NULL) ==
             PQNTOR_ERR_INVALID_ARGUMENT,
         "create: bad suite");
