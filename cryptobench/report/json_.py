@@ -6,6 +6,7 @@ import json
 import math
 
 from .. import RESULT_SCHEMA_VERSION
+from ..composition import compare_steps
 from .model import Report, Row
 
 
@@ -106,6 +107,50 @@ def to_dict(rep: Report) -> dict:
         ],
         "normalisation": {"factor": rep.normalise[0], "reason": rep.normalise[1]} if rep.normalise else None,
         "pathologies": rep.pathologies,
+        "overhead_model": [
+            {
+                "provider": f.provider,
+                "alg": f.alg,
+                "op": f.op,
+                "source": f.source,
+                "points": f.points,
+                "a_ns_per_call": _num(f.a_ns),
+                "a_ci95": [_num(x) for x in f.a_ci],
+                "b_ns_per_byte": _num(f.b_ns),
+                "b_ci95": [_num(x) for x in f.b_ci],
+                "misfit": _num(f.misfit),
+            }
+            for f in rep.overheads
+        ],
+        "binding_costs": [
+            {**b, "extra_ns_per_call": _num(b["extra_ns_per_call"]), "ci95": [_num(x) for x in b["ci95"]]}
+            for b in rep.binding_costs
+        ],
+        "crosschecks": [
+            {
+                "alg": c.alg,
+                "producer": c.producer,
+                "consumer": c.consumer,
+                "check": c.check,
+                "passed": c.passed,
+                "detail": c.detail,
+            }
+            for c in rep.crosschecks
+        ],
+        "protocol_steps": [
+            {
+                "provider": s.provider,
+                "suite": s.suite,
+                "step": s.step,
+                "measured_ns": _num(s.measured_ns),
+                "measured_ci95_half": _num(s.measured_half),
+                "primitive_sum_ns": _num(s.sum_ns),
+                "primitive_sum_ci95_half": _num(s.sum_half),
+                "above_primitives_ns": _num(s.overhead_ns),
+                "missing_primitives": s.missing,
+            }
+            for s in compare_steps(rep.rows)
+        ],
         "warnings": rep.warnings,
         "failures": rep.failures,
         "not_offered": rep.not_offered,
