@@ -110,6 +110,14 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--noise", type=float, default=2.0, metavar="PCT", help="noise threshold for verdicts in %% (default 2)"
     )
+    r.add_argument(
+        "--passes",
+        type=int,
+        default=3,
+        metavar="N",
+        help="passes over the plan, each taking a share of every cell's budget, so a cell's samples are "
+        "spread over the run and a slow moment of the machine cannot own one cell (default 3)",
+    )
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
@@ -251,6 +259,7 @@ def cmd_run(args) -> int:
         label=args.label,
         layout=args.layout or suite.layout,
         cpu_features=cpu_off,
+        passes=args.passes,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))
     code = 0

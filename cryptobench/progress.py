@@ -12,9 +12,15 @@ from .planner import CellSpec
 from .units import format_size
 
 
-def _describe(index: int, total: int, spec: CellSpec, provider: str) -> str:
+def _describe(index: int, total: int, spec: CellSpec, provider: str, passes: int = 1) -> str:
     chunk = f" /{format_size(spec.chunk)}" if spec.chunk else ""
-    return f"cell {index + 1}/{total}  {provider:<20} {spec.alg} {spec.op} {format_size(spec.size)}{chunk}"
+    per_pass = max(1, total // passes)
+    where = (
+        f"pass {index // per_pass + 1}/{passes} cell {index % per_pass + 1}/{per_pass}"
+        if passes > 1
+        else (f"cell {index + 1}/{total}")
+    )
+    return f"{where}  {provider:<20} {spec.alg} {spec.op} {format_size(spec.size)}{chunk}"
 
 
 class TerminalProgress:
@@ -32,15 +38,18 @@ class TerminalProgress:
         )
         self.task = None
         self.total = 0
+        self.passes = 1
         self.last = -1
 
-    def start(self, total: int, seconds: float) -> None:
-        self.total = total
+    def start(self, total: int, seconds: float, passes: int = 1) -> None:
+        self.total, self.passes = total, passes
         self.bar.start()
         self.task = self.bar.add_task("starting", total=total)
 
     def cell(self, index: int, spec: CellSpec, provider: str) -> None:
-        self.bar.update(self.task, completed=index, description=_describe(index, self.total, spec, provider))
+        self.bar.update(
+            self.task, completed=index, description=_describe(index, self.total, spec, provider, self.passes)
+        )
 
     def finish(self) -> None:
         if self.task is not None:
@@ -57,12 +66,13 @@ class LineProgress:
     def __init__(self, stream=None):
         self.stream = stream or sys.stderr
         self.total = 0
+        self.passes = 1
         self.last = -1
         self.t0 = time.monotonic()
         self.estimate = 0.0
 
-    def start(self, total: int, seconds: float) -> None:
-        self.total, self.estimate, self.t0 = total, seconds, time.monotonic()
+    def start(self, total: int, seconds: float, passes: int = 1) -> None:
+        self.total, self.estimate, self.t0, self.passes = total, seconds, time.monotonic(), passes
 
     def cell(self, index: int, spec: CellSpec, provider: str) -> None:
         if index == self.last:
@@ -70,7 +80,7 @@ class LineProgress:
         self.last = index
         elapsed = time.monotonic() - self.t0
         left = elapsed / index * (self.total - index) if index else self.estimate
-        name = _describe(index, self.total, spec, provider).replace(f"  {provider:<20}", "")
+        name = _describe(index, self.total, spec, provider, self.passes).replace(f"  {provider:<20}", "")
         print(f"[{name}] about {left:.0f} s left", file=self.stream, flush=True)
 
     def finish(self) -> None: ...

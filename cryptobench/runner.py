@@ -60,6 +60,7 @@ class Settings:
     seed: int = fixed_input.DEFAULT_SEED
     noise: float = 0.02
     label: str = ""
+    passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
     layout: str = "table"
     cpu_features: str = ""
 
@@ -82,13 +83,14 @@ class _Track:
     rounds: int = 0
     peak_rss_kb: int = 0
     done: bool = False
+    paused: bool = False  # done for this pass, not for the run
     failed: str = ""
     not_offered: str = ""
     started: str = field(default_factory=now)
 
 
 class _Silent:
-    def start(self, total: int, seconds: float) -> None: ...
+    def start(self, total: int, seconds: float, passes: int = 1) -> None: ...
     def cell(self, index: int, spec: CellSpec, provider: str) -> None: ...
     def finish(self) -> None: ...
     def log(self, message: str) -> None: ...
@@ -104,28 +106,32 @@ class Runner:
         self.hellos: dict[str, dict] = {}
         self.broken: dict[str, str] = {}  # provider -> why it cannot be used
         self.verified: dict[tuple[str, str], VerifyRecord] = {}
+        self._pass = 0
 
     # --- the run -----------------------------------------------------------
 
     def run(self, cells: list[CellSpec], providers: list[str]) -> int:
         run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), environment.capture(), label=self.s.label)
         run_id = self.store.create_run(run)
-        current: dict = {}
+        tracks: dict[tuple[CellSpec, str], _Track] = {}
         try:
             for pid in providers:
                 self._start(run_id, pid)
             self._verify_all(run_id, cells)
             estimate = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells) * 1.3
-            self.progress.start(len(cells), estimate)
-            for i, spec in enumerate(cells):
-                current.clear()
-                self._measure(run_id, i, spec, current)
+            passes = max(1, self.s.passes)
+            self.progress.start(len(cells) * passes, estimate, passes)
+            for self._pass in range(passes):
+                for i, spec in enumerate(cells):
+                    if self._pass == 0:
+                        self._classify(run_id, spec, tracks)
+                    self._measure(run_id, self._pass * len(cells) + i, spec, tracks)
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
         except KeyboardInterrupt:
             self.progress.finish()
-            for (spec, pid), track in current.items():
-                if track.samples:  # keep what this cell had measured so far
+            for (spec, pid), track in tracks.items():
+                if track.samples:  # keep everything measured so far
                     self._store_cell(run_id, spec, pid, track, interrupted=True)
             self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
             raise Interrupted(run_id) from None
@@ -276,19 +282,28 @@ class Runner:
 
     # --- measurement -----------------------------------------------------------
 
-    def _measure(self, run_id: int, index: int, spec: CellSpec, tracks: dict) -> None:
-        active = []
+    def _classify(self, run_id: int, spec: CellSpec, tracks: dict) -> None:
+        """Store at once what cannot be measured; open a track for every provider that can."""
         for pid in spec.providers:
             reason = self._unmeasurable(pid, spec)
             if reason is not None:
                 status = "not-offered" if reason.startswith("not offered") else "failed"
                 self._store_simple(run_id, spec, pid, status, reason)
             else:
-                active.append(pid)
                 tracks[(spec, pid)] = _Track()
+
+    def _measure(self, run_id: int, index: int, spec: CellSpec, tracks: dict) -> None:
+        """One pass over a cell: rounds, rotating over its providers, until each has had this pass's share.
+
+        A run makes `passes` passes over the whole plan, so a cell's samples are spread over the run:
+        a few seconds in which the machine is slow hit many cells a little, not a few cells entirely.
+        """
+        active = [pid for pid in spec.providers if (spec, pid) in tracks]
+        for pid in active:
+            tracks[(spec, pid)].paused = False
         rotation = 0
         while True:
-            pending = [pid for pid in active if not tracks[(spec, pid)].done]
+            pending = [pid for pid in active if not tracks[(spec, pid)].done and not tracks[(spec, pid)].paused]
             if not pending:
                 break
             order = pending[rotation % len(pending) :] + pending[: rotation % len(pending)]
@@ -296,8 +311,9 @@ class Runner:
             for pid in order:
                 self.progress.cell(index, spec, pid)
                 self._round(spec, pid, tracks[(spec, pid)])
-        for pid in active:
-            self._store_cell(run_id, spec, pid, tracks.pop((spec, pid)))
+        for pid in active:  # a cell is stored the moment it is finished
+            if tracks[(spec, pid)].done:
+                self._store_cell(run_id, spec, pid, tracks.pop((spec, pid)))
 
     def _unmeasurable(self, pid: str, spec: CellSpec) -> str | None:
         if pid in self.broken:
@@ -382,12 +398,15 @@ class Runner:
         track.checksums.append(resp["checksum"])
         track.peak_rss_kb = max(track.peak_rss_kb, int(resp.get("peak_rss_kb") or 0))
         budget = spec.budget or self.s.time_per_cell
+        passes = max(1, self.s.passes)
+        last = self._pass >= passes - 1
         enough = len(track.samples) >= self.s.min_samples
-        if enough and (
-            track.spent >= budget
-            or summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= self.s.max_rel_ci
-        ):
-            track.done = True
+        tight = enough and summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= self.s.max_rel_ci
+        if last:
+            if enough and (tight or track.spent >= budget):
+                track.done = True
+        elif tight or track.spent >= budget * (self._pass + 1) / passes:
+            track.paused = True  # this pass's share is spent: the next pass takes more, later in the run
         # hard stops: a cell whose single samples are very slow must not run forever
         if track.spent >= 5 * budget or len(track.samples) >= self.s.max_samples:
             track.done = True

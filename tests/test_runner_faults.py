@@ -38,6 +38,7 @@ def test_good_driver_is_verified_and_measured(tmp_path, providers_file, sha_suit
     for c in cells["test:good"]:
         assert len(c.samples_ns) >= 10 and c.batch > 0
         assert c.checksum.startswith("00000020:")
+        assert c.rounds >= 3  # one round at least in each of the three passes over the plan
 
 
 @pytest.mark.parametrize(
