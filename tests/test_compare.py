@@ -27,12 +27,12 @@ def three_runs(tmp_path, sha_suite):
 
 
 def test_fail_on_regression_fires_on_a_real_regression(three_runs):
-    res = run_cli("compare", "1", "3", "--db", three_runs, "--fail-on-regression", "50", "--format", "json")
+    res = run_cli("compare", "1", "3", "--db", three_runs, "--fail-on-regression", "25", "--format", "json")
     assert res.returncode == 1, res.stderr
-    assert "regressed by more than 50%" in res.stderr
+    assert "regressed by more than 25%" in res.stderr
     doc = json.loads(res.stdout)
     assert doc["schema"] == "cryptobench-compare" and doc["summary"]["compared"] == 2
-    assert all(p["verdict"] == "slower" and 60 < p["delta_percent"] < 160 for p in doc["pairs"])
+    assert all(p["verdict"] == "slower" and 30 < p["delta_percent"] < 250 for p in doc["pairs"]), doc["pairs"]
 
 
 def test_fail_on_regression_stays_quiet_without_one(three_runs):
