@@ -48,6 +48,11 @@ class Comparison:
         """Pairs significantly slower by more than `pct` percent: the whole interval above 1 + pct."""
         return [p for p in self.all_pairs() if p.ratio.low > 1 + pct / 100]
 
+    def shift(self) -> float | None:
+        """Median change in percent over every compared cell: how the run as a whole moved."""
+        deltas = sorted(p.ratio.percent for p in self.all_pairs())
+        return deltas[len(deltas) // 2] if deltas else None
+
     def same_fraction(self, predicate=lambda p: True) -> tuple[int, int]:
         chosen = [p for p in self.all_pairs() if predicate(p)]
         return sum(p.verdict == stats.SAME for p in chosen), len(chosen)
@@ -66,7 +71,8 @@ def _describe(key: tuple) -> str:
 
 
 def _pair(key, ref: CellRecord, sub: CellRecord, noise: float) -> Pair:
-    rs, ss = stats.summarize(ref.per_op_ns), stats.summarize(sub.per_op_ns)
+    rs = stats.summarize(ref.per_op_ns, ref.round_sizes)
+    ss = stats.summarize(sub.per_op_ns, sub.round_sizes)
     r = stats.ratio(ss, rs)
     return Pair(key, ref, sub, rs, ss, r, stats.verdict(r, noise))
 

@@ -84,6 +84,7 @@ class _Track:
     peak_rss_kb: int = 0
     done: bool = False
     paused: bool = False  # done for this pass, not for the run
+    round_sizes: list[int] = field(default_factory=list)  # samples per request, in order
     failed: str = ""
     not_offered: str = ""
     started: str = field(default_factory=now)
@@ -395,6 +396,7 @@ class Runner:
         track.rounds += 1
         track.batch = int(resp["batch"])
         track.samples.extend(int(x) for x in resp["samples_ns"])
+        track.round_sizes.append(len(resp["samples_ns"]))
         track.checksums.append(resp["checksum"])
         track.peak_rss_kb = max(track.peak_rss_kb, int(resp.get("peak_rss_kb") or 0))
         budget = spec.budget or self.s.time_per_cell
@@ -442,7 +444,7 @@ class Runner:
         if track.not_offered and not track.samples:
             self._store_simple(run_id, spec, pid, "not-offered", track.not_offered)
             return
-        extra: dict = {"spent_s": round(track.spent, 3)}
+        extra: dict = {"spent_s": round(track.spent, 3), "round_sizes": track.round_sizes}
         if interrupted:
             extra["interrupted"] = True
         if len(set(track.checksums)) > 1 and algorithms.get(spec.alg).deterministic(spec.op):

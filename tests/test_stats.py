@@ -86,3 +86,18 @@ def test_speedup_is_inverse_of_time_ratio():
     r = stats.Ratio(0.5, 0.4, 0.625)
     assert r.speedup == (2.0, 1.6, 2.5)
     assert r.percent == -50.0
+
+
+def test_rounds_that_disagree_widen_the_interval():
+    # two rounds of tight samples, one of them in a slow spell: the pooled iid interval is narrow,
+    # the honest one covers both rounds' medians
+    fast = [100.0 + 0.1 * i for i in range(20)]
+    slow = [130.0 + 0.1 * i for i in range(20)]
+    iid = stats.summarize(fast + slow)
+    rounds = stats.summarize(fast + slow, [20, 20])
+    assert rounds.median == iid.median
+    assert rounds.ci_low <= 101.0 and rounds.ci_high >= 130.9
+    assert iid.ci_high - iid.ci_low < rounds.ci_high - rounds.ci_low
+    # rounds that agree change nothing
+    same = stats.summarize(fast + fast, [20, 20])
+    assert (same.ci_low, same.ci_high) == (stats.summarize(fast + fast).ci_low, stats.summarize(fast + fast).ci_high)

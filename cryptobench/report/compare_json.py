@@ -18,7 +18,7 @@ def to_dict(comp: Comparison) -> dict:
         "subjects": comp.subject_labels,
         "runs": [r.id for r in comp.runs],
         "noise_threshold": comp.noise,
-        "summary": {"compared": total, "same": same},
+        "summary": {"compared": total, "same": same, "median_change_percent": comp.shift()},
         "pairs": [
             {
                 "subject": label,

@@ -61,8 +61,18 @@ def summary_lines(comp: Comparison) -> list[str]:
     faster = sum(p.verdict == stats.FASTER for p in comp.all_pairs())
     slower = sum(p.verdict == stats.SLOWER for p in comp.all_pairs())
     who = " and ".join(comp.subject_labels)
-    return [
+    lines = [
         f"{total} cells compared: {who} against {comp.reference_label}; Δ time = subject / reference - 1 "
         f"(negative = subject faster); noise threshold {comp.noise * 100:g}%.",
         f"{same} same (within noise), {faster} faster, {slower} slower.",
     ]
+    shift = comp.shift()
+    if comp.mode == "runs" and shift is not None:
+        lines.append(f"Median change over all cells: {shift:+.1f}%.")
+        if abs(shift) > comp.noise * 100:
+            lines.append(
+                "Caution: the run as a whole moved by more than the noise threshold. When every provider and "
+                "algorithm moves together, the machine changed between the runs (load, frequency, the host), "
+                "not the code; runs compared across time carry that drift, runs of one suite do not."
+            )
+    return lines

@@ -110,7 +110,7 @@ def build_report(
     for c in cells:
         row = Row(c)
         if c.status == "ok" and c.samples_ns and c.batch:
-            row.summary = stats.summarize(c.per_op_ns)
+            row.summary = stats.summarize(c.per_op_ns, c.round_sizes)
         elif c.status == "not-offered":
             not_offered.append(f"{_label(c)}: {c.reason}")
         else:

@@ -55,3 +55,9 @@ class CellRecord:
     @property
     def per_op_ns(self) -> list[float]:
         return [s / self.batch for s in self.samples_ns] if self.batch else []
+
+    @property
+    def round_sizes(self) -> list[int] | None:
+        """How many samples each request returned, in order (None for cells stored before it was kept)."""
+        sizes = self.extra.get("round_sizes")
+        return sizes if isinstance(sizes, list) and sum(sizes) == len(self.samples_ns) else None
