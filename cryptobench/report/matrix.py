@@ -43,7 +43,8 @@ def matrix(t: Table, providers: list[str]) -> tuple[list[str], list[list[str]]]:
     by_size: dict[tuple[int, int], dict[str, Row]] = {}
     for r in t.rows:
         by_size.setdefault((r.cell.size, r.cell.chunk), {})[r.provider] = r
-    used = [p for p in providers if any(p in d for d in by_size.values())]
+    # a provider that offers nothing in this table gets no column (the "Not offered" section says so)
+    used = [p for p in providers if any(p in d and d[p].cell.status != "not-offered" for d in by_size.values())]
     rows = []
     for key in sorted(by_size):
         d = by_size[key]

@@ -112,7 +112,7 @@ def build_report(
         if c.status == "ok" and c.samples_ns and c.batch:
             row.summary = stats.summarize(c.per_op_ns, c.round_sizes)
         elif c.status == "not-offered":
-            not_offered.append(f"{_label(c)}: {c.reason}")
+            not_offered.append((c, c.reason))
         else:
             failures.append(f"{_label(c)}: {c.reason}")
         rows.append(row)
@@ -149,6 +149,7 @@ def build_report(
     for t in tables.values():
         t.rows.sort(key=lambda r: (r.cell.size, r.cell.chunk, provider_order.get(r.provider, 99), r.provider))
     warnings += _identical_tables(list(tables.values()))
+    not_offered = _group_not_offered(not_offered)
     layout = layout or run.settings.get("layout", "table")
     rep = Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
     rep.crosschecks = crosschecks or []
@@ -189,6 +190,19 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
             f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
             "but the interval says it is within the noise"
         )
+
+
+def _group_not_offered(items: list[tuple[CellRecord, str]]) -> list[str]:
+    """One line per provider, algorithm, operation and reason, however many sizes it spans."""
+    groups: dict[tuple, list[CellRecord]] = defaultdict(list)
+    for c, reason in items:
+        groups[(c.provider, c.alg, c.op, reason)].append(c)
+    out = []
+    for (pid, alg, op, reason), cs in groups.items():
+        sizes = ", ".join(dict.fromkeys(format_size(c.size) + (f" in {format_size(c.chunk)} chunks" if c.chunk else "")
+                                        for c in cs))  # fmt: skip
+        out.append(f"{pid} {alg} {op} ({sizes}): {reason}")
+    return out
 
 
 def _identical_tables(tables: list[Table]) -> list[str]:
