@@ -148,6 +148,17 @@ def build_report(
     provider_order = {p: i for i, p in enumerate([baseline, *sorted(run.providers)])}
     for t in tables.values():
         t.rows.sort(key=lambda r: (r.cell.size, r.cell.chunk, provider_order.get(r.provider, 99), r.provider))
+    # the catalogue's order (the suites'), not the order cells were stored in: not-offered cells are
+    # stored first, and passes finish cells out of order
+    names = list(algorithms.ALGORITHMS)
+
+    def order(key: tuple[str, str]) -> tuple:
+        alg, op = key
+        known = alg in algorithms.ALGORITHMS
+        ops = algorithms.get(alg).ops if known else ()
+        return (names.index(alg) if known else len(names), alg, ops.index(op) if op in ops else len(ops), op)
+
+    tables = {k: tables[k] for k in sorted(tables, key=order)}
     warnings += _identical_tables(list(tables.values()))
     not_offered = _group_not_offered(not_offered)
     layout = layout or run.settings.get("layout", "table")
