@@ -75,7 +75,7 @@ def ops_matrix(tables: list[Table], providers: list[str]) -> tuple[list[str], li
     for t in tables:
         for r in t.rows:
             by_op.setdefault(f"{t.op}" + (f" ({r.cell.size} B)" if r.cell.size else ""), {})[r.provider] = r
-    used = [p for p in providers if any(p in d for d in by_op.values())]
+    used = [p for p in providers if any(p in d and d[p].cell.status != "not-offered" for d in by_op.values())]
     rows = [[op] + [ops_cell_text(d.get(p)) for p in used] for op, d in by_op.items()]
     return ["operation"] + used, rows
 
