@@ -80,4 +80,7 @@ def compare_steps(rows) -> list[StepVsPrimitives]:
         complete = not missing
         out.append(StepVsPrimitives(pid, alg, op, r.summary.median, _half(r), total if complete else None,
                                     math.sqrt(var) if complete else None, missing))  # fmt: skip
+    steps = ("client-create", "server-reply", "client-finish", "full")
+    suites = list(HASH_INPUTS)
+    out.sort(key=lambda s: (s.provider, suites.index(s.suite), steps.index(s.step) if s.step in steps else 9))
     return out
