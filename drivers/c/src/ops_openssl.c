@@ -40,7 +40,7 @@
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
 enum mode { M_NONE, M_ECB, M_CBC, M_CTR, M_CHACHA20, M_GCM, M_CCM, M_CHACHAPOLY };
-enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN, OP_UPDATE };
+enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN, OP_UPDATE, OP_REKEY };
 
 typedef struct alg_def {
   const char *name; /* protocol name */
@@ -130,6 +130,8 @@ struct ops_cell {
   size_t out_len;
   uint8_t iv[16]; /* the IV as OpenSSL takes it (ChaCha20: counter || nonce) */
   int has_iv;
+  size_t iv_len;
+  uint8_t key[32]; /* rekey: the key, set again every operation */
   md_t *md;
   EVP_MD_CTX *mdctx;
   cipher_t *cipher;
@@ -218,8 +220,11 @@ int ops_init(char *err, size_t errlen) {
     case K_AEAD:
       a->ops[0] = "seal";
       a->ops[1] = "open";
-      if (d->mode != M_CCM)
+      if (d->mode != M_CCM) {
         a->ops[2] = "update"; /* for bench/accuracy only */
+        if (d->mode == M_GCM)
+          a->ops[3] = "rekey"; /* for bench/accuracy only */
+      }
       break;
     }
     /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
@@ -321,8 +326,8 @@ void ops_cell_free(ops_cell *c) {
 }
 
 static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop",    "hash", "mac",  "encrypt",
-                                      "decrypt", "seal", "open", "update"};
+  static const char *const names[] = {"noop", "hash", "mac",    "encrypt", "decrypt",
+                                      "seal", "open", "update", "rekey"};
   for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
     if (strcmp(s, names[i]) == 0) {
       *op = (enum op)i;
@@ -342,7 +347,7 @@ static int op_matches(enum kind k, enum op op) {
   case K_CIPHER:
     return op == OP_ENCRYPT || op == OP_DECRYPT || op == OP_UPDATE;
   case K_AEAD:
-    return op == OP_SEAL || op == OP_OPEN || op == OP_UPDATE;
+    return op == OP_SEAL || op == OP_OPEN || op == OP_UPDATE || op == OP_REKEY;
   }
   return 0;
 }
@@ -439,6 +444,14 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
     }
     memcpy(c->iv, p->iv, p->iv_len);
     c->has_iv = 1;
+    c->iv_len = p->iv_len;
+    if (c->op == OP_REKEY) {
+      if (d->mode != M_GCM || p->key_len > sizeof c->key) {
+        set_err(err, errlen, "not offered: rekey is for GCM only");
+        return -1;
+      }
+      memcpy(c->key, p->key, p->key_len);
+    }
     if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, NULL, NULL, c->enc)) {
       set_ossl_err(err, errlen, "cipher set-up");
       return -1;
@@ -523,7 +536,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   const alg_def *d = catalogue_def[idx];
   enum op op;
   if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op) ||
-      (op == OP_UPDATE && d->mode == M_CCM)) {
+      (op == OP_UPDATE && d->mode == M_CCM) || (op == OP_REKEY && d->mode != M_GCM)) {
     set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
@@ -531,8 +544,8 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     set_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
     return NULL;
   }
-  if (p->chunk > 0 && op == OP_UPDATE) {
-    set_err(err, errlen, "not offered: update is one EVP_EncryptUpdate call (chunk must be 0)");
+  if (p->chunk > 0 && (op == OP_UPDATE || op == OP_REKEY)) {
+    set_err(err, errlen, "not offered: %s is one EVP_EncryptUpdate call (chunk must be 0)", p->op);
     return NULL;
   }
   ops_cell *c = calloc(1, sizeof *c);
@@ -542,7 +555,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->def = d;
   c->op = op;
-  c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE;
+  c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE || op == OP_REKEY;
   c->in = p->msg;
   c->in_len = p->msg_len;
   c->period = p->period;
@@ -588,6 +601,9 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     if (c->out == NULL) {
       set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
       rc = -1;
+    } else if ((c->op == OP_UPDATE || c->op == OP_REKEY) && c->in_len <= c->out_cap) {
+      /* like `openssl speed`: one malloc'd buffer, encrypted in place again and again */
+      memcpy(c->out, c->in, c->in_len);
     }
   }
   if (rc != 0) {
@@ -718,16 +734,31 @@ static int run_cipher(ops_cell *c) {
   return total > 0 ? c->out[0] : 0;
 }
 
-/* bench/accuracy's `update`: one EVP_EncryptUpdate continuing the cell's stream; like `openssl
- * speed`, the IV is set again when the cipher refuses to go on (a GCM message limit reached) */
+/* bench/accuracy's `update`: one EVP_EncryptUpdate continuing the cell's stream, in place on a
+ * malloc'd buffer, exactly the loop of `openssl speed -evp` (buf -> buf, same alignment); like it,
+ * the IV is set again when the cipher refuses to go on (a GCM message limit reached) */
 static int run_update(ops_cell *c) {
   int outl = 0;
-  if (!EVP_CipherUpdate(c->cctx, c->out, &outl, c->in, (int)c->in_len)) {
+  if (!EVP_CipherUpdate(c->cctx, c->out, &outl, c->out, (int)c->in_len)) {
     if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1) ||
-        !EVP_CipherUpdate(c->cctx, c->out, &outl, c->in, (int)c->in_len))
+        !EVP_CipherUpdate(c->cctx, c->out, &outl, c->out, (int)c->in_len))
       return fail(c, "EVP_EncryptUpdate");
   }
   c->out_len = (size_t)outl;
+  return outl > 0 ? c->out[0] : 0;
+}
+
+/* bench/accuracy's `rekey`: the loop `openssl speed -evp` runs for GCM since OpenSSL 3
+ * (apps/speed.c, EVP_Update_loop_aead_enc): per message the nonce length, key and nonce are set
+ * again, then one in-place update and final; the tag is not fetched */
+static int run_rekey(ops_cell *c) {
+  int outl = 0, finl = 0;
+  if (!EVP_CIPHER_CTX_ctrl(c->cctx, EVP_CTRL_AEAD_SET_IVLEN, (int)c->iv_len, NULL) ||
+      !EVP_CipherInit_ex(c->cctx, NULL, NULL, c->key, c->iv, -1) ||
+      !EVP_CipherUpdate(c->cctx, c->out, &outl, c->out, (int)c->in_len) ||
+      !EVP_CipherFinal_ex(c->cctx, c->out + outl, &finl))
+    return fail(c, "rekey");
+  c->out_len = (size_t)(outl + finl);
   return outl > 0 ? c->out[0] : 0;
 }
 
@@ -752,7 +783,9 @@ int ops_cell_run(ops_cell *c) {
     return run_mac(c);
   case K_CIPHER:
   case K_AEAD:
-    return c->op == OP_UPDATE ? run_update(c) : run_cipher(c);
+    if (c->op == OP_UPDATE)
+      return run_update(c);
+    return c->op == OP_REKEY ? run_rekey(c) : run_cipher(c);
   }
   return OPS_FAIL;
 }

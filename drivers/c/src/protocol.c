@@ -455,7 +455,7 @@ static int pk_prepare(ops_params *p, pk_material *m, json_t **res) {
  * orchestrator), nor for handshakes (fresh ephemeral keys every operation), nor for `update`,
  * whose counter continues from one operation to the next. */
 static int repeatable(const ops_alg *a, const char *op) {
-  if (strcmp(op, "update") == 0 || (a != NULL && a->fresh))
+  if (strcmp(op, "update") == 0 || strcmp(op, "rekey") == 0 || (a != NULL && a->fresh))
     return 0;
   if (a == NULL || !a->pk)
     return 1;

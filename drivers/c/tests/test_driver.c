@@ -759,23 +759,24 @@ static void test_bench(void) {
         char *out = oneshot(alg, op, msg, size);
         checksum_of_hex(out, want);
         independent(alg, msg, size, out);
-        if (strcmp(op, "update") == 0) {
-          /* bench/accuracy's update: the first operation is encrypt / seal without the tag */
+        if (strcmp(op, "update") == 0 || strcmp(op, "rekey") == 0) {
+          /* bench/accuracy's update and rekey: the first operation is encrypt / seal without the
+           * tag */
           char *full = oneshot(
               alg, strstr(alg, "gcm") != NULL || strstr(alg, "poly") != NULL ? "seal" : "encrypt",
               msg, size);
           check(strncmp(full, out, strlen(out)) == 0 && strlen(out) == 2 * size,
-                "%s update: the first operation is the encryption of the message", alg);
+                "%s %s: the first operation is the encryption of the message", alg, op);
           free(full);
         }
         free(out);
       }
       check_bench(alg, op, size, 0, 0, want);
       check_bench(alg, op, size, 0, 5, want);
-      if (strcmp(op, "update") == 0) {
+      if (strcmp(op, "update") == 0 || strcmp(op, "rekey") == 0) {
         json_t *r = call(bench_req(alg, op, size, 256, 0));
         check(!is_ok(r) && starts_with(str(r, "error"), "not offered"),
-              "%s update with a chunk: answered not offered (%s)", alg, str(r, "error"));
+              "%s %s with a chunk: answered not offered (%s)", alg, op, str(r, "error"));
         json_decref(r);
       } else if (streamable) {
         /* 100: not a multiple of any block (a library whose streaming API needs whole
