@@ -639,6 +639,7 @@ static json_t *handle_bench(json_t *req) {
     input_checksum(out, first_len, checksum);
 
   uint64_t wops = 0, wns = 0;
+  timing_clean_vector_state();
   if (timing_warmup(cell, warmup_ns, &wops, &wns, &sink) != 0 ||
       (batch == 0 && timing_calibrate(cell, target_ns, &batch, &sink) != 0)) {
     res = cb_error("operation failed: %s", ops_cell_error(cell));

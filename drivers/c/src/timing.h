@@ -20,6 +20,10 @@ uint64_t timing_resolution_ns(void);
  * operation, outside the timed region (a handshake's client-finish makes its fresh client states
  * there; every other cell returns at once). */
 
+/* Put the vector registers in a clean state (x86-64), so a cell does not inherit a slowdown from
+ * the cell before it; called before each cell's warm-up, outside the timed region. */
+void timing_clean_vector_state(void);
+
 /* Run the operation for at least warmup_ns (at least once); report how many ops and how long. */
 int timing_warmup(ops_cell *c, uint64_t warmup_ns, uint64_t *ops, uint64_t *ns, uint64_t *sink);
 
