@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import __version__, algorithms, cpufeatures
+from . import __version__, algorithms, cpufeatures, environment
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
@@ -314,8 +314,11 @@ def cmd_runs(args) -> int:
     print(f"{'id':>4}  {'started':<25} {'status':<11} {'suite':<12} {'ok':>5} {'failed':>6}  providers / label")
     for r in runs:
         label = f"  [{r['label']}]" if r["label"] else ""
+        status = r["status"]
+        if status == "running" and environment.process_alive(r["hostname"], r["pid"]) is False:
+            status = "abandoned"  # its process died without finishing (killed, machine restarted)
         print(
-            f"{r['id']:>4}  {r['started']:<25} {r['status']:<11} {r['suite']:<12} {r['cells_ok']:>5} "
+            f"{r['id']:>4}  {r['started']:<25} {status:<11} {r['suite']:<12} {r['cells_ok']:>5} "
             f"{r['cells_failed']:>6}  {r['providers'] or ''}{label}"
         )
     return 0

@@ -59,12 +59,26 @@ def git_commit() -> str:
         return "unknown"
 
 
+def process_alive(hostname: str | None, pid: int | None) -> bool | None:
+    """Whether process `pid` on `hostname` still runs; None when this machine cannot tell."""
+    if not pid or hostname != platform.node():
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def capture() -> dict:
     cpu = cpu_info()
     return {
         "cryptobench": __version__,
         "git_commit": git_commit(),
         "hostname": platform.node(),
+        "pid": os.getpid(),  # lets `runs` tell a run still going from one whose process died
         "cpu_model": cpu["model"],
         "cpu_flags": cpu["crypto_flags"],
         "cores": os.cpu_count(),

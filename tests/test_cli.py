@@ -104,3 +104,20 @@ def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file):
     # every cell that had samples when Ctrl-C came was kept, marked interrupted, not all cells were reached
     assert 1 <= len(rows) < 7
     assert all(json.loads(samples) and json.loads(extra).get("interrupted") for samples, extra in rows)
+
+
+def test_runs_tells_a_run_still_going_from_one_whose_process_died(tmp_path):
+    import platform
+
+    from cryptobench.store import RunRecord, open_store
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    store = open_store(str(tmp_path / "r.db"))
+    for label, pid in (("gone", dead.pid), ("alive", 1)):
+        env = {"hostname": platform.node(), "pid": pid}
+        store.create_run(RunRecord(None, "2026-01-01T00:00:00+00:00", "default", {}, env, label=label))
+    store.close()
+    lines = run_cli("runs", "--db", tmp_path / "r.db").stdout.splitlines()
+    assert " abandoned " in next(line for line in lines if "[gone]" in line)
+    assert " running " in next(line for line in lines if "[alive]" in line)

@@ -160,10 +160,12 @@ class SqliteStore:
             "SELECT r.id, r.started, r.finished, r.status, r.suite, r.label,"
             " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='ok'),"
             " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='failed'),"
-            " (SELECT GROUP_CONCAT(provider, ',') FROM providers p WHERE p.run_id=r.id)"
+            " (SELECT GROUP_CONCAT(provider, ',') FROM providers p WHERE p.run_id=r.id),"
+            " json_extract(r.env, '$.hostname'), json_extract(r.env, '$.pid')"
             " FROM runs r ORDER BY r.id"
         ).fetchall()
         keys = ("id", "started", "finished", "status", "suite", "label", "cells_ok", "cells_failed", "providers")
+        keys += ("hostname", "pid")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def resolve_run(self, ref: str | int | None) -> int:
