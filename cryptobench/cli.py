@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -186,11 +187,16 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminate_like_ctrl_c(signum, frame) -> None:
+    raise KeyboardInterrupt  # `kill`, `timeout`, a CI cancel: keep what was measured, as Ctrl-C does
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if not args.command:
         _parser().print_help()
         return 2
+    signal.signal(signal.SIGTERM, _terminate_like_ctrl_c)
     try:
         return {
             "run": cmd_run,

@@ -70,7 +70,8 @@ def test_run_with_fake_providers_writes_every_format(tmp_path, providers_file, s
     assert shown.returncode == 0 and "## sha256 — hash" in shown.stdout
 
 
-def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file, sig):
     suite = tmp_path / "long.toml"
     suite.write_text(
         'name = "long"\nbaseline = "test:slow-bench"\nsizes = ["64", "128", "256", "512", "1KiB", "2KiB", "4KiB"]\n'
@@ -94,7 +95,7 @@ def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file):
         except sqlite3.Error:
             pass
     time.sleep(1.5)  # a few rounds of 0.3 s each
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)  # Ctrl-C, or `kill` / `timeout` / a cancelled CI job
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err[-3000:]
     assert "Traceback" not in err and "interrupted" in err
