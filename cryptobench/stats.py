@@ -111,14 +111,19 @@ def summarize(xs: list[float], round_sizes: list[int] | None = None) -> Summary:
     return Summary(n, med, mean, math.sqrt(var), s[0], s[-1], lo, hi, quantile(s, 0.1), quantile(s, 0.9))
 
 
-def _between_rounds(xs: list[float], round_sizes: list[int]) -> tuple[float, float]:
-    """A 95% interval for the median from the rounds' medians (their order statistics; with fewer
-    than six rounds no pair reaches 95%, and their whole range is used)."""
+def round_medians(xs: list[float], round_sizes: list[int]) -> list[float]:
+    """The median of each round (rounds are consecutive runs of `round_sizes` samples)."""
     medians, start = [], 0
     for k in round_sizes:
         medians.append(quantile(sorted(xs[start : start + k]), 0.5))
         start += k
-    medians.sort()
+    return medians
+
+
+def _between_rounds(xs: list[float], round_sizes: list[int]) -> tuple[float, float]:
+    """A 95% interval for the median from the rounds' medians (their order statistics; with fewer
+    than six rounds no pair reaches 95%, and their whole range is used)."""
+    medians = sorted(round_medians(xs, round_sizes))
     ranks = median_ci_ranks(len(medians))
     return (medians[ranks[0]], medians[ranks[1]]) if ranks else (medians[0], medians[-1])
 

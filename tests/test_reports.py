@@ -107,3 +107,22 @@ def test_identical_figures_are_flagged(tmp_path):
                                        checksum=GOOD_SUM, checksums_seen=[GOOD_SUM]))  # fmt: skip
     rep = build_report(*store.load_run(rid))
     assert any(w.startswith("identical figures") for w in rep.warnings)
+
+
+@pytest.mark.parametrize("disturbed,flagged", [(0, False), (2, False), (5, True)])
+def test_a_busy_machine_is_named_once_for_the_whole_run(tmp_path, disturbed, flagged):
+    """Cells whose rounds ran 25% apart, in half the run or more: one run-level warning, first."""
+    store = open_store(str(tmp_path / "b.db"))
+    rid = store.create_run(RunRecord(None, "t", "default", {"baseline": "c:openssl"}, {}))
+    store.add_provider(rid, "c:openssl", {})
+    for i, size in enumerate((64, 128, 256, 512, 1024, 2048, 4096, 8192)):
+        slow = 1.4 if i < disturbed else 1.01  # one round of three ran this much slower
+        samples = [1000.0] * 5 + [1000.0 * slow] * 5 + [1000.0] * 5
+        store.add_cell(rid, CellRecord("c:openssl", "sha256", "hash", size, 0, "ok", batch=1, samples_ns=samples,
+                                       checksum=GOOD_SUM, checksums_seen=[GOOD_SUM],
+                                       extra={"round_sizes": [5, 5, 5]}))  # fmt: skip
+    rep = build_report(*store.load_run(rid))
+    busy = [w for w in rep.warnings if w.startswith("the machine was busy")]
+    assert len(busy) == (1 if flagged else 0)
+    if flagged:
+        assert rep.warnings[0] == busy[0] and "in 5 of 8 cells" in busy[0]

@@ -15,6 +15,8 @@ from ..units import format_ns, format_size
 
 CV_LIMIT = 0.05
 CLOCK_FACTOR = 1000  # a sample should last this many clock ticks at least
+BUSY_ROUND_SPREAD = 1.25  # a round this much slower than another in the same cell: something else ran
+BUSY_CELL_SHARE = 0.5  # ...in half the cells: the whole run was disturbed (single slow rounds are common here)
 
 
 @dataclass
@@ -141,6 +143,9 @@ def build_report(
             continue
         _cell_warnings(r, resolution.get(r.provider, 0), noise, warnings)
     warnings += _identical_figures(rows)
+    busy = _busy_machine(rows)
+    if busy:
+        warnings.insert(0, busy)
 
     tables: dict[tuple[str, str], Table] = {}
     for r in rows:
@@ -176,6 +181,24 @@ def build_report(
     for c in failed_checks[:20]:
         warnings.append(f"cross-verification {c.alg}: {c.check} ({c.producer} -> {c.consumer}) failed: {c.detail}")
     return rep
+
+
+def _busy_machine(rows: list[Row]) -> str | None:
+    """One run-level line when many cells had a round far slower than another: other work on the
+    machine (or a noisy neighbour on a shared host) then shaped the figures more than the code."""
+    spread = []
+    for r in rows:
+        c = r.cell
+        if r.ok and c.round_sizes and len(c.round_sizes) >= 2 and sum(c.round_sizes) == len(c.samples_ns):
+            medians = stats.round_medians(c.per_op_ns, c.round_sizes)
+            spread.append(max(medians) / min(medians) >= BUSY_ROUND_SPREAD)
+    if len(spread) < 4 or sum(spread) < BUSY_CELL_SHARE * len(spread):
+        return None
+    return (
+        f"the machine was busy during this run: in {sum(spread)} of {len(spread)} cells one round ran at least "
+        f"{(BUSY_ROUND_SPREAD - 1) * 100:.0f}% slower than another; intervals are wide, and a comparison with "
+        "another run may show the machine rather than the code (re-run on a quiet machine)"
+    )
 
 
 def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -> None:
