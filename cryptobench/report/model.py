@@ -88,9 +88,18 @@ class Report:
         return [r for t in self.tables for r in t.rows]
 
 
+def _where(c: CellRecord) -> str:
+    """The message size and chunking of a cell; nothing for operations that take no message (a key
+    generation, a handshake step), where "0 B" would only puzzle the reader."""
+    known = c.alg in algorithms.ALGORITHMS
+    if c.size == 0 and not c.chunk and known and algorithms.get(c.alg).per_operation:
+        return ""
+    return format_size(c.size) + (f" in {format_size(c.chunk)} chunks" if c.chunk else "")
+
+
 def _label(c: CellRecord) -> str:
-    chunk = f" in {format_size(c.chunk)} chunks" if c.chunk else ""
-    return f"{c.provider} {c.alg} {c.op} {format_size(c.size)}{chunk}"
+    where = _where(c)
+    return f"{c.provider} {c.alg} {c.op}" + (f" {where}" if where else "")
 
 
 def build_report(
@@ -233,9 +242,8 @@ def _group_not_offered(items: list[tuple[CellRecord, str]]) -> list[str]:
         groups[(c.provider, c.alg, c.op, reason)].append(c)
     out = []
     for (pid, alg, op, reason), cs in groups.items():
-        sizes = ", ".join(dict.fromkeys(format_size(c.size) + (f" in {format_size(c.chunk)} chunks" if c.chunk else "")
-                                        for c in cs))  # fmt: skip
-        out.append(f"{pid} {alg} {op} ({sizes}): {reason}")
+        sizes = ", ".join(dict.fromkeys(w for w in map(_where, cs) if w))
+        out.append(f"{pid} {alg} {op}" + (f" ({sizes})" if sizes else "") + f": {reason}")
     return out
 
 
