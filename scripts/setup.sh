@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium)
+APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium cmake ninja-build)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -37,6 +37,10 @@ done
 # OpenSSL 3.6 (static, cached under ~/.cache/cryptobench): the C PQ-ntor implementation needs
 # its ML-KEM; about a minute and a half the first time, seconds afterwards
 scripts/openssl/build.sh --lib-only 3.6 >/dev/null
+# liboqs 0.13.0 (static, ML-KEM and ML-DSA only, cached under ~/.cache/cryptobench) for c:liboqs;
+# about half a minute the first time (cmake + ninja), seconds afterwards. With it in place the C
+# drivers' `make` and `make test` build and test cbdriver-liboqs too.
+scripts/liboqs/build.sh --lib-only >/dev/null
 
 echo "setup: building drivers"
 .venv/bin/cryptobench build || echo "setup: some drivers could not be built (reasons above); run uses the others"

@@ -74,6 +74,9 @@ DRIVERS: dict[str, Driver] = {
         Driver(
             "openssl-versions", REPO, ("scripts/openssl/build.sh", "--no-test", "all"), ("cargo", "make", "gcc"), True
         ),
+        # liboqs 0.13.0 from crates.io's oqs-sys (about half a minute the first time, then cached)
+        # and the C driver's cbdriver-liboqs linked against it
+        Driver("liboqs", REPO, ("scripts/liboqs/build.sh", "--no-test"), ("cargo", "cmake", "ninja", "make", "gcc")),
     ]
 }
 
@@ -155,6 +158,8 @@ def _builtin() -> list[Provider]:
             )
         ],
     ]
+    liboqs = C_BUILD / "cbdriver-liboqs"
+    providers.append(Provider("c:liboqs", "c", "liboqs", "liboqs", (str(liboqs),), liboqs))
     for pid, version in openssl_versions():
         path = C_BUILD / f"cbdriver-openssl-{version}"
         providers.append(Provider(pid, "c", f"OpenSSL {version} (static, from crates.io openssl-src)",

@@ -1,0 +1,576 @@
+/* ops for liboqs (provider c:liboqs): ML-KEM (FIPS 203) and ML-DSA (FIPS 204) through liboqs'
+ * generic API (oqs/kem.h: OQS_KEM_*, oqs/sig.h: OQS_SIG_*), and the driver's `noop`. liboqs is
+ * built with these two families only (scripts/liboqs/build.sh) and linked statically.
+ *
+ * Key encodings are the protocol's (docs/protocol.md, version 2), with one exception liboqs 0.13
+ * forces. ML-KEM: the public key is the encapsulation key, the private key the 64-byte seed
+ * d || z, from which OQS_KEM_keypair_derand expands the decapsulation key once per cell, outside
+ * the timed region. ML-DSA: the public key is FIPS 204's; the private key is the FIPS 204 expanded
+ * private key (skEncode, 2560 / 4032 / 4896 bytes), because liboqs 0.13 can neither derive an
+ * ML-DSA key pair from the 32-byte seed xi nor export that seed: `keypair` answers the expanded
+ * key, `sign` takes it, and a seed-form private key is answered "unsupported" (as are ML-DSA
+ * keygen from a seed, deterministic ML-DSA signing and deterministic ML-KEM encapsulation with a
+ * given m: liboqs 0.13 has no API for them).
+ *
+ * A key, ciphertext or signature liboqs refuses (a length it cannot take, an encapsulation key
+ * that fails FIPS 203's modulus check, a signature that does not verify) comes back OPS_REJECTED,
+ * never as an error. liboqs takes keys and ciphertexts as bare pointers, so their lengths are
+ * checked here before the call.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "ops.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <oqs/oqs.h>
+
+#define MLKEM_SEED_LEN 64 /* d || z (FIPS 203) */
+#define MLDSA_SEED_LEN 32 /* xi (FIPS 204) */
+#define MLDSA_CTX_MAX 255 /* the longest context string (FIPS 204) */
+
+enum kind { K_NOOP, K_KEM, K_SIG };
+enum op { OP_NOOP, OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_SIGN, OP_VERIFY };
+static const char *const OP_NAMES[] = {"noop", "keygen", "encaps", "decaps", "sign", "verify"};
+
+typedef struct alg_def {
+  const char *name; /* protocol name */
+  const char *oqs;  /* liboqs' method name */
+  enum kind kind;
+} alg_def;
+
+static const alg_def DEFS[] = {
+    {"noop", NULL, K_NOOP},
+    {"ml-kem-512", OQS_KEM_alg_ml_kem_512, K_KEM},
+    {"ml-kem-768", OQS_KEM_alg_ml_kem_768, K_KEM},
+    {"ml-kem-1024", OQS_KEM_alg_ml_kem_1024, K_KEM},
+    {"ml-dsa-44", OQS_SIG_alg_ml_dsa_44, K_SIG},
+    {"ml-dsa-65", OQS_SIG_alg_ml_dsa_65, K_SIG},
+    {"ml-dsa-87", OQS_SIG_alg_ml_dsa_87, K_SIG},
+};
+#define NDEFS (sizeof DEFS / sizeof DEFS[0])
+
+/* The catalogue, and each entry's liboqs object (made once at start-up, never freed). */
+static ops_alg catalogue[NDEFS];
+static const alg_def *catalogue_def[NDEFS];
+static OQS_KEM *catalogue_kem[NDEFS];
+static OQS_SIG *catalogue_sig[NDEFS];
+static size_t catalogue_len;
+
+struct ops_cell {
+  const alg_def *def;
+  enum op op;
+  const OQS_KEM *kem;
+  const OQS_SIG *sig;
+  uint8_t *pk; /* keygen: the scratch public key is the output itself; decaps: from the seed */
+  uint8_t *sk; /* keygen: scratch; decaps: expanded from the seed */
+  const uint8_t *sk_in; /* sign: the caller's expanded private key (borrowed) */
+  const uint8_t *pk_in; /* encaps, verify: the caller's public key (borrowed) */
+  const uint8_t *seed;  /* ML-KEM keygen case: the 64-byte seed (borrowed), NULL: random */
+  const uint8_t *msg;   /* sign, verify: the message; decaps: the ciphertext (borrowed) */
+  size_t msg_len;
+  const uint8_t *sig_in; /* verify: the signature (borrowed) */
+  size_t sig_len;
+  const uint8_t *ctx; /* ML-DSA context string (borrowed); NULL: none (the pure, empty one) */
+  size_t ctx_len;
+  uint8_t *out;
+  size_t out_cap;
+  size_t out_len;
+  int refused; /* the input was refused: every run answers OPS_REJECTED */
+  char err[256];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- identity and catalogue ---- */
+
+int ops_init(char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  OQS_init(); /* CPU feature detection for the run-time dispatch */
+  catalogue_len = 0;
+  for (size_t i = 0; i < NDEFS; i++) {
+    const alg_def *d = &DEFS[i];
+    ops_alg *a = &catalogue[catalogue_len];
+    memset(a, 0, sizeof *a);
+    a->name = d->name;
+    catalogue_kem[catalogue_len] = NULL;
+    catalogue_sig[catalogue_len] = NULL;
+    switch (d->kind) {
+    case K_NOOP:
+      a->ops[0] = "noop";
+      break;
+    case K_KEM:
+      /* NULL when this liboqs was built without the algorithm: not offered */
+      if ((catalogue_kem[catalogue_len] = OQS_KEM_new(d->oqs)) == NULL)
+        continue;
+      a->ops[0] = "keygen";
+      a->ops[1] = "encaps";
+      a->ops[2] = "decaps";
+      a->pk = 1;
+      break;
+    case K_SIG:
+      if ((catalogue_sig[catalogue_len] = OQS_SIG_new(d->oqs)) == NULL)
+        continue;
+      a->ops[0] = "keygen";
+      a->ops[1] = "sign";
+      a->ops[2] = "verify";
+      a->pk = 1;
+      break;
+    }
+    catalogue_def[catalogue_len++] = d;
+  }
+  return 0;
+}
+
+int ops_provider_accepts(const char *id) { return strcmp(id, "c:liboqs") == 0; }
+
+const char *ops_library_name(void) { return "liboqs"; }
+
+const char *ops_library_version(void) { return OQS_version(); }
+
+/* The code liboqs' run-time dispatch picks (kem_ml_kem_*.c, sig_ml_dsa_*.c of liboqs 0.13.0). */
+static int mlkem_native_x86_64(void) {
+#if defined(OQS_ENABLE_KEM_ml_kem_768_x86_64)
+  return OQS_CPU_has_extension(OQS_CPU_EXT_AVX2) && OQS_CPU_has_extension(OQS_CPU_EXT_BMI2) &&
+         OQS_CPU_has_extension(OQS_CPU_EXT_POPCNT);
+#else
+  return 0;
+#endif
+}
+
+static int mldsa_avx2(void) {
+#if defined(OQS_ENABLE_SIG_ml_dsa_65_avx2)
+  return OQS_CPU_has_extension(OQS_CPU_EXT_AVX2) && OQS_CPU_has_extension(OQS_CPU_EXT_POPCNT);
+#else
+  return 0;
+#endif
+}
+
+size_t ops_notes(const char *provider, const char **notes, size_t max) {
+  static char built[300], code[400], absent[300];
+  (void)provider;
+  snprintf(built, sizeof built,
+           "built against liboqs headers %s (static, ML-KEM and ML-DSA only, no OpenSSL); "
+           "OQS_init() at start-up",
+           OQS_VERSION_TEXT);
+  snprintf(code, sizeof code, "code chosen by liboqs' run-time CPU dispatch: ML-KEM %s; ML-DSA %s",
+           mlkem_native_x86_64() ? "mlkem-native's x86_64 (AVX2) backend"
+                                 : "mlkem-native's portable C",
+           mldsa_avx2() ? "pq-crystals/dilithium's AVX2 code, whose verifier in liboqs 0.13.0 "
+                          "skips the norm check of z and misjudges use_hint(1, 0) (Wycheproof "
+                          "cases fail: known library deviation)"
+                        : "pq-crystals/dilithium's portable reference C");
+  size_t used = 0;
+  absent[0] = '\0';
+  for (size_t i = 0; i < NDEFS; i++) {
+    int found = 0;
+    for (size_t k = 0; k < catalogue_len; k++)
+      found |= catalogue_def[k] == &DEFS[i];
+    if (!found && used < sizeof absent)
+      used += (size_t)snprintf(
+          absent + used, sizeof absent - used, "%s%s",
+          used ? ", " : "not offered (this liboqs was built without them): ", DEFS[i].name);
+  }
+  const char *text[] = {
+      built,
+      code,
+      "every timed operation is one call of liboqs' generic API on buffers prepared per cell: "
+      "OQS_KEM_keypair (keygen: the encapsulation key out), OQS_KEM_encaps (ciphertext || key), "
+      "OQS_KEM_decaps; OQS_SIG_keypair, OQS_SIG_sign, OQS_SIG_verify (ML-DSA pure, empty "
+      "context, hedged: rnd from the RNG)",
+      "randomness (keygen, encaps, sign): OQS_randombytes' default source, getentropy() (one "
+      "system call per operation, inside the timed region)",
+      "ML-KEM private keys are the 64-byte seed d || z: OQS_KEM_keypair_derand expands it once "
+      "per cell (keygen cases from a seed, decaps), outside the timed region",
+      "ML-DSA private keys are the FIPS 204 expanded private key, not the 32-byte seed xi: "
+      "liboqs 0.13 has no key generation from xi, so keypair gives the expanded key and sign "
+      "takes it",
+      "not in liboqs 0.13's API, answered unsupported (skipped) in vector cases: deterministic "
+      "ML-KEM encapsulation with a given m, ML-DSA keys from a seed (keygen cases, a seed as the "
+      "private key), deterministic ML-DSA signing",
+      absent,
+  };
+  size_t n = 0;
+  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
+    if (text[i][0] != '\0')
+      notes[n++] = text[i];
+  return n;
+}
+
+size_t ops_alg_count(void) { return catalogue_len; }
+
+const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+
+static size_t find_index(const char *name) {
+  for (size_t i = 0; i < catalogue_len; i++)
+    if (strcmp(catalogue[i].name, name) == 0)
+      return i;
+  return (size_t)-1;
+}
+
+const ops_alg *ops_alg_find(const char *name) {
+  size_t i = find_index(name);
+  return i == (size_t)-1 ? NULL : &catalogue[i];
+}
+
+/* ---- cells ---- */
+
+void ops_cell_free(ops_cell *c) {
+  if (c == NULL)
+    return;
+  if (c->sk != NULL) {
+    size_t n = c->kem != NULL ? c->kem->length_secret_key : c->sig->length_secret_key;
+    OQS_MEM_cleanse(c->sk, n);
+    free(c->sk);
+  }
+  free(c->pk);
+  free(c->out);
+  free(c);
+}
+
+static int op_matches(enum kind k, enum op op) {
+  switch (k) {
+  case K_NOOP:
+    return op == OP_NOOP;
+  case K_KEM:
+    return op == OP_KEYGEN || op == OP_ENCAPS || op == OP_DECAPS;
+  case K_SIG:
+    return op == OP_KEYGEN || op == OP_SIGN || op == OP_VERIFY;
+  }
+  return 0;
+}
+
+/* Mark the cell as refusing an input of the wrong length: the reason, and the runs answer
+ * OPS_REJECTED. */
+static void refuse(ops_cell *c, const char *what, size_t got, size_t need) {
+  set_err(c->err, sizeof c->err, "%s of %zu bytes (%zu needed)", what, got, need);
+  c->refused = 1;
+}
+
+/* ML-KEM: everything outside the timed region. -1 (err set) for an unusable request; 0 otherwise,
+ * with c->refused set when the input cannot be taken. */
+static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  const OQS_KEM *kem = c->kem;
+  switch (c->op) {
+  case OP_KEYGEN:
+    if (p->seed != NULL && p->seed_len != kem->length_keypair_seed) {
+      set_err(err, errlen, "seed of %zu bytes, %s needs %zu", p->seed_len, c->def->name,
+              kem->length_keypair_seed);
+      return -1;
+    }
+    c->seed = p->seed;
+    c->sk = malloc(kem->length_secret_key);
+    c->out_cap = kem->length_public_key;
+    return c->sk != NULL ? 0 : -1;
+  case OP_ENCAPS:
+    if (p->m != NULL) {
+      set_err(err, errlen,
+              "%sdeterministic encapsulation (a given m): liboqs 0.13 has no ML-KEM encapsulation "
+              "from m, only OQS_KEM_encaps with its own randomness",
+              OPS_UNSUPPORTED);
+      return -1;
+    }
+    c->out_cap = kem->length_ciphertext + kem->length_shared_secret;
+    if (p->pub == NULL || p->pub_len != kem->length_public_key)
+      refuse(c, "encapsulation key", p->pub_len, kem->length_public_key);
+    c->pk_in = p->pub;
+    return 0;
+  case OP_DECAPS:
+    c->out_cap = kem->length_shared_secret;
+    c->msg = p->msg;
+    c->msg_len = p->msg_len;
+    if (p->priv == NULL || p->priv_len != MLKEM_SEED_LEN) {
+      refuse(c, "private key (the seed d || z)", p->priv_len, (size_t)MLKEM_SEED_LEN);
+      return 0;
+    }
+    c->pk = malloc(kem->length_public_key);
+    c->sk = malloc(kem->length_secret_key);
+    if (c->pk == NULL || c->sk == NULL)
+      return -1;
+    if (OQS_KEM_keypair_derand(kem, c->pk, c->sk, p->priv) != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "OQS_KEM_keypair_derand refused the seed");
+      c->refused = 1;
+      return 0;
+    }
+    if (p->msg_len != kem->length_ciphertext)
+      refuse(c, "ciphertext", p->msg_len, kem->length_ciphertext);
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* ML-DSA: as prepare_kem. */
+static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  const OQS_SIG *sig = c->sig;
+  c->msg = p->msg;
+  c->msg_len = p->msg_len;
+  c->ctx = p->ctx;
+  c->ctx_len = p->ctx != NULL ? p->ctx_len : 0;
+  switch (c->op) {
+  case OP_KEYGEN:
+    if (p->seed != NULL) {
+      set_err(err, errlen,
+              "%sa key pair from the seed xi: liboqs 0.13 has no ML-DSA key generation from a "
+              "seed, only OQS_SIG_keypair with its own randomness",
+              OPS_UNSUPPORTED);
+      return -1;
+    }
+    c->sk = malloc(sig->length_secret_key);
+    c->out_cap = sig->length_public_key;
+    return c->sk != NULL ? 0 : -1;
+  case OP_SIGN:
+    if (p->deterministic) {
+      set_err(err, errlen,
+              "%sdeterministic signing (rnd = 0): liboqs 0.13 signs hedged only, with rnd from "
+              "its RNG",
+              OPS_UNSUPPORTED);
+      return -1;
+    }
+    if (p->priv != NULL && p->priv_len == MLDSA_SEED_LEN) {
+      set_err(err, errlen,
+              "%sa private key in seed form (xi, %d bytes): liboqs 0.13 cannot derive an ML-DSA "
+              "key from its seed; it takes the FIPS 204 expanded private key (%zu bytes), which "
+              "its keypair gives",
+              OPS_UNSUPPORTED, MLDSA_SEED_LEN, sig->length_secret_key);
+      return -1;
+    }
+    c->out_cap = sig->length_signature;
+    c->sk_in = p->priv;
+    if (p->priv == NULL || p->priv_len != sig->length_secret_key)
+      refuse(c, "expanded private key", p->priv_len, sig->length_secret_key);
+    else if (c->ctx_len > MLDSA_CTX_MAX) {
+      set_err(c->err, sizeof c->err, "context string of %zu bytes (at most %d)", c->ctx_len,
+              MLDSA_CTX_MAX);
+      c->refused = 1;
+    }
+    return 0;
+  case OP_VERIFY:
+    c->out_cap = 1;
+    c->pk_in = p->pub;
+    c->sig_in = p->sig != NULL ? p->sig : (const uint8_t *)"";
+    c->sig_len = p->sig != NULL ? p->sig_len : 0;
+    if (p->pub == NULL || p->pub_len != sig->length_public_key)
+      refuse(c, "public key", p->pub_len, sig->length_public_key);
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = find_index(p->alg);
+  if (idx == (size_t)-1) {
+    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    return NULL;
+  }
+  const alg_def *d = catalogue_def[idx];
+  int op = -1;
+  for (int i = 0; i < (int)(sizeof OP_NAMES / sizeof OP_NAMES[0]); i++)
+    if (strcmp(p->op, OP_NAMES[i]) == 0)
+      op = i;
+  if (op < 0 || !op_matches(d->kind, (enum op)op)) {
+    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    return NULL;
+  }
+  if (p->chunk > 0) {
+    set_err(err, errlen, "not offered: %s takes its input in one call (chunk must be 0)", d->name);
+    return NULL;
+  }
+  if (p->ctx != NULL && d->kind != K_SIG) {
+    set_err(err, errlen, "%sa context string: only ML-DSA (%s)", OPS_UNSUPPORTED, d->name);
+    return NULL;
+  }
+  ops_cell *c = calloc(1, sizeof *c);
+  if (c == NULL) {
+    set_err(err, errlen, "out of memory");
+    return NULL;
+  }
+  c->def = d;
+  c->op = (enum op)op;
+  c->kem = catalogue_kem[idx];
+  c->sig = catalogue_sig[idx];
+  int rc = 0;
+  err[0] = '\0';
+  if (d->kind == K_KEM)
+    rc = prepare_kem(c, p, err, errlen);
+  else if (d->kind == K_SIG)
+    rc = prepare_sig(c, p, err, errlen);
+  if (rc == 0)
+    c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
+  if (rc != 0 || c->out == NULL) {
+    if (err[0] == '\0')
+      set_err(err, errlen, "out of memory");
+    ops_cell_free(c);
+    return NULL;
+  }
+  return c;
+}
+
+static int run_kem(ops_cell *c) {
+  const OQS_KEM *kem = c->kem;
+  OQS_STATUS rc;
+  switch (c->op) {
+  case OP_KEYGEN:
+    rc = c->seed != NULL ? OQS_KEM_keypair_derand(kem, c->out, c->sk, c->seed)
+                         : OQS_KEM_keypair(kem, c->out, c->sk);
+    if (rc != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "OQS_KEM_keypair failed");
+      return OPS_FAIL;
+    }
+    c->out_len = kem->length_public_key;
+    break;
+  case OP_ENCAPS:
+    /* fails for an encapsulation key outside FIPS 203's modulus check: refused */
+    if (OQS_KEM_encaps(kem, c->out, c->out + kem->length_ciphertext, c->pk_in) != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "OQS_KEM_encaps refused the encapsulation key");
+      return OPS_REJECTED;
+    }
+    c->out_len = kem->length_ciphertext + kem->length_shared_secret;
+    break;
+  case OP_DECAPS:
+    if (OQS_KEM_decaps(kem, c->out, c->msg, c->sk) != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "OQS_KEM_decaps refused the ciphertext");
+      return OPS_REJECTED;
+    }
+    c->out_len = kem->length_shared_secret;
+    break;
+  default:
+    return OPS_FAIL;
+  }
+  return c->out[0];
+}
+
+static int run_sig(ops_cell *c) {
+  const OQS_SIG *sig = c->sig;
+  size_t n = 0;
+  OQS_STATUS rc;
+  switch (c->op) {
+  case OP_KEYGEN:
+    if (OQS_SIG_keypair(sig, c->out, c->sk) != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "OQS_SIG_keypair failed");
+      return OPS_FAIL;
+    }
+    c->out_len = sig->length_public_key;
+    break;
+  case OP_SIGN:
+    rc = c->ctx != NULL ? OQS_SIG_sign_with_ctx_str(sig, c->out, &n, c->msg, c->msg_len, c->ctx,
+                                                    c->ctx_len, c->sk_in)
+                        : OQS_SIG_sign(sig, c->out, &n, c->msg, c->msg_len, c->sk_in);
+    if (rc != OQS_SUCCESS || n == 0 || n > c->out_cap) {
+      set_err(c->err, sizeof c->err, "OQS_SIG_sign failed");
+      return OPS_FAIL;
+    }
+    c->out_len = n;
+    break;
+  case OP_VERIFY:
+    rc = c->ctx != NULL ? OQS_SIG_verify_with_ctx_str(sig, c->msg, c->msg_len, c->sig_in,
+                                                      c->sig_len, c->ctx, c->ctx_len, c->pk_in)
+                        : OQS_SIG_verify(sig, c->msg, c->msg_len, c->sig_in, c->sig_len, c->pk_in);
+    if (rc != OQS_SUCCESS) {
+      set_err(c->err, sizeof c->err, "the signature does not verify");
+      return OPS_REJECTED;
+    }
+    c->out[0] = 1;
+    c->out_len = 1;
+    break;
+  default:
+    return OPS_FAIL;
+  }
+  return c->out[0];
+}
+
+int ops_cell_run(ops_cell *c) {
+  c->out_len = 0;
+  if (c->refused)
+    return OPS_REJECTED;
+  switch (c->def->kind) {
+  case K_NOOP:
+    return 0;
+  case K_KEM:
+    return run_kem(c);
+  case K_SIG:
+    return run_sig(c);
+  }
+  return OPS_FAIL;
+}
+
+const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  *len = c->out_len;
+  return c->out;
+}
+
+/* no cell streams */
+void ops_cell_tap(ops_cell *c, ops_tap *tap) {
+  (void)c;
+  (void)tap;
+}
+
+/* nothing to prepare: no cell of this module consumes single-use inputs */
+int ops_cell_prepare(ops_cell *c, uint64_t n) {
+  (void)c;
+  (void)n;
+  return 0;
+}
+
+const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+
+/* A fresh key pair from liboqs' generator. ML-KEM: a random seed d || z (OQS_randombytes), the
+ * key pair from it (OQS_KEM_keypair_derand); the private key is the seed. ML-DSA: OQS_SIG_keypair;
+ * the private key is the expanded one (see the top of this file). */
+int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                char *err, size_t errlen) {
+  size_t idx = find_index(alg);
+  *pub = *priv = NULL;
+  if (idx == (size_t)-1 || !catalogue[idx].pk) {
+    set_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+    return -1;
+  }
+  const OQS_KEM *kem = catalogue_kem[idx];
+  const OQS_SIG *sig = catalogue_sig[idx];
+  int ok = 0;
+  if (kem != NULL) {
+    uint8_t *sk = malloc(kem->length_secret_key);
+    *pub = malloc(kem->length_public_key);
+    *priv = malloc(kem->length_keypair_seed);
+    if (sk != NULL && *pub != NULL && *priv != NULL) {
+      OQS_randombytes(*priv, kem->length_keypair_seed);
+      ok = OQS_KEM_keypair_derand(kem, *pub, sk, *priv) == OQS_SUCCESS;
+      *pub_len = kem->length_public_key;
+      *priv_len = kem->length_keypair_seed;
+    }
+    if (sk != NULL)
+      OQS_MEM_cleanse(sk, kem->length_secret_key);
+    free(sk);
+  } else {
+    *pub = malloc(sig->length_public_key);
+    *priv = malloc(sig->length_secret_key);
+    if (*pub != NULL && *priv != NULL) {
+      ok = OQS_SIG_keypair(sig, *pub, *priv) == OQS_SUCCESS;
+      *pub_len = sig->length_public_key;
+      *priv_len = sig->length_secret_key;
+    }
+  }
+  if (!ok) {
+    set_err(err, errlen, "%s key generation failed", alg);
+    free(*pub);
+    free(*priv);
+    *pub = *priv = NULL;
+    return -1;
+  }
+  return 0;
+}
