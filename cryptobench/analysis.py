@@ -8,10 +8,13 @@ binding over a library measured natively too (python:hashlib over the system
 OpenSSL, c:botan-ffi over Botan's C++ API), the difference of the two `a` is
 what the binding adds per call.
 
-Pathologies: a streaming path whose throughput at pieces of 4 KiB or more is
-below half of its own one-shot throughput, or whose throughput stops growing
-with the piece size while its peers' keeps growing — the signature of a
-binding that re-chunks the input into tiny pieces.
+Pathologies, the signature of a binding that re-chunks the input into tiny
+pieces: a streaming path that stays below half of its own one-shot throughput
+even at its best piece of 4 KiB or more (a mere per-call cost fades as pieces
+grow; re-chunking does not); without a one-shot cell, one whose throughput
+stops growing with the piece size while its peers' keeps growing; and a binding
+that pays per *byte* at least twice what the library it wraps pays (a binding
+should add a cost per call, never per byte).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ WRAPS = {
     "c:botan-ffi": ("cpp:botan", "the same Botan library"),
     "python:cryptography": ("c:openssl", "its bundled OpenSSL, a different version than the system one"),
 }
+# bindings whose per-byte cost must match the native provider's: the same library, the same code
+SAME_CODE = {"python:hashlib", "js:node", "c:botan-ffi"}
+PER_BYTE_LIMIT = 2.0
 BIG_CHUNK = 4096
 HALF = 0.5
 
@@ -152,17 +158,18 @@ def pathologies(rows) -> list[dict]:
             streamed = sorted(c for c in by_chunk if c)
             if not streamed:
                 continue
-            if 0 in by_chunk:
+            big = [c for c in streamed if c >= BIG_CHUNK]
+            if 0 in by_chunk and big:
                 one_shot = by_chunk[0].mb_per_s()
-                for c in streamed:
-                    if c >= BIG_CHUNK and by_chunk[c].mb_per_s() < HALF * one_shot:
-                        flags.append({"provider": pid, "alg": alg, "op": op,
-                                      "why": f"streaming in {c}-byte pieces runs at {by_chunk[c].mb_per_s() / one_shot:.0%}"
-                                             f" of its own one-shot throughput ({by_chunk[c].mb_per_s():,.0f} vs "
-                                             f"{one_shot:,.0f} MB/s)"})  # fmt: skip
-                        break
+                best = max(big, key=lambda c: by_chunk[c].mb_per_s())
+                if by_chunk[best].mb_per_s() < HALF * one_shot:
+                    flags.append({"provider": pid, "alg": alg, "op": op,
+                                  "why": f"streaming stays at {by_chunk[best].mb_per_s() / one_shot:.0%} of its own "
+                                         f"one-shot throughput even in {best}-byte pieces, its best of 4 KiB or more "
+                                         f"({by_chunk[best].mb_per_s():,.0f} vs {one_shot:,.0f} MB/s)"})  # fmt: skip
             small = [c for c in streamed if 64 <= c <= 1024]
-            if small and streamed[-1] >= 16 * small[0]:
+            # flat growth says nothing when a one-shot cell shows the path is simply slow per byte
+            if 0 not in by_chunk and small and streamed[-1] >= 16 * small[0]:
                 growth[pid] = (
                     by_chunk[streamed[-1]].mb_per_s() / by_chunk[small[0]].mb_per_s(),
                     small[0],
@@ -177,4 +184,23 @@ def pathologies(rows) -> list[dict]:
                     flags.append({"provider": pid, "alg": alg, "op": op,
                                   "why": f"throughput stops growing with the piece size (x{g:.1f} from {lo} B to {hi} B "
                                          f"pieces, peers x{peer_median:.1f})"})  # fmt: skip
+    return flags
+
+
+def binding_pathologies(fits: list[Fit]) -> list[dict]:
+    """A binding over the same library that pays per byte at least twice what the library pays
+    natively (both intervals apart): it feeds the library in small pieces."""
+    by = {(f.provider, f.alg, f.op, f.source): f for f in fits}
+    flags = []
+    for f in fits:
+        if f.provider not in SAME_CODE:
+            continue
+        native, what = WRAPS[f.provider]
+        g = by.get((native, f.alg, f.op, f.source))
+        if g is None or math.isnan(f.b_ci[0]) or math.isnan(g.b_ci[1]) or g.b_ci[1] <= 0:
+            continue
+        if f.b_ci[0] > PER_BYTE_LIMIT * g.b_ci[1]:
+            flags.append({"provider": f.provider, "alg": f.alg, "op": f.op,
+                          "why": f"pays {f.b_ns:.3g} ns per byte where {native} ({what}) pays {g.b_ns:.3g}: "
+                                 f"{f.b_ns / g.b_ns:.0f}x, a binding should add a cost per call, not per byte"})  # fmt: skip
     return flags

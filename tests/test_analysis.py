@@ -40,6 +40,10 @@ def report(tmp_path):
         "python:cryptography": (healthy, 300.0, 0.2),
         "go:stdlib": (healthy, 25.0, 0.3),
         "test:bytewise": (rechunker, 40.0, 0.2),
+        # a costly call (Node's ~0.5 µs): 35% of one-shot in 4 KiB pieces, 90% in 64 KiB - not a pathology
+        "test:costly-call": (healthy, 1500.0, 0.2),
+        # slow per byte, cheap per call: flat over the piece size beside growing peers - not a pathology
+        "test:slow-per-byte": (healthy, 5.0, 5.0),
     }
     for pid, (model, a, b) in models.items():
         store.add_provider(rid, pid, {})
@@ -67,7 +71,7 @@ def test_only_the_rechunking_path_is_flagged(report):
     flagged = {p["provider"] for p in report.pathologies}
     assert flagged == {"test:bytewise"}
     (why,) = [p["why"] for p in report.pathologies]
-    assert "of its own one-shot throughput" in why
+    assert "of its own one-shot throughput even in" in why and "its best of 4 KiB or more" in why
     assert any(w.startswith("access-path pathology: test:bytewise") for w in report.warnings)
 
 
@@ -92,3 +96,23 @@ def test_stalled_growth_is_flagged_without_a_one_shot_cell():
 def test_linear_fit_exact_line():
     slope, icpt, se_s, se_i = analysis.linear_fit([1, 2, 3, 4], [5, 7, 9, 11])
     assert (slope, icpt) == (2, 3) and se_s == 0 and se_i == 0
+
+
+def _fit(pid, b, lo, hi):
+    return analysis.Fit(
+        pid, "aes-128-ctr", "encrypt", "chunk sweep over 4194304 bytes", 10.0, (5.0, 15.0), b, (lo, hi), 6
+    )
+
+
+def test_a_binding_that_pays_per_byte_is_flagged_one_that_pays_per_call_is_not():
+    """Measured here: c:botan-ffi CTR pays 6.7 ns/byte where Botan's C++ API pays 0.16 (the 1-byte
+    granularity of botan_cipher_update); js:node pays 0.20 where c:openssl pays 0.09, intervals overlapping."""
+    fits = [
+        _fit("cpp:botan", 0.16, 0.10, 0.22),
+        _fit("c:botan-ffi", 6.74, 6.17, 7.31),
+        _fit("c:openssl", 0.091, 0.067, 0.116),
+        _fit("js:node", 0.204, 0.088, 0.320),
+    ]
+    flags = analysis.binding_pathologies(fits)
+    assert [f["provider"] for f in flags] == ["c:botan-ffi"]
+    assert "42x" in flags[0]["why"] and "cpp:botan" in flags[0]["why"]

@@ -181,8 +181,12 @@ def build_report(
     present = {(r.cell.alg, r.cell.op) for r in rows}
     rep.references = [ref for ref in references or [] if (ref.alg, ref.op) in present]
     rep.normalise = normalise
-    rep.pathologies = analysis.pathologies(rows)
     rep.overheads = analysis.overhead_models(rows)
+    rep.pathologies = analysis.pathologies(rows)
+    seen = {(p["provider"], p["alg"], p["op"]) for p in rep.pathologies}
+    rep.pathologies += [
+        p for p in analysis.binding_pathologies(rep.overheads) if (p["provider"], p["alg"], p["op"]) not in seen
+    ]
     rep.binding_costs = analysis.binding_costs(rep.overheads)
     for p in rep.pathologies:
         warnings.append(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}")
