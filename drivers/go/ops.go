@@ -565,7 +565,7 @@ func blockAlgWith(name string, keyLen int, mode blockMode, bc blockCipher) *Alg 
 			encrypt := p.Op == "encrypt"
 			if p.Chunk > 0 {
 				if mode == modeCBC && p.Chunk%16 != 0 {
-					return nil, fmt.Errorf("chunk %d is not a multiple of 16 (Go's cipher.BlockMode takes whole blocks)", p.Chunk)
+					return nil, fmt.Errorf("not offered: chunk %d is not a multiple of 16 (Go's cipher.BlockMode takes whole blocks)", p.Chunk)
 				}
 				in := p.Src
 				if !encrypt { // the ciphertext, by the streamed encryption, kept whole

@@ -143,7 +143,9 @@ def check_cell_params(spec: CellSpec) -> None:
         if spec.chunk > inputs.PATTERN_LEN:
             raise ValueError(f"chunk is at most {inputs.PATTERN_LEN} bytes (1 MiB), got {spec.chunk}")
         if spec.chunk % block:
-            raise ValueError(f"{alg} chunk must be a multiple of {block}, got {spec.chunk}")
+            raise ValueError(
+                f"not offered: {alg} is streamed in whole {block}-byte blocks, chunk {spec.chunk} is not one"
+            )
 
 
 class Provider:

@@ -27,7 +27,8 @@ def one_line(exc: BaseException) -> str:
     name = type(exc).__name__
     if not text:
         return name
-    return text if isinstance(exc, RequestError) else f"{name}: {text}"
+    # "not offered..." is the protocol's own word (the orchestrator records it, not a failure)
+    return text if isinstance(exc, RequestError) or text.startswith("not offered") else f"{name}: {text}"
 
 
 def error(message: str) -> dict:

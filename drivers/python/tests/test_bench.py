@@ -166,7 +166,11 @@ ERRORS = [
     ("python:cryptography", {"alg": "aes-128-ccm", "op": "seal", "chunk": 16}, "streaming"),
     ("python:cryptography", {"alg": "chacha20-poly1305", "op": "open", "chunk": 16}, "streaming"),
     ("python:cryptography", {"alg": "noop", "op": "noop", "chunk": 16}, "streaming"),
-    ("python:cryptography", {"alg": "aes-128-cbc", "op": "encrypt", "chunk": 20}, "multiple of 16"),
+    (
+        "python:cryptography",
+        {"alg": "aes-128-cbc", "op": "encrypt", "chunk": 20},
+        "not offered: aes-128-cbc is streamed in whole 16-byte blocks",
+    ),
     ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "zz" * 16}, "key"),
     ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "abc"}, "key"),
     ("python:cryptography", {"alg": "aes-128-gcm", "op": "seal", "key": "00" * 15}, "16 bytes"),
@@ -357,3 +361,11 @@ def test_streamed_cells_never_hold_the_message(provider_id, alg, op, size):
     assert resp["peak_rss_kb"] < 60 * 1024, resp[
         "peak_rss_kb"
     ]  # about 35 MB: pattern, interpreter, libraries
+
+
+def test_a_chunk_the_mode_cannot_take_is_not_offered_not_a_failure():
+    """The orchestrator records an error that starts "not offered" as not offered, anything else as failed."""
+    req = bench_request("aes-128-cbc", "encrypt", 64)
+    req["chunk"] = 1
+    resp = protocol.handle(load_provider("python:cryptography"), req)
+    assert resp["ok"] is False and resp["error"].startswith("not offered: "), resp["error"]

@@ -644,7 +644,7 @@ pub fn check_blocks(size: usize, alg: &str) -> Result<(), String> {
 pub fn check_chunk_blocks(chunk: usize, alg: &str) -> Result<(), String> {
     if !chunk.is_multiple_of(16) {
         return Err(format!(
-            "chunk {chunk} is not a multiple of 16 ({alg} is fed whole blocks)"
+            "not offered: chunk {chunk} is not a multiple of 16 ({alg} is fed whole blocks)"
         ));
     }
     Ok(())
