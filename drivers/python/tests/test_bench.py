@@ -369,3 +369,23 @@ def test_a_chunk_the_mode_cannot_take_is_not_offered_not_a_failure():
     req["chunk"] = 1
     resp = protocol.handle(load_provider("python:cryptography"), req)
     assert resp["ok"] is False and resp["error"].startswith("not offered: "), resp["error"]
+
+
+@pytest.mark.parametrize("alg", ["aes-128-ecb", "aes-128-cbc", "aes-256-ctr", "chacha20"])
+def test_one_shot_cipher_cells_do_not_allocate_their_output_per_operation(alg):
+    """A fresh 1 MiB output per operation made glibc fault its pages in every time (AES-ECB at
+    1 MiB: 750 MB/s instead of 6.9 GB/s); the cell writes into one buffer made when it is built."""
+    import tracemalloc
+
+    from cbdriver.ops_base import CellSpec
+
+    size = 1 << 20
+    spec = CellSpec(alg, "encrypt", size, 0, key_for(alg), iv_for(alg), SEED, msg=bytes(size))
+    cell = load_provider("python:cryptography").cell(spec)
+    cell.call()  # anything made on first use
+    tracemalloc.start()
+    for _ in range(3):
+        cell.call()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 64 * 1024, f"{alg}: {peak} bytes allocated during three operations on 1 MiB"
