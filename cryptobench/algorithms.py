@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .units import format_size
+
 
 @dataclass(frozen=True)
 class Algorithm:
@@ -170,3 +172,11 @@ def output_len(alg: str, op: str, size: int) -> int | None:
     if op == "noop":
         return 0
     return None
+
+
+def message_label(alg: str, size: int, chunk: int = 0, sep: str = " in ", suffix: str = " chunks") -> str:
+    """The message size (and chunking) of a cell for people; "" for an operation that takes no
+    message (a key generation, a handshake step), where "0 B" would only puzzle the reader."""
+    if size == 0 and not chunk and alg in ALGORITHMS and ALGORITHMS[alg].per_operation:
+        return ""
+    return format_size(size) + (f"{sep}{format_size(chunk)}{suffix}" if chunk else "")

@@ -8,19 +8,19 @@ import time
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
 
+from . import algorithms
 from .planner import CellSpec
-from .units import format_size
 
 
 def _describe(index: int, total: int, spec: CellSpec, provider: str, passes: int = 1) -> str:
-    chunk = f" /{format_size(spec.chunk)}" if spec.chunk else ""
+    message = algorithms.message_label(spec.alg, spec.size, spec.chunk, sep=" /", suffix="")
     per_pass = max(1, total // passes)
     where = (
         f"pass {index // per_pass + 1}/{passes} cell {index % per_pass + 1}/{per_pass}"
         if passes > 1
         else (f"cell {index + 1}/{total}")
     )
-    return f"{where}  {provider:<20} {spec.alg} {spec.op} {format_size(spec.size)}{chunk}"
+    return f"{where}  {provider:<20} {spec.alg} {spec.op}" + (f" {message}" if message else "")
 
 
 class TerminalProgress:

@@ -89,12 +89,7 @@ class Report:
 
 
 def _where(c: CellRecord) -> str:
-    """The message size and chunking of a cell; nothing for operations that take no message (a key
-    generation, a handshake step), where "0 B" would only puzzle the reader."""
-    known = c.alg in algorithms.ALGORITHMS
-    if c.size == 0 and not c.chunk and known and algorithms.get(c.alg).per_operation:
-        return ""
-    return format_size(c.size) + (f" in {format_size(c.chunk)} chunks" if c.chunk else "")
+    return algorithms.message_label(c.alg, c.size, c.chunk)
 
 
 def _label(c: CellRecord) -> str:
