@@ -127,17 +127,23 @@ def overhead_models(rows) -> list[Fit]:
     return fits
 
 
-def binding_costs(fits: list[Fit]) -> list[dict]:
-    """Per call, what a binding adds over the library it wraps (same algorithm, same kind of sweep)."""
+def _bindings(fits: list[Fit], only: set[str] | None = None):
+    """(binding fit, native fit, native id, what it wraps) for each binding measured beside the
+    library it wraps, the same algorithm and the same kind of sweep."""
     by = {(f.provider, f.alg, f.op, f.source): f for f in fits}
-    out = []
     for f in fits:
-        if f.provider not in WRAPS:
+        if f.provider not in WRAPS or (only is not None and f.provider not in only):
             continue
         native, what = WRAPS[f.provider]
         g = by.get((native, f.alg, f.op, f.source))
-        if g is None:
-            continue
+        if g is not None:
+            yield f, g, native, what
+
+
+def binding_costs(fits: list[Fit]) -> list[dict]:
+    """Per call, what a binding adds over the library it wraps (same algorithm, same kind of sweep)."""
+    out = []
+    for f, g, native, what in _bindings(fits):
         se = math.hypot(*(((ci[1] - ci[0]) / (2 * 1.96)) for ci in (f.a_ci, g.a_ci)))
         extra = f.a_ns - g.a_ns
         out.append({"binding": f.provider, "native": native, "over": what, "alg": f.alg, "op": f.op,
@@ -190,14 +196,9 @@ def pathologies(rows) -> list[dict]:
 def binding_pathologies(fits: list[Fit]) -> list[dict]:
     """A binding over the same library that pays per byte at least twice what the library pays
     natively (both intervals apart): it feeds the library in small pieces."""
-    by = {(f.provider, f.alg, f.op, f.source): f for f in fits}
     flags = []
-    for f in fits:
-        if f.provider not in SAME_CODE:
-            continue
-        native, what = WRAPS[f.provider]
-        g = by.get((native, f.alg, f.op, f.source))
-        if g is None or math.isnan(f.b_ci[0]) or math.isnan(g.b_ci[1]) or g.b_ci[1] <= 0:
+    for f, g, native, what in _bindings(fits, only=SAME_CODE):
+        if math.isnan(f.b_ci[0]) or math.isnan(g.b_ci[1]) or g.b_ci[1] <= 0:
             continue
         if f.b_ci[0] > PER_BYTE_LIMIT * g.b_ci[1]:
             flags.append({"provider": f.provider, "alg": f.alg, "op": f.op,

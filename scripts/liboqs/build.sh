@@ -17,6 +17,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source=scripts/lib/crate-source.sh
+source "$REPO/scripts/lib/crate-source.sh"
 CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
 JOBS=${JOBS:-$(nproc)}
 export CC=${CC:-gcc}
@@ -37,35 +39,10 @@ die() {
   exit 1
 }
 
-# Throw-away cargo project that depends on exactly this oqs-sys version; cargo fetch puts the
-# crate under the cargo registry's src/. Prints the liboqs tree.
+# The liboqs tree inside oqs-sys $CRATE (fetched by cargo, see scripts/lib/crate-source.sh).
 fetch_source() {
-  local proj=$CACHE/oqs-sys/$CRATE
-  mkdir -p "$proj/src"
-  cat >"$proj/Cargo.toml" <<EOF
-# Throw-away project of scripts/liboqs/build.sh: only here so that cargo fetches
-# the liboqs sources of oqs-sys $CRATE.
-[package]
-name = "cryptobench-oqs-sys-fetch"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-oqs-sys = "=${CRATE%%+*}"
-
-[workspace]
-EOF
-  : >"$proj/src/lib.rs"
-  log "cargo fetch oqs-sys $CRATE"
-  cargo fetch --quiet --manifest-path "$proj/Cargo.toml" >&2
-  local manifest
-  manifest=$(cargo metadata --quiet --format-version 1 --manifest-path "$proj/Cargo.toml" |
-    python3 -c 'import json, sys
-d = json.load(sys.stdin)
-print(next(p["manifest_path"] for p in d["packages"] if p["name"] == "oqs-sys"))')
   local src
-  src=$(dirname "$manifest")/liboqs
+  src=$(crate_dir oqs-sys "${CRATE%%+*}" "$CACHE/oqs-sys/$CRATE")/liboqs
   [[ -f $src/CMakeLists.txt && -f $src/src/kem/kem.h ]] || die "no liboqs tree at $src"
   echo "$src"
 }

@@ -19,6 +19,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source=scripts/lib/crate-source.sh
+source "$REPO/scripts/lib/crate-source.sh"
 VERSIONS=$HERE/versions.txt
 CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
 JOBS=${JOBS:-$(nproc)}
@@ -60,35 +62,10 @@ resolve() {
   [[ $found == 1 ]] || die "no pinned openssl-src build matches '$spec' (see $VERSIONS)"
 }
 
-# Throw-away cargo project that depends on exactly one openssl-src version; cargo
-# fetch puts the crate under the cargo registry's src/. Prints the OpenSSL tree.
+# The OpenSSL tree inside openssl-src $1 (fetched by cargo, see scripts/lib/crate-source.sh).
 fetch_source() {
-  local crate=$1 proj=$CACHE/openssl-src/$1
-  mkdir -p "$proj/src"
-  cat >"$proj/Cargo.toml" <<EOF
-# Throw-away project of scripts/openssl/build.sh: only here so that cargo fetches
-# the OpenSSL sources of openssl-src $crate.
-[package]
-name = "cryptobench-openssl-src-fetch"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-openssl-src = "=$crate"
-
-[workspace]
-EOF
-  : >"$proj/src/lib.rs"
-  log "cargo fetch openssl-src $crate"
-  cargo fetch --quiet --manifest-path "$proj/Cargo.toml" >&2
-  local manifest
-  manifest=$(cargo metadata --quiet --format-version 1 --manifest-path "$proj/Cargo.toml" |
-    python3 -c 'import json, sys
-d = json.load(sys.stdin)
-print(next(p["manifest_path"] for p in d["packages"] if p["name"] == "openssl-src"))')
   local src
-  src=$(dirname "$manifest")/openssl
+  src=$(crate_dir openssl-src "$1" "$CACHE/openssl-src/$1")/openssl
   [[ -f $src/Configure ]] || die "no OpenSSL tree at $src"
   echo "$src"
 }
