@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import algorithms, cpufeatures, crosscheck, environment, fixed_input
+from . import algorithms, cpufeatures, crosscheck, environment, fixed_input, memory
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
@@ -374,9 +374,12 @@ class Runner:
             driver = self.drivers.get(pid)
             if driver is None:
                 raise DriverError(self.broken.get(pid, "driver not running"))
+            # the peak memory of this request alone (the driver's own maxrss never goes down)
+            measured_rss = memory.reset_peak(driver.pid)
             # big messages: an interpreted driver's checksum of 500 MB alone takes tens of seconds
             resp = driver.request(req, self.s.timeout + spec.size / 1e6 * 0.5)
             self._check_bench(spec, req, resp)
+            rss = memory.peak_kb(driver.pid) if measured_rss else None
         except DriverError as e:
             track.done = True
             if str(e).startswith("not offered"):  # e.g. a one-shot-only API asked for a huge streamed cell
@@ -398,7 +401,7 @@ class Runner:
         track.samples.extend(int(x) for x in resp["samples_ns"])
         track.round_sizes.append(len(resp["samples_ns"]))
         track.checksums.append(resp["checksum"])
-        track.peak_rss_kb = max(track.peak_rss_kb, int(resp.get("peak_rss_kb") or 0))
+        track.peak_rss_kb = max(track.peak_rss_kb, rss if rss is not None else int(resp.get("peak_rss_kb") or 0))
         budget = spec.budget or self.s.time_per_cell
         passes = max(1, self.s.passes)
         last = self._pass >= passes - 1

@@ -132,6 +132,10 @@ class DriverProcess:
             raise DriverError("protocol: hello without offers")
         return resp
 
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
     def alive(self) -> bool:
         return self.proc.poll() is None
 
