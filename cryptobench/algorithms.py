@@ -177,6 +177,6 @@ def output_len(alg: str, op: str, size: int) -> int | None:
 def message_label(alg: str, size: int, chunk: int = 0, sep: str = " in ", suffix: str = " chunks") -> str:
     """The message size (and chunking) of a cell for people; "" for an operation that takes no
     message (a key generation, a handshake step), where "0 B" would only puzzle the reader."""
-    if size == 0 and not chunk and alg in ALGORITHMS and ALGORITHMS[alg].per_operation:
+    if size == 0 and not chunk and alg in ALGORITHMS and (ALGORITHMS[alg].per_operation or alg == "noop"):
         return ""
     return format_size(size) + (f"{sep}{format_size(chunk)}{suffix}" if chunk else "")
