@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import signal
 import subprocess
 import sys
@@ -12,7 +13,8 @@ from . import __version__, algorithms, cpufeatures, environment
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
-from .planner import Filters, plan
+from .outputs import check_writable, write_atomic
+from .planner import Filters, check_suite_providers, make_plan
 from .report import build_report
 from .report import csv_ as csv_report
 from .report import html as html_report
@@ -28,6 +30,8 @@ EXAMPLES = {
     "run": """examples:
   cryptobench run                                   # the default suite on every available provider
   cryptobench run --alg 'aes-*-gcm' --size 16KiB,1MiB --md report.md
+  cryptobench run --provider c:openssl --alg aes-256-ctr --size 8KiB   # any cell, listed by a suite or not
+  cryptobench run --alg sha256 --alg sha512 --provider go:stdlib       # repeated flags add up
   cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json
   cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'""",
     "list": """examples:
@@ -40,7 +44,8 @@ EXAMPLES = {
   cryptobench show latest                    # the newest run, as terminal tables
   cryptobench show 3 --md run3.md --json run3.json --csv run3.csv
   cryptobench show latest --html report.html      # charts, one self-contained file
-  cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout""",
+  cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout
+  cryptobench show latest --warnings         # every warning of the run in full, by kind""",
     "runs": """example:
   cryptobench runs --db results/cryptobench.db""",
     "compare": """examples:
@@ -62,7 +67,8 @@ file format (TOML):
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
-  cryptobench build --all        # also OpenSSL 1.1.1, 3.x and 4.0 from source (minutes once, then cached)""",
+  cryptobench build --all        # also OpenSSL 1.1.1, 3.x and 4.0 from source (minutes once, then cached)
+  cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version""",
 }
 
 
@@ -90,11 +96,27 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--suite", default="default", help="suite name (see `list suites`) or a .toml file (default: default)"
     )
-    r.add_argument("--alg", help="only these algorithms (comma-separated globs, e.g. 'sha*,aes-128-*')")
-    r.add_argument("--provider", help="only these providers (comma-separated globs, e.g. 'c:*,go:stdlib')")
-    r.add_argument("--size", help="only these sizes (comma-separated, e.g. '1KiB,16KiB' or globs like '*MiB')")
+    r.add_argument(
+        "--alg",
+        action="append",
+        help="these algorithms (comma-separated globs, e.g. 'sha*,aes-128-*'; repeat to add): a pattern matching "
+        "algorithms of the suite narrows it, one matching none of them adds those of the catalogue",
+    )
+    r.add_argument(
+        "--provider",
+        action="append",
+        help="these providers (comma-separated globs, e.g. 'c:*,go:stdlib'; repeat to add); a provider the "
+        "suite does not list is timed on every algorithm of the suite",
+    )
+    r.add_argument(
+        "--size",
+        action="append",
+        help="these sizes (comma-separated, e.g. '1KiB,8KiB'; repeat to add): sizes are measured whether the "
+        "suite lists them or not; globs like '*MiB' pick among the suite's sizes",
+    )
     r.add_argument(
         "--chunk",
+        action="append",
         metavar="LIST",
         help="stream every message through update() in pieces of these sizes, e.g. 1,16,64,256,4096,65536 "
         "(0 = one-shot; replaces the suite's chunks; with no --size the message is 16 MiB)",
@@ -125,6 +147,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     r.add_argument(
         "--cpu-features",
+        action="append",
         metavar="LIST",
         help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni,no-shani "
         "(no-aesni no-pclmul no-avx no-avx2 no-shani no-avx512 no-vaes no-vpclmulqdq)",
@@ -143,6 +166,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
     s.add_argument("--db", help=db_help)
     s.add_argument("--format", choices=["terminal", "md", "json", "csv"], default="terminal", help="format on stdout")
+    s.add_argument(
+        "--warnings", action="store_true", help="every warning and failure of the run in full (run's end: a summary)"
+    )
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
     s.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the run's)")
     s.add_argument("--json", metavar="FILE")
@@ -162,9 +188,11 @@ def _parser() -> argparse.ArgumentParser:
 
     c = cmd("compare", "Compare two stored runs, or providers within one run, with significance.")
     c.add_argument("runs", nargs="*", help="RUN_A RUN_B, or with --providers one RUN (default latest)")
-    c.add_argument("--providers", help="comma-separated providers: the first is the reference")
+    c.add_argument(
+        "--providers", action="append", help="comma-separated providers (repeat to add): the first is the reference"
+    )
     c.add_argument("--db", help=db_help)
-    c.add_argument("--alg", help="only these algorithms (globs)")
+    c.add_argument("--alg", action="append", help="only these algorithms (comma-separated globs; repeat to add)")
     c.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold in %% (default 2)")
     c.add_argument("--format", choices=["terminal", "md", "json"], default="terminal", help="format on stdout")
     c.add_argument("--md", metavar="FILE")
@@ -182,7 +210,12 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("--db", help=db_help)
 
     b = cmd("build", "Build the drivers.")
-    b.add_argument("drivers", nargs="*", help=f"drivers to build: {', '.join(DRIVERS)} (default: all but the heavy)")
+    b.add_argument(
+        "drivers",
+        nargs="*",
+        help=f"drivers to build: {', '.join(DRIVERS)} (default: all but the heavy), or provider ids such as "
+        "c:openssl-3.6.3 to build only theirs",
+    )
     b.add_argument("--all", action="store_true", help="also the heavy builds (OpenSSL versions: minutes, then cached)")
     return p
 
@@ -221,38 +254,79 @@ def main(argv: list[str] | None = None) -> int:
 # --- run ------------------------------------------------------------------------
 
 
+_EXPORTS = (("--json", "json", json_report), ("--csv", "csv", csv_report), ("--md", "md", md_report),
+            ("--html", "html", html_report))  # fmt: skip
+
+
+def _export_paths(args) -> list[tuple[str, str | None]]:
+    return [(flag, getattr(args, attr, None)) for flag, attr, _ in _EXPORTS]
+
+
 def _write_exports(rep, args) -> None:
-    exports = ((args.json, json_report), (args.csv, csv_report), (args.md, md_report), (args.html, html_report))
-    for path, renderer in exports:
+    for _flag, attr, renderer in _EXPORTS:
+        path = getattr(args, attr, None)
         if path:
-            try:
-                Path(path).write_text(renderer.render(rep), encoding="utf-8")
-            except OSError as e:
-                raise UserError(f"cannot write {path}: {e.strerror}") from None
+            write_atomic(path, renderer.render(rep))
             print(f"wrote {path}", file=sys.stderr)
+
+
+def _listed(values: list[str] | None) -> str | None:
+    """Repeated list flags add up: `--alg sha256 --alg sha512` is `--alg sha256,sha512`."""
+    return None if values is None else ",".join(values)
+
+
+def _finite(value: float | None, flag: str, low: float, high: float, unit: str) -> None:
+    """NaN, infinities and values out of range are refused in one line."""
+    if value is not None and not (math.isfinite(value) and low < value <= high):
+        raise UserError(f"{flag} must be a number in ({low:g}, {high:g}] {unit}, not {value!r}")
+
+
+def _check_run_args(args) -> None:
+    _finite(args.time_per_cell, "--time-per-cell", 0, 3600, "seconds")
+    _finite(args.timeout, "--timeout", 0, 86400, "seconds")
+    if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
+        raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
+    if args.passes < 1:
+        raise UserError(f"--passes must be at least 1, not {args.passes}")
+    if args.vectors and not Path(args.vectors).is_dir():
+        raise UserError(f"vector directory {args.vectors!r} does not exist")
+    check_writable(_export_paths(args))  # before a long run, not after it
+    if args.html:
+        html_report.ensure_available()
+
+
+def _unbuilt_notice(registry: Registry, cells) -> list[str]:
+    """One line per driver the plan needs but that is not built, with the command that adds it."""
+    needs: dict[str, list[str]] = {}
+    for pid in dict.fromkeys(p for c in cells for p in c.providers):
+        ok, why = registry.usable(registry.get(pid))
+        if not ok:
+            needs.setdefault(why, []).append(pid)
+    return [f"{', '.join(pids)}: {why}; measuring the others" for why, pids in needs.items()]
 
 
 def cmd_run(args) -> int:
     from .progress import make_progress
 
+    _check_run_args(args)
     suite = load_suite(args.suite)
     registry = Registry(args.providers_file)
+    check_suite_providers(suite, list(registry.providers))
     baseline = args.baseline or suite.baseline
     if args.baseline:
         registry.get(args.baseline)
-    if args.vectors and not Path(args.vectors).is_dir():
-        raise UserError(f"vector directory {args.vectors!r} does not exist")
-    if args.time_per_cell is not None and not 0 < args.time_per_cell <= 3600:
-        raise UserError("--time-per-cell must be in (0, 3600] seconds")
-    if not 0 <= args.noise < 100:
-        raise UserError("--noise must be a percentage in [0, 100)")
-    cpu_off = ",".join(cpufeatures.parse(args.cpu_features)) if args.cpu_features else ""
-    if args.html:
-        html_report.ensure_available()  # fail before a long run, not after it
+    cpu_off = ",".join(cpufeatures.parse(_listed(args.cpu_features))) if args.cpu_features else ""
     filters = Filters.parse(args.alg, args.provider, args.size)
     if args.chunk:
-        suite = with_chunks(suite, parse_chunks(args.chunk), None if args.size else 16 * 1024 * 1024)
-    cells = plan(suite, registry.selectable(filters.providers), filters)
+        suite = with_chunks(suite, parse_chunks(_listed(args.chunk)), None if args.size else 16 * 1024 * 1024)
+    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
+    the_plan = make_plan(suite, registry.selectable(filters.providers), filters, reach=built)
+    cells = the_plan.cells
+    for line in the_plan.skipped:
+        print(f"cryptobench: not measured: {line}", file=sys.stderr)
+    unbuilt = _unbuilt_notice(registry, cells)
+    for line in unbuilt:
+        print(f"cryptobench: {line}", file=sys.stderr)
     providers = sorted({p for c in cells for p in c.providers})
     store = open_store(args.db)
     settings = Settings(
@@ -282,6 +356,8 @@ def cmd_run(args) -> int:
     )
     print(term_report.render(rep, color=sys.stdout.isatty()), end="")
     _write_exports(rep, args)
+    for line in unbuilt:  # again at the end: the first time scrolled away with the progress lines
+        print(f"cryptobench: {line}", file=sys.stderr)
     print(f"run {run_id} stored in {store.url}", file=sys.stderr)
     return code
 
@@ -290,9 +366,10 @@ def cmd_run(args) -> int:
 
 
 def cmd_show(args) -> int:
-    store = open_store(args.db)
     if args.db is None and not Path(DEFAULT_DB).exists():
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
+    check_writable(_export_paths(args))
+    store = open_store(args.db)
     run_id = store.resolve_run(args.run)
     rep = build_report(
         *store.load_run(run_id),
@@ -303,7 +380,9 @@ def cmd_show(args) -> int:
         normalise=_normalisation(args.normalise),
     )
     renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
-    if renderer is None:
+    if args.warnings:
+        print(term_report.render_warnings(rep), end="")
+    elif renderer is None:
         print(term_report.render(rep, color=sys.stdout.isatty()), end="")
     else:
         print(renderer.render(rep), end="")
@@ -384,14 +463,15 @@ def cmd_compare(args) -> int:
     from .compare import compare_providers, compare_runs
     from .report import compare_json, compare_markdown, compare_terminal
 
-    if not 0 <= args.noise < 100:
-        raise UserError("--noise must be a percentage in [0, 100)")
+    if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
+        raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
+    check_writable([("--md", args.md), ("--json", args.json)])
     store = open_store(args.db)
 
     def load(ref):
         run, _, cells = store.load_run(store.resolve_run(ref))
         if args.alg:
-            globs = [g.strip() for g in args.alg.split(",")]
+            globs = [g.strip() for g in _listed(args.alg).split(",") if g.strip()]
             cells = [c for c in cells if any(fnmatch.fnmatchcase(c.alg, g) for g in globs)]
         return run, cells
 
@@ -399,7 +479,7 @@ def cmd_compare(args) -> int:
         if len(args.runs) > 1:
             raise UserError("with --providers give at most one run")
         run, cells = load(args.runs[0] if args.runs else "latest")
-        providers = [p.strip() for p in args.providers.split(",") if p.strip()]
+        providers = list(dict.fromkeys(p.strip() for p in _listed(args.providers).split(",") if p.strip()))
         comp = compare_providers(run, cells, providers, args.noise / 100)
     else:
         if len(args.runs) != 2:
@@ -412,10 +492,7 @@ def cmd_compare(args) -> int:
         print((compare_markdown if args.format == "md" else compare_json).render(comp), end="")
     for path, renderer in ((args.md, compare_markdown), (args.json, compare_json)):
         if path:
-            try:
-                Path(path).write_text(renderer.render(comp), encoding="utf-8")
-            except OSError as e:
-                raise UserError(f"cannot write {path}: {e.strerror}") from None
+            write_atomic(path, renderer.render(comp))
             print(f"wrote {path}", file=sys.stderr)
     if args.fail_on_regression is not None:
         bad = comp.regressions(args.fail_on_regression)
@@ -501,15 +578,22 @@ def cmd_build(args) -> int:
     import shutil
     import time
 
-    names = args.drivers or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
-    for n in names:
-        if n not in DRIVERS:
-            raise UserError(f"unknown driver {n!r} (known: {', '.join(DRIVERS)})")
     registry = Registry()
-    failed = 0
+    names = args.drivers or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
+    targets: list[tuple[str, str | None]] = []  # (driver, one provider of it or None for all)
     for n in names:
+        if n in DRIVERS:
+            targets.append((n, None))
+        elif n in registry.providers and registry.providers[n].driver in DRIVERS:
+            targets.append((registry.providers[n].driver, n))
+        else:
+            raise UserError(
+                f"unknown driver {n!r} (known: {', '.join(DRIVERS)}, or a provider id such as c:openssl-4.0)"
+            )
+    failed = 0
+    for n, one in targets:
         d = DRIVERS[n]
-        ps = [p for p in registry.providers.values() if p.driver == n]
+        ps = [p for p in registry.providers.values() if p.driver == n and one in (None, p.id)]
         if not d.build:
             print(f"{n:<17} ok (interpreted, nothing to build)")
             continue
@@ -518,10 +602,11 @@ def cmd_build(args) -> int:
             failed += 1
             print(f"{n:<17} FAILED: needs {', '.join(missing_tools)}, not installed (run scripts/setup.sh)")
             continue
-        print(f"{n:<17} building: {' '.join(d.build)}", flush=True)
+        command = d.command_for(one)
+        print(f"{n:<17} building: {' '.join(command)}", flush=True)
         t0 = time.monotonic()
         try:
-            res = subprocess.run(list(d.build), cwd=d.directory, capture_output=True, text=True, timeout=3600)
+            res = subprocess.run(command, cwd=d.directory, capture_output=True, text=True, timeout=3600)
         except (FileNotFoundError, subprocess.TimeoutExpired) as e:
             failed += 1
             print(f"{n:<17} FAILED: {e}")

@@ -50,6 +50,10 @@ def load_file(path: Path) -> list[Reference]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"reference file {str(path)!r} not found") from None
+    except OSError as e:
+        raise UserError(f"cannot read reference file {str(path)!r}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: malformed reference file: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"{path}: malformed reference file: {e}") from None
     source, machine = data.get("source"), data.get("machine")

@@ -19,6 +19,7 @@ from . import algorithms, cpufeatures, crosscheck, environment, fixed_input, mem
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
+from .interrupts import shielded
 from .planner import CellSpec
 from .stats import summarize
 from .store.model import CellRecord, RunRecord, VerifyRecord
@@ -130,14 +131,17 @@ class Runner:
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
         except KeyboardInterrupt:
-            self.progress.finish()
-            for (spec, pid), track in tracks.items():
-                if track.samples:  # keep everything measured so far
-                    self._store_cell(run_id, spec, pid, track, interrupted=True)
-            self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
+            with shielded(self.progress.log):  # a second and third Ctrl-C must not lose what the first saves
+                self.progress.finish()
+                for (spec, pid), track in tracks.items():
+                    if track.samples:  # keep everything measured so far
+                        self._store_cell(run_id, spec, pid, track, interrupted=True)
+                self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
+                self._stop_all()
             raise Interrupted(run_id) from None
         finally:
-            self._stop_all()
+            with shielded(self.progress.log):
+                self._stop_all()
         return run_id
 
     # --- drivers -------------------------------------------------------------
@@ -312,9 +316,10 @@ class Runner:
             for pid in order:
                 self.progress.cell(index, spec, pid)
                 self._round(spec, pid, tracks[(spec, pid)])
-        for pid in active:  # a cell is stored the moment it is finished
+        for pid in active:  # a cell is stored the moment it is finished (and forgotten only once stored)
             if tracks[(spec, pid)].done:
-                self._store_cell(run_id, spec, pid, tracks.pop((spec, pid)))
+                self._store_cell(run_id, spec, pid, tracks[(spec, pid)])
+                del tracks[(spec, pid)]
 
     def _unmeasurable(self, pid: str, spec: CellSpec) -> str | None:
         if pid in self.broken:

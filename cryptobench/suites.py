@@ -55,7 +55,9 @@ class Suite:
 def suite_path(ref: str) -> Path:
     """A suite name (`default`, `aes-modes`) or a path to a TOML file."""
     p = Path(ref)
-    if p.suffix == ".toml" or "/" in ref:
+    if p.suffix == ".toml" or "/" in ref or p.is_dir():
+        if p.is_dir():
+            raise UserError(f"suite {ref!r} is a directory: give a suite name or a .toml file")
         if not p.exists():
             raise UserError(f"suite file {ref!r} not found")
         return p
@@ -72,7 +74,13 @@ def list_suites() -> list[Suite]:
 
 def load_suite(ref: str) -> Suite:
     path = suite_path(ref)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = path.read_bytes()[: e.start].count(b"\n") + 1
+        raise UserError(f"{path}:{line}: malformed suite: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise UserError(f"cannot read suite {str(path)!r}: {e.strerror}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

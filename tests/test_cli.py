@@ -30,6 +30,17 @@ def assert_one_line_error(res, needle):
         (["run", "--alg", "sha256", "--size", "1KiB", "--db", "/no/such/dir/x.db"], "cannot open database"),
         (["show", "latest", "--db", "postgresql://nobody@127.0.0.1:1/x"], "cannot open database"),
         (["build", "cobol"], "unknown driver 'cobol'"),
+        (["run", "--timeout", "nan"], "--timeout must be a number in (0, 86400] seconds, not nan"),
+        (["run", "--timeout", "0"], "--timeout must be a number"),
+        (["run", "--timeout", "-1"], "--timeout must be a number"),
+        (["run", "--time-per-cell", "inf"], "--time-per-cell must be a number"),
+        (["run", "--noise", "nan"], "--noise must be a percentage"),
+        (["run", "--passes", "0"], "--passes must be at least 1"),
+        (["run", "--size", ""], "--size '' names nothing"),
+        (["run", "--alg", ","], "--alg ',' names nothing"),
+        (["run", "--suite", "/tmp"], "is a directory"),
+        (["run", "--alg", "sha256", "--json", "/no/such/dir/r.json"], "--json /no/such/dir/r.json: directory"),
+        (["run", "--alg", "sha256", "--md", "/tmp"], "--md /tmp: is a directory"),
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(args, needle, tmp_path):
@@ -122,3 +133,91 @@ def test_runs_tells_a_run_still_going_from_one_whose_process_died(tmp_path):
     lines = run_cli("runs", "--db", tmp_path / "r.db").stdout.splitlines()
     assert " abandoned " in next(line for line in lines if "[gone]" in line)
     assert " running " in next(line for line in lines if "[alive]" in line)
+
+
+def test_a_non_utf8_suite_is_one_line(tmp_path):
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes(b'name = "x"\n# caf\xe9\n[[group]]\nalgs = ["sha256"]\n')
+    assert_one_line_error(run_cli("run", "--suite", bad, cwd=tmp_path), "latin1.toml:2: malformed suite: not UTF-8")
+
+
+def test_an_unwritable_report_path_is_refused_before_anything_is_measured(tmp_path, providers_file, sha_suite):
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good",
+                  "--db", tmp_path / "x.db", "--html", tmp_path / "nodir" / "r.html")  # fmt: skip
+    assert_one_line_error(res, "--html")
+    assert not (tmp_path / "x.db").exists()  # refused before the run, not after it
+
+
+def test_a_providers_file_provider_named_on_the_default_suite_is_measured(tmp_path, providers_file):
+    # the default suite lists its providers in every group; a provider of one's own was dropped from all
+    res = run_cli("run", "--providers-file", providers_file, "--provider", "test:good", "--alg", "sha256",
+                  "--size", "1KiB", "--size", "64", "--db", tmp_path / "d.db", "--json", tmp_path / "d.json",
+                  "--time-per-cell", "0.1", "--passes", "1", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    cells = json.loads((tmp_path / "d.json").read_text())["cells"]
+    assert sorted((c["provider"], c["size"], c["status"]) for c in cells) == [
+        ("test:good", 64, "ok"),
+        ("test:good", 1024, "ok"),
+    ]
+
+
+def test_repeated_flags_add_up_and_a_cell_beyond_the_suite_is_measured(tmp_path, providers_file, sha_suite):
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good",
+                  "--provider", "test:slow-sha", "--alg", "sha256", "--alg", "noop", "--size", "4KiB",
+                  "--db", tmp_path / "r.db", "--json", tmp_path / "r.json", "--time-per-cell", "0.1",
+                  "--passes", "1", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    cells = json.loads((tmp_path / "r.json").read_text())["cells"]
+    got = {(c["provider"], c["alg"], c["size"]) for c in cells}
+    # sha256 at 4 KiB (a size the suite does not list) and noop (an algorithm it does not list), both providers
+    assert got == {(p, "sha256", 4096) for p in ("test:good", "test:slow-sha")} | {
+        (p, "noop", 0) for p in ("test:good", "test:slow-sha")
+    }
+
+
+def test_a_provider_that_cannot_start_is_named_in_one_line_and_the_others_are_measured(tmp_path, sha_suite):
+    pf = tmp_path / "p.toml"
+    pf.write_text(
+        f'[[provider]]\nid = "test:good"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_driver.py"]\n'
+        '[[provider]]\nid = "test:missing"\ncommand = ["/no/such/driver"]\n'
+    )
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:good,test:missing",
+                  "--db", tmp_path / "m.db", "--time-per-cell", "0.1", "--passes", "1", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    notice = "cryptobench: test:missing: command '/no/such/driver' not found; measuring the others"
+    assert notice in res.stderr.splitlines()
+    assert "test:good" in res.stdout and "Traceback" not in res.stderr
+
+
+def test_three_quick_ctrl_c_keep_the_cells_and_end_the_run(tmp_path, providers_file):
+    suite = tmp_path / "long.toml"
+    suite.write_text(
+        'name = "long"\nbaseline = "test:slow-bench"\nsizes = ["64", "128", "256", "512", "1KiB"]\n'
+        'time_per_cell = 0.5\n[[group]]\nalgs = ["sha256"]\n'
+    )
+    db = tmp_path / "q.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cryptobench", "run", "--suite", str(suite), "--providers-file", str(providers_file),
+         "--provider", "test:slow-bench,test:good", "--db", str(db), "--quiet"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    import sqlite3
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        try:
+            if sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] >= 2:
+                break
+        except sqlite3.Error:
+            pass
+    time.sleep(1.5)
+    for _ in range(3):  # an impatient person: the second and third must not cut the saving short
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.005)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err
+    con = sqlite3.connect(str(db))
+    assert con.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
+    assert con.execute("SELECT COUNT(*) FROM cells WHERE status='ok'").fetchone()[0] >= 1

@@ -31,7 +31,7 @@ def _registry_without_liboqs(tmp_path):
 
 def test_registry_names_the_fix_for_a_missing_liboqs_driver(tmp_path):
     registry = _registry_without_liboqs(tmp_path)
-    assert registry.usable(registry.get("c:liboqs")) == (False, "driver not built: run `cryptobench build liboqs`")
+    assert registry.usable(registry.get("c:liboqs")) == (False, "driver not built: `cryptobench build liboqs` adds it")
 
 
 def test_doctor_says_the_one_command_that_fixes_liboqs(tmp_path, monkeypatch, capsys):
@@ -44,4 +44,4 @@ def test_doctor_says_the_one_command_that_fixes_liboqs(tmp_path, monkeypatch, ca
         for line in out
     ), out
     fails = [line for line in out if line.split()[:2] == ["c:liboqs", "FAIL"]]
-    assert len(fails) == 1 and "run `cryptobench build liboqs`" in fails[0], out
+    assert len(fails) == 1 and "`cryptobench build liboqs` adds it" in fails[0], out

@@ -126,3 +126,58 @@ def test_a_busy_machine_is_named_once_for_the_whole_run(tmp_path, disturbed, fla
     assert len(busy) == (1 if flagged else 0)
     if flagged:
         assert rep.warnings[0] == busy[0] and "in 5 of 8 cells" in busy[0]
+
+
+HOSTILE = "<script>alert(1)</script> \x1b[31mred\x1b[0m [bold]markup[/bold]"
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """A run whose driver strings are hostile: HTML, ANSI sequences and rich markup."""
+    store = open_store(str(tmp_path / "h.db"))
+    run = RunRecord(None, "2026-11-22T10:00:00+00:00", "default", {"baseline": "c:openssl"}, {"cpu_model": HOSTILE})
+    rid = store.create_run(run)
+    store.add_provider(rid, "c:openssl", {"library": HOSTILE, "library_version": HOSTILE, "runtime": HOSTILE})
+    store.add_cell(rid, cell("c:openssl", 1000))
+    store.add_cell(rid, CellRecord("c:openssl", "sha512", "hash", 1024, 0, "failed", reason=f"failed: {HOSTILE}"))
+    store.finish_run(rid, "complete", "2026-11-22T10:02:00+00:00")
+    return build_report(*store.load_run(rid))
+
+
+def test_markdown_passes_no_driver_string_through_as_markup(hostile):
+    md = md_report.render(hostile)
+    assert "<script>" not in md and "&lt;script>alert(1)&lt;/script>" in md
+    assert "\x1b" not in md and "\\x1b[31mred" in md
+
+
+def test_terminal_prints_no_control_sequence_and_no_markup_from_a_driver(hostile):
+    out = term_report.render(hostile, color=False)
+    assert "\x1b" not in out and "\\x1b[31mred" in out
+    assert "[bold]markup[/bold]" in out  # shown as written, not interpreted
+    assert "[bold]markup[/bold]" in term_report.render_warnings(hostile)
+
+
+def test_the_terminal_counts_warnings_by_kind_and_names_the_worst(tmp_path):
+    store = open_store(str(tmp_path / "w.db"))
+    rid = store.create_run(RunRecord(None, "2026-11-22T10:00:00+00:00", "default", {"baseline": "c:openssl"}, {}))
+    store.add_provider(rid, "c:openssl", {"clock": {"resolution_ns": 1}})
+
+    def noisy(size, spread):  # a cell whose coefficient of variation grows with `spread`
+        samples = [100_000 + d * spread for d in (-3, -2, -1, 0, 0, 1, 2, 3, 4, 5, 6, 7)]
+        return CellRecord("c:openssl", "sha256", "hash", size, 0, "ok", batch=100, samples_ns=samples,
+                          checksum=GOOD_SUM, checksums_seen=[GOOD_SUM], rounds=1)  # fmt: skip
+
+    for i, size in enumerate((64, 128, 256, 512, 1024)):
+        store.add_cell(rid, noisy(size, 3_000 * (i + 1)))
+    store.finish_run(rid, "complete", "2026-11-22T10:02:00+00:00")
+    rep = build_report(*store.load_run(rid))
+    cv = [w for w in rep.warnings if "coefficient of variation" in w]
+    assert len(cv) == 5
+    out = term_report.render(rep)
+    summary = out[out.index("5 warnings") :]
+    assert "5 × coefficient of variation over 5%, worst:" in summary
+    # the two worst (largest spread: 1 KiB, then 512 B) are named; the other three only counted
+    assert "sha256 hash 1 KiB" in summary and "sha256 hash 512 B" in summary and "hash 64 B" not in summary
+    assert f"cryptobench show {rid} --warnings" in summary
+    full = term_report.render_warnings(rep)
+    assert all(w in full for w in cv)

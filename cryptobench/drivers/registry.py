@@ -28,10 +28,19 @@ class Driver:
     build: tuple[str, ...]  # the command, run in `directory`
     tools: tuple[str, ...] = ()  # programs the build needs on PATH
     heavy: bool = False  # minutes to build the first time (cached afterwards)
+    build_one: tuple[str, ...] = ()  # builds one provider of several ("{provider}" is its id)
 
     @property
     def fix(self) -> str:
         return f"cryptobench build {self.name}"
+
+    def fix_for(self, provider: str) -> str:
+        return f"cryptobench build {provider}" if self.build_one else self.fix
+
+    def command_for(self, provider: str | None) -> list[str]:
+        if provider and self.build_one:
+            return [part.replace("{provider}", provider) for part in self.build_one]
+        return list(self.build)
 
 
 @dataclass(frozen=True)
@@ -72,7 +81,12 @@ DRIVERS: dict[str, Driver] = {
         Driver("rust", REPO / "drivers/rust", ("cargo", "build", "--release", "--locked", "--quiet"), ("cargo",)),
         Driver("java", REPO / "drivers/java", ("mvn", "-B", "-q", "package", "-DskipTests"), ("mvn", "java")),
         Driver(
-            "openssl-versions", REPO, ("scripts/openssl/build.sh", "--no-test", "all"), ("cargo", "make", "gcc"), True
+            "openssl-versions",
+            REPO,
+            ("scripts/openssl/build.sh", "--no-test", "all"),
+            ("cargo", "make", "gcc"),
+            heavy=True,
+            build_one=("scripts/openssl/build.sh", "--no-test", "{provider}"),
         ),
         # liboqs 0.13.0 from crates.io's oqs-sys (about half a minute the first time, then cached)
         # and the C driver's cbdriver-liboqs linked against it
@@ -197,7 +211,7 @@ class Registry:
                 return False, f"command {exe!r} not found"
             return True, ""
         if p.artifact is not None and not p.artifact.exists():
-            return False, f"driver not built: run `{d.fix}`"
+            return False, f"driver not built: `{d.fix_for(p.id)}` adds it"
         return True, ""
 
     def env_for(self, p: Provider) -> dict:
@@ -211,6 +225,10 @@ def _load_providers_file(path: Path) -> list[Provider]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UserError(f"providers file {str(path)!r} not found") from None
+    except OSError as e:
+        raise UserError(f"cannot read providers file {str(path)!r}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise UserError(f"providers file {str(path)!r}: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise UserError(f"providers file {str(path)!r}: {e}") from None
     out = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..compare import Comparison
 from .compare_table import headers, summary_lines, tables
-from .markdown import table
+from .markdown import safe_lines, table
 
 
 def render(comp: Comparison) -> str:
@@ -27,4 +27,4 @@ def render(comp: Comparison) -> str:
     ):
         out += ["", f"## {heading}", ""]
         out += [f"- {x}" for x in items] or ["None."]
-    return "\n".join(out) + "\n"
+    return safe_lines(out)

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from ..composition import compare_steps
+from ..textsafe import printable
 from .cells import HEADERS, row_cells
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
+
+
+def safe_lines(lines: list[str]) -> str:
+    """The document, with nothing a driver, suite or providers file wrote able to act as markup:
+    `<` cannot open an HTML tag (`<script>` shows as text where Markdown is rendered) and control
+    characters (ANSI sequences) are shown as escapes. Our own markup never uses either."""
+    return "\n".join(printable(line).replace("<", "&lt;") for line in lines) + "\n"
 
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -159,4 +167,4 @@ def render(rep: Report) -> str:
     for title, items in (("Warnings", rep.warnings), ("Failures", rep.failures), ("Not offered", rep.not_offered)):
         out += ["", f"## {title}", ""]
         out += [f"- {w}" for w in items] or ["None."]
-    return "\n".join(out) + "\n"
+    return safe_lines(out)

@@ -19,6 +19,35 @@ BUSY_ROUND_SPREAD = 1.25  # a round this much slower than another in the same ce
 BUSY_CELL_SHARE = 0.5  # ...in half the cells: the whole run was disturbed (single slow rounds are common here)
 
 
+class Note(str):
+    """A warning: its text, what kind it is (the terminal counts them by kind) and how bad (the worst
+    of a kind are named first). A str, so every format can print it as it is."""
+
+    kind: str
+    weight: float
+
+    def __new__(cls, text: str, kind: str, weight: float = 0.0) -> Note:
+        note = super().__new__(cls, text)
+        note.kind, note.weight = kind, weight
+        return note
+
+
+# what each kind of warning says, as the terminal's summary line names it
+NOTE_KINDS = {
+    "busy": "the machine was busy",
+    "cv": f"coefficient of variation over {CV_LIMIT * 100:.0f}%",
+    "clock": f"samples within {CLOCK_FACTOR}x the clock resolution",
+    "checksum-unstable": "output changed between rounds",
+    "interrupted": "interrupted before the interval was tight",
+    "within-noise": "differs from the baseline, but within the noise",
+    "outputs-disagree": "outputs disagree between providers",
+    "identical-figures": "identical figures in different cells",
+    "identical-table": "a whole table with one figure",
+    "pathology": "access-path pathology",
+    "cross-verification": "cross-verification failed",
+}
+
+
 @dataclass
 class Row:
     cell: CellRecord
@@ -139,7 +168,9 @@ def build_report(
                 r.checksum_mismatch = True
         if len(sums) > 1:
             detail = ", ".join(f"{r.provider}={r.cell.checksum}" for r in group if r.ok)
-            warnings.append(f"outputs disagree for {key[0]} {key[1]} {format_size(key[2])}: {detail}")
+            warnings.append(
+                Note(f"outputs disagree for {key[0]} {key[1]} {format_size(key[2])}: {detail}", "outputs-disagree")
+            )
 
     resolution = {pid: (h.get("clock") or {}).get("resolution_ns") or 0 for pid, h in run.providers.items()}
     for r in rows:
@@ -184,14 +215,15 @@ def build_report(
     ]
     rep.binding_costs = analysis.binding_costs(rep.overheads)
     for p in rep.pathologies:
-        warnings.append(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}")
+        warnings.append(Note(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}", "pathology"))
     failed_checks = [c for c in rep.crosschecks if not c.passed]
     for c in failed_checks[:20]:
-        warnings.append(f"cross-verification {c.alg}: {c.check} ({c.producer} -> {c.consumer}) failed: {c.detail}")
+        text = f"cross-verification {c.alg}: {c.check} ({c.producer} -> {c.consumer}) failed: {c.detail}"
+        warnings.append(Note(text, "cross-verification"))
     return rep
 
 
-def _busy_machine(rows: list[Row]) -> str | None:
+def _busy_machine(rows: list[Row]) -> Note | None:
     """One run-level line when many cells had a round far slower than another: other work on the
     machine (or a noisy neighbour on a shared host) then shaped the figures more than the code."""
     spread = []
@@ -202,10 +234,11 @@ def _busy_machine(rows: list[Row]) -> str | None:
             spread.append(max(medians) / min(medians) >= BUSY_ROUND_SPREAD)
     if len(spread) < 4 or sum(spread) < BUSY_CELL_SHARE * len(spread):
         return None
-    return (
+    return Note(
         f"the machine was busy during this run: in {sum(spread)} of {len(spread)} cells one round ran at least "
         f"{(BUSY_ROUND_SPREAD - 1) * 100:.0f}% slower than another; intervals are wide, and a comparison with "
-        "another run may show the machine rather than the code (re-run on a quiet machine)"
+        "another run may show the machine rather than the code (re-run on a quiet machine)",
+        "busy",
     )
 
 
@@ -213,25 +246,56 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
     s, c = r.summary, r.cell
     if s.cv > CV_LIMIT:
         r.notes.append(f"CV {s.cv * 100:.1f}%")
-        out.append(f"{_label(c)}: coefficient of variation {s.cv * 100:.1f}% is over {CV_LIMIT * 100:.0f}%")
+        out.append(
+            Note(f"{_label(c)}: coefficient of variation {s.cv * 100:.1f}% is over {CV_LIMIT * 100:.0f}%", "cv", s.cv)
+        )
     sample_ns = sorted(c.samples_ns)[len(c.samples_ns) // 2]
     if resolution_ns and sample_ns < CLOCK_FACTOR * resolution_ns:
         r.notes.append("near clock resolution")
         out.append(
-            f"{_label(c)}: a sample lasts {format_ns(sample_ns)}, within {CLOCK_FACTOR}x the clock resolution "
-            f"({format_ns(resolution_ns)})"
+            Note(
+                f"{_label(c)}: a sample lasts {format_ns(sample_ns)}, within {CLOCK_FACTOR}x the clock resolution "
+                f"({format_ns(resolution_ns)})",
+                "clock",
+                resolution_ns / max(sample_ns, 1),
+            )
         )
     if c.extra.get("checksum_unstable"):
         r.notes.append("output changed between rounds")
-        out.append(f"{_label(c)}: the driver reported different checksums in different rounds: {c.checksums_seen}")
+        text = f"{_label(c)}: the driver reported different checksums in different rounds: {c.checksums_seen}"
+        out.append(Note(text, "checksum-unstable"))
     if c.extra.get("interrupted"):
         r.notes.append("interrupted")
-        out.append(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)")
+        out.append(Note(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)", "interrupted"))
     if r.ratio and not r.is_baseline and r.verdict == stats.SAME and abs(r.ratio.value - 1) > noise:
         out.append(
-            f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
-            "but the interval says it is within the noise"
+            Note(
+                f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
+                "but the interval says it is within the noise",
+                "within-noise",
+                abs(r.ratio.percent),
+            )
         )
+
+
+def notes_by_kind(notes: list[str]) -> list[tuple[str, list[str]]]:
+    """(the kind's title, its notes worst first) per kind, kinds in order of first appearance."""
+    kinds: dict[str, list[str]] = defaultdict(list)
+    for n in notes:
+        kinds[getattr(n, "kind", "other")].append(n)
+    return [
+        (NOTE_KINDS.get(kind, "other"), sorted(items, key=lambda n: -getattr(n, "weight", 0.0)))
+        for kind, items in kinds.items()
+    ]
+
+
+def failures_by_reason(rep: Report) -> list[tuple[str, str, list[CellRecord]]]:
+    """(provider, reason, its failed cells): a driver that is not built fails every cell the same way."""
+    groups: dict[tuple[str, str], list[CellRecord]] = defaultdict(list)
+    for r in rep.rows:
+        if r.cell.status == "failed" or (r.cell.status == "ok" and r.summary is None):
+            groups[(r.provider, r.cell.reason or "failed")].append(r.cell)
+    return [(pid, reason, cells) for (pid, reason), cells in groups.items()]
 
 
 def _group_not_offered(items: list[tuple[CellRecord, str]]) -> list[str]:
@@ -253,7 +317,8 @@ def _identical_tables(tables: list[Table]) -> list[str]:
         figs = {f"{r.summary.median:.6g}" for r in t.rows if r.ok}
         n = sum(r.ok for r in t.rows)
         if n >= 2 and len(figs) == 1 and t.alg != "noop":
-            out.append(f"all {n} cells of the {t.alg} {t.op} table report the same figure ({figs.pop()} ns/op)")
+            text = f"all {n} cells of the {t.alg} {t.op} table report the same figure ({figs.pop()} ns/op)"
+            out.append(Note(text, "identical-table"))
     return out
 
 
@@ -267,5 +332,6 @@ def _identical_figures(rows: list[Row]) -> list[str]:
     for (_pid, fig), group in seen.items():
         if len({g.cell.key for g in group}) > 1:
             names = ", ".join(_label(g.cell) for g in group)
-            out.append(f"identical figures ({fig} ns/op) in different cells: {names} — placeholder or broken timer?")
+            text = f"identical figures ({fig} ns/op) in different cells: {names} — placeholder or broken timer?"
+            out.append(Note(text, "identical-figures"))
     return out

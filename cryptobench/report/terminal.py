@@ -8,19 +8,25 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ..textsafe import printable
 from .cells import HEADERS, row_cells
 from .markdown import environment_lines
 from .matrix import matrix, ops_matrix, providers_of
-from .model import Report
+from .model import Report, failures_by_reason, notes_by_kind
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
+
+
+def _plain(text: str) -> Text:
+    """A cell as it is: no rich markup (`[red]`) and no control sequences from a driver's strings."""
+    return Text(printable(text))
 
 
 def render(rep: Report, width: int = 140, color: bool = False) -> str:
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None)
     for line in environment_lines(rep):
-        console.print(Text(line.replace("**", "").replace("`", "")))
+        console.print(Text(printable(line.replace("**", "").replace("`", ""))))
     providers = providers_of(rep)
     if rep.layout == "ops":
         for alg in dict.fromkeys(t.alg for t in rep.tables):
@@ -29,7 +35,7 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             for h in headers:
                 table.add_column(h, overflow="fold")
             for row in rows:
-                table.add_row(*row)
+                table.add_row(*map(_plain, row))
             console.print(table)
     for t in rep.tables if rep.layout != "ops" else []:
         if rep.layout == "matrix":
@@ -38,7 +44,7 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             for h in headers:
                 table.add_column(h, overflow="fold")
             for row in rows:
-                table.add_row(*row)
+                table.add_row(*map(_plain, row))
             console.print(table)
             continue
         table = RichTable(title=f"{t.alg} — {t.op}", title_justify="left", show_lines=False)
@@ -51,7 +57,7 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             last_size = r.cell.size
             cells = row_cells(r)
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
-            table.add_row(*cells[:7], Text(cells[7], style=style))
+            table.add_row(*map(_plain, cells[:7]), Text(printable(cells[7]), style=style))
         console.print(table)
     if rep.references:
         from .markdown import reference_table
@@ -61,11 +67,46 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         for h in headers:
             table.add_column(h, overflow="fold")
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*map(_plain, row))
         console.print(table)
-    for title, items in (("warnings", rep.warnings), ("failures", rep.failures)):
-        if items:
-            console.print(Text(f"{len(items)} {title}:", style="bold"))
-            for w in items:
-                console.print(Text(f"  - {w}"))
+    _summary(console, rep)
     return buf.getvalue()
+
+
+def _summary(console: Console, rep: Report, worst: int = 2) -> None:
+    """Warnings counted by kind with the worst cases, failures by provider and reason: a run's end that
+    fits on a screen. Every line in full: `show RUN --warnings`, --md, --json."""
+    if rep.warnings:
+        console.print(
+            Text(
+                f"{_count(len(rep.warnings), 'warning')} (each in full: cryptobench show {rep.run.id} --warnings)",
+                style="bold",
+            )
+        )
+        for title, notes in notes_by_kind(rep.warnings):
+            if len(notes) == 1:
+                console.print(Text(f"  - {printable(notes[0])}"))
+                continue
+            console.print(Text(f"  - {len(notes)} × {title}, worst:"))
+            for n in notes[:worst]:
+                console.print(Text(f"      {printable(n)}"))
+    groups = failures_by_reason(rep)
+    if groups:
+        console.print(Text(f"{_count(len(rep.failures), 'failure')}:", style="bold"))
+        for pid, reason, cells in groups:
+            where = cells[0].alg + (f" and {len(cells) - 1} more cells" if len(cells) > 1 else f" {cells[0].op}")
+            console.print(Text(f"  - {printable(pid)} {where}: {printable(reason)}"))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def render_warnings(rep: Report) -> str:
+    """`show RUN --warnings`: every warning by kind, then every failure, in full."""
+    out = [f"run {rep.run.id}: {_count(len(rep.warnings), 'warning')}, {_count(len(rep.failures), 'failure')}"]
+    for title, notes in notes_by_kind(rep.warnings):
+        out += ["", f"{title} ({len(notes)}):"] + [f"  - {printable(n)}" for n in notes]
+    if rep.failures:
+        out += ["", f"failures ({len(rep.failures)}):"] + [f"  - {printable(f)}" for f in rep.failures]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,30 @@
+"""Ctrl-C and SIGTERM while measured cells are being saved: they wait, they do not cut the save short."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+
+
+@contextlib.contextmanager
+def shielded(say: Callable[[str], None]) -> Iterator[None]:
+    """Within this block SIGINT and SIGTERM only print a line; the previous handlers come back after.
+
+    A person pressing Ctrl-C three times, or a CI runner sending SIGTERM after SIGINT, would otherwise
+    interrupt the code that stores the cells the first Ctrl-C was meant to keep.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread; nothing else receives them
+        return
+
+    def wait(signum, frame) -> None:
+        say("cryptobench: saving what was measured, the run ends in a moment")
+
+    old = {sig: signal.signal(sig, wait) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
