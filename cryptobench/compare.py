@@ -59,7 +59,7 @@ class Comparison:
 
 
 def _ok(cells: list[CellRecord]) -> list[CellRecord]:
-    return [c for c in cells if c.status == "ok" and c.samples_ns and c.batch]
+    return [c for c in cells if c.measured]
 
 
 def _describe(key: tuple) -> str:

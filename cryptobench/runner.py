@@ -10,12 +10,13 @@ written to the store at once; nothing measured is lost to a later fault.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import algorithms, cpufeatures, crosscheck, environment, fixed_input, memory
+from . import algorithms, cpufeatures, crosscheck, environment, fixed_input, memory, plausibility
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
@@ -27,6 +28,12 @@ from .units import format_size
 from .vectors import cases_for, judge, strip_expected
 
 _CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
+MAX_SAMPLE_NS = 1e15  # eleven days: a sample is a batch lasting milliseconds
+MAX_BATCH = 1 << 40
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
 BIG_MESSAGE = 64 * 1024 * 1024  # above this a one-shot-only API is "not offered at this size"
@@ -109,11 +116,14 @@ class Runner:
         self.broken: dict[str, str] = {}  # provider -> why it cannot be used
         self.verified: dict[tuple[str, str], VerifyRecord] = {}
         self._pass = 0
+        self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
 
     # --- the run -----------------------------------------------------------
 
     def run(self, cells: list[CellSpec], providers: list[str]) -> int:
-        run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), environment.capture(), label=self.s.label)
+        self.limits = plausibility.measure()
+        env = {**environment.capture(), "machine_limits": self.limits}
+        run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), env, label=self.s.label)
         run_id = self.store.create_run(run)
         tracks: dict[tuple[CellSpec, str], _Track] = {}
         try:
@@ -424,7 +434,7 @@ class Runner:
     def _check_bench(self, spec: CellSpec, req: dict, resp: dict) -> None:
         """Reject responses that cannot be true, so a lying driver fails loudly."""
         batch, samples, checksum = resp.get("batch"), resp.get("samples_ns"), resp.get("checksum")
-        if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
+        if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch <= MAX_BATCH:
             raise DriverError(f"protocol: bad batch {batch!r}")
         if req["batch"] and batch != req["batch"]:
             raise DriverError(f"protocol: asked for batch {req['batch']}, driver used {batch}")
@@ -432,8 +442,9 @@ class Runner:
             raise DriverError(
                 f"protocol: asked for {req['samples']} samples, got {len(samples) if isinstance(samples, list) else samples!r}"
             )
-        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x > 0 for x in samples):
-            raise DriverError("protocol: samples must be positive numbers of nanoseconds")
+        if not all(_is_number(x) and 1 <= x <= MAX_SAMPLE_NS for x in samples):
+            bad = next(x for x in samples if not (_is_number(x) and 1 <= x <= MAX_SAMPLE_NS))
+            raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
         if not isinstance(checksum, str) or not _CHECKSUM_RE.match(checksum):
             raise DriverError(f"protocol: bad checksum {checksum!r}")
         expected = algorithms.output_len(spec.alg, spec.op, spec.size)
@@ -458,6 +469,12 @@ class Runner:
         if len(set(track.checksums)) > 1 and algorithms.get(spec.alg).deterministic(spec.op):
             extra["checksum_unstable"] = True  # fresh keys per request make public-key outputs differ: expected
         ok = bool(track.samples) and not track.failed  # samples taken before a fault are kept, but the cell is failed
+        implausible = None
+        if ok:  # a figure this machine cannot produce is kept, but refused
+            per_op = sorted(track.samples)[len(track.samples) // 2] / max(track.batch, 1)
+            implausible = plausibility.judge(spec.alg, spec.op, spec.size, spec.chunk, per_op, self.limits)
+            if implausible:
+                ok, track.failed = False, implausible
         rec = CellRecord(
             provider=pid,
             alg=spec.alg,

@@ -10,6 +10,7 @@ FAKE = Path(__file__).resolve().parent / "fake_driver.py"
 MODES = [
     "good", "crash-bench", "hang-bench", "garbage-bench", "wrong-vectors", "wrong-samples",
     "unstable-checksum", "crash-start", "slow-sha", "error-bench", "slow-bench",
+    "infinite-samples", "tiny-samples", "implausible-fast", "huge-line", "ansi-error",
 ]  # fmt: skip
 
 

@@ -5,7 +5,10 @@
 It offers sha256 (computed with hashlib, so verification really passes) and
 noop. Modes: good, crash-bench, hang-bench, garbage-bench, wrong-vectors,
 wrong-samples, unstable-checksum, crash-start, slow-sha (twice as slow),
-error-bench, slow-bench (every bench request takes 0.3 s longer).
+error-bench, slow-bench (every bench request takes 0.3 s longer), and lies about figures:
+infinite-samples (samples of Infinity), tiny-samples (1e-9 ns), implausible-fast (believable 5 ms
+samples for a batch so large the cell claims 1e15 bytes/s), huge-line (a 300 MB response without a
+newline), ansi-error (an error message carrying ANSI escapes and HTML).
 """
 
 import argparse
@@ -80,6 +83,29 @@ def main():
                 time.sleep(0.3)
             if mode == "garbage-bench":
                 sys.stdout.write("this is not json\n")
+                sys.stdout.flush()
+                continue
+            if mode == "huge-line":
+                piece = "x" * (1 << 20)
+                for _ in range(300):
+                    sys.stdout.write(piece)
+                sys.stdout.flush()
+                time.sleep(3600)
+            if mode == "ansi-error":
+                error = "library says \x1b[31mRED\x1b[0m\x07 <script>alert(1)</script> [bold]x[/bold]"
+                sys.stdout.write(json.dumps({"ok": False, "error": error}) + "\n")
+                sys.stdout.flush()
+                continue
+            if mode in ("infinite-samples", "tiny-samples", "implausible-fast"):
+                n, size = req["samples"], req["size"]
+                lie = {"infinite-samples": "Infinity", "tiny-samples": "1e-9", "implausible-fast": "5000000"}[mode]
+                batch = int(1e15 * 0.005 / max(size, 1)) if mode == "implausible-fast" else req["batch"] or 50
+                out = hashlib.sha256((pat * (size // PERIOD + 1))[:size]).digest()
+                csum = f"{len(out):08x}:{fnv(out):016x}"
+                sys.stdout.write(
+                    f'{{"ok": true, "batch": {batch}, "samples_ns": [{", ".join([lie] * n)}], '
+                    f'"checksum": "{csum}", "sink": 0}}\n'
+                )
                 sys.stdout.flush()
                 continue
             if mode == "error-bench":

@@ -13,8 +13,15 @@ import time
 
 from .. import OLDEST_PROTOCOL, PROTOCOL_VERSION
 from ..errors import DriverError
+from ..textsafe import printable
 
-MAX_LINE = 256 * 1024 * 1024
+# The longest legitimate line is a `verify` response to the largest case set (RSA and ML-DSA
+# outputs for a few thousand cases: a few MB); 64 MiB leaves a wide margin and is refused at once.
+MAX_LINE = 64 * 1024 * 1024
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not JSON")  # json.loads would accept Infinity and NaN otherwise
 
 
 class DriverProcess:
@@ -36,7 +43,7 @@ class DriverProcess:
             )
         except OSError as e:
             raise DriverError(f"cannot start {argv[0]}: {e.strerror}") from None
-        self._buf = b""
+        self._buf = bytearray()
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)
         os.set_blocking(self.proc.stdout.fileno(), False)
@@ -44,8 +51,8 @@ class DriverProcess:
         self._stderr_thread.start()
 
     def _drain_stderr(self) -> None:
-        for raw in iter(self.proc.stderr.readline, b""):
-            self._stderr_tail.append(raw.decode("utf-8", "replace").rstrip())
+        for raw in iter(lambda: self.proc.stderr.readline(64 * 1024), b""):  # bounded: a driver may never end a line
+            self._stderr_tail.append(printable(raw.decode("utf-8", "replace").rstrip()))
 
     def stderr_tail(self) -> str:
         lines = [line for line in self._stderr_tail if line.strip()]
@@ -62,20 +69,23 @@ class DriverProcess:
             raise DriverError(self._exit_reason()) from None
         line = self._read_line(timeout)
         try:
-            resp = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            resp = json.loads(line, parse_constant=_no_constants)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             self.kill()
-            raise DriverError(f"protocol: not JSON: {line[:80]!r}") from None
+            raise DriverError(f"protocol: not JSON: {printable(line[:80])}") from None
         if not isinstance(resp, dict) or not isinstance(resp.get("ok"), bool):
             self.kill()
-            raise DriverError(f"protocol: response without an ok field: {line[:80]!r}")
+            raise DriverError(f"protocol: response without an ok field: {printable(line[:80])}")
         if not resp["ok"]:
-            raise DriverError(str(resp.get("error") or "driver reported an error without a message")[:300])
+            error = resp.get("error") or "driver reported an error without a message"
+            raise DriverError(printable(" ".join(str(error).split()))[:300])
         return resp
 
     def _read_line(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buf:
+        searched = 0  # bytes of the buffer already known to hold no newline: each byte is searched once
+        while (end := self._buf.find(b"\n", searched)) < 0:
+            searched = len(self._buf)
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
@@ -89,8 +99,10 @@ class DriverProcess:
                 raise DriverError(self._exit_reason())
             if len(self._buf) > MAX_LINE:
                 self.kill()
-                raise DriverError("protocol: response line too long")
-        line, _, self._buf = self._buf.partition(b"\n")
+                self._buf = bytearray()
+                raise DriverError(f"protocol: response line too long (over {MAX_LINE >> 20} MiB without a newline)")
+        line = bytes(self._buf[:end])
+        del self._buf[: end + 1]
         return line
 
     def _drain_stdout(self) -> bool:

@@ -144,8 +144,10 @@ def build_report(
     rows = []
     for c in cells:
         row = Row(c)
-        if c.status == "ok" and c.samples_ns and c.batch:
+        if c.measured:
             row.summary = stats.summarize(c.per_op_ns, c.round_sizes)
+        elif c.status == "ok":  # stored before samples were checked: not a measurement
+            failures.append(f"{_label(c)}: failed: the stored samples are not durations (0 ns or not a number)")
         elif c.status == "not-offered":
             not_offered.append((c, c.reason))
         else:
@@ -294,7 +296,8 @@ def failures_by_reason(rep: Report) -> list[tuple[str, str, list[CellRecord]]]:
     groups: dict[tuple[str, str], list[CellRecord]] = defaultdict(list)
     for r in rep.rows:
         if r.cell.status == "failed" or (r.cell.status == "ok" and r.summary is None):
-            groups[(r.provider, r.cell.reason or "failed")].append(r.cell)
+            reason = r.cell.reason or "failed: the stored samples are not durations (0 ns or not a number)"
+            groups[(r.provider, reason)].append(r.cell)
     return [(pid, reason, cells) for (pid, reason), cells in groups.items()]
 
 

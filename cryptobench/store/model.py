@@ -53,6 +53,17 @@ class CellRecord:
         return (self.alg, self.op, self.size, self.chunk)
 
     @property
+    def measured(self) -> bool:
+        """An ok cell whose samples are real durations (a run stored before samples were checked may
+        hold 0 ns or worse, which no report can divide by)."""
+        return (
+            self.status == "ok"
+            and bool(self.samples_ns)
+            and self.batch > 0
+            and all(isinstance(s, (int, float)) and 0 < s < float("inf") for s in self.samples_ns)
+        )
+
+    @property
     def per_op_ns(self) -> list[float]:
         return [s / self.batch for s in self.samples_ns] if self.batch else []
 
