@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import signal
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 from . import __version__, algorithms, cpufeatures, environment
@@ -22,8 +24,9 @@ from .report import json_ as json_report
 from .report import markdown as md_report
 from .report import terminal as term_report
 from .runner import Interrupted, Runner, Settings
-from .store import DEFAULT_DB, open_store
+from .store import DEFAULT_DB, SpoolingStore, open_store
 from .suites import list_suites, load_suite, parse_chunks, with_chunks
+from .textsafe import printable
 from .vectors import default_vectors_dir
 
 EXAMPLES = {
@@ -249,6 +252,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug of ours: one line, the traceback only when asked for
+        if os.environ.get("CRYPTOBENCH_DEBUG"):
+            raise
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        print(
+            f"cryptobench: internal error: {type(e).__name__}: {printable(e)} (at {Path(where.filename).name}:"
+            f"{where.lineno}; CRYPTOBENCH_DEBUG=1 shows the traceback; please report it)",
+            file=sys.stderr,
+        )
+        return 70
 
 
 # --- run ------------------------------------------------------------------------
@@ -328,7 +341,8 @@ def cmd_run(args) -> int:
     for line in unbuilt:
         print(f"cryptobench: {line}", file=sys.stderr)
     providers = sorted({p for c in cells for p in c.providers})
-    store = open_store(args.db)
+    store = SpoolingStore(open_store(args.db))  # a database that stops taking writes loses no cell
+    store.check_writable()
     settings = Settings(
         suite=suite.name,
         baseline=baseline,
@@ -358,7 +372,7 @@ def cmd_run(args) -> int:
     _write_exports(rep, args)
     for line in unbuilt:  # again at the end: the first time scrolled away with the progress lines
         print(f"cryptobench: {line}", file=sys.stderr)
-    print(f"run {run_id} stored in {store.url}", file=sys.stderr)
+    print(store.stored_line(run_id), file=sys.stderr)
     return code
 
 
@@ -403,8 +417,8 @@ def cmd_runs(args) -> int:
         if status == "running" and environment.process_alive(r["hostname"], r["pid"]) is False:
             status = "abandoned"  # its process died without finishing (killed, machine restarted)
         print(
-            f"{r['id']:>4}  {r['started']:<25} {status:<11} {r['suite']:<12} {r['cells_ok']:>5} "
-            f"{r['cells_failed']:>6}  {r['providers'] or ''}{label}"
+            f"{r['id']!s:>4}  {r['started']!s:<25} {status!s:<11} {r['suite']!s:<12} {r['cells_ok']!s:>5} "
+            f"{r['cells_failed']!s:>6}  {printable(r['providers'] or '')}{printable(label)}"
         )
     return 0
 

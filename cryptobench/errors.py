@@ -7,3 +7,7 @@ class UserError(Exception):
 
 class DriverError(Exception):
     """A driver crashed, hung or broke the protocol; the cell is recorded failed."""
+
+
+class StoreError(UserError):
+    """The database cannot be read or written (read-only, full, locked, damaged, not ours)."""

@@ -78,7 +78,7 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 3
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 4
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
     assert go["stats"]["median_ns"] == pytest.approx(2000, rel=0.001)
@@ -86,6 +86,8 @@ def test_json_follows_the_documented_schema(stored):
     assert go["samples_ns"][:2] == [199970, 199990]  # raw samples kept
     lo, hi = go["vs_baseline"]["speedup_ci95"]
     assert lo < go["vs_baseline"]["speedup"] < hi
+    kinds = {k["kind"]: k for k in doc["warnings_by_kind"]}
+    assert kinds["outputs-disagree"]["count"] == 1 and "sha256 hash 1 KiB" in kinds["outputs-disagree"]["worst"][0]
 
 
 def test_csv_has_one_row_per_cell(stored):

@@ -142,6 +142,9 @@ class DriverProcess:
             )
         if not isinstance(resp.get("offers"), dict):
             raise DriverError("protocol: hello without offers")
+        for key in ("provider", "language", "library", "library_version", "runtime"):  # printed by reports
+            if isinstance(resp.get(key), str):
+                resp[key] = printable(resp[key])
         return resp
 
     @property

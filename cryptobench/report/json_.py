@@ -7,7 +7,7 @@ import math
 
 from .. import RESULT_SCHEMA_VERSION
 from ..composition import compare_steps
-from .model import Report, Row
+from .model import Report, Row, notes_by_kind_keyed
 
 
 def _num(x: float | None) -> float | None:
@@ -152,6 +152,10 @@ def to_dict(rep: Report) -> dict:
             for s in compare_steps(rep.rows)
         ],
         "warnings": rep.warnings,
+        "warnings_by_kind": [
+            {"kind": kind, "title": title, "count": len(notes), "worst": notes[:3]}
+            for kind, title, notes in notes_by_kind_keyed(rep.warnings)
+        ],
         "failures": rep.failures,
         "not_offered": rep.not_offered,
     }

@@ -280,15 +280,20 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
         )
 
 
-def notes_by_kind(notes: list[str]) -> list[tuple[str, list[str]]]:
-    """(the kind's title, its notes worst first) per kind, kinds in order of first appearance."""
+def notes_by_kind_keyed(notes: list[str]) -> list[tuple[str, str, list[str]]]:
+    """(kind, the kind's title, its notes worst first) per kind, kinds in order of first appearance."""
     kinds: dict[str, list[str]] = defaultdict(list)
     for n in notes:
         kinds[getattr(n, "kind", "other")].append(n)
     return [
-        (NOTE_KINDS.get(kind, "other"), sorted(items, key=lambda n: -getattr(n, "weight", 0.0)))
+        (kind, NOTE_KINDS.get(kind, "other"), sorted(items, key=lambda n: -getattr(n, "weight", 0.0)))
         for kind, items in kinds.items()
     ]
+
+
+def notes_by_kind(notes: list[str]) -> list[tuple[str, list[str]]]:
+    """(the kind's title, its notes worst first) per kind."""
+    return [(title, items) for _kind, title, items in notes_by_kind_keyed(notes)]
 
 
 def failures_by_reason(rep: Report) -> list[tuple[str, str, list[CellRecord]]]:

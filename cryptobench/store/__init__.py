@@ -6,11 +6,12 @@ from pathlib import Path
 
 from ..errors import UserError
 from .model import CellRecord, RunRecord, VerifyRecord
+from .spool import SpoolingStore, import_spools
 from .sqlite import SqliteStore
 
 DEFAULT_DB = "cryptobench.db"
 
-__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "open_store", "DEFAULT_DB"]
+__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_store", "DEFAULT_DB"]
 
 
 def open_store(url: str | None):
@@ -25,4 +26,6 @@ def open_store(url: str | None):
         path = url[len("sqlite://") :]
     elif url.startswith("sqlite:"):
         path = url[len("sqlite:") :]
-    return SqliteStore(Path(path))
+    store = SqliteStore(Path(path))
+    import_spools(store)  # runs kept aside while this database could not be written
+    return store

@@ -1,13 +1,54 @@
-"""SQLite store: one file, every cell committed the moment it is measured."""
+"""SQLite store: one file, every cell committed the moment it is measured.
+
+Every SQLite error comes out as a one-line StoreError naming the file and the cause. A file that
+is not ours (another application's SQLite file, a corrupted or non-SQLite file) is refused before
+anything is written to it. CRYPTOBENCH_DB_LOCK_TIMEOUT (seconds, default 30) is how long a write
+waits for another process's lock before it gives up (the runner then keeps the run's cells in a
+spool file: store/spool.py).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
+import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import UserError
+from ..errors import StoreError, UserError
 from .model import CellRecord, RunRecord, VerifyRecord
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+OUR_TABLES = {"meta", "runs", "providers", "verifications", "cells", "refs", "crosschecks"}
+
+
+def lock_timeout() -> float:
+    try:
+        value = float(os.environ.get("CRYPTOBENCH_DB_LOCK_TIMEOUT", "30"))
+    except ValueError:
+        raise UserError("CRYPTOBENCH_DB_LOCK_TIMEOUT must be a number of seconds") from None
+    return value if value >= 0 else 30.0
+
+
+def _reported(action: str):
+    """Turn any SQLite error of the decorated method into one line naming the file and the cause."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def run(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.Error as e:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.rollback()
+                raise StoreError(f"cannot {action} database {str(self.path)!r}: {e}") from None
+
+        return run
+
+    return wrap
+
 
 SCHEMA_VERSION = 1
 
@@ -50,10 +91,14 @@ class SqliteStore:
     def __init__(self, path: Path):
         self.path = path
         self.url = f"sqlite:///{path.resolve()}" if path.is_absolute() else str(path)
+        self._batch = False  # inside transaction(): one commit at the end, not one per call
+        if path.parent and not path.parent.exists():
+            raise UserError(f"cannot open database {str(path)!r}: directory {str(path.parent)!r} does not exist")
+        if path.is_dir():
+            raise UserError(f"cannot open database {str(path)!r}: it is a directory")
+        _refuse_foreign(path)
         try:
-            if path.parent and not path.parent.exists():
-                raise UserError(f"cannot open database {str(path)!r}: directory {str(path.parent)!r} does not exist")
-            self.db = sqlite3.connect(str(path), timeout=30)
+            self.db = sqlite3.connect(str(path), timeout=lock_timeout())
             self.db.executescript(_SCHEMA)
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
@@ -64,35 +109,64 @@ class SqliteStore:
                     f"database {str(path)!r} has schema version {row[0]}, this cryptobench reads {SCHEMA_VERSION}"
                 )
         except sqlite3.DatabaseError as e:
-            raise UserError(f"cannot open database {str(path)!r}: {e}") from None
+            raise StoreError(f"cannot open database {str(path)!r}: {e}") from None
+
+    def _commit(self) -> None:
+        if not self._batch:
+            self.db.commit()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Many writes, one commit: all of them land or none (a spool import must not land twice)."""
+        self._batch = True
+        try:
+            yield
+            self.db.commit()
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.rollback()
+            raise
+        finally:
+            self._batch = False
+
+    @_reported("write to")
+    def check_writable(self) -> None:
+        """Before a run measures anything: a write that is rolled back, so a read-only file, a full
+        disk or a lock held too long is said in one line before minutes of measuring, not after."""
+        self.db.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+        self.db.rollback()
 
     def close(self) -> None:
         self.db.close()
 
     # --- writing ----------------------------------------------------------
 
+    @_reported("write to")
     def create_run(self, run: RunRecord) -> int:
         cur = self.db.execute(
             "INSERT INTO runs (started, status, suite, label, settings, env) VALUES (?,?,?,?,?,?)",
             (run.started, run.status, run.suite, run.label, json.dumps(run.settings), json.dumps(run.env)),
         )
-        self.db.commit()
+        self._commit()
         run.id = cur.lastrowid
         return run.id
 
+    @_reported("write to")
     def add_provider(self, run_id: int, provider: str, hello: dict) -> None:
         self.db.execute(
             "INSERT OR REPLACE INTO providers VALUES (?,?,?)", (run_id, provider, json.dumps(hello, sort_keys=True))
         )
-        self.db.commit()
+        self._commit()
 
+    @_reported("write to")
     def add_verification(self, run_id: int, v: VerifyRecord) -> None:
         self.db.execute(
             "INSERT OR REPLACE INTO verifications VALUES (?,?,?,?,?,?,?,?)",
             (run_id, v.provider, v.alg, v.status, v.passed, v.failed, v.skipped, v.detail),
         )
-        self.db.commit()
+        self._commit()
 
+    @_reported("write to")
     def add_cell(self, run_id: int, c: CellRecord) -> None:
         self.db.execute(
             "INSERT INTO cells (run_id, provider, alg, op, size, chunk, status, reason, batch, samples_ns,"
@@ -104,15 +178,17 @@ class SqliteStore:
                 c.rounds, c.started, c.finished, json.dumps(c.extra),
             ),
         )  # fmt: skip
-        self.db.commit()
+        self._commit()
 
+    @_reported("write to")
     def add_crosschecks(self, run_id: int, records: list) -> None:
         self.db.executemany(
             "INSERT INTO crosschecks VALUES (?,?,?,?,?,?,?)",
             [(run_id, r.alg, r.producer, r.consumer, r.check, int(r.passed), r.detail) for r in records],
         )
-        self.db.commit()
+        self._commit()
 
+    @_reported("read")
     def load_crosschecks(self, run_id: int) -> list:
         from ..crosscheck import CrossRecord
 
@@ -122,6 +198,7 @@ class SqliteStore:
         ).fetchall()
         return [CrossRecord(a, p, c, ch, bool(ok), d) for a, p, c, ch, ok, d in rows]
 
+    @_reported("write to")
     def add_references(self, refs: list, added: str) -> list[int]:
         ids = []
         for r in refs:
@@ -131,30 +208,34 @@ class SqliteStore:
             )
             r.id = cur.lastrowid
             ids.append(cur.lastrowid)
-        self.db.commit()
+        self._commit()
         return ids
 
+    @_reported("read")
     def load_references(self) -> list:
         from ..references import Reference
 
         rows = self.db.execute("SELECT id, source, machine, url, alg, op, size, ns_per_op FROM refs ORDER BY id")
         return [Reference(*row) for row in rows.fetchall()]
 
+    @_reported("write to")
     def remove_reference(self, ref_id: int) -> bool:
         cur = self.db.execute("DELETE FROM refs WHERE id=?", (ref_id,))
-        self.db.commit()
+        self._commit()
         return cur.rowcount > 0
 
+    @_reported("write to")
     def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
         if env_update:
             env = json.loads(self.db.execute("SELECT env FROM runs WHERE id=?", (run_id,)).fetchone()[0])
             env.update(env_update)
             self.db.execute("UPDATE runs SET env=? WHERE id=?", (json.dumps(env), run_id))
         self.db.execute("UPDATE runs SET status=?, finished=? WHERE id=?", (status, finished, run_id))
-        self.db.commit()
+        self._commit()
 
     # --- reading ----------------------------------------------------------
 
+    @_reported("read")
     def list_runs(self) -> list[dict]:
         rows = self.db.execute(
             "SELECT r.id, r.started, r.finished, r.status, r.suite, r.label,"
@@ -168,6 +249,7 @@ class SqliteStore:
         keys += ("hostname", "pid")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
+    @_reported("read")
     def resolve_run(self, ref: str | int | None) -> int:
         """A run id, `latest`/`last`, or `latest~N` (N runs before the latest)."""
         ids = [r[0] for r in self.db.execute("SELECT id FROM runs ORDER BY id").fetchall()]
@@ -175,7 +257,10 @@ class SqliteStore:
             raise UserError(f"no runs stored in {self.url} (run `cryptobench run` first)")
         text = str(ref if ref is not None else "latest")
         if text in ("latest", "last") or text.startswith(("latest~", "last~")):
-            back = int(text.split("~")[1]) if "~" in text and text.split("~")[1].isdigit() else 0
+            tail = text.partition("~")[2]
+            if "~" in text and not tail.isdigit():
+                raise UserError(f"run {text!r}: after '~' comes how many runs back, e.g. latest~1")
+            back = int(tail) if tail else 0
             if back >= len(ids):
                 raise UserError(f"run {text!r} does not exist: only {len(ids)} runs stored")
             return ids[-1 - back]
@@ -183,6 +268,7 @@ class SqliteStore:
             raise UserError(f"run {text!r} not found in {self.url} (see `cryptobench runs`)")
         return int(text)
 
+    @_reported("read")
     def load_run(self, run_id: int) -> tuple[RunRecord, list[VerifyRecord], list[CellRecord]]:
         row = self.db.execute(
             "SELECT id, started, finished, status, suite, label, settings, env FROM runs WHERE id=?", (run_id,)
@@ -217,3 +303,34 @@ class SqliteStore:
                 )
             )  # fmt: skip
         return run, verifs, cells
+
+
+def _refuse_foreign(path: Path) -> None:
+    """A file that exists must be an SQLite database with our tables (or none yet): another
+    application's database must not gain our tables. (Damaged pages are found when they are read:
+    every method reports them in one line; a full integrity check on every open would read it all.)"""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(SQLITE_MAGIC))
+    except OSError as e:
+        raise StoreError(f"cannot open database {str(path)!r}: {e.strerror}") from None
+    if magic != SQLITE_MAGIC:
+        raise StoreError(f"cannot open database {str(path)!r}: not an SQLite database")
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=lock_timeout())
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables.discard("sqlite_sequence")
+            if "meta" in tables:
+                con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open database {str(path)!r}: {e}") from None
+    if tables and "meta" not in tables:
+        raise StoreError(
+            f"{str(path)!r} is not a cryptobench database (it holds tables: {', '.join(sorted(tables))}); "
+            "give another --db"
+        )
