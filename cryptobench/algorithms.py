@@ -37,6 +37,13 @@ class Algorithm:
             return True
         return op == "verify"  # keys are each driver's own: only "it verifies" is comparable
 
+    def repeatable(self, op: str) -> bool:
+        """Whether one cell's operations all give the same output (its `checksum_after` must equal
+        its `checksum`): not for fresh keys, hedged signatures, encapsulations or handshakes."""
+        if self.kind == "protocol" or op in ("update", "rekey"):  # update/rekey: bench/accuracy's running stream
+            return False
+        return not self.public_key or op in ("verify", "derive", "decrypt", "decaps")
+
 
 PROTOCOL_STEPS = ("client-create", "server-reply", "client-finish", "full")
 HKDF_OUTPUT = 72

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import math
 import os
 import signal
@@ -37,6 +38,12 @@ EXAMPLES = {
   cryptobench run --alg sha256 --alg sha512 --provider go:stdlib       # repeated flags add up
   cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json
   cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'""",
+    "verify": """examples:
+  cryptobench verify                                  # the default suite's algorithms and providers
+  cryptobench verify --provider '*' --alg 'aes-*' --md conformance.md
+  cryptobench verify --provider c:openssl --alg sha256 --inputs 2000     # more differential inputs
+  cryptobench verify --provider test:x --alg sha256 --replay 'op=hash,size=57,seed=2654435769,chunk=7'
+exit status: 0 when nothing failed, 1 when a provider failed a case (for a library's CI), 2 on bad input""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
   cryptobench list algorithms
@@ -67,6 +74,11 @@ file format (TOML):
   alg = "ml-kem-512"
   op = "keygen"
   ops_per_s = 23168""",
+    "check-driver": """examples:
+  cryptobench check-driver                             # every built provider against the driver rules
+  cryptobench check-driver --provider 'c:*' --json rules.json
+  cryptobench check-driver --providers-file mine.toml --provider mine:lib   # your own driver
+rules: docs/protocol.md § The measurement loop; exit status 1 when a driver breaks one""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
@@ -158,6 +170,25 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the suite's)")
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
+    v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
+    v.add_argument("--suite", default="default", help="whose algorithms and providers to verify (default: default)")
+    v.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
+    v.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    v.add_argument(
+        "--inputs", type=int, default=500, metavar="N", help="differential inputs per operation (default 500)"
+    )
+    v.add_argument("--monte", type=int, default=3, metavar="N", help="Monte Carlo checkpoints for SHA-2/3 (default 3)")
+    v.add_argument("--seed", type=int, default=1, help="seed of the differential inputs (default 1)")
+    v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
+    v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    v.add_argument("--db", help=db_help)
+    v.add_argument("--json", metavar="FILE")
+    v.add_argument("--md", metavar="FILE")
+    v.add_argument("--html", metavar="FILE")
+    v.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
+    v.add_argument("--quiet", action="store_true", help="no progress output")
+
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
     ls.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
@@ -212,6 +243,14 @@ def _parser() -> argparse.ArgumentParser:
     rf.add_argument("target", nargs="?", help="FILE for add, ID for remove")
     rf.add_argument("--db", help=db_help)
 
+    ck = cmd("check-driver", "Check drivers against the protocol's rules (warm-up, calibration, samples, errors).")
+    ck.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    ck.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    ck.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
+    )
+    ck.add_argument("--json", metavar="FILE", help="also write the findings as JSON")
+
     b = cmd("build", "Build the drivers.")
     b.add_argument(
         "drivers",
@@ -236,11 +275,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {
             "run": cmd_run,
+            "verify": cmd_verify,
             "list": cmd_list,
             "doctor": cmd_doctor,
             "show": cmd_show,
             "runs": cmd_runs,
             "build": cmd_build,
+            "check-driver": cmd_check_driver,
             "compare": cmd_compare,
             "reference": cmd_reference,
         }[args.command](args)
@@ -374,6 +415,82 @@ def cmd_run(args) -> int:
         print(f"cryptobench: {line}", file=sys.stderr)
     print(store.stored_line(run_id), file=sys.stderr)
     return code
+
+
+# --- verify ------------------------------------------------------------------------
+
+
+def cmd_verify(args) -> int:
+    from .differential import Input
+    from .progress import make_progress
+    from .report import conformance as conf_report
+
+    _finite(args.timeout, "--timeout", 0, 86400, "seconds")
+    if not 0 <= args.inputs <= 100_000 or not 0 <= args.monte <= 100:
+        raise UserError("--inputs must be in [0, 100000] and --monte in [0, 100]")
+    check_writable([("--json", args.json), ("--md", args.md), ("--html", args.html)])
+    suite = load_suite(args.suite)
+    registry = Registry(args.providers_file)
+    check_suite_providers(suite, list(registry.providers))
+    filters = Filters.parse(args.alg, args.provider, None)
+    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
+    cells = make_plan(suite, registry.selectable(filters.providers), filters, reach=built).cells
+    if args.replay:
+        return _replay(registry, cells, Input.parse(args.replay), args.timeout)
+    for line in _unbuilt_notice(registry, cells):
+        print(f"cryptobench: {line}", file=sys.stderr)
+    store = SpoolingStore(open_store(args.db))
+    store.check_writable()
+    settings = Settings(suite=f"verify:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
+                        vectors_dir=args.vectors, differential_inputs=args.inputs, monte_checkpoints=args.monte,
+                        seed=args.seed if args.seed > 0 else 1, measure=False)  # fmt: skip
+    providers = sorted({p for c in cells for p in c.providers})
+    run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+    run, verifs, _ = store.load_run(run_id)
+    headers, rows = conf_report.matrix(verifs)
+    print(term_report.render_table("conformance: ✓ known answers + agreed differential inputs", headers, rows), end="")
+    for v in verifs:
+        if v.status != "passed":
+            print(f"  {printable(v.provider)} {v.alg}: {printable(v.detail)}")
+    for path, render in ((args.json, conf_report.render_json), (args.md, conf_report.render_markdown),
+                         (args.html, conf_report.render_html)):  # fmt: skip
+        if path:
+            write_atomic(path, render(run, verifs))
+            print(f"wrote {path}", file=sys.stderr)
+    print(store.stored_line(run_id), file=sys.stderr)
+    return 1 if conf_report.failed(verifs) else 0
+
+
+def _replay(registry: Registry, cells, x, timeout: float) -> int:
+    """One differential input on every provider of the plan that offers it: each one's output."""
+    from .differential import _ask
+
+    algs = list(dict.fromkeys(c.alg for c in cells))
+    if len(algs) != 1:
+        raise UserError("--replay needs exactly one --alg")
+    alg = algs[0]
+    answers = {}
+    for pid in sorted({p for c in cells for p in c.providers}):
+        hello, why = _hello(registry, pid)
+        if hello is None or x.op not in hello.get("offers", {}).get(alg, []):
+            continue
+        p = registry.get(pid)
+        d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+        try:
+            d.hello(timeout=timeout)
+            o = _ask(lambda m, d=d: d.request(m, timeout), alg, x)
+        except DriverError as e:
+            o = None
+            answers[pid] = f"error: {e}"
+        finally:
+            d.close(timeout=2)
+        if o is not None:
+            answers[pid] = "not offered" if o.not_offered else (o.checksum or o.error)
+    if not answers:
+        raise UserError(f"no provider of the plan offers {alg} {x.op}")
+    for pid, out in answers.items():
+        print(f"{pid:<24} {printable(out)}")
+    return 1 if len({a for a in answers.values() if a != "not offered"}) > 1 else 0
 
 
 # --- show / runs ------------------------------------------------------------------
@@ -540,8 +657,15 @@ def _hello(registry: Registry, pid: str) -> tuple[dict | None, str]:
 
 def cmd_list(args) -> int:
     if args.what == "algorithms":
+        from collections import Counter
+
+        from .vectors import cases_for, source_of
+
         for a in algorithms.ALGORITHMS.values():
-            print(f"{a.name:<20} {a.kind:<7} ops: {', '.join(a.ops)}")
+            sources = Counter(source_of(c) for c in cases_for(a.name))
+            known = ", ".join(f"{src} {n}" for src, n in sources.most_common()) or "none"
+            print(f"{a.name:<20} {a.kind:<8} ops: {', '.join(a.ops)}")
+            print(f"{'':<20} known answers: {known}")
         return 0
     if args.what == "suites":
         for s in list_suites():
@@ -586,6 +710,45 @@ def cmd_doctor(args) -> int:
     vdir = default_vectors_dir()
     print(f"vectors: {vdir} ({'found' if vdir.is_dir() else 'MISSING'})")
     return 1 if bad else 0
+
+
+def cmd_check_driver(args) -> int:
+    import json
+
+    from . import drivercheck
+
+    _finite(args.timeout, "--timeout", 0, 86400, "seconds")
+    check_writable([("--json", args.json)])
+    registry = Registry(args.providers_file)
+    globs = Filters.parse(None, args.provider, None).providers
+    chosen = registry.selectable(globs)
+    if globs is not None:
+        for g in globs:
+            if not any(fnmatch.fnmatchcase(pid, g) for pid in chosen):
+                raise UserError(f"--provider {g!r} matches no provider (see `cryptobench list providers`)")
+        chosen = [pid for pid in chosen if any(fnmatch.fnmatchcase(pid, g) for g in globs)]
+    found: dict[str, list] = {}
+    for pid in chosen:
+        p = registry.get(pid)
+        ok, why = registry.usable(p)
+        if not ok:
+            if globs is not None:  # named: used or refused in one line
+                print(f"{pid:<26} not checked: {why}")
+            continue
+        start = lambda p=p: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
+        found[pid] = drivercheck.check(pid, start, args.timeout)
+        bad = found[pid]
+        broken = len({v.rule for v in bad})
+        print(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if bad else 'ok'}")
+        for v in bad:
+            print(f"  {printable(str(v))}")
+    if not found:
+        raise UserError("no built provider to check (`cryptobench doctor` says what to build)")
+    if args.json:
+        doc = {pid: [{"rule": v.rule, "message": v.message} for v in vs] for pid, vs in found.items()}
+        write_atomic(args.json, json.dumps({"rules": {k: d for k, (_, d) in drivercheck.RULES.items()},
+                                            "providers": doc}, indent=2) + "\n")  # fmt: skip
+    return 1 if any(found.values()) else 0
 
 
 def cmd_build(args) -> int:

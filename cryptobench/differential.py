@@ -131,10 +131,11 @@ def streamed(inputs: list[Input], alg: str, seed: int = 1) -> list[Input]:
     rng = random.Random(f"{seed}:{alg}:pieces")
     unit = algorithms.get(alg).block
     out = []
-    for x in inputs:
-        if x.size == 0:
-            continue
-        piece = rng.randrange(1, MAX_PIECE + 1) if unit == 1 else unit * rng.randrange(1, 4)
+    for i, x in enumerate(inp for inp in inputs if inp.size):
+        if unit == 1:  # every piece size from 1 to 64 at least once (on messages long enough), then random
+            piece = i % MAX_PIECE + 1 if i < 3 * MAX_PIECE else rng.randrange(1, MAX_PIECE + 1)
+        else:
+            piece = unit * rng.randrange(1, 4)
         out.append(Input(x.op, x.size, x.seed, x.key, x.iv, min(piece, x.size)))
     return out
 

@@ -16,7 +16,17 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import algorithms, cpufeatures, crosscheck, environment, fixed_input, memory, plausibility
+from . import (
+    algorithms,
+    conformance,
+    cpufeatures,
+    crosscheck,
+    differential,
+    environment,
+    fixed_input,
+    memory,
+    plausibility,
+)
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
@@ -25,7 +35,8 @@ from .planner import CellSpec
 from .stats import summarize
 from .store.model import CellRecord, RunRecord, VerifyRecord
 from .units import format_size
-from .vectors import cases_for, judge, strip_expected
+from .vectors import cases_for, judge, source_of, strip_expected
+from .vectors.monte import run_monte
 
 _CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
 MAX_SAMPLE_NS = 1e15  # eleven days: a sample is a batch lasting milliseconds
@@ -71,6 +82,9 @@ class Settings:
     passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
     layout: str = "table"
     cpu_features: str = ""
+    differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
+    measure: bool = True  # False: verify only (`cryptobench verify`)
+    monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -115,6 +129,8 @@ class Runner:
         self.hellos: dict[str, dict] = {}
         self.broken: dict[str, str] = {}  # provider -> why it cannot be used
         self.verified: dict[tuple[str, str], VerifyRecord] = {}
+        self._known: dict[tuple[str, str], dict[str, list[int]]] = {}  # message lengths of passed answers
+        self._agreed: dict[tuple[str, str], dict[str, list[int]]] = {}  # ...of agreed differential inputs
         self._pass = 0
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
 
@@ -130,6 +146,9 @@ class Runner:
             for pid in providers:
                 self._start(run_id, pid)
             self._verify_all(run_id, cells)
+            if not self.s.measure:  # `cryptobench verify`: everything but the timing
+                self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
+                return run_id
             estimate = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells) * 1.3
             passes = max(1, self.s.passes)
             self.progress.start(len(cells) * passes, estimate, passes)
@@ -218,10 +237,103 @@ class Runner:
             self.verified[(pid, alg)] = self._verify(pid, alg)
         for alg in sorted({a for _, a in needed if algorithms.get(a).public_key}):
             self._crossverify(run_id, alg)
+        for pid, alg in needed:
+            if self._passed(pid, alg):
+                self._monte(pid, alg)
+        for alg in sorted({a for _, a in needed if differential.applies_to(a)}):
+            self._differential(alg)
+        for (pid, alg), rec in self.verified.items():
+            if rec.status == "passed" and conformance.under_floor(alg):
+                self._floor(pid, alg, rec)
         for rec in self.verified.values():
             self.store.add_verification(run_id, rec)
-            if rec.status != "passed":
+            if rec.status not in ("passed", "unverified"):
                 self.progress.log(f"{rec.provider} {rec.alg}: {rec.detail}")
+
+    def _passed(self, pid: str, alg: str) -> bool:
+        rec = self.verified.get((pid, alg))
+        return rec is not None and rec.status == "passed"
+
+    def _monte(self, pid: str, alg: str) -> None:
+        """NIST's Monte Carlo chain for SHA-2/SHA-3, one verify case per hash (vectors/monte.py)."""
+        if not self.s.monte_checkpoints or "hash" not in self.hellos[pid]["offers"].get(alg, []):
+            return
+
+        def hash_one(msg_hex: str) -> str:
+            resp = self.drivers[pid].request(
+                {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]},
+                self.s.timeout,
+            )
+            result = (resp.get("results") or [{}])[0]
+            out = result.get("out") if isinstance(result, dict) else None
+            if not isinstance(out, str):
+                raise DriverError(f"no output: {result!r}"[:200])
+            return out.lower()
+
+        try:
+            result = run_monte(alg, hash_one, self.s.monte_checkpoints)
+        except DriverError as e:
+            result = None
+            self._fail(pid, alg, f"failed: Monte Carlo test: {e}")
+        if result is None:
+            return
+        rec = self.verified[(pid, alg)]
+        rec.conformance["monte"] = {"source": result.source, "checkpoints": result.checked,
+                                    "passed": result.passed, "detail": result.detail}  # fmt: skip
+        if not result.passed:
+            self._fail(pid, alg, f"failed: {result.source}: {result.detail}")
+
+    def _fail(self, pid: str, alg: str, detail: str) -> None:
+        rec = self.verified[(pid, alg)]
+        rec.status, rec.detail = "failed", detail
+
+    def _differential(self, alg: str) -> None:
+        """The same seeded inputs on every provider that passed its vectors (differential.py)."""
+        peers = [pid for (pid, a) in self.verified if a == alg and self._passed(pid, alg)]
+        if not peers or not self.s.differential_inputs:
+            return
+
+        def requester(pid: str):
+            return lambda msg: self.drivers[pid].request(msg, self.s.timeout)
+
+        streaming = {pid for pid in peers if alg in self.hellos[pid].get("stream", [])}
+        results = differential.differential(
+            alg, {pid: requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed
+        )
+        for r in results:
+            rec = self.verified[(r.provider, alg)]
+            agreed = self._agreed_lengths(r, peers)
+            rec.conformance["differential"] = {
+                "inputs": r.inputs, "streamed": r.streamed, "disagreements": len(r.disagreements),
+                "peers": [p for p in peers if p != r.provider], "agreed": sum(len(v) for v in agreed.values()),
+            }  # fmt: skip
+            self._agreed[(r.provider, alg)] = agreed
+            worst = r.smallest
+            if worst is not None:
+                rec.conformance["differential"]["smallest"] = {"input": worst.input.spec(), "why": worst.describe(),
+                                                               "replay": worst.replay()}  # fmt: skip
+                self._fail(r.provider, alg, f"failed: differential: {worst.describe()} (replay: {worst.replay()})")
+
+    def _agreed_lengths(self, r, peers: list[str]) -> dict[str, list[int]]:
+        """Lengths of the inputs on which a provider agreed with another (none when it is alone)."""
+        if len(peers) < 2:
+            return {}
+        bad = {(d.input.op, d.input.size, d.input.seed, d.input.key, d.input.iv) for d in r.disagreements}
+        out: dict[str, list[int]] = {}
+        for x in differential.make_inputs(r.alg, self.s.differential_inputs, self.s.seed):
+            if (x.op, x.size, x.seed, x.key, x.iv) not in bad:
+                out.setdefault(x.op, []).append(x.size)
+        return out
+
+    def _floor(self, pid: str, alg: str, rec: VerifyRecord) -> None:
+        catalogue = algorithms.get(alg).ops  # not the OpenSSL driver's bench/accuracy-only update and rekey
+        ops = [o for o in self.hellos[pid]["offers"].get(alg, []) if o in catalogue]
+        known = self._known.get((pid, alg), {})
+        checks = rec.conformance.get("crosschecks_passed", 0)
+        total, missing = conformance.judge_floor(alg, ops, known, self._agreed.get((pid, alg), {}), checks)
+        rec.conformance["cases"] = total
+        if missing:
+            rec.status, rec.detail = "unverified", f"unverified ({total} cases): {missing}"
 
     def _crossverify(self, run_id: int, alg: str) -> None:
         """Providers check each other's keys, signatures and ciphertexts (cryptobench/crosscheck.py)."""
@@ -245,6 +357,7 @@ class Runner:
         bad = crosscheck.failed_providers(records, reference)
         for pid in peers:
             rec = self.verified[(pid, alg)]
+            rec.conformance["crosschecks_passed"] = sum(r.passed and pid in (r.producer, r.consumer) for r in records)
             if pid in bad:
                 rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
             elif rec.status == "no-vectors":
@@ -275,20 +388,33 @@ class Runner:
                 pid, alg, "failed", detail="failed: protocol: verify returned the wrong number of results"
             )
         rec = VerifyRecord(pid, alg, "passed")
+        sources: dict[str, list[int]] = {}  # source -> [passed, failed, skipped]
+        known = self._known.setdefault((pid, alg), {})
         for case, result in zip(cases, results, strict=True):
+            tally = sources.setdefault(source_of(case), [0, 0, 0])
             if not isinstance(result, dict) or result.get("id") != case.id:
                 why = "protocol: results out of order"
             elif "unsupported" in result:
                 rec.skipped += 1  # e.g. deterministic ML-DSA signing the library does not expose
+                tally[2] += 1
                 continue
             else:
                 why = judge(case, result)
             if why is None:
                 rec.passed += 1
+                tally[0] += 1
+                if conformance.lengthless(alg):  # public keys, HKDF: every passed answer counts, whatever its length
+                    known.setdefault(case.op, []).append(0)
+                elif "msg" in case.fields and case.expect == "valid":
+                    known.setdefault(case.op, []).append(conformance.message_length(case.op, case.fields["msg"]))
             else:
                 rec.failed += 1
+                tally[1] += 1
                 if not rec.detail:
                     rec.detail = f"failed: vector {case.id}: {why}"
+                    rec.conformance["first_failure"] = {"id": case.id, "source": source_of(case), "why": why,
+                                                        "comment": case.extra.get("comment", "")}  # fmt: skip
+        rec.conformance["sources"] = sources
         if rec.failed:
             rec.status = "failed"
         elif rec.passed == 0:
@@ -345,7 +471,7 @@ class Runner:
             return "not offered"
         if spec.alg != "noop":
             v = self.verified.get((pid, spec.alg))
-            if v is None or v.status != "passed":
+            if v is None or v.status not in ("passed", "unverified"):  # unverified: timed, never compared
                 return v.detail if v else "failed: not verified"
         return None
 
@@ -447,6 +573,14 @@ class Runner:
             raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
         if not isinstance(checksum, str) or not _CHECKSUM_RE.match(checksum):
             raise DriverError(f"protocol: bad checksum {checksum!r}")
+        after = resp.get("checksum_after")  # protocol 4: one more operation after the samples
+        if after is not None and (not isinstance(after, str) or not _CHECKSUM_RE.match(after)):
+            raise DriverError(f"protocol: bad checksum_after {after!r}")
+        if after is not None and after != checksum and algorithms.get(spec.alg).repeatable(spec.op):
+            raise DriverError(
+                f"output after the samples ({after}) differs from the first ({checksum}): "
+                "state carried from one operation into the next"
+            )
         expected = algorithms.output_len(spec.alg, spec.op, spec.size)
         if expected is not None and int(checksum[:8], 16) != expected:
             raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")

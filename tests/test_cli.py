@@ -2,6 +2,7 @@
 
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -81,31 +82,36 @@ def test_run_with_fake_providers_writes_every_format(tmp_path, providers_file, s
     assert shown.returncode == 0 and "## sha256 — hash" in shown.stdout
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file, sig):
+def start_long_run(tmp_path, providers_file, db, providers, sizes):
+    """A run of slow cells, returned once it is measuring (verification done, a few rounds in)."""
     suite = tmp_path / "long.toml"
-    suite.write_text(
-        'name = "long"\nbaseline = "test:slow-bench"\nsizes = ["64", "128", "256", "512", "1KiB", "2KiB", "4KiB"]\n'
-        'time_per_cell = 0.5\n[[group]]\nalgs = ["sha256"]\n'
-    )
-    db = tmp_path / "i.db"
+    suite.write_text(f'name = "long"\nbaseline = "test:slow-bench"\nsizes = {json.dumps(sizes)}\n'
+                     'time_per_cell = 0.5\n[[group]]\nalgs = ["sha256"]\n')  # fmt: skip
     proc = subprocess.Popen(
         [sys.executable, "-m", "cryptobench", "run", "--suite", str(suite), "--providers-file", str(providers_file),
-         "--provider", "test:slow-bench", "--db", str(db), "--quiet"],
+         "--provider", providers, "--db", str(db), "--quiet"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    # wait until the run is measuring (its first pass has begun), then press Ctrl-C
-    import sqlite3
-
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         time.sleep(0.2)
         try:
-            if sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] >= 1:
+            if sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] >= len(
+                providers.split(",")
+            ):
                 break
         except sqlite3.Error:
             pass
     time.sleep(1.5)  # a few rounds of 0.3 s each
+    return proc
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_keeps_measured_cells_and_exits_130(tmp_path, providers_file, sig):
+    db = tmp_path / "i.db"
+    proc = start_long_run(
+        tmp_path, providers_file, db, "test:slow-bench", ["64", "128", "256", "512", "1KiB", "2KiB", "4KiB"]
+    )
     proc.send_signal(sig)  # Ctrl-C, or `kill` / `timeout` / a cancelled CI job
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err[-3000:]
@@ -190,28 +196,10 @@ def test_a_provider_that_cannot_start_is_named_in_one_line_and_the_others_are_me
 
 
 def test_three_quick_ctrl_c_keep_the_cells_and_end_the_run(tmp_path, providers_file):
-    suite = tmp_path / "long.toml"
-    suite.write_text(
-        'name = "long"\nbaseline = "test:slow-bench"\nsizes = ["64", "128", "256", "512", "1KiB"]\n'
-        'time_per_cell = 0.5\n[[group]]\nalgs = ["sha256"]\n'
-    )
     db = tmp_path / "q.db"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "cryptobench", "run", "--suite", str(suite), "--providers-file", str(providers_file),
-         "--provider", "test:slow-bench,test:good", "--db", str(db), "--quiet"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    import sqlite3
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
-        try:
-            if sqlite3.connect(str(db)).execute("SELECT COUNT(*) FROM verifications").fetchone()[0] >= 2:
-                break
-        except sqlite3.Error:
-            pass
-    time.sleep(1.5)
+    proc = start_long_run(
+        tmp_path, providers_file, db, "test:slow-bench,test:good", ["64", "128", "256", "512", "1KiB"]
+    )
     for _ in range(3):  # an impatient person: the second and third must not cut the saving short
         proc.send_signal(signal.SIGINT)
         time.sleep(0.005)

@@ -72,9 +72,10 @@ def pubkey_report(tmp_path_factory):
 def test_public_keys_are_verified_and_cross_verified(pubkey_report):
     report, store, _ = pubkey_report
     status = {(v.provider, v.alg): v for v in report.verifications}
-    assert all(v.status == "passed" for v in status.values()), status
-    # rsa-3072 has no shared vectors: it passes by cross-verification alone, and says so
-    assert "cross-verified with" in status[("go:stdlib", "rsa-3072-pss")].detail
+    rsa3072 = {k: v for k, v in status.items() if k[1] == "rsa-3072-pss"}
+    assert all(v.status == "passed" for k, v in status.items() if k not in rsa3072), status
+    # rsa-3072 has no vectors: 8 cross-verification checks are under the floor of 20 cases
+    assert all(v.status == "unverified" and "8 cases, 20 needed" in v.detail for v in rsa3072.values()), rsa3072
     checked = {(c.alg, c.producer, c.consumer) for c in report.crosschecks}
     assert ("ecdsa-p256", "go:stdlib", "c:openssl") in checked and (
         "x25519",

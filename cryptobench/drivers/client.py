@@ -60,10 +60,14 @@ class DriverProcess:
 
     def request(self, msg: dict, timeout: float) -> dict:
         """Send one request, return its response; DriverError on any fault."""
+        return self.request_line(json.dumps(msg, separators=(",", ":")).encode(), timeout)
+
+    def request_line(self, line: bytes, timeout: float) -> dict:
+        """Send one line as it is (the conformance checks send malformed ones), return the response."""
         if self.proc.poll() is not None:
             raise DriverError(self._exit_reason())
         try:
-            self.proc.stdin.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+            self.proc.stdin.write(line + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise DriverError(self._exit_reason()) from None

@@ -154,18 +154,25 @@ def build_report(
             failures.append(f"{_label(c)}: {c.reason}")
         rows.append(row)
 
+    # an algorithm verified on too few cases is timed but never compared (cryptobench/conformance.py)
+    unverified = {(v.provider, v.alg): v.detail.split(":")[0] for v in verifs if v.status == "unverified"}
     by_key: dict[tuple, list[Row]] = defaultdict(list)
     for r in rows:
         by_key[r.cell.key].append(r)
     for key, group in by_key.items():
-        base = next((r for r in group if r.provider == baseline and r.ok), None)
+        for r in group:
+            if r.ok and (r.provider, r.cell.alg) in unverified:
+                r.verdict = unverified[(r.provider, r.cell.alg)]
+        comparable_rows = [r for r in group if (r.provider, r.cell.alg) not in unverified]
+        base = next((r for r in comparable_rows if r.provider == baseline and r.ok), None)
         comparable = key[0] in algorithms.ALGORITHMS and algorithms.get(key[0]).deterministic(key[1])
         sums = {r.cell.checksum for r in group if r.ok} if comparable else set()
-        for r in group:
+        for r in comparable_rows:
             if base is not None and r.ok:
                 r.is_baseline = r is base
                 r.ratio = stats.ratio(r.summary, base.summary)
                 r.verdict = "baseline" if r.is_baseline else stats.verdict(r.ratio, noise)
+        for r in group:
             if r.ok and len(sums) > 1:
                 r.checksum_mismatch = True
         if len(sums) > 1:

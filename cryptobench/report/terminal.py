@@ -110,3 +110,16 @@ def render_warnings(rep: Report) -> str:
     if rep.failures:
         out += ["", f"failures ({len(rep.failures)}):"] + [f"  - {printable(f)}" for f in rep.failures]
     return "\n".join(out) + "\n"
+
+
+def render_table(title: str, headers: list[str], rows: list[list[str]], width: int = 160) -> str:
+    """One plain table (the conformance matrix of `verify`)."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None)
+    table = RichTable(title=title, title_justify="left")
+    for h in headers:
+        table.add_column(h, overflow="fold")
+    for row in rows:
+        table.add_row(*map(_plain, row))
+    console.print(table)
+    return buf.getvalue()

@@ -22,11 +22,13 @@ class RunRecord:
 class VerifyRecord:
     provider: str
     alg: str
-    status: str  # passed | failed | no-vectors
+    status: str  # passed | failed | unverified | no-vectors
     passed: int = 0
     failed: int = 0
     skipped: int = 0
     detail: str = ""  # the first failure: "vector <file>#<id>: <why>"
+    # cases per source, first failure, Monte Carlo, differential and the floor (cryptobench/conformance.py)
+    conformance: dict = field(default_factory=dict)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from ..errors import StoreError, UserError
 from .model import CellRecord, RunRecord, VerifyRecord
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-OUR_TABLES = {"meta", "runs", "providers", "verifications", "cells", "refs", "crosschecks"}
+OUR_TABLES = {"meta", "runs", "providers", "verifications", "cells", "refs", "crosschecks", "conformance"}
 
 
 def lock_timeout() -> float:
@@ -81,6 +81,9 @@ CREATE INDEX IF NOT EXISTS cells_run ON cells (run_id);
 CREATE TABLE IF NOT EXISTS refs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, added TEXT NOT NULL, source TEXT NOT NULL, machine TEXT NOT NULL,
     url TEXT NOT NULL, alg TEXT NOT NULL, op TEXT NOT NULL, size INTEGER NOT NULL, ns_per_op REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS conformance (
+    run_id INTEGER NOT NULL REFERENCES runs(id), provider TEXT NOT NULL, alg TEXT NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (run_id, provider, alg));
 CREATE TABLE IF NOT EXISTS crosschecks (
     run_id INTEGER NOT NULL REFERENCES runs(id), alg TEXT NOT NULL, producer TEXT NOT NULL,
     consumer TEXT NOT NULL, check_name TEXT NOT NULL, passed INTEGER NOT NULL, detail TEXT NOT NULL);
@@ -164,6 +167,11 @@ class SqliteStore:
             "INSERT OR REPLACE INTO verifications VALUES (?,?,?,?,?,?,?,?)",
             (run_id, v.provider, v.alg, v.status, v.passed, v.failed, v.skipped, v.detail),
         )
+        if v.conformance:
+            self.db.execute(
+                "INSERT OR REPLACE INTO conformance VALUES (?,?,?,?)",
+                (run_id, v.provider, v.alg, json.dumps(v.conformance, sort_keys=True)),
+            )
         self._commit()
 
     @_reported("write to")
@@ -281,8 +289,12 @@ class SqliteStore:
         )  # fmt: skip
         for provider, hello in self.db.execute("SELECT provider, hello FROM providers WHERE run_id=?", (run_id,)):
             run.providers[provider] = json.loads(hello)
+        extra = {
+            (p, a): json.loads(d)
+            for p, a, d in self.db.execute("SELECT provider, alg, data FROM conformance WHERE run_id=?", (run_id,))
+        }
         verifs = [
-            VerifyRecord(*r)
+            VerifyRecord(*r, conformance=extra.get((r[0], r[1]), {}))
             for r in self.db.execute(
                 "SELECT provider, alg, status, passed, failed, skipped, detail FROM verifications"
                 " WHERE run_id=? ORDER BY provider, alg",

@@ -6,6 +6,6 @@ orchestrator sends them to a driver without the expected answers and judges
 the results with `judge`.
 """
 
-from .cases import Case, cases_for, default_vectors_dir, judge, strip_expected
+from .cases import Case, cases_for, default_vectors_dir, judge, source_of, strip_expected
 
-__all__ = ["Case", "cases_for", "default_vectors_dir", "judge", "strip_expected"]
+__all__ = ["Case", "cases_for", "default_vectors_dir", "judge", "source_of", "strip_expected"]

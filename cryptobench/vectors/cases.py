@@ -94,7 +94,23 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     if alg in FILES:
         out += protocol_cases(alg)
     out += _derived_cases(alg, vdir)
+    from .cavp import cavp_cases  # NIST CAVP and RFC answers from the pinned cryptography-vectors
+
+    out += cavp_cases(alg)
     return out
+
+
+def source_of(case: Case) -> str:
+    """The published set a case comes from, as reports name it."""
+    if case.source and case.id.startswith("cryptography-vectors/"):
+        return case.source
+    if case.id.startswith("wycheproof/"):
+        return "Wycheproof"
+    if "-from-ecb" in case.id:
+        return "derived from FIPS 197 / GB/T 32907"
+    if case.id.startswith("kat/"):
+        return "kat/basic.json"
+    return case.id.split("#", 1)[0].split("/", 1)[0] or "other"
 
 
 # --- kat/basic.json -------------------------------------------------------

@@ -1,0 +1,84 @@
+"""`cryptobench verify` fails providers that are wrong in one narrow place, and `run` never times them."""
+
+import json
+import sys
+
+import pytest
+from conftest import REPO, run_cli
+
+BROKEN = {  # mode -> (algorithm it breaks, what the report must show of the input)
+    "len-56-64": ("sha256", "SHA256ShortMsg.rsp#"),
+    "stream-7": ("sha256", "in 7-byte pieces"),
+    "key-ff": ("hmac-sha256", "hmac_sha256_test.json#"),  # Wycheproof has a key starting 0xff
+    "empty-tag": ("aes-128-gcm", ""),
+}
+
+
+@pytest.fixture
+def broken_file(tmp_path):
+    lines = []
+    for mode in ["correct", "correct", *BROKEN]:
+        pid = f"test:{mode}" if mode != "correct" else f"test:correct-{len(lines)}"
+        lines += ["[[provider]]", f'id = "{pid}"',
+                  f'command = ["{sys.executable}", "{REPO}/tests/fake_broken.py", "--mode", "{mode}"]', ""]  # fmt: skip
+    p = tmp_path / "broken.toml"
+    p.write_text("\n".join(lines))
+    return p
+
+
+def test_verify_fails_each_narrow_bug_with_the_input_that_shows_it(tmp_path, broken_file):
+    out = tmp_path / "v.json"
+    res = run_cli("verify", "--providers-file", broken_file, "--provider", "test:*", "--alg",
+                  "sha256,hmac-sha256,aes-128-gcm", "--inputs", "120", "--monte", "1", "--db", tmp_path / "v.db",
+                  "--json", out, "--md", tmp_path / "v.md", "--html", tmp_path / "v.html", "--quiet",
+                  timeout=300)  # fmt: skip
+    assert res.returncode == 1, res.stderr  # a provider failed: a library's CI sees it
+    assert "Traceback" not in res.stderr
+    results = {(r["provider"], r["alg"]): r for r in json.loads(out.read_text())["results"]}
+    for mode, (alg, shows) in BROKEN.items():
+        r = results[(f"test:{mode}", alg)]
+        assert r["status"] == "failed", (mode, r)
+        assert shows in r["detail"], (mode, r["detail"])
+        others = [v for (p, a), v in results.items() if p == f"test:{mode}" and a != alg]
+        assert all(v["status"] == "passed" for v in others), (mode, others)  # wrong in one place only
+    for p in ("test:correct-0", "test:correct-4"):
+        assert all(results[(p, a)]["status"] == "passed" for a in ("sha256", "hmac-sha256", "aes-128-gcm"))
+    stream = results[("test:stream-7", "sha256")]["differential"]["smallest"]
+    assert stream["replay"].startswith("cryptobench verify --provider test:stream-7 --alg sha256 --replay 'op=hash,")
+    assert "chunk=7" in stream["input"]
+    md = (tmp_path / "v.md").read_text()
+    assert "## Conformance matrix" in md and "✗" in md and "--replay" in md
+    assert "<table>" in (tmp_path / "v.html").read_text()
+    # the replay command shows the disagreement again, provider by provider
+    replay = run_cli("verify", "--providers-file", broken_file, "--provider", "test:stream-7,test:correct-0",
+                     "--alg", "sha256", "--replay", stream["input"])  # fmt: skip
+    assert replay.returncode == 1 and "test:stream-7" in replay.stdout, replay.stderr
+
+
+def test_run_never_times_a_provider_that_failed_verification(tmp_path, broken_file):
+    res = run_cli("run", "--providers-file", broken_file, "--provider", "test:*", "--alg", "sha256,hmac-sha256",
+                  "--size", "64", "--db", tmp_path / "r.db", "--json", tmp_path / "r.json", "--time-per-cell",
+                  "0.05", "--passes", "1", "--quiet", timeout=300)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    cells = {(c["provider"], c["alg"]): c for c in json.loads((tmp_path / "r.json").read_text())["cells"]}
+    for mode in ("len-56-64", "stream-7", "key-ff"):
+        alg = BROKEN[mode][0]
+        c = cells[(f"test:{mode}", alg)]
+        assert c["status"] == "failed" and not c["samples_ns"], c
+    assert cells[("test:correct-0", "sha256")]["status"] == "ok"
+
+
+def test_a_provider_alone_with_few_known_answers_is_unverified_and_gets_no_verdict(tmp_path):
+    pf = tmp_path / "one.toml"
+    pf.write_text(f'[[provider]]\nid = "test:alone"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_broken.py"]\n')
+    res = run_cli("run", "--providers-file", pf, "--provider", "test:alone", "--alg", "hmac-sha256", "--size",
+                  "64", "--db", tmp_path / "a.db", "--json", tmp_path / "a.json", "--time-per-cell", "0.05",
+                  "--passes", "1", "--quiet", "--baseline", "test:alone")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    doc = json.loads((tmp_path / "a.json").read_text())
+    [v] = doc["verification"]
+    # Wycheproof and RFC 4231 give it many HMAC answers, but no other provider corroborates the
+    # boundary lengths the published sets lack
+    assert v["status"] == "unverified" and v["detail"].startswith("unverified (")
+    [cell] = doc["cells"]
+    assert cell["status"] == "ok" and cell["vs_baseline"] is None  # timed, never compared
