@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from . import inputs
 from .inputs import unhex
 
-# Parameter sizes of the algorithms the Python providers serve (docs/protocol.md, DESIGN.md §3).
+# Parameter sizes of the algorithms the Python providers serve (docs/protocol.md, the timed region).
 KEY_LEN = {
     "aes-128-ecb": 16,
     "aes-256-ecb": 32,

@@ -14,7 +14,7 @@ import sys
 from . import inputs, timing
 from .ops_base import CellSpec, Provider, Rejected, Unsupported, check_cell_params
 
-PROTOCOL_VERSION = 2  # the highest version this driver implements; hello accepts any request >= 1
+PROTOCOL_VERSION = 4  # the highest version this driver implements; hello accepts any request >= 1
 _resolution_ns: int | None = None
 
 
@@ -113,9 +113,11 @@ def field_hex(req: dict, name: str) -> bytes:
 
 def _check_offered(provider: Provider, alg: str, op: str | None = None) -> None:
     if alg not in provider.offers:
-        raise RequestError(f"{alg} not offered by {provider.id}")
+        raise RequestError(f"not offered: {alg} by {provider.id}")
     if op is not None and op not in provider.offers[alg]:
-        raise RequestError(f"{alg} {op!r} not offered by {provider.id} (offers {list(provider.offers[alg])})")
+        raise RequestError(
+            f"not offered: {alg} {op!r} by {provider.id} (offers {list(provider.offers[alg])})"
+        )
 
 
 # --- commands ----------------------------------------------------------------
@@ -124,7 +126,7 @@ def _check_offered(provider: Provider, alg: str, op: str | None = None) -> None:
 def clock_resolution_ns() -> int:
     global _resolution_ns
     if _resolution_ns is None:
-        _resolution_ns = timing.measure_resolution()
+        _resolution_ns = timing.probe_resolution()
     return _resolution_ns
 
 
@@ -142,7 +144,11 @@ def hello(provider: Provider, req: dict) -> dict:
         "library_version": provider.library_version(),
         "runtime": f"{platform.python_implementation()} {platform.python_version()} "
         f"({platform.python_compiler()})",
-        "clock": {"source": timing.CLOCK_SOURCE, "resolution_ns": clock_resolution_ns()},
+        "clock": {
+            "source": timing.CLOCK_SOURCE,
+            "resolution_ns": clock_resolution_ns(),
+            "probe_reads": timing.PROBE_READS,
+        },
         "offers": {alg: list(ops) for alg, ops in provider.offers.items()},
         "stream": list(provider.stream),
         "notes": provider.notes(),
@@ -166,7 +172,7 @@ def run_case(provider: Provider, alg: str, case) -> dict:
             raise RequestError("case must be a JSON object")
         op = case.get("op")
         if op not in provider.offers[alg]:
-            raise RequestError(f"{alg} {op!r} not offered by {provider.id}")
+            raise RequestError(f"not offered: {alg} {op!r} by {provider.id}")
         return {"id": cid, "out": provider.execute(alg, case).hex()}
     except Rejected:
         return {"id": cid, "rejected": True}
@@ -181,12 +187,12 @@ def bench(provider: Provider, req: dict) -> dict:
     _check_offered(provider, alg, op)
     size, chunk = field_int(req, "size"), field_int(req, "chunk", 0)
     if chunk and alg not in provider.stream:
-        raise RequestError(f"{alg} has no streaming API in {provider.id} (chunk must be 0)")
+        raise RequestError(f"not offered: {alg} has no streaming API in {provider.id} (chunk must be 0)")
     seed = field_int(req, "seed")
     if not 0 < seed < 1 << 32:
         raise RequestError(f"seed must be a uint32 other than 0, got {seed}")
     batch = field_int(req, "batch", 0)
-    target_ns = field_int(req, "target_ns", 0 if batch else None)
+    target_ns = field_int(req, "target_ns", timing.DEFAULT_TARGET_NS)
     warmup_ns, samples = field_int(req, "warmup_ns", 0), field_int(req, "samples")
     spec = CellSpec(alg, op, size, chunk, field_hex(req, "key"), field_hex(req, "iv"), seed)
     check_cell_params(spec)
@@ -195,7 +201,8 @@ def bench(provider: Provider, req: dict) -> dict:
     cell = provider.cell(spec)
     checksum = cell.checksum()  # one operation on the fixed input, untimed
     timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples)
-    return {"ok": True, **timed, "checksum": checksum, "peak_rss_kb": peak_rss_kb()}
+    after = cell.checksum()  # one more, untimed: state leaking between operations shows here
+    return {"ok": True, **timed, "checksum": checksum, "checksum_after": after, "peak_rss_kb": peak_rss_kb()}
 
 
 def keypair(provider: Provider, req: dict) -> dict:

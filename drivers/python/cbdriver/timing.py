@@ -14,25 +14,27 @@ from collections.abc import Callable
 clock = time.perf_counter_ns
 CLOCK_SOURCE = f"time.perf_counter_ns ({time.get_clock_info('perf_counter').implementation})"
 MAX_BATCH = 1 << 30
+PROBE_READS = 20000
+DEFAULT_TARGET_NS = 5_000_000
 
 
-def measure_resolution(reads: int = 20000) -> int:
-    """The smallest non-zero difference between successive clock reads, in ns."""
+def probe_resolution() -> int:
+    """The smallest non-zero difference between PROBE_READS successive clock reads, in ns; 0 if none."""
     c = clock
     best = 0
     prev = c()
-    for _ in range(reads):
+    for _ in range(PROBE_READS):
         now = c()
         d = now - prev
         if d > 0 and (best == 0 or d < best):
             best = d
         prev = now
-    return best or 1
+    return best
 
 
-def run_batch(call: Callable[[], int], batch: int) -> tuple[int, int]:
-    """Time `batch` consecutive operations: (elapsed ns, XOR of the first output bytes)."""
-    r = range(batch)
+def time_batch(call: Callable[[], int], n: int) -> tuple[int, int]:
+    """The only timed region: `n` consecutive operations -> (elapsed ns, XOR of their first output bytes)."""
+    r = range(n)
     sink = 0
     c = clock
     t0 = c()
@@ -43,48 +45,40 @@ def run_batch(call: Callable[[], int], batch: int) -> tuple[int, int]:
 
 
 def warm_up(call: Callable[[], int], warmup_ns: int) -> dict:
-    """Run the operation for at least `warmup_ns`, in growing batches; results discarded."""
-    ops = 0
-    start = clock()
-    batch = 1
+    """Rounds of 1, 2, 4, ... operations (the last cut to the time left) until `warmup_ns` has passed;
+    at least one operation."""
+    ops, n = 0, 1
+    t0 = clock()
     while True:
-        elapsed = clock() - start
+        for _ in range(n):
+            call()
+        ops += n
+        elapsed = clock() - t0
         if elapsed >= warmup_ns:
             return {"ops": ops, "ns": elapsed}
-        ns, _ = run_batch(call, batch)
-        ops += batch
-        left = warmup_ns - (clock() - start)
-        per_op = max(ns, 1) / batch
-        batch = max(1, min(batch * 2, int(left / per_op) + 1, MAX_BATCH))
+        per_op = max(1, elapsed // ops)
+        n = min(2 * n, (warmup_ns - elapsed) // per_op + 1, MAX_BATCH)
 
 
 def calibrate(call: Callable[[], int], target_ns: int) -> tuple[int, int]:
-    """Double the batch from 1 until one batch takes at least `target_ns` (cap 1<<30): (batch, ops run)."""
+    """Batch 1, 2, 4, ... until one batch lasts `target_ns` (cap 2^30) -> (batch, operations run)."""
     batch, ops = 1, 0
     while True:
-        ns, _ = run_batch(call, batch)
+        ns, _ = time_batch(call, batch)
         ops += batch
         if ns >= target_ns or batch >= MAX_BATCH:
             return batch, ops
         batch *= 2
 
 
-def sample(call: Callable[[], int], batch: int, samples: int) -> tuple[list[int], int]:
-    """`samples` timings of `batch` operations each, and the sink folded over all of them."""
-    out = []
-    sink = 0
-    for _ in range(samples):
-        ns, s = run_batch(call, batch)
-        out.append(ns)
-        sink ^= s
-    return out, sink
-
-
 def measure(call: Callable[[], int], batch: int, target_ns: int, warmup_ns: int, samples: int) -> dict:
-    """Warm-up, calibration when `batch` is 0, then the samples: the timing part of a bench response."""
+    """docs/protocol.md § The measurement loop: warm-up, calibration when `batch` is 0, the samples."""
     warm = warm_up(call, warmup_ns)
     if batch == 0:
-        batch, cal_ops = calibrate(call, target_ns)
-        warm["calibration_ops"] = cal_ops
-    samples_ns, sink = sample(call, batch, samples)
+        batch, warm["calibration_ops"] = calibrate(call, target_ns)
+    samples_ns, sink = [], 0
+    for _ in range(samples):
+        ns, s = time_batch(call, batch)
+        samples_ns.append(ns)
+        sink ^= s
     return {"batch": batch, "samples_ns": samples_ns, "sink": sink, "warmup": warm}

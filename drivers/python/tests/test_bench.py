@@ -114,8 +114,9 @@ def test_bench_cell(provider_id, alg, op, size, chunk):
     assert resp["batch"] > 0
     msg = inputs.message(SEED, size)
     expected = reference(alg, op, key_for(alg), iv_for(alg), msg)
-    assert resp["checksum"] == inputs.checksum(expected)
+    assert resp["checksum"] == inputs.checksum(expected) == resp["checksum_after"]
     assert resp["warmup"]["ns"] >= 200_000 and resp["warmup"]["ops"] > 0
+    assert resp["warmup"]["calibration_ops"] == 2 * resp["batch"] - 1  # batch 1, 2, 4, ...
     assert isinstance(resp["sink"], int) and resp["peak_rss_kb"] > 0
     json.dumps(resp, allow_nan=False)  # encodable as a protocol line
 
@@ -181,7 +182,7 @@ ERRORS = [
     ("python:hashlib", {"seed": 1 << 32}, "seed"),
     ("python:hashlib", {"size": -1}, "size"),
     ("python:hashlib", {"samples": "3"}, "samples"),
-    ("python:hashlib", {"batch": 0, "target_ns": None}, "target_ns"),
+    ("python:hashlib", {"batch": 0, "target_ns": "5"}, "target_ns"),  # absent: 5 ms (protocol.md)
 ]
 
 
@@ -230,13 +231,14 @@ def test_bad_lines(line, needle):
 
 def test_hello(provider):
     resp = protocol.handle(provider, {"cmd": "hello", "protocol": 2})
-    assert resp["ok"] and resp["protocol"] == 2 and resp["provider"] == provider.id
+    assert resp["ok"] and resp["protocol"] == 4 and resp["provider"] == provider.id
     assert resp["language"] == "python" and resp["clock"]["resolution_ns"] > 0
+    assert resp["clock"]["probe_reads"] == 20000
     assert set(resp["stream"]) <= set(resp["offers"]) and resp["offers"]["noop"] == ["noop"]
     assert "OpenSSL" in resp["library_version"]
     # any requested version >= 1 is accepted and answered with the highest this driver implements
     for asked in (1, 3, 99):
-        assert protocol.handle(provider, {"cmd": "hello", "protocol": asked})["protocol"] == 2
+        assert protocol.handle(provider, {"cmd": "hello", "protocol": asked})["protocol"] == 4
     for bad in (0, -1, "2", 2.0, True, None):
         assert protocol.handle(provider, {"cmd": "hello", "protocol": bad})["ok"] is False
 
@@ -323,7 +325,7 @@ def test_subprocess_speaks_the_protocol(provider_id):
     lines = proc.stdout.splitlines()
     assert len(lines) == 4, proc.stdout
     hello, bench, bad, bye = (json.loads(line) for line in lines)
-    assert hello["ok"] and hello["provider"] == provider_id and hello["protocol"] == 2
+    assert hello["ok"] and hello["provider"] == provider_id and hello["protocol"] == 4
     assert bench["ok"] and bench["checksum"] == "00000020:fb4898be6151a393" and len(bench["samples_ns"]) == 3
     assert bad["ok"] is False and bad["error"]
     assert bye == {"ok": True}
@@ -389,3 +391,23 @@ def test_one_shot_cipher_cells_do_not_allocate_their_output_per_operation(alg):
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 64 * 1024, f"{alg}: {peak} bytes allocated during three operations on 1 MiB"
+
+
+@pytest.mark.parametrize("provider_id", sorted(PROVIDERS))
+def test_check_values_of_the_measurement_loop(provider_id):
+    """docs/protocol.md § The measurement loop: the check values every driver reproduces."""
+    provider = load_provider(provider_id)
+    noop = {"alg": "noop", "op": "noop", "size": 0, "chunk": 0, "warmup_ns": 0, "samples": 3}
+    resp = protocol.handle(provider, bench_request(**noop, target_ns=0))
+    assert (resp["batch"], resp["warmup"]["ops"], resp["warmup"]["calibration_ops"]) == (1, 1, 1)
+    assert resp["checksum"] == resp["checksum_after"] == "00000000:cbf29ce484222325"
+    resp = protocol.handle(provider, bench_request(**{**noop, "samples": 5}, batch=7))
+    assert resp["batch"] == 7 and len(resp["samples_ns"]) == 5 and "calibration_ops" not in resp["warmup"]
+
+
+@pytest.mark.parametrize("provider_id", sorted(PROVIDERS))
+def test_what_is_not_offered_says_so(provider_id):
+    provider = load_provider(provider_id)
+    for req in (bench_request("no-such-alg", "hash", 64, 0), bench_request("noop", "no-such-op", 0, 0)):
+        resp = protocol.handle(provider, req)
+        assert resp["ok"] is False and resp["error"].startswith("not offered:"), resp
