@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from . import algorithms
 from .errors import UserError
@@ -36,6 +37,11 @@ class CellSpec:
     @property
     def key(self) -> tuple[str, str, int, int]:
         return (self.alg, self.op, self.size, self.chunk)
+
+    @cached_property
+    def algorithm(self) -> algorithms.Algorithm:
+        """The catalogue entry, resolved once for the cell's whole way from plan to report."""
+        return algorithms.get(self.alg)
 
 
 def _is_glob(text: str) -> bool:

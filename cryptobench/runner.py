@@ -1,4 +1,7 @@
-"""Run a plan: start drivers, verify, then measure every cell with providers interleaved.
+"""The run loop: start drivers, verify, then measure every cell with providers interleaved.
+
+The jobs around it live apart: `driverpool` starts and restarts the drivers, `sampler` says what to
+ask a driver next and when a cell is done (pure), `bench_response` refuses what cannot be true.
 
 Each cell is measured in rounds: every provider still short of a tight
 interval gets one `bench` request per round, in rotating order, so slow drift
@@ -10,48 +13,32 @@ written to the store at once; nothing measured is lost to a later fault.
 
 from __future__ import annotations
 
-import math
-import re
 import time
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from . import (
     algorithms,
+    bench_response,
     conformance,
-    cpufeatures,
     crosscheck,
     differential,
     environment,
-    fixed_input,
     memory,
     plausibility,
+    sampler,
 )
-from .drivers.client import DriverProcess
+from .driverpool import DriverPool
 from .drivers.registry import Registry
 from .errors import DriverError
 from .interrupts import shielded
 from .planner import CellSpec
-from .stats import summarize
+from .sampler import Track, now
+from .settings import Settings
 from .store.model import CellRecord, RunRecord, VerifyRecord
 from .units import format_size
 from .vectors import cases_for, judge, source_of, strip_expected
 from .vectors.monte import run_monte
 
-_CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
-MAX_SAMPLE_NS = 1e15  # eleven days: a sample is a batch lasting milliseconds
-MAX_BATCH = 1 << 40
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 BIG_MESSAGE = 64 * 1024 * 1024  # above this a one-shot-only API is "not offered at this size"
-
-
-def _one_per_sample(spec: CellSpec) -> bool:
-    return spec.op == "keygen" and spec.alg.startswith("rsa-")
 
 
 class Interrupted(Exception):
@@ -60,56 +47,6 @@ class Interrupted(Exception):
     def __init__(self, run_id: int):
         super().__init__(f"run {run_id} interrupted")
         self.run_id = run_id
-
-
-@dataclass
-class Settings:
-    suite: str
-    baseline: str
-    time_per_cell: float = 0.5
-    target_ns: int = 5_000_000
-    samples_per_round: int = 5
-    min_samples: int = 10
-    max_samples: int = 100_000
-    max_rel_ci: float = 0.01
-    warmup_first_ns: int = 50_000_000
-    warmup_ns: int = 5_000_000
-    timeout: float = 60.0
-    vectors_dir: str | None = None
-    seed: int = fixed_input.DEFAULT_SEED
-    noise: float = 0.02
-    label: str = ""
-    passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
-    layout: str = "table"
-    cpu_features: str = ""
-    differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
-    measure: bool = True  # False: verify only (`cryptobench verify`)
-    monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
-
-    def to_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-@dataclass
-class _Track:
-    """One provider's progress on one cell."""
-
-    batch: int = 0
-    samples: list[int] = field(default_factory=list)
-    checksums: list[str] = field(default_factory=list)
-    spent: float = 0.0
-    rounds: int = 0
-    peak_rss_kb: int = 0
-    done: bool = False
-    paused: bool = False  # done for this pass, not for the run
-    round_sizes: list[int] = field(default_factory=list)  # samples per request, in order
-    failed: str = ""
-    not_offered: str = ""
-    started: str = field(default_factory=now)
 
 
 class _Silent:
@@ -125,13 +62,10 @@ class Runner:
         self.registry = registry
         self.s = settings
         self.progress = progress or _Silent()
-        self.drivers: dict[str, DriverProcess] = {}
-        self.hellos: dict[str, dict] = {}
-        self.broken: dict[str, str] = {}  # provider -> why it cannot be used
+        self.pool = DriverPool(registry, settings.timeout, settings.cpu_features, self.progress.log)
         self.verified: dict[tuple[str, str], VerifyRecord] = {}
         self._known: dict[tuple[str, str], dict[str, list[int]]] = {}  # message lengths of passed answers
         self._agreed: dict[tuple[str, str], dict[str, list[int]]] = {}  # ...of agreed differential inputs
-        self._pass = 0
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
 
     # --- the run -----------------------------------------------------------
@@ -141,7 +75,7 @@ class Runner:
         env = {**environment.capture(), "machine_limits": self.limits}
         run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), env, label=self.s.label)
         run_id = self.store.create_run(run)
-        tracks: dict[tuple[CellSpec, str], _Track] = {}
+        tracks: dict[tuple[CellSpec, str], Track] = {}
         try:
             for pid in providers:
                 self._start(run_id, pid)
@@ -152,11 +86,11 @@ class Runner:
             estimate = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells) * 1.3
             passes = max(1, self.s.passes)
             self.progress.start(len(cells) * passes, estimate, passes)
-            for self._pass in range(passes):
+            for pass_no in range(passes):
                 for i, spec in enumerate(cells):
-                    if self._pass == 0:
+                    if pass_no == 0:
                         self._classify(run_id, spec, tracks)
-                    self._measure(run_id, self._pass * len(cells) + i, spec, tracks)
+                    self._measure(run_id, pass_no * len(cells) + i, spec, tracks, pass_no)
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
         except KeyboardInterrupt:
@@ -166,73 +100,26 @@ class Runner:
                     if track.samples:  # keep everything measured so far
                         self._store_cell(run_id, spec, pid, track, interrupted=True)
                 self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
-                self._stop_all()
+                self.pool.stop_all()
             raise Interrupted(run_id) from None
         finally:
             with shielded(self.progress.log):
-                self._stop_all()
+                self.pool.stop_all()
         return run_id
 
     # --- drivers -------------------------------------------------------------
 
     def _start(self, run_id: int, pid: str) -> None:
-        p = self.registry.get(pid)
-        ok, why = self.registry.usable(p)
-        if not ok:
-            self.broken[pid] = why
-            self.progress.log(f"{pid}: {why}")
-            return
-        try:
-            d = DriverProcess(pid, p.argv(), env=self._env(p))
-            hello = d.hello(timeout=self.s.timeout)
-        except DriverError as e:
-            self.broken[pid] = f"driver failed to start: {e}"
-            self.progress.log(f"{pid}: {self.broken[pid]}")
-            return
-        hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
-        if self.s.cpu_features and cpufeatures.applies_to(pid):
-            hello["cpu_features_off"] = self.s.cpu_features
-            hello["openssl_ia32cap"] = self._env(p)["OPENSSL_ia32cap"]
-        self.drivers[pid] = d
-        self.hellos[pid] = hello
-        self.store.add_provider(run_id, pid, hello)
-
-    def _env(self, p) -> dict:
-        env = dict(self.registry.env_for(p))
-        if self.s.cpu_features and cpufeatures.applies_to(p.id):
-            env["OPENSSL_ia32cap"] = cpufeatures.ia32cap(self.s.cpu_features.split(","))
-        return env
-
-    def _restart(self, pid: str) -> None:
-        old = self.drivers.pop(pid, None)
-        if old:
-            old.kill()
-            old.close(timeout=1)
-        p = self.registry.get(pid)
-        try:
-            d = DriverProcess(pid, p.argv(), env=self._env(p))
-            d.hello(timeout=self.s.timeout)
-            self.drivers[pid] = d
-        except DriverError as e:
-            self.broken[pid] = f"driver could not be restarted: {e}"
-
-    def _stop_all(self) -> None:
-        for d in self.drivers.values():
-            d.close(timeout=2)
-        self.drivers.clear()
-
-    def offers(self, pid: str, alg: str, op: str, chunk: int) -> bool:
-        hello = self.hellos.get(pid, {})
-        if op not in hello.get("offers", {}).get(alg, []):
-            return False
-        return chunk == 0 or alg in hello.get("stream", [])
+        hello = self.pool.start(pid)
+        if hello is not None:
+            self.store.add_provider(run_id, pid, hello)
 
     # --- verification ----------------------------------------------------------
 
     def _verify_all(self, run_id: int, cells: list[CellSpec]) -> None:
-        needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if pid in self.drivers})
+        needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if pid in self.pool.drivers})
         for pid, alg in needed:
-            if alg == "noop" or alg not in self.hellos[pid]["offers"]:
+            if alg == "noop" or alg not in self.pool.hellos[pid]["offers"]:
                 continue
             self.verified[(pid, alg)] = self._verify(pid, alg)
         for alg in sorted({a for _, a in needed if algorithms.get(a).public_key}):
@@ -256,11 +143,11 @@ class Runner:
 
     def _monte(self, pid: str, alg: str) -> None:
         """NIST's Monte Carlo chain for SHA-2/SHA-3, one verify case per hash (vectors/monte.py)."""
-        if not self.s.monte_checkpoints or "hash" not in self.hellos[pid]["offers"].get(alg, []):
+        if not self.s.monte_checkpoints or "hash" not in self.pool.hellos[pid]["offers"].get(alg, []):
             return
 
         def hash_one(msg_hex: str) -> str:
-            resp = self.drivers[pid].request(
+            resp = self.pool.drivers[pid].request(
                 {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]},
                 self.s.timeout,
             )
@@ -294,9 +181,9 @@ class Runner:
             return
 
         def requester(pid: str):
-            return lambda msg: self.drivers[pid].request(msg, self.s.timeout)
+            return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
 
-        streaming = {pid for pid in peers if alg in self.hellos[pid].get("stream", [])}
+        streaming = {pid for pid in peers if alg in self.pool.hellos[pid].get("stream", [])}
         results = differential.differential(
             alg, {pid: requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed
         )
@@ -327,7 +214,7 @@ class Runner:
 
     def _floor(self, pid: str, alg: str, rec: VerifyRecord) -> None:
         catalogue = algorithms.get(alg).ops  # not the OpenSSL driver's bench/accuracy-only update and rekey
-        ops = [o for o in self.hellos[pid]["offers"].get(alg, []) if o in catalogue]
+        ops = [o for o in self.pool.hellos[pid]["offers"].get(alg, []) if o in catalogue]
         known = self._known.get((pid, alg), {})
         checks = rec.conformance.get("crosschecks_passed", 0)
         total, missing = conformance.judge_floor(alg, ops, known, self._agreed.get((pid, alg), {}), checks)
@@ -349,7 +236,7 @@ class Runner:
             return
 
         def requester(pid: str):
-            return lambda msg: self.drivers[pid].request(msg, self.s.timeout)
+            return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
 
         records = crosscheck.crosscheck(alg, {pid: requester(pid) for pid in peers})
         self.store.add_crosschecks(run_id, records)
@@ -366,7 +253,7 @@ class Runner:
 
     def _verify(self, pid: str, alg: str) -> VerifyRecord:
         cases = cases_for(alg, self.s.vectors_dir)
-        offered_ops = set(self.hellos[pid]["offers"].get(alg, []))
+        offered_ops = set(self.pool.hellos[pid]["offers"].get(alg, []))
         # handshake cases check a protocol as a whole: they belong to no single step in `offers`
         whole = {"handshake"} if algorithms.get(alg).kind == "protocol" else set()
         cases = [c for c in cases if c.op in offered_ops or c.op in whole]
@@ -375,12 +262,12 @@ class Runner:
                 return VerifyRecord(pid, alg, "no-vectors", detail="no test vectors for this algorithm")
             return VerifyRecord(pid, alg, "failed", detail="failed: no test vectors for this algorithm and operation")
         try:
-            resp = self.drivers[pid].request(
+            resp = self.pool.drivers[pid].request(
                 {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
             )
         except DriverError as e:
-            if not self.drivers[pid].alive():
-                self._restart(pid)
+            if not self.pool.drivers[pid].alive():
+                self.pool.restart(pid)
             return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
         results = resp.get("results")
         if not isinstance(results, list) or len(results) != len(cases):
@@ -431,9 +318,9 @@ class Runner:
                 status = "not-offered" if reason.startswith("not offered") else "failed"
                 self._store_simple(run_id, spec, pid, status, reason)
             else:
-                tracks[(spec, pid)] = _Track()
+                tracks[(spec, pid)] = Track()
 
-    def _measure(self, run_id: int, index: int, spec: CellSpec, tracks: dict) -> None:
+    def _measure(self, run_id: int, index: int, spec: CellSpec, tracks: dict, pass_no: int) -> None:
         """One pass over a cell: rounds, rotating over its providers, until each has had this pass's share.
 
         A run makes `passes` passes over the whole plan, so a cell's samples are spread over the run:
@@ -451,17 +338,17 @@ class Runner:
             rotation += 1
             for pid in order:
                 self.progress.cell(index, spec, pid)
-                self._round(spec, pid, tracks[(spec, pid)])
+                self._round(spec, pid, tracks[(spec, pid)], pass_no)
         for pid in active:  # a cell is stored the moment it is finished (and forgotten only once stored)
             if tracks[(spec, pid)].done:
                 self._store_cell(run_id, spec, pid, tracks[(spec, pid)])
                 del tracks[(spec, pid)]
 
     def _unmeasurable(self, pid: str, spec: CellSpec) -> str | None:
-        if pid in self.broken:
-            return f"failed: {self.broken[pid]}"
-        if not self.offers(pid, spec.alg, spec.op, spec.chunk):
-            if spec.chunk and self.offers(pid, spec.alg, spec.op, 0):
+        if pid in self.pool.broken:
+            return f"failed: {self.pool.broken[pid]}"
+        if not self.pool.offers(pid, spec.alg, spec.op, spec.chunk):
+            if spec.chunk and self.pool.offers(pid, spec.alg, spec.op, 0):
                 if spec.size > BIG_MESSAGE:
                     return (
                         "not offered at this size: one-shot API only, the whole message "
@@ -475,51 +362,19 @@ class Runner:
                 return v.detail if v else "failed: not verified"
         return None
 
-    def _samples_for(self, spec: CellSpec, track: _Track) -> int:
-        """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
-        chunks) still interleave and stop near their budget; the first round only calibrates."""
-        if track.rounds == 0:
-            return 2
-        sample_ns = sorted(track.samples)[len(track.samples) // 2]
-        fit = int((spec.budget or self.s.time_per_cell) * 1e9 / 4 / max(sample_ns, 1))
-        return max(1, min(self.s.samples_per_round, fit))
-
-    def _request_for(self, spec: CellSpec, track: _Track) -> dict:
-        a = algorithms.get(spec.alg)
-        req = {
-            "cmd": "bench",
-            "alg": spec.alg,
-            "op": spec.op,
-            "size": spec.size,
-            "chunk": spec.chunk,
-            "seed": self.s.seed,
-            "batch": track.batch,
-            "target_ns": self.s.target_ns,
-            "warmup_ns": self.s.warmup_first_ns if track.rounds == 0 else self.s.warmup_ns,
-            "samples": self._samples_for(spec, track),
-        }
-        if a.key_len:
-            req["key"] = fixed_input.cell_key(a.key_len)
-        if a.iv_len:
-            req["iv"] = fixed_input.cell_iv(a.iv_len)
-        if _one_per_sample(spec):
-            # slow and variable (RSA key generation): every sample is one operation, so the
-            # distribution of single keys is kept and reported (median, p10, p90, how many)
-            req.update(batch=1, samples=1)
-        return req
-
-    def _round(self, spec: CellSpec, pid: str, track: _Track) -> None:
-        req = self._request_for(spec, track)
+    def _round(self, spec: CellSpec, pid: str, track: Track, pass_no: int) -> None:
+        """One request to one provider's driver: ask what the sampler says, check, absorb, decide."""
+        req = sampler.request_for(spec, track, self.s)
         t0 = time.monotonic()
         try:
-            driver = self.drivers.get(pid)
+            driver = self.pool.drivers.get(pid)
             if driver is None:
-                raise DriverError(self.broken.get(pid, "driver not running"))
+                raise DriverError(self.pool.broken.get(pid, "driver not running"))
             # the peak memory of this request alone (the driver's own maxrss never goes down)
             measured_rss = memory.reset_peak(driver.pid)
             # big messages: an interpreted driver's checksum of 500 MB alone takes tens of seconds
             resp = driver.request(req, self.s.timeout + spec.size / 1e6 * 0.5)
-            self._check_bench(spec, req, resp)
+            bench_response.check(spec, req, resp)
             rss = memory.peak_kb(driver.pid) if measured_rss else None
         except DriverError as e:
             track.done = True
@@ -527,63 +382,13 @@ class Runner:
                 track.not_offered = str(e)
                 return
             track.failed = str(e)
-            if pid in self.drivers and not self.drivers[pid].alive():
-                self._restart(pid)
+            if pid in self.pool.drivers and not self.pool.drivers[pid].alive():
+                self.pool.restart(pid)
             return
         finally:
             track.spent += time.monotonic() - t0
-        # a JIT's warm-up (reported by the driver) is not part of the cell's measuring budget
-        warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
-        jit_ns = warm.get("jit_ns", 0)
-        if isinstance(jit_ns, (int, float)) and not isinstance(jit_ns, bool):
-            track.spent -= min(max(jit_ns, 0) / 1e9, 5.0)
-        track.rounds += 1
-        track.batch = int(resp["batch"])
-        track.samples.extend(int(x) for x in resp["samples_ns"])
-        track.round_sizes.append(len(resp["samples_ns"]))
-        track.checksums.append(resp["checksum"])
-        track.peak_rss_kb = max(track.peak_rss_kb, rss if rss is not None else int(resp.get("peak_rss_kb") or 0))
-        budget = spec.budget or self.s.time_per_cell
-        passes = max(1, self.s.passes)
-        last = self._pass >= passes - 1
-        enough = len(track.samples) >= self.s.min_samples
-        tight = enough and summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= self.s.max_rel_ci
-        if last:
-            if enough and (tight or track.spent >= budget):
-                track.done = True
-        elif tight or track.spent >= budget * (self._pass + 1) / passes:
-            track.paused = True  # this pass's share is spent: the next pass takes more, later in the run
-        # hard stops: a cell whose single samples are very slow must not run forever
-        if track.spent >= 5 * budget or len(track.samples) >= self.s.max_samples:
-            track.done = True
-
-    def _check_bench(self, spec: CellSpec, req: dict, resp: dict) -> None:
-        """Reject responses that cannot be true, so a lying driver fails loudly."""
-        batch, samples, checksum = resp.get("batch"), resp.get("samples_ns"), resp.get("checksum")
-        if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch <= MAX_BATCH:
-            raise DriverError(f"protocol: bad batch {batch!r}")
-        if req["batch"] and batch != req["batch"]:
-            raise DriverError(f"protocol: asked for batch {req['batch']}, driver used {batch}")
-        if not isinstance(samples, list) or len(samples) != req["samples"]:
-            raise DriverError(
-                f"protocol: asked for {req['samples']} samples, got {len(samples) if isinstance(samples, list) else samples!r}"
-            )
-        if not all(_is_number(x) and 1 <= x <= MAX_SAMPLE_NS for x in samples):
-            bad = next(x for x in samples if not (_is_number(x) and 1 <= x <= MAX_SAMPLE_NS))
-            raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
-        if not isinstance(checksum, str) or not _CHECKSUM_RE.match(checksum):
-            raise DriverError(f"protocol: bad checksum {checksum!r}")
-        after = resp.get("checksum_after")  # protocol 4: one more operation after the samples
-        if after is not None and (not isinstance(after, str) or not _CHECKSUM_RE.match(after)):
-            raise DriverError(f"protocol: bad checksum_after {after!r}")
-        if after is not None and after != checksum and algorithms.get(spec.alg).repeatable(spec.op):
-            raise DriverError(
-                f"output after the samples ({after}) differs from the first ({checksum}): "
-                "state carried from one operation into the next"
-            )
-        expected = algorithms.output_len(spec.alg, spec.op, spec.size)
-        if expected is not None and int(checksum[:8], 16) != expected:
-            raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")
+        sampler.absorb(track, resp, rss)
+        sampler.decide(spec, track, self.s, pass_no)
 
     # --- storing ---------------------------------------------------------------
 
@@ -593,14 +398,14 @@ class Runner:
             CellRecord(pid, spec.alg, spec.op, spec.size, spec.chunk, status, reason, started=now(), finished=now()),
         )
 
-    def _store_cell(self, run_id: int, spec: CellSpec, pid: str, track: _Track, interrupted: bool = False) -> None:
+    def _store_cell(self, run_id: int, spec: CellSpec, pid: str, track: Track, interrupted: bool = False) -> None:
         if track.not_offered and not track.samples:
             self._store_simple(run_id, spec, pid, "not-offered", track.not_offered)
             return
         extra: dict = {"spent_s": round(track.spent, 3), "round_sizes": track.round_sizes}
         if interrupted:
             extra["interrupted"] = True
-        if len(set(track.checksums)) > 1 and algorithms.get(spec.alg).deterministic(spec.op):
+        if len(set(track.checksums)) > 1 and spec.algorithm.deterministic(spec.op):
             extra["checksum_unstable"] = True  # fresh keys per request make public-key outputs differ: expected
         ok = bool(track.samples) and not track.failed  # samples taken before a fault are kept, but the cell is failed
         implausible = None

@@ -1,0 +1,46 @@
+"""What a `bench` response must be before a single figure of it is believed (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from . import algorithms
+from .errors import DriverError
+from .planner import CellSpec
+
+CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
+MAX_SAMPLE_NS = 1e15  # eleven days: a sample is a batch lasting milliseconds
+MAX_BATCH = 1 << 40
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def check(spec: CellSpec, req: dict, resp: dict) -> None:
+    """Refuse a response that cannot be true, so a lying driver fails its cell loudly."""
+    batch, samples, checksum = resp.get("batch"), resp.get("samples_ns"), resp.get("checksum")
+    if not isinstance(batch, int) or isinstance(batch, bool) or not 1 <= batch <= MAX_BATCH:
+        raise DriverError(f"protocol: bad batch {batch!r}")
+    if req["batch"] and batch != req["batch"]:
+        raise DriverError(f"protocol: asked for batch {req['batch']}, driver used {batch}")
+    if not isinstance(samples, list) or len(samples) != req["samples"]:
+        got = len(samples) if isinstance(samples, list) else samples
+        raise DriverError(f"protocol: asked for {req['samples']} samples, got {got!r}")
+    bad = next((x for x in samples if not (_is_number(x) and 1 <= x <= MAX_SAMPLE_NS)), None)
+    if bad is not None:
+        raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
+    if not isinstance(checksum, str) or not CHECKSUM_RE.match(checksum):
+        raise DriverError(f"protocol: bad checksum {checksum!r}")
+    after = resp.get("checksum_after")  # protocol 4: one more operation after the samples
+    if after is not None and (not isinstance(after, str) or not CHECKSUM_RE.match(after)):
+        raise DriverError(f"protocol: bad checksum_after {after!r}")
+    if after is not None and after != checksum and spec.algorithm.repeatable(spec.op):
+        raise DriverError(
+            f"output after the samples ({after}) differs from the first ({checksum}): "
+            "state carried from one operation into the next"
+        )
+    expected = algorithms.output_len(spec.alg, spec.op, spec.size)
+    if expected is not None and int(checksum[:8], 16) != expected:
+        raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")

@@ -1,0 +1,75 @@
+"""The run's driver processes: one per provider, started with its environment, restarted after a fault."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import cpufeatures
+from .drivers.client import DriverProcess
+from .drivers.registry import Registry
+from .errors import DriverError
+
+
+class DriverPool:
+    def __init__(self, registry: Registry, timeout: float, cpu_features: str = "", log: Callable[[str], None] = print):
+        self.registry, self.timeout, self.cpu_features, self.log = registry, timeout, cpu_features, log
+        self.drivers: dict[str, DriverProcess] = {}
+        self.hellos: dict[str, dict] = {}
+        self.broken: dict[str, str] = {}  # provider -> why it cannot be used
+
+    def env(self, p) -> dict:
+        env = dict(self.registry.env_for(p))
+        if self.cpu_features and cpufeatures.applies_to(p.id):
+            env["OPENSSL_ia32cap"] = cpufeatures.ia32cap(self.cpu_features.split(","))
+        return env
+
+    def start(self, pid: str) -> dict | None:
+        """Start a provider's driver: its hello (with what the reports show beside it), or None and why in `broken`."""
+        p = self.registry.get(pid)
+        ok, why = self.registry.usable(p)
+        if not ok:
+            self.broken[pid] = why
+            self.log(f"{pid}: {why}")
+            return None
+        try:
+            d = DriverProcess(pid, p.argv(), env=self.env(p))
+            hello = d.hello(timeout=self.timeout)
+        except DriverError as e:
+            self.broken[pid] = f"driver failed to start: {e}"
+            self.log(f"{pid}: {self.broken[pid]}")
+            return None
+        hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
+        if self.cpu_features and cpufeatures.applies_to(pid):
+            hello["cpu_features_off"] = self.cpu_features
+            hello["openssl_ia32cap"] = self.env(p)["OPENSSL_ia32cap"]
+        self.drivers[pid] = d
+        self.hellos[pid] = hello
+        return hello
+
+    def restart(self, pid: str) -> None:
+        """A fresh process after a crash, hang or lie; a provider that cannot restart is `broken`."""
+        old = self.drivers.pop(pid, None)
+        if old:
+            old.kill()
+            old.close(timeout=1)
+        p = self.registry.get(pid)
+        try:
+            d = DriverProcess(pid, p.argv(), env=self.env(p))
+            d.hello(timeout=self.timeout)
+            self.drivers[pid] = d
+        except DriverError as e:
+            self.broken[pid] = f"driver could not be restarted: {e}"
+
+    def request(self, pid: str, msg: dict, timeout: float | None = None) -> dict:
+        return self.drivers[pid].request(msg, self.timeout if timeout is None else timeout)
+
+    def offers(self, pid: str, alg: str, op: str, chunk: int) -> bool:
+        hello = self.hellos.get(pid, {})
+        if op not in hello.get("offers", {}).get(alg, []):
+            return False
+        return chunk == 0 or alg in hello.get("stream", [])
+
+    def stop_all(self) -> None:
+        for d in self.drivers.values():
+            d.close(timeout=2)
+        self.drivers.clear()

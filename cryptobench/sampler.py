@@ -1,0 +1,117 @@
+"""One provider's sampling of one cell: what to ask its driver next, and when to stop.
+
+Pure: no I/O and no hidden state. Everything the rules read is passed in — the cell, its track so
+far, the run's settings and the number of the pass over the plan — so the same inputs always give
+the same request and the same decision. The stopping rule reads the interval the reports show
+(`stats.summarize`, 95% interval of the median).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from . import fixed_input
+from .planner import CellSpec
+from .settings import Settings
+from .stats import summarize
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass
+class Track:
+    """One provider's progress on one cell."""
+
+    batch: int = 0
+    samples: list[int] = field(default_factory=list)
+    checksums: list[str] = field(default_factory=list)
+    spent: float = 0.0
+    rounds: int = 0
+    peak_rss_kb: int = 0
+    done: bool = False
+    paused: bool = False  # done for this pass, not for the run
+    round_sizes: list[int] = field(default_factory=list)  # samples per request, in order
+    failed: str = ""
+    not_offered: str = ""
+    started: str = field(default_factory=now)
+
+    @property
+    def median_sample(self) -> int:
+        return sorted(self.samples)[len(self.samples) // 2]
+
+
+def one_per_sample(spec: CellSpec) -> bool:
+    """Slow and variable (RSA key generation): every sample is one operation, so the distribution of
+    single keys is kept and reported (median, p10, p90, how many)."""
+    return spec.op == "keygen" and spec.alg.startswith("rsa-")
+
+
+def samples_for(spec: CellSpec, track: Track, s: Settings) -> int:
+    """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
+    chunks) still interleave and stop near their budget; the first round only calibrates."""
+    if track.rounds == 0:
+        return 2
+    fit = int((spec.budget or s.time_per_cell) * 1e9 / 4 / max(track.median_sample, 1))
+    return max(1, min(s.samples_per_round, fit))
+
+
+def request_for(spec: CellSpec, track: Track, s: Settings) -> dict:
+    """The next `bench` request: the first round calibrates after a long warm-up, later ones reuse the batch."""
+    a = spec.algorithm
+    req = {
+        "cmd": "bench",
+        "alg": spec.alg,
+        "op": spec.op,
+        "size": spec.size,
+        "chunk": spec.chunk,
+        "seed": s.seed,
+        "batch": track.batch,
+        "target_ns": s.target_ns,
+        "warmup_ns": s.warmup_first_ns if track.rounds == 0 else s.warmup_ns,
+        "samples": samples_for(spec, track, s),
+    }
+    if a.key_len:
+        req["key"] = fixed_input.cell_key(a.key_len)
+    if a.iv_len:
+        req["iv"] = fixed_input.cell_iv(a.iv_len)
+    if one_per_sample(spec):
+        req.update(batch=1, samples=1)
+    return req
+
+
+def absorb(track: Track, resp: dict, rss_kb: int | None) -> None:
+    """Add a checked `bench` response to the track. A JIT's warm-up (reported by the driver) is not
+    part of the cell's measuring budget."""
+    warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
+    jit_ns = warm.get("jit_ns", 0)
+    if isinstance(jit_ns, (int, float)) and not isinstance(jit_ns, bool):
+        track.spent -= min(max(jit_ns, 0) / 1e9, 5.0)
+    track.rounds += 1
+    track.batch = int(resp["batch"])
+    track.samples.extend(int(x) for x in resp["samples_ns"])
+    track.round_sizes.append(len(resp["samples_ns"]))
+    track.checksums.append(resp["checksum"])
+    track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
+
+
+def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
+    """After a round: go on, pause until the next pass over the plan, or stop.
+
+    Each of the `passes` passes may spend its share of the cell's budget; the last pass stops when
+    the interval is tight (after `min_samples`) or the budget is spent. Very slow cells stop at five
+    budgets or `max_samples` whatever the pass.
+    """
+    budget = spec.budget or s.time_per_cell
+    passes = max(1, s.passes)
+    enough = len(track.samples) >= s.min_samples
+    tight = enough and summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= s.max_rel_ci
+    if pass_no >= passes - 1:
+        if enough and (tight or track.spent >= budget):
+            track.done = True
+    elif tight or track.spent >= budget * (pass_no + 1) / passes:
+        track.paused = True
+    if track.spent >= 5 * budget or len(track.samples) >= s.max_samples:
+        track.done = True

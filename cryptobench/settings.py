@@ -1,0 +1,35 @@
+"""What a run is asked to do: the settings stored with it, read by the runner, sampler and driver pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import fixed_input
+
+
+@dataclass
+class Settings:
+    suite: str
+    baseline: str
+    time_per_cell: float = 0.5
+    target_ns: int = 5_000_000
+    samples_per_round: int = 5
+    min_samples: int = 10
+    max_samples: int = 100_000
+    max_rel_ci: float = 0.01
+    warmup_first_ns: int = 50_000_000
+    warmup_ns: int = 5_000_000
+    timeout: float = 60.0
+    vectors_dir: str | None = None
+    seed: int = fixed_input.DEFAULT_SEED
+    noise: float = 0.02
+    label: str = ""
+    passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
+    layout: str = "table"
+    cpu_features: str = ""
+    differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
+    measure: bool = True  # False: verify only (`cryptobench verify`)
+    monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)

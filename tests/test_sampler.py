@@ -1,0 +1,77 @@
+"""The cell sampler is pure: the same cell, track, settings and pass give the same request and decision."""
+
+import pytest
+
+from cryptobench import bench_response, sampler
+from cryptobench.errors import DriverError
+from cryptobench.planner import CellSpec
+from cryptobench.settings import Settings
+
+S = Settings(suite="t", baseline="x", time_per_cell=1.0, passes=3, min_samples=10, max_rel_ci=0.01)
+GCM = CellSpec("aes-128-gcm", "seal", 1024, 0, ("p",))
+
+
+def test_the_first_round_calibrates_after_a_long_warm_up_and_later_rounds_reuse_the_batch():
+    t = sampler.Track()
+    first = sampler.request_for(GCM, t, S)
+    assert (first["batch"], first["samples"], first["warmup_ns"]) == (0, 2, S.warmup_first_ns)
+    assert len(first["key"]) == 32 and len(first["iv"]) == 24  # 16- and 12-byte hex
+    sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000, 5_100_000], "checksum": "c"}, None)
+    later = sampler.request_for(GCM, t, S)
+    assert (later["batch"], later["samples"], later["warmup_ns"]) == (64, S.samples_per_round, S.warmup_ns)
+    # a slow sample fits fewer per round: a quarter of the budget at most
+    slow = sampler.Track(rounds=1, batch=1, samples=[200_000_000])
+    assert sampler.request_for(GCM, slow, S)["samples"] == 1
+
+
+def test_rsa_key_generation_is_one_operation_per_sample():
+    track = sampler.Track(rounds=2, batch=1, samples=[50_000_000, 90_000_000])
+    req = sampler.request_for(CellSpec("rsa-2048", "keygen", 0, 0, ("p",)), track, S)
+    assert (req["batch"], req["samples"]) == (1, 1)
+
+
+def test_a_tight_cell_pauses_in_early_passes_and_is_done_in_the_last():
+    tight = [1_000_000] * 12
+    for pass_no, paused, done in ((0, True, False), (1, True, False), (2, False, True)):
+        t = sampler.Track(batch=1, samples=list(tight), rounds=3, spent=0.1)
+        sampler.decide(GCM, t, S, pass_no)
+        assert (t.paused, t.done) == (paused, done), pass_no
+
+
+def test_a_noisy_cell_goes_on_until_its_share_of_the_budget_is_spent():
+    noisy = [1_000_000, 3_000_000] * 6
+    t = sampler.Track(batch=1, samples=list(noisy), rounds=3, spent=0.2)
+    sampler.decide(GCM, t, S, 0)
+    assert not t.paused and not t.done
+    t.spent = 0.34  # past a third of the budget in the first of three passes
+    sampler.decide(GCM, t, S, 0)
+    assert t.paused and not t.done
+    t = sampler.Track(batch=1, samples=list(noisy), rounds=30, spent=5.0)  # five budgets: a hard stop
+    sampler.decide(GCM, t, S, 0)
+    assert t.done
+
+
+@pytest.mark.parametrize(
+    "cell,after,fails",
+    [
+        (CellSpec("sha256", "hash", 64, 0, ("p",)), "00000020:0000000000000002", True),
+        (CellSpec("sha256", "hash", 64, 0, ("p",)), "00000020:0000000000000001", False),
+    ],
+)
+def test_an_output_that_changes_after_the_samples_fails_a_repeatable_cell(cell, after, fails):
+    req = {"batch": 0, "samples": 1}
+    resp = {"batch": 1, "samples_ns": [1000], "checksum": "00000020:0000000000000001", "checksum_after": after}
+    if fails:
+        with pytest.raises(DriverError, match="state carried from one operation into the next"):
+            bench_response.check(cell, req, resp)
+    else:
+        bench_response.check(cell, req, resp)
+
+
+def test_fresh_outputs_by_design_are_not_held_to_the_rule():
+    from cryptobench import algorithms
+
+    assert not algorithms.get("ml-kem-768").repeatable("encaps")
+    assert not algorithms.get("ecdsa-p256").repeatable("sign")
+    assert algorithms.get("ml-kem-768").repeatable("decaps") and algorithms.get("x25519").repeatable("derive")
+    assert not algorithms.get("pq-ntor-768").repeatable("full")
