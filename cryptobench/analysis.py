@@ -23,6 +23,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
+from . import stats
+
 # binding -> the native provider over the same library (and what to say about it)
 WRAPS = {
     "python:hashlib": ("c:openssl", "the same system libcrypto"),
@@ -183,8 +185,7 @@ def pathologies(rows) -> list[dict]:
                 )
         if len(growth) >= 3:
             for pid, (g, lo, hi) in growth.items():
-                peers = sorted(v[0] for p, v in growth.items() if p != pid)
-                peer_median = peers[len(peers) // 2]
+                peer_median = stats.median([v[0] for p, v in growth.items() if p != pid])
                 if peer_median >= 3 and g < 1.5 and not any(f["provider"] == pid and f["alg"] == alg and f["op"] == op
                                                             for f in flags):  # fmt: skip
                     flags.append({"provider": pid, "alg": alg, "op": op,

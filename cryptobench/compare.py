@@ -50,8 +50,8 @@ class Comparison:
 
     def shift(self) -> float | None:
         """Median change in percent over every compared cell: how the run as a whole moved."""
-        deltas = sorted(p.ratio.percent for p in self.all_pairs())
-        return deltas[len(deltas) // 2] if deltas else None
+        deltas = [p.ratio.percent for p in self.all_pairs()]
+        return stats.median(deltas) if deltas else None
 
     def same_fraction(self, predicate=lambda p: True) -> tuple[int, int]:
         chosen = [p for p in self.all_pairs() if predicate(p)]

@@ -25,6 +25,7 @@ from . import (
     memory,
     plausibility,
     sampler,
+    stats,
 )
 from .driverpool import DriverPool
 from .drivers.registry import Registry
@@ -410,7 +411,7 @@ class Runner:
         ok = bool(track.samples) and not track.failed  # samples taken before a fault are kept, but the cell is failed
         implausible = None
         if ok:  # a figure this machine cannot produce is kept, but refused
-            per_op = sorted(track.samples)[len(track.samples) // 2] / max(track.batch, 1)
+            per_op = stats.median(track.samples) / max(track.batch, 1)
             implausible = plausibility.judge(spec.alg, spec.op, spec.size, spec.chunk, per_op, self.limits)
             if implausible:
                 ok, track.failed = False, implausible

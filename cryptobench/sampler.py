@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import fixed_input
+from . import fixed_input, stats
 from .planner import CellSpec
 from .settings import Settings
-from .stats import summarize
 
 
 def now() -> str:
@@ -39,8 +38,8 @@ class Track:
     started: str = field(default_factory=now)
 
     @property
-    def median_sample(self) -> int:
-        return sorted(self.samples)[len(self.samples) // 2]
+    def median_sample(self) -> float:
+        return stats.median(self.samples)
 
 
 def one_per_sample(spec: CellSpec) -> bool:
@@ -107,7 +106,7 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
     budget = spec.budget or s.time_per_cell
     passes = max(1, s.passes)
     enough = len(track.samples) >= s.min_samples
-    tight = enough and summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= s.max_rel_ci
+    tight = enough and stats.summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= s.max_rel_ci
     if pass_no >= passes - 1:
         if enough and (tight or track.spent >= budget):
             track.done = True

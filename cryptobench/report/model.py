@@ -258,7 +258,7 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
         out.append(
             Note(f"{_label(c)}: coefficient of variation {s.cv * 100:.1f}% is over {CV_LIMIT * 100:.0f}%", "cv", s.cv)
         )
-    sample_ns = sorted(c.samples_ns)[len(c.samples_ns) // 2]
+    sample_ns = stats.median(c.samples_ns)
     if resolution_ns and sample_ns < CLOCK_FACTOR * resolution_ns:
         r.notes.append("near clock resolution")
         out.append(

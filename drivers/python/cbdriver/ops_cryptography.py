@@ -20,6 +20,7 @@ from .ops_base import (
     Provider,
     Rejected,
     case_bytes,
+    copied_cell,
     make_cell,
     noop_cell,
     stream_cell,
@@ -266,36 +267,7 @@ def _hash_cell(algo, spec: CellSpec) -> Cell:
 def _hmac_cell(spec: CellSpec) -> Cell:
     # the prepared key: one keyed HMAC object per cell (inner and outer pads absorbed once), copied per tag
     keyed = hmac.HMAC(spec.key, hashes.SHA256())
-    if not spec.chunk:
-        msg = spec.msg
-
-        def call() -> int:
-            h = keyed.copy()
-            h.update(msg)
-            return h.finalize()[0]
-
-        def output() -> bytes:
-            h = keyed.copy()
-            h.update(msg)
-            return h.finalize()
-
-        return make_cell(call, output)
-
-    pieces = spec.input_pieces()
-
-    def call() -> int:
-        h = keyed.copy()
-        for p in pieces():
-            h.update(p)
-        return h.finalize()[0]
-
-    def output() -> bytes:
-        h = keyed.copy()
-        for p in pieces():
-            h.update(p)
-        return h.finalize()
-
-    return make_cell(call, output)
+    return copied_cell(keyed, type(keyed).finalize, spec)
 
 
 def _cipher_cell(spec: CellSpec) -> Cell:

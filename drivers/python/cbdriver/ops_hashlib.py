@@ -7,7 +7,7 @@ import hmac
 import platform
 import ssl
 
-from .ops_base import Cell, CellSpec, Provider, case_bytes, make_cell, noop_cell
+from .ops_base import Cell, CellSpec, Provider, case_bytes, copied_cell, make_cell, noop_cell
 
 # algorithm -> name of the hashlib constructor (default digest sizes: blake2b 64, blake2s 32 bytes)
 HASHES = {
@@ -110,36 +110,7 @@ def _hash_cell(ctor, spec: CellSpec) -> Cell:
 def _hmac_cell(spec: CellSpec) -> Cell:
     # the prepared key: one keyed HMAC object per cell (inner and outer pads absorbed once), copied per tag
     keyed = hmac.new(spec.key, digestmod="sha256")
-    if not spec.chunk:
-        msg = spec.msg
-
-        def call() -> int:
-            h = keyed.copy()
-            h.update(msg)
-            return h.digest()[0]
-
-        def output() -> bytes:
-            h = keyed.copy()
-            h.update(msg)
-            return h.digest()
-
-        return make_cell(call, output)
-
-    pieces = spec.input_pieces()
-
-    def call() -> int:
-        h = keyed.copy()
-        for p in pieces():
-            h.update(p)
-        return h.digest()[0]
-
-    def output() -> bytes:
-        h = keyed.copy()
-        for p in pieces():
-            h.update(p)
-        return h.digest()
-
-    return make_cell(call, output)
+    return copied_cell(keyed, type(keyed).digest, spec)
 
 
 PROVIDER = HashlibProvider()

@@ -19,18 +19,11 @@ from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, ChaCha20
 
 from cbdriver import PROVIDERS, inputs, load_provider, protocol
 from cbdriver.ops_base import BLOCK, IV_LEN, KEY_LEN
+from cbdriver.ops_hashlib import HASHES as HASHLIB  # algorithm -> hashlib constructor name
 from cbdriver.pk_cryptography import SCHEMES
 
 DRIVER_DIR = Path(__file__).resolve().parents[1]  # drivers/python, the driver's PYTHONPATH
 SEED = 2654435769
-HASHLIB = {
-    "sha256": "sha256",
-    "sha512": "sha512",
-    "sha3-256": "sha3_256",
-    "sha3-512": "sha3_512",
-    "blake2b-512": "blake2b",
-    "blake2s-256": "blake2s",
-}
 
 
 def key_for(alg: str) -> bytes:
