@@ -20,10 +20,12 @@ type benchResult struct {
 	Batch     int64   `json:"batch"`
 	SamplesNs []int64 `json:"samples_ns"`
 	Checksum  string  `json:"checksum"`
+	After     string  `json:"checksum_after"`
 	Sink      *uint64 `json:"sink"`
 	Warmup    *struct {
-		Ops int64 `json:"ops"`
-		Ns  int64 `json:"ns"`
+		Ops            int64  `json:"ops"`
+		Ns             int64  `json:"ns"`
+		CalibrationOps *int64 `json:"calibration_ops"`
 	} `json:"warmup"`
 	PeakRSSKb *int64 `json:"peak_rss_kb"`
 }
@@ -271,7 +273,7 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 	}
 	for _, v := range []string{"1", "2", "3", "null"} {
 		out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":` + v + `}`))
-		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":3,"provider":"go:stdlib"`) {
+		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":4,"provider":"go:stdlib"`) {
 			t.Fatalf("hello (protocol %s) after errors: %s", v, out)
 		}
 	}
@@ -361,5 +363,48 @@ func TestStreamedMemoryBounded(t *testing.T) {
 			t.Errorf("%s %s of %d bytes in 64 KiB chunks allocated %d bytes (limit %d)", tc.alg, tc.op, size, alloc, tc.limit)
 		}
 		t.Logf("%s %s %s: %d bytes allocated for a %d-byte streamed message", tc.pid, tc.alg, tc.op, alloc, size)
+	}
+}
+
+// The check values of docs/protocol.md ("The measurement loop") that every
+// driver reproduces.
+func TestMeasurementLoopCheckValues(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	ask := func(line string) benchResult {
+		out, _ := d.HandleLine([]byte(line))
+		var r benchResult
+		if err := json.Unmarshal(out, &r); err != nil || !r.OK {
+			t.Fatalf("%s -> %s", line, out)
+		}
+		return r
+	}
+	r := ask(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":2654435769,"batch":0,"target_ns":0,"warmup_ns":0,"samples":3}`)
+	if r.Batch != 1 || r.Warmup.Ops != 1 || r.Warmup.CalibrationOps == nil || *r.Warmup.CalibrationOps != 1 || len(r.SamplesNs) != 3 {
+		t.Errorf("noop, target 0, warm-up 0: batch %d, warm-up ops %d, calibration %v, %d samples; want 1, 1, 1, 3",
+			r.Batch, r.Warmup.Ops, r.Warmup.CalibrationOps, len(r.SamplesNs))
+	}
+	if r.Checksum != "00000000:cbf29ce484222325" || r.After != r.Checksum {
+		t.Errorf("noop checksums %s / %s", r.Checksum, r.After)
+	}
+	r = ask(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":2654435769,"batch":0,"target_ns":1000000,"samples":1}`)
+	if r.Batch&(r.Batch-1) != 0 || *r.Warmup.CalibrationOps != 2*r.Batch-1 {
+		t.Errorf("calibrated batch %d after %d operations; want a power of two after 2*batch-1", r.Batch, *r.Warmup.CalibrationOps)
+	}
+	r = ask(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":2654435769,"batch":7,"samples":5}`)
+	if r.Batch != 7 || len(r.SamplesNs) != 5 || r.Warmup.CalibrationOps != nil {
+		t.Errorf("fixed batch 7, 5 samples: got batch %d, %d samples, calibration %v", r.Batch, len(r.SamplesNs), r.Warmup.CalibrationOps)
+	}
+	r = ask(`{"cmd":"bench","alg":"sha256","op":"hash","size":1024,"seed":2654435769,"batch":3,"samples":2}`)
+	if r.Checksum != "00000020:fb4898be6151a393" || r.After != r.Checksum {
+		t.Errorf("sha256 1 KiB checksums %s / %s", r.Checksum, r.After)
+	}
+	for _, line := range []string{
+		`{"cmd":"bench","alg":"no-such-alg","op":"hash","size":64,"seed":1,"samples":1}`,
+		`{"cmd":"bench","alg":"noop","op":"no-such-op","size":0,"seed":1,"samples":1}`,
+	} {
+		out, _ := d.HandleLine([]byte(line))
+		if !strings.Contains(string(out), `"error":"not offered:`) {
+			t.Errorf("%s -> %s, want an error starting \"not offered:\"", line, out)
+		}
 	}
 }

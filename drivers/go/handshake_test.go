@@ -191,12 +191,13 @@ func TestHandshakeFinishFailures(t *testing.T) {
 
 		cell, _ = a.NewCell(newCellParams("client-finish", nil, nil, benchSeed, 0, 0))
 		fc = cell.(finishCell)
-		if _, _ = sample(cell, 4, 2); cell.Err() != nil { // prepared per sample
+		timeBatch(cell, 4) // prepared per batch
+		if timeBatch(cell, 4); cell.Err() != nil {
 			t.Fatalf("%s: two samples of 4: %v", name, cell.Err())
 		}
 		fc.prepare(3)
 		fc.corruptReplies()
-		sample(cell, 3, 1)
+		timeBatch(cell, 3)
 		if err := cell.Err(); err == nil || !strings.Contains(err.Error(), "handshake failed") {
 			t.Errorf("%s: finishes on corrupted replies: %v, want a handshake failure", name, err)
 		}

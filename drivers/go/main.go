@@ -1,5 +1,5 @@
 // Command cbdriver-go is cryptobench's Go driver: it speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 3) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 4) on stdin/stdout for one
 // provider, selected by --provider.
 package main
 
@@ -39,7 +39,7 @@ type Driver struct {
 
 // NewDriver measures the clock resolution once, at start-up.
 func NewDriver(p *Provider) *Driver {
-	return &Driver{prov: p, resolutionNs: measureResolution()}
+	return &Driver{prov: p, resolutionNs: probeResolution()}
 }
 
 // Serve runs the request loop until bye or end of input. Lines may be
@@ -124,7 +124,7 @@ func (d *Driver) hello(req *Request) (*helloResponse, error) {
 		Library:        d.prov.Library,
 		LibraryVersion: d.prov.Version(),
 		Runtime:        runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		Clock:          clockInfo{Source: clockSource, ResolutionNs: d.resolutionNs},
+		Clock:          clockInfo{Source: clockSource, ResolutionNs: d.resolutionNs, ProbeReads: probeReads},
 		Offers:         offers,
 		Stream:         stream,
 		Notes:          d.prov.Notes,
@@ -137,7 +137,7 @@ func (d *Driver) lookup(name string) (*Alg, error) {
 	}
 	a := d.prov.alg(name)
 	if a == nil {
-		return nil, fmt.Errorf("alg %q not offered by %s", name, d.prov.ID)
+		return nil, fmt.Errorf("not offered: alg %q by %s", name, d.prov.ID)
 	}
 	return a, nil
 }
@@ -187,7 +187,7 @@ func (d *Driver) keypair(req *Request) (*keypairResponse, error) {
 		return nil, err
 	}
 	if a.Keypair == nil {
-		return nil, fmt.Errorf("keypair not offered for %s by %s (not a public-key algorithm)", a.Name, d.prov.ID)
+		return nil, fmt.Errorf("not offered: keypair for %s by %s (not a public-key algorithm)", a.Name, d.prov.ID)
 	}
 	pub, priv, err := a.Keypair()
 	if err != nil {
@@ -205,7 +205,7 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 		return nil, fmt.Errorf("request has no \"op\"")
 	}
 	if !a.offers(req.Op) {
-		return nil, fmt.Errorf("op %q not offered for %s by %s", req.Op, a.Name, d.prov.ID)
+		return nil, fmt.Errorf("not offered: op %q for %s by %s", req.Op, a.Name, d.prov.ID)
 	}
 	switch {
 	case req.Size == nil:
@@ -250,31 +250,24 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 
 	runtime.GC() // preparation garbage should not be collected inside a sample
 
-	wOps, wNs, s := warmup(cell, req.WarmupNs)
-	sink += s
+	m := measure(cell, req.Batch, req.TargetNs, req.WarmupNs, int(*req.Samples))
 	if err := cell.Err(); err != nil {
 		return nil, err
 	}
-	batch := req.Batch
-	if batch == 0 {
-		batch, s = calibrate(cell, req.TargetNs)
-		sink += s
-		if err := cell.Err(); err != nil {
-			return nil, err
-		}
-	}
-	samples, s := sample(cell, batch, int(*req.Samples))
-	sink += s
+	// one more operation, untimed: state leaking between operations shows here
+	prepare(cell, 1)
+	s, after := checksumRun(cell)
 	if err := cell.Err(); err != nil {
 		return nil, err
 	}
 	return &benchResponse{
 		OK:        true,
-		Batch:     batch,
-		SamplesNs: samples,
+		Batch:     m.Batch,
+		SamplesNs: m.Samples,
 		Checksum:  checksum,
-		Sink:      sink,
-		Warmup:    warmupInfo{Ops: wOps, Ns: wNs},
+		After:     after,
+		Sink:      sink + m.Sink + s,
+		Warmup:    m.Warmup,
 		PeakRSSKb: peakRSSKb(),
 	}, nil
 }

@@ -1,6 +1,6 @@
 package main
 
-// Protocol version 3 (docs/protocol.md): request and response shapes,
+// Protocol version 4 (docs/protocol.md): request and response shapes,
 // decoding, encoding, and turning any error into {"ok":false,"error":...}.
 
 import (
@@ -12,7 +12,10 @@ import (
 
 // protocolVersion is the highest version this driver implements; hello
 // accepts any requested version >= 1 and answers with this one.
-const protocolVersion = 3
+const protocolVersion = 4
+
+// defaultTargetNs is the calibration target when a bench request has none.
+const defaultTargetNs = 5_000_000
 
 // Request is any request; fields not used by a command are ignored.
 type Request struct {
@@ -130,6 +133,7 @@ type okResponse struct {
 type clockInfo struct {
 	Source       string `json:"source"`
 	ResolutionNs int64  `json:"resolution_ns"`
+	ProbeReads   int    `json:"probe_reads"`
 }
 
 type helloResponse struct {
@@ -170,8 +174,9 @@ type verifyResponse struct {
 }
 
 type warmupInfo struct {
-	Ops int64 `json:"ops"`
-	Ns  int64 `json:"ns"`
+	Ops            int64  `json:"ops"`
+	Ns             int64  `json:"ns"`
+	CalibrationOps *int64 `json:"calibration_ops,omitempty"`
 }
 
 type benchResponse struct {
@@ -179,6 +184,7 @@ type benchResponse struct {
 	Batch     int64      `json:"batch"`
 	SamplesNs []int64    `json:"samples_ns"`
 	Checksum  string     `json:"checksum"`
+	After     string     `json:"checksum_after"`
 	Sink      uint64     `json:"sink"`
 	Warmup    warmupInfo `json:"warmup"`
 	PeakRSSKb int64      `json:"peak_rss_kb"`
@@ -186,7 +192,7 @@ type benchResponse struct {
 
 // decodeRequest parses one request line.
 func decodeRequest(line []byte) (*Request, error) {
-	var r Request
+	r := Request{TargetNs: defaultTargetNs} // absent target_ns: 5 ms (protocol.md)
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("cannot parse request: %v", err)

@@ -1,9 +1,6 @@
 package main
 
-import (
-	"math"
-	"time"
-)
+import "time"
 
 // The clock is time.Now()/time.Since(): a time.Time from time.Now carries a
 // monotonic reading, and time.Since on such a value reads only the runtime's
@@ -19,27 +16,28 @@ const maxBatch = int64(1) << 30
 // results unused.
 var globalSink uint64
 
-// measureResolution returns the smallest non-zero difference between
-// successive clock reads, in ns.
-func measureResolution() int64 {
-	best := int64(math.MaxInt64)
+// probeReads is the number of successive clock reads of the resolution
+// probe (docs/protocol.md, "The measurement loop").
+const probeReads = 20000
+
+// probeResolution returns the smallest non-zero difference between
+// probeReads successive clock reads, in ns; 0 when no two reads differed.
+func probeResolution() int64 {
+	best := int64(0)
 	prev := time.Now()
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < probeReads; i++ {
 		now := time.Now()
-		if d := int64(now.Sub(prev)); d > 0 && d < best {
+		if d := int64(now.Sub(prev)); d > 0 && (best == 0 || d < best) {
 			best = d
 		}
 		prev = now
 	}
-	if best == math.MaxInt64 {
-		return 0
-	}
 	return best
 }
 
-// timeBatch times n consecutive operations of c. Nothing but the calls to
-// c.Run and the addition of their results is inside the timed region; a
-// cell with single-use inputs (preparedCell) makes them just before it.
+// timeBatch times n consecutive operations of c: the only timed region.
+// Nothing but the calls to c.Run and the addition of their results is inside
+// it; a cell with single-use inputs (preparedCell) makes them just before.
 func timeBatch(c Cell, n int64) (ns int64, sink uint64) {
 	prepare(c, n)
 	t0 := time.Now()
@@ -51,9 +49,9 @@ func timeBatch(c Cell, n int64) (ns int64, sink uint64) {
 	return ns, sink
 }
 
-// warmup runs c for at least warmupNs (and at least one operation), in
-// rounds that double in size but do not run far past the deadline.
-func warmup(c Cell, warmupNs int64) (ops, ns int64, sink uint64) {
+// warmUp runs c in rounds of 1, 2, 4, ... operations (the last cut to the
+// time left) until warmupNs has passed: at least one operation.
+func warmUp(c Cell, warmupNs int64) (w warmupInfo, sink uint64) {
 	t0 := time.Now()
 	n := int64(1)
 	for {
@@ -61,41 +59,58 @@ func warmup(c Cell, warmupNs int64) (ops, ns int64, sink uint64) {
 		for i := int64(0); i < n; i++ {
 			sink += c.Run()
 		}
-		ops += n
-		ns = int64(time.Since(t0))
-		if ns >= warmupNs || c.Err() != nil {
+		w.Ops += n
+		w.Ns = int64(time.Since(t0))
+		if w.Ns >= warmupNs || c.Err() != nil {
 			break
 		}
-		perOp := ns / ops
-		if perOp < 1 {
-			perOp = 1
-		}
-		remaining := (warmupNs-ns)/perOp + 1
-		n = min(2*n, remaining, maxBatch)
+		perOp := max(w.Ns/w.Ops, 1)
+		n = min(2*n, (warmupNs-w.Ns)/perOp+1, maxBatch)
 	}
 	globalSink += sink
-	return ops, ns, sink
+	return w, sink
 }
 
 // calibrate doubles the batch from 1 until one batch takes at least
-// targetNs, capped at maxBatch.
-func calibrate(c Cell, targetNs int64) (batch int64, sink uint64) {
+// targetNs, capped at maxBatch: (batch, operations run, sink).
+func calibrate(c Cell, targetNs int64) (batch, ops int64, sink uint64) {
 	for batch = 1; ; batch *= 2 {
 		ns, s := timeBatch(c, batch)
 		sink += s
+		ops += batch
 		if ns >= targetNs || batch >= maxBatch || c.Err() != nil {
-			return batch, sink
+			return batch, ops, sink
 		}
 	}
 }
 
-// sample takes n samples of batch operations each.
-func sample(c Cell, batch int64, n int) (samples []int64, sink uint64) {
-	samples = make([]int64, n)
-	for i := range samples {
-		ns, s := timeBatch(c, batch)
-		samples[i] = ns
-		sink += s
+// measured is the timing part of a bench response.
+type measured struct {
+	Batch   int64
+	Samples []int64
+	Sink    uint64
+	Warmup  warmupInfo
+}
+
+// measure is docs/protocol.md's loop: warm-up, calibration when batch is 0,
+// then the samples. The caller checks c.Err() afterwards.
+func measure(c Cell, batch, targetNs, warmupNs int64, samples int) measured {
+	m := measured{Batch: batch, Samples: make([]int64, 0, samples)}
+	m.Warmup, m.Sink = warmUp(c, warmupNs)
+	if c.Err() != nil {
+		return m
 	}
-	return samples, sink
+	if batch == 0 {
+		var ops int64
+		var s uint64
+		m.Batch, ops, s = calibrate(c, targetNs)
+		m.Warmup.CalibrationOps = &ops
+		m.Sink += s
+	}
+	for i := 0; i < samples && c.Err() == nil; i++ {
+		ns, s := timeBatch(c, m.Batch)
+		m.Samples = append(m.Samples, ns)
+		m.Sink += s
+	}
+	return m
 }
