@@ -154,12 +154,12 @@ static json_t *handle_hello(json_t *req) {
   const char *colon = strchr(provider_id, ':');
   if (colon != NULL && (size_t)(colon - provider_id) < sizeof language)
     snprintf(language, sizeof language, "%.*s", (int)(colon - provider_id), provider_id);
-  return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I}, s:o, s:o, s:o}", "ok", 1,
+  return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:i}, s:o, s:o, s:o}", "ok", 1,
                    "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", language,
                    "library", ops_library_name(), "library_version", ops_library_version(),
                    "runtime", runtime, "clock", "source", TIMING_CLOCK_SOURCE, "resolution_ns",
-                   (json_int_t)timing_resolution_ns(), "offers", offers, "stream", stream, "notes",
-                   notes);
+                   (json_int_t)timing_resolution_ns(), "probe_reads", TIMING_PROBE_READS, "offers",
+                   offers, "stream", stream, "notes", notes);
 }
 
 /* ---- verify: the case executor ---- */
@@ -316,7 +316,7 @@ static json_t *handle_verify(json_t *req) {
   if (!json_is_array(cases))
     return cb_error("field cases must be an array");
   if (ops_alg_find(alg) == NULL)
-    return cb_error("algorithm not offered: %s", alg);
+    return cb_error("not offered: algorithm %s", alg);
   json_t *results = json_array();
   size_t i;
   json_t *cs;
@@ -333,9 +333,9 @@ static json_t *handle_keypair(json_t *req) {
     return cb_error("%s", err);
   const ops_alg *a = ops_alg_find(alg);
   if (a == NULL)
-    return cb_error("algorithm not offered: %s", alg);
+    return cb_error("not offered: algorithm %s", alg);
   if (!a->pk)
-    return cb_error("%s is not a public-key algorithm", alg);
+    return cb_error("not offered: keypair for %s (not a public-key algorithm)", alg);
   uint8_t *pub = NULL, *priv = NULL;
   size_t pub_len = 0, priv_len = 0;
   if (ops_keypair(alg, &pub, &pub_len, &priv, &priv_len, err, sizeof err) != 0)
@@ -449,20 +449,6 @@ static int pk_prepare(ops_params *p, pk_material *m, json_t **res) {
   return 0;
 }
 
-/* Whether every operation of a cell computes the same output (the bench's "last output equals the
- * first" check): not for randomised public-key operations (keygen, hedged or randomised
- * signatures, OAEP encrypt, encaps: their outputs are only checked for length by the
- * orchestrator), nor for handshakes (fresh ephemeral keys every operation), nor for `update`,
- * whose counter continues from one operation to the next. */
-static int repeatable(const ops_alg *a, const char *op) {
-  if (strcmp(op, "update") == 0 || strcmp(op, "rekey") == 0 || (a != NULL && a->fresh))
-    return 0;
-  if (a == NULL || !a->pk)
-    return 1;
-  return strcmp(op, "verify") == 0 || strcmp(op, "derive") == 0 || strcmp(op, "decrypt") == 0 ||
-         strcmp(op, "decaps") == 0;
-}
-
 static long peak_rss_kb(void) {
   struct rusage ru;
   return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
@@ -521,6 +507,47 @@ done:
   return rc;
 }
 
+/* Whether the catalogue lists `op` for `a`. */
+static int offers_op(const ops_alg *a, const char *op) {
+  for (size_t k = 0; a->ops[k] != NULL; k++)
+    if (strcmp(a->ops[k], op) == 0)
+      return 1;
+  return 0;
+}
+
+/* The checksum of one operation, outside the timed region (streamed: of the whole output stream,
+ * folded piece by piece through the tap). 0, or -1 with the error response. */
+static int checksum_of_one(ops_cell *cell, int streamed, const char *op,
+                           char checksum[INPUT_CHECKSUM_LEN], uint64_t *sink, json_t **res) {
+  ops_tap tap = {OPS_FNV_INIT, 0, NULL, 0, 0};
+  if (ops_cell_prepare(cell, 1) != 0) {
+    *res = cb_error("preparing the cell: %s", ops_cell_error(cell));
+    return -1;
+  }
+  if (streamed)
+    ops_cell_tap(cell, &tap);
+  int r = ops_cell_run(cell);
+  if (streamed)
+    ops_cell_tap(cell, NULL);
+  if (r < 0) {
+    if (r == OPS_REJECTED && strcmp(op, "open") == 0)
+      *res = cb_error("tag rejected");
+    else
+      *res = cb_error("%s%s", r == OPS_REJECTED ? "rejected by the library: " : "",
+                      ops_cell_error(cell));
+    return -1;
+  }
+  *sink += (uint64_t)r;
+  if (streamed) {
+    input_checksum_of(tap.len, tap.fnv, checksum);
+  } else {
+    size_t len;
+    const uint8_t *out = ops_cell_output(cell, &len);
+    input_checksum(out, len, checksum);
+  }
+  return 0;
+}
+
 static json_t *handle_bench(json_t *req) {
   char err[300] = "";
   const char *alg, *op;
@@ -556,7 +583,15 @@ static json_t *handle_bench(json_t *req) {
   }
   const ops_alg *a = ops_alg_find(alg);
   const int streamed = chunk > 0;
-  if (streamed && a != NULL && !a->stream) {
+  if (a == NULL) {
+    res = cb_error("not offered: algorithm %s", alg);
+    goto done;
+  }
+  if (!offers_op(a, op)) {
+    res = cb_error("not offered: operation %s for %s", op, alg);
+    goto done;
+  }
+  if (streamed && !a->stream) {
     res = cb_error("not offered: %s has no streaming API in %s (chunk must be 0)", alg,
                    ops_library_name());
     goto done;
@@ -608,67 +643,31 @@ static json_t *handle_bench(json_t *req) {
     goto done;
   }
 
-  /* the checksum of one operation, outside the timed region (streamed: of the whole output
-   * stream, folded piece by piece through the tap) */
-  ops_tap tap = {OPS_FNV_INIT, 0, NULL, 0, 0};
-  if (ops_cell_prepare(cell, 1) != 0) {
-    res = cb_error("preparing the cell: %s", ops_cell_error(cell));
+  char checksum[INPUT_CHECKSUM_LEN], after[INPUT_CHECKSUM_LEN];
+  timing_result m = {.samples_ns = samples};
+  if (checksum_of_one(cell, streamed, op, checksum, &m.sink, &res) != 0)
     goto done;
-  }
-  if (streamed)
-    ops_cell_tap(cell, &tap);
-  int r = ops_cell_run(cell);
-  if (streamed)
-    ops_cell_tap(cell, NULL);
-  if (r < 0) {
-    if (r == OPS_REJECTED && strcmp(op, "open") == 0)
-      res = cb_error("tag rejected");
-    else
-      res = cb_error("%s%s", r == OPS_REJECTED ? "rejected by the library: " : "",
-                     ops_cell_error(cell));
-    goto done;
-  }
-  uint64_t sink = (uint64_t)r;
-  size_t first_len;
-  const uint8_t *out = ops_cell_output(cell, &first_len);
-  uint64_t first_fnv = input_fnv1a64(out, first_len);
-  char checksum[INPUT_CHECKSUM_LEN];
-  if (streamed)
-    input_checksum_of(tap.len, tap.fnv, checksum);
-  else
-    input_checksum(out, first_len, checksum);
-
-  uint64_t wops = 0, wns = 0;
   timing_clean_vector_state();
-  if (timing_warmup(cell, warmup_ns, &wops, &wns, &sink) != 0 ||
-      (batch == 0 && timing_calibrate(cell, target_ns, &batch, &sink) != 0)) {
+  if (timing_measure(cell, batch, target_ns, warmup_ns, nsamples, &m) != 0) {
     res = cb_error("operation failed: %s", ops_cell_error(cell));
     goto done;
   }
-  for (uint64_t i = 0; i < nsamples; i++) {
-    if (timing_sample(cell, batch, &samples[i], &sink) != 0) {
-      res = cb_error("operation failed: %s", ops_cell_error(cell));
-      goto done;
-    }
-  }
-
-  /* every operation computes the same function of the same input: the last output must be the
-   * first (catches state leaking from one operation into the next; for a streamed cell the
-   * output of the last piece, which for hash/mac/seal depends on the whole message) */
-  size_t last_len;
-  out = ops_cell_output(cell, &last_len);
-  if (repeatable(a, op) && (last_len != first_len || input_fnv1a64(out, last_len) != first_fnv)) {
-    res = cb_error("output of the last timed operation differs from the first");
+  /* one more operation, untimed: state leaking from one operation into the next shows here (the
+   * orchestrator compares it with the first for operations whose output is the same every time) */
+  if (checksum_of_one(cell, streamed, op, after, &m.sink, &res) != 0)
     goto done;
-  }
 
   json_t *js = json_array();
   for (uint64_t i = 0; i < nsamples; i++)
     json_array_append_new(js, json_integer((json_int_t)samples[i]));
-  res = json_pack("{s:b, s:I, s:o, s:s, s:I, s:{s:I, s:I}, s:I}", "ok", 1, "batch",
-                  (json_int_t)batch, "samples_ns", js, "checksum", checksum, "sink",
-                  (json_int_t)(sink & INT64_MAX), "warmup", "ops", (json_int_t)wops, "ns",
-                  (json_int_t)wns, "peak_rss_kb", (json_int_t)peak_rss_kb());
+  json_t *warm =
+      json_pack("{s:I, s:I}", "ops", (json_int_t)m.warmup_ops, "ns", (json_int_t)m.warmup_ns);
+  if (batch == 0)
+    json_object_set_new(warm, "calibration_ops", json_integer((json_int_t)m.calibration_ops));
+  res = json_pack("{s:b, s:I, s:o, s:s, s:s, s:I, s:o, s:I}", "ok", 1, "batch", (json_int_t)m.batch,
+                  "samples_ns", js, "checksum", checksum, "checksum_after", after, "sink",
+                  (json_int_t)(m.sink & INT64_MAX), "warmup", warm, "peak_rss_kb",
+                  (json_int_t)peak_rss_kb());
 
 done:
   ops_cell_free(cell);

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#define CB_PROTOCOL_VERSION 3
+#define CB_PROTOCOL_VERSION 4
 
 /* The provider id this process serves (from --provider); reported by hello. */
 void cb_set_provider(const char *id);

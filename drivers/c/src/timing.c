@@ -10,18 +10,18 @@ uint64_t timing_now_ns(void) {
 }
 
 uint64_t timing_resolution_ns(void) {
+  static int probed;
   static uint64_t cached;
-  if (cached == 0) {
-    uint64_t best = UINT64_MAX;
-    for (int i = 0; i < 1000; i++) {
-      uint64_t a = timing_now_ns(), b;
-      do {
-        b = timing_now_ns();
-      } while (b == a);
-      if (b - a < best)
-        best = b - a;
+  if (!probed) {
+    uint64_t best = 0, prev = timing_now_ns();
+    for (int i = 0; i < TIMING_PROBE_READS; i++) {
+      uint64_t now = timing_now_ns();
+      if (now > prev && (best == 0 || now - prev < best))
+        best = now - prev;
+      prev = now;
     }
     cached = best;
+    probed = 1;
   }
   return cached;
 }
@@ -61,33 +61,13 @@ void timing_clean_vector_state(void) {
 #endif
 }
 
-int timing_warmup(ops_cell *c, uint64_t warmup_ns, uint64_t *ops, uint64_t *ns, uint64_t *sink) {
-  uint64_t n = 0, s = *sink, t0 = timing_now_ns(), t;
-  do {
-    /* a handshake's client-finish makes its single-use input here (no-op for other cells) */
-    if (ops_cell_prepare(c, 1) != 0)
-      return -1;
-    int r = ops_cell_run(c);
-    if (r < 0)
-      return -1;
-    s += (uint64_t)r;
-    n++;
-    t = timing_now_ns();
-  } while (t - t0 < warmup_ns);
-  *ops = n;
-  *ns = t - t0;
-  *sink = s;
-  return 0;
-}
-
-int timing_sample(ops_cell *c, uint64_t batch, uint64_t *ns, uint64_t *sink) {
+/* The only timed region: n consecutive operations. */
+static int time_batch(ops_cell *c, uint64_t n, uint64_t *ns, uint64_t *sink) {
   uint64_t s = 0;
-  /* outside the timed region: the batch's single-use inputs (handshake client-finish); returns
-   * at once for every other cell */
-  if (ops_cell_prepare(c, batch) != 0)
+  if (ops_cell_prepare(c, n) != 0) /* single-use inputs, outside the clock */
     return -1;
   uint64_t t0 = timing_now_ns();
-  for (uint64_t i = 0; i < batch; i++) {
+  for (uint64_t i = 0; i < n; i++) {
     int r = ops_cell_run(c);
     if (r < 0)
       return -1;
@@ -99,15 +79,52 @@ int timing_sample(ops_cell *c, uint64_t batch, uint64_t *ns, uint64_t *sink) {
   return 0;
 }
 
-int timing_calibrate(ops_cell *c, uint64_t target_ns, uint64_t *batch, uint64_t *sink) {
+static int warm_up(ops_cell *c, uint64_t warmup_ns, timing_result *out) {
+  uint64_t n = 1, t0 = timing_now_ns();
+  for (;;) {
+    if (ops_cell_prepare(c, n) != 0)
+      return -1;
+    for (uint64_t i = 0; i < n; i++) {
+      int r = ops_cell_run(c);
+      if (r < 0)
+        return -1;
+      out->sink += (uint64_t)r;
+    }
+    out->warmup_ops += n;
+    out->warmup_ns = timing_now_ns() - t0;
+    if (out->warmup_ns >= warmup_ns)
+      return 0;
+    uint64_t per_op = out->warmup_ns / out->warmup_ops;
+    uint64_t left = (warmup_ns - out->warmup_ns) / (per_op > 0 ? per_op : 1) + 1;
+    n = 2 * n < left ? 2 * n : left;
+    if (n > TIMING_MAX_BATCH)
+      n = TIMING_MAX_BATCH;
+  }
+}
+
+static int calibrate(ops_cell *c, uint64_t target_ns, timing_result *out) {
   uint64_t b = 1, ns = 0;
   for (;;) {
-    if (timing_sample(c, b, &ns, sink) != 0)
+    if (time_batch(c, b, &ns, &out->sink) != 0)
       return -1;
+    out->calibration_ops += b;
     if (ns >= target_ns || b >= TIMING_MAX_BATCH)
       break;
     b *= 2;
   }
-  *batch = b;
+  out->batch = b;
+  return 0;
+}
+
+int timing_measure(ops_cell *c, uint64_t batch, uint64_t target_ns, uint64_t warmup_ns,
+                   uint64_t samples, timing_result *out) {
+  out->batch = batch;
+  if (warm_up(c, warmup_ns, out) != 0)
+    return -1;
+  if (batch == 0 && calibrate(c, target_ns, out) != 0)
+    return -1;
+  for (uint64_t i = 0; i < samples; i++)
+    if (time_batch(c, out->batch, &out->samples_ns[i], &out->sink) != 0)
+      return -1;
   return 0;
 }

@@ -10,27 +10,34 @@
 #define TIMING_CLOCK_SOURCE "clock_gettime(CLOCK_MONOTONIC)"
 #define TIMING_MAX_BATCH ((uint64_t)1 << 30) /* calibration stops doubling here */
 
+#define TIMING_PROBE_READS 20000 /* successive clock reads of the resolution probe */
+
 uint64_t timing_now_ns(void);
 
-/* Smallest non-zero difference between successive clock reads (measured once, then cached). */
+/* Smallest non-zero difference between TIMING_PROBE_READS successive clock reads, 0 when none
+ * differed (measured once, then cached). */
 uint64_t timing_resolution_ns(void);
-
-/* All return 0, or -1 when an operation failed (the cell's error tells why). `sink`
- * accumulates every result. ops_cell_prepare() runs before every timed batch and every warm-up
- * operation, outside the timed region (a handshake's client-finish makes its fresh client states
- * there; every other cell returns at once). */
 
 /* Put the vector registers in a clean state (x86-64), so a cell does not inherit a slowdown from
  * the cell before it; called before each cell's warm-up, outside the timed region. */
 void timing_clean_vector_state(void);
 
-/* Run the operation for at least warmup_ns (at least once); report how many ops and how long. */
-int timing_warmup(ops_cell *c, uint64_t warmup_ns, uint64_t *ops, uint64_t *ns, uint64_t *sink);
+/* The timing part of a bench response. */
+typedef struct timing_result {
+  uint64_t batch;
+  uint64_t *samples_ns; /* `samples` of them, filled by timing_measure */
+  uint64_t sink;        /* every result folded, so none can be dropped */
+  uint64_t warmup_ops, warmup_ns;
+  uint64_t calibration_ops; /* 0 when the batch was given */
+} timing_result;
 
-/* Double the batch from 1 until one batch takes at least target_ns (or TIMING_MAX_BATCH). */
-int timing_calibrate(ops_cell *c, uint64_t target_ns, uint64_t *batch, uint64_t *sink);
-
-/* Time `batch` consecutive operations; elapsed nanoseconds into *ns. */
-int timing_sample(ops_cell *c, uint64_t batch, uint64_t *ns, uint64_t *sink);
+/* docs/protocol.md, "The measurement loop": warm-up in rounds of 1, 2, 4, ... operations until
+ * warmup_ns has passed (at least one operation), calibration when batch is 0 (1, 2, 4, ... until
+ * one batch lasts target_ns, capped at TIMING_MAX_BATCH), then `samples` timed batches.
+ * ops_cell_prepare() runs before every round and every timed batch, outside the timed region (a
+ * handshake's client-finish makes its fresh client states there; other cells return at once).
+ * 0, or -1 when an operation failed (the cell's error tells why). */
+int timing_measure(ops_cell *c, uint64_t batch, uint64_t target_ns, uint64_t warmup_ns,
+                   uint64_t samples, timing_result *out);
 
 #endif

@@ -599,6 +599,7 @@ static int check_bench_full(const char *alg, const char *op, size_t size, size_t
   int ok = is_ok(r) && json_array_size(samples) == nsamples && got_batch > 0 &&
            (batch == 0 || got_batch == (json_int_t)batch) &&
            checksum_matches(str(r, "checksum"), want) &&
+           strlen(str(r, "checksum_after")) == strlen(str(r, "checksum")) &&
            json_is_integer(json_object_get(r, "sink")) &&
            json_integer_value(json_object_get(json_object_get(r, "warmup"), "ops")) >= 1 &&
            json_integer_value(json_object_get(r, "peak_rss_kb")) > 0;
@@ -625,7 +626,7 @@ static void check_bench(const char *alg, const char *op, size_t size, size_t chu
 /* ---- public-key algorithms ---- */
 
 #define PK_MSG_LEN                                                                                 \
-  32 /* the message of sign/verify/encrypt (the digest-sized input, DESIGN.md §3) */
+  32 /* the message of sign/verify/encrypt (the digest-sized input, docs/protocol.md) */
 
 static int has_prefix(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
 
@@ -710,7 +711,9 @@ static void test_bench(void) {
   char language[16];
   snprintf(language, sizeof language, "%.*s", (int)strcspn(CB_TEST_PROVIDER, ":"),
            CB_TEST_PROVIDER);
-  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 3 &&
+  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 4 &&
+            json_integer_value(json_object_get(json_object_get(h, "clock"), "probe_reads")) ==
+                20000 &&
             strcmp(str(h, "provider"), CB_TEST_PROVIDER) == 0 &&
             strcmp(str(h, "language"), language) == 0 &&
             strcmp(str(h, "library"), ops_library_name()) == 0 &&
@@ -1517,12 +1520,14 @@ static void test_handshake(const ops_alg *a) {
   check(r1 >= 0 && r2 >= 0 && r3 == OPS_FAIL && strstr(ops_cell_error(c), "prepared") != NULL,
         "%s client-finish: two prepared operations run, a third fails (%d %d %d: %s)", alg, r1, r2,
         r3, ops_cell_error(c));
-  uint64_t ns = 0, sink = 0;
-  check(timing_sample(c, 4, &ns, &sink) == 0 && ns > 0, "%s client-finish: a sample of 4: %s", alg,
-        ops_cell_error(c));
+  uint64_t ns = 0;
+  timing_result m = {.samples_ns = &ns};
+  check(timing_measure(c, 4, 0, 0, 1, &m) == 0 && ns > 0, "%s client-finish: a sample of 4: %s",
+        alg, ops_cell_error(c));
   check(ops_cell_prepare(c, 3) == 0, "%s client-finish: prepare 3", alg);
   hs_cell_test_corrupt_replies(ops_openssl_hs_of(c));
-  int bad = timing_sample(c, 3, &ns, &sink);
+  timing_result m3 = {.samples_ns = &ns};
+  int bad = timing_measure(c, 3, 0, 0, 1, &m3);
   check(bad != 0 && strstr(ops_cell_error(c), "handshake-failed") != NULL,
         "%s client-finish with corrupted replies: the sample fails (%d: %s)", alg, bad,
         ops_cell_error(c));
@@ -1534,6 +1539,49 @@ static void test_handshake(const ops_alg *a) {
         "%s client-create: room for the prepared count only, a huge batch refused", alg);
   ops_cell_free(c);
 #endif
+}
+
+/* The check values of docs/protocol.md, "The measurement loop", that every driver reproduces. */
+static json_t *warm(json_t *r) { return json_object_get(r, "warmup"); }
+
+static void test_loop_check_values(void) {
+  json_t *r = call_str("{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,"
+                       "\"seed\":2654435769,\"batch\":0,\"target_ns\":0,\"warmup_ns\":0,"
+                       "\"samples\":3}");
+  check(is_ok(r) && json_integer_value(json_object_get(r, "batch")) == 1 &&
+            json_integer_value(json_object_get(warm(r), "ops")) == 1 &&
+            json_integer_value(json_object_get(warm(r), "calibration_ops")) == 1 &&
+            json_array_size(json_object_get(r, "samples_ns")) == 3 &&
+            strcmp(str(r, "checksum"), "00000000:cbf29ce484222325") == 0 &&
+            strcmp(str(r, "checksum_after"), str(r, "checksum")) == 0,
+        "noop, target 0, warm-up 0: batch 1 after 1 calibration op, 1 warm-up op, 3 samples");
+  json_decref(r);
+  r = call_str("{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,"
+               "\"seed\":2654435769,\"batch\":0,\"target_ns\":1000000,\"samples\":1}");
+  json_int_t b = json_integer_value(json_object_get(r, "batch"));
+  check(is_ok(r) && b > 0 && (b & (b - 1)) == 0 &&
+            json_integer_value(json_object_get(warm(r), "calibration_ops")) == 2 * b - 1,
+        "calibration: batch %lld is a power of two after 2*batch-1 operations", (long long)b);
+  json_decref(r);
+  r = call_str("{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,"
+               "\"seed\":2654435769,\"batch\":7,\"samples\":5}");
+  check(is_ok(r) && json_integer_value(json_object_get(r, "batch")) == 7 &&
+            json_array_size(json_object_get(r, "samples_ns")) == 5 &&
+            json_object_get(warm(r), "calibration_ops") == NULL,
+        "a given batch of 7 and 5 samples, no calibration");
+  json_decref(r);
+  const char *unoffered[] = {
+      "{\"cmd\":\"bench\",\"alg\":\"no-such-alg\",\"op\":\"hash\",\"size\":64,\"seed\":1,"
+      "\"samples\":1}",
+      "{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"no-such-op\",\"size\":0,\"seed\":1,"
+      "\"samples\":1}",
+      "{\"cmd\":\"verify\",\"alg\":\"no-such-alg\",\"cases\":[]}"};
+  for (size_t i = 0; i < sizeof unoffered / sizeof *unoffered; i++) {
+    r = call_str(unoffered[i]);
+    check(!is_ok(r) && starts_with(str(r, "error"), "not offered:"), "%s answers not offered: %s",
+          unoffered[i], str(r, "error"));
+    json_decref(r);
+  }
 }
 
 static void test_v3(void) {
@@ -1561,6 +1609,7 @@ int main(void) {
   test_input();
   test_vectors();
   test_bench();
+  test_loop_check_values();
   test_pk();
   test_v3();
   test_errors();
