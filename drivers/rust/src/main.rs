@@ -17,7 +17,8 @@ use std::process::ExitCode;
 use ops::{Alg, CellParams, Op, Provider, PROVIDER_IDS};
 use protocol::{
     encode_response, one_line, BenchResponse, CaseResult, ClockInfo, HelloResponse,
-    KeypairResponse, OkResponse, RawCase, Request, VerifyResponse, WarmupInfo, PROTOCOL_VERSION,
+    KeypairResponse, OkResponse, RawCase, Request, VerifyResponse, DEFAULT_TARGET_NS,
+    PROTOCOL_VERSION,
 };
 
 const USAGE: &str = "usage: cbdriver-rust --provider <id>";
@@ -70,7 +71,7 @@ impl Driver {
     pub fn new(prov: Box<dyn Provider>) -> Self {
         Driver {
             prov,
-            resolution_ns: timing::measure_resolution(),
+            resolution_ns: timing::probe_resolution(),
         }
     }
 
@@ -168,6 +169,7 @@ impl Driver {
             clock: ClockInfo {
                 source: timing::CLOCK_SOURCE,
                 resolution_ns: self.resolution_ns,
+                probe_reads: timing::PROBE_READS,
             },
             offers,
             stream,
@@ -182,7 +184,7 @@ impl Driver {
         };
         self.prov
             .alg(name)
-            .ok_or_else(|| format!("alg {name:?} not offered by {}", self.prov.id()))
+            .ok_or_else(|| format!("not offered: alg {name:?} by {}", self.prov.id()))
     }
 
     fn verify(&self, req: &Request) -> Result<VerifyResponse, String> {
@@ -195,10 +197,13 @@ impl Driver {
     /// `keypair`), for cross-verification between providers.
     fn keypair(&self, req: &Request) -> Result<KeypairResponse, String> {
         let a = self.lookup(req.alg.as_deref())?;
-        let gen = a
-            .keypair
-            .as_ref()
-            .ok_or_else(|| format!("keypair: {} has no key pairs in {}", a.name, self.prov.id()))?;
+        let gen = a.keypair.as_ref().ok_or_else(|| {
+            format!(
+                "not offered: keypair: {} has no key pairs in {}",
+                a.name,
+                self.prov.id()
+            )
+        })?;
         let kp = panic::catch_unwind(AssertUnwindSafe(gen))
             .unwrap_or_else(|_| Err("panic in the library call".into()))?;
         Ok(KeypairResponse {
@@ -216,7 +221,7 @@ impl Driver {
         }
         let op = Op::parse(op_name).filter(|&o| a.offers(o)).ok_or_else(|| {
             format!(
-                "op {op_name:?} not offered for {} by {}",
+                "not offered: op {op_name:?} for {} by {}",
                 a.name,
                 self.prov.id()
             )
@@ -237,7 +242,7 @@ impl Driver {
         let (chunk, batch, target_ns, warmup_ns) = (
             req.chunk.unwrap_or(0),
             req.batch.unwrap_or(0),
-            req.target_ns.unwrap_or(0),
+            req.target_ns.unwrap_or(DEFAULT_TARGET_NS),
             req.warmup_ns.unwrap_or(0),
         );
         if chunk < 0 || batch < 0 || target_ns < 0 || warmup_ns < 0 {
@@ -274,29 +279,26 @@ impl Driver {
             return Err(e.to_string());
         }
 
-        let (w_ops, w_ns, mut sink) = timing::warmup(cell.as_mut(), warmup_ns as u64);
-        let batch = if batch == 0 {
-            let (b, s) = timing::calibrate(cell.as_mut(), target_ns as u64);
-            sink = sink.wrapping_add(s);
-            b
-        } else {
-            batch as u64
-        };
-        let (samples_ns, s) = timing::sample(cell.as_mut(), batch, samples as usize);
-        sink = sink.wrapping_add(s);
+        let m = timing::measure(
+            cell.as_mut(),
+            batch as u64,
+            target_ns as u64,
+            warmup_ns as u64,
+            samples as usize,
+        );
+        // one more operation, untimed: state leaking between operations shows here
+        let checksum_after = cell.checksum();
         if let Some(e) = cell.err() {
             return Err(e.to_string());
         }
         Ok(BenchResponse {
             ok: true,
-            batch,
-            samples_ns,
+            batch: m.batch,
+            samples_ns: m.samples_ns,
             checksum,
-            sink,
-            warmup: WarmupInfo {
-                ops: w_ops,
-                ns: w_ns,
-            },
+            checksum_after,
+            sink: m.sink,
+            warmup: m.warmup,
             peak_rss_kb: timing::peak_rss_kb(),
         })
     }
@@ -311,7 +313,7 @@ pub fn run_case(a: &Alg, rc: &RawCase) -> CaseResult {
     let outcome = rc.decode().map_err(ops::Failure::Error).and_then(|c| {
         if !a.offers(c.op) {
             return Err(ops::Failure::Error(format!(
-                "op {:?} not offered for {}",
+                "not offered: op {:?} for {}",
                 c.op.name(),
                 a.name
             )));

@@ -10,7 +10,10 @@ use crate::ops::{Case, Op};
 
 /// The highest protocol version this driver implements (hello answers
 /// with it whenever the orchestrator asks for version 1 or later).
-pub const PROTOCOL_VERSION: i64 = 2;
+pub const PROTOCOL_VERSION: i64 = 4;
+
+/// The calibration target when a bench request has none (protocol.md).
+pub const DEFAULT_TARGET_NS: i64 = 5_000_000;
 
 /// Any request; fields a command does not use are ignored.
 #[derive(Debug, Default, Deserialize)]
@@ -112,6 +115,7 @@ pub struct OkResponse {
 pub struct ClockInfo {
     pub source: &'static str,
     pub resolution_ns: u64,
+    pub probe_reads: u32,
 }
 
 #[derive(Serialize)]
@@ -158,19 +162,14 @@ pub struct VerifyResponse {
 }
 
 #[derive(Serialize)]
-pub struct WarmupInfo {
-    pub ops: u64,
-    pub ns: u64,
-}
-
-#[derive(Serialize)]
 pub struct BenchResponse {
     pub ok: bool,
     pub batch: u64,
     pub samples_ns: Vec<u64>,
     pub checksum: String,
+    pub checksum_after: String,
     pub sink: u64,
-    pub warmup: WarmupInfo,
+    pub warmup: crate::timing::Warmup,
     pub peak_rss_kb: u64,
 }
 

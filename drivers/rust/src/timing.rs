@@ -21,29 +21,29 @@ fn ns_since(t0: Instant) -> u64 {
     u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// The smallest non-zero difference between successive clock reads, in ns
-/// (0 if no two reads differed).
-pub fn measure_resolution() -> u64 {
-    let mut best = u64::MAX;
+/// The number of successive clock reads of the resolution probe
+/// (docs/protocol.md, "The measurement loop").
+pub const PROBE_READS: u32 = 20_000;
+
+/// The smallest non-zero difference between `PROBE_READS` successive clock
+/// reads, in ns (0 if no two reads differed).
+pub fn probe_resolution() -> u64 {
+    let mut best = 0u64;
     let mut prev = Instant::now();
-    for _ in 0..20_000 {
+    for _ in 0..PROBE_READS {
         let now = Instant::now();
         let d = u64::try_from(now.duration_since(prev).as_nanos()).unwrap_or(u64::MAX);
-        if d > 0 && d < best {
+        if d > 0 && (best == 0 || d < best) {
             best = d;
         }
         prev = now;
     }
-    if best == u64::MAX {
-        0
-    } else {
-        best
-    }
+    best
 }
 
-/// Times `n` consecutive operations of `c`. The cell is passed through
-/// `black_box` so the compiler can neither see through the dynamic call nor
-/// drop an operation whose output nobody reads.
+/// The only timed region: `n` consecutive operations of `c`. The cell is
+/// passed through `black_box` so the compiler can neither see through the
+/// dynamic call nor drop an operation whose output nobody reads.
 pub fn time_batch(c: &mut dyn Cell, n: u64) -> (u64, u64) {
     let c = black_box(c);
     let mut sink = 0u64;
@@ -55,54 +55,90 @@ pub fn time_batch(c: &mut dyn Cell, n: u64) -> (u64, u64) {
     (ns, black_box(sink))
 }
 
-/// Runs `c` for at least `warmup_ns` (and at least one operation), in rounds
-/// that double but do not run far past the deadline. Returns (ops, ns, sink).
-pub fn warmup(c: &mut dyn Cell, warmup_ns: u64) -> (u64, u64, u64) {
+/// The warm-up's part of a bench response.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Warmup {
+    pub ops: u64,
+    pub ns: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration_ops: Option<u64>,
+}
+
+/// Rounds of 1, 2, 4, ... operations (the last cut to the time left) until
+/// `warmup_ns` has passed: at least one operation. Returns (warm-up, sink).
+pub fn warm_up(c: &mut dyn Cell, warmup_ns: u64) -> (Warmup, u64) {
     let c = black_box(c);
+    let mut w = Warmup::default();
     let mut sink = 0u64;
-    let mut ops = 0u64;
     let mut n = 1u64;
     let t0 = Instant::now();
     loop {
         for _ in 0..n {
             sink = sink.wrapping_add(c.run());
         }
-        ops += n;
-        let ns = ns_since(t0);
-        if ns >= warmup_ns {
-            return (ops, ns, black_box(sink));
+        w.ops += n;
+        w.ns = ns_since(t0);
+        if w.ns >= warmup_ns {
+            return (w, black_box(sink));
         }
-        let per_op = (ns / ops).max(1);
-        let remaining = (warmup_ns - ns) / per_op + 1;
-        n = (2 * n).min(remaining).min(MAX_BATCH);
+        let per_op = (w.ns / w.ops).max(1);
+        n = (2 * n).min((warmup_ns - w.ns) / per_op + 1).min(MAX_BATCH);
     }
 }
 
-/// Doubles the batch from 1 until one batch takes at least `target_ns`,
-/// capped at `MAX_BATCH`. Returns (batch, sink).
-pub fn calibrate(c: &mut dyn Cell, target_ns: u64) -> (u64, u64) {
-    let mut sink = 0u64;
-    let mut batch = 1u64;
+/// Batch 1, 2, 4, ... until one batch takes at least `target_ns`, capped at
+/// `MAX_BATCH`. Returns (batch, operations run, sink).
+pub fn calibrate(c: &mut dyn Cell, target_ns: u64) -> (u64, u64, u64) {
+    let (mut batch, mut ops, mut sink) = (1u64, 0u64, 0u64);
     loop {
         let (ns, s) = time_batch(c, batch);
         sink = sink.wrapping_add(s);
+        ops += batch;
         if ns >= target_ns || batch >= MAX_BATCH {
-            return (batch, sink);
+            return (batch, ops, sink);
         }
         batch *= 2;
     }
 }
 
-/// Takes `n` samples of `batch` operations each. Returns (samples, sink).
-pub fn sample(c: &mut dyn Cell, batch: u64, n: usize) -> (Vec<u64>, u64) {
-    let mut samples = Vec::with_capacity(n);
-    let mut sink = 0u64;
-    for _ in 0..n {
+/// The timing part of a bench response.
+pub struct Measured {
+    pub batch: u64,
+    pub samples_ns: Vec<u64>,
+    pub sink: u64,
+    pub warmup: Warmup,
+}
+
+/// docs/protocol.md's loop: warm-up, calibration when `batch` is 0, then
+/// `samples` timed batches.
+pub fn measure(
+    c: &mut dyn Cell,
+    batch: u64,
+    target_ns: u64,
+    warmup_ns: u64,
+    samples: usize,
+) -> Measured {
+    let (mut warmup, mut sink) = warm_up(c, warmup_ns);
+    let batch = if batch == 0 {
+        let (b, ops, s) = calibrate(c, target_ns);
+        warmup.calibration_ops = Some(ops);
+        sink = sink.wrapping_add(s);
+        b
+    } else {
+        batch
+    };
+    let mut samples_ns = Vec::with_capacity(samples);
+    for _ in 0..samples {
         let (ns, s) = time_batch(c, batch);
-        samples.push(ns);
+        samples_ns.push(ns);
         sink = sink.wrapping_add(s);
     }
-    (samples, sink)
+    Measured {
+        batch,
+        samples_ns,
+        sink,
+        warmup,
+    }
 }
 
 /// Peak resident set of the process in KiB: `VmHWM` from

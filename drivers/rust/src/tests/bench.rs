@@ -318,7 +318,7 @@ fn bench_errors_keep_driver_alive() {
         for asked in [1, 2, 3] {
             let (out, _) =
                 d.handle_line(format!(r#"{{"cmd":"hello","protocol":{asked}}}"#).as_bytes());
-            let want = format!(r#"{{"ok":true,"protocol":2,"provider":"{}""#, d.prov.id());
+            let want = format!(r#"{{"ok":true,"protocol":4,"provider":"{}""#, d.prov.id());
             assert!(out.starts_with(&want), "hello after errors: {out:.200}");
         }
         let (out, quit) = d.handle_line(br#"{"cmd":"bye"}"#);
@@ -381,4 +381,50 @@ fn serve_long_lines_and_eof() {
         "{:.300}",
         lines[1]
     );
+}
+
+/// The check values of docs/protocol.md ("The measurement loop") that every
+/// driver reproduces, for every provider.
+#[test]
+fn measurement_loop_check_values() {
+    for d in drivers() {
+        let id = d.prov.id().to_string();
+        let noop = |extra: Value| {
+            let mut req = serde_json::json!({"cmd": "bench", "alg": "noop", "op": "noop",
+                                             "size": 0, "seed": SEED, "samples": 3});
+            for (k, v) in extra.as_object().unwrap() {
+                req[k] = v.clone();
+            }
+            call(&d, &req.to_string())
+        };
+        let r = noop(serde_json::json!({"batch": 0, "target_ns": 0, "warmup_ns": 0}));
+        assert_eq!(
+            (
+                &r["batch"],
+                &r["warmup"]["ops"],
+                &r["warmup"]["calibration_ops"]
+            ),
+            (&Value::from(1), &Value::from(1), &Value::from(1)),
+            "{id}: {r}"
+        );
+        assert_eq!(r["samples_ns"].as_array().map(Vec::len), Some(3), "{id}");
+        assert_eq!(r["checksum"], "00000000:cbf29ce484222325", "{id}");
+        assert_eq!(r["checksum_after"], r["checksum"], "{id}");
+        let r = noop(serde_json::json!({"batch": 0, "target_ns": 1_000_000}));
+        let b = r["batch"].as_u64().unwrap();
+        assert!(b.is_power_of_two(), "{id}: batch {b}");
+        assert_eq!(r["warmup"]["calibration_ops"], 2 * b - 1, "{id}");
+        let r = noop(serde_json::json!({"batch": 7, "samples": 5}));
+        assert_eq!(r["batch"], 7, "{id}");
+        assert_eq!(r["samples_ns"].as_array().map(Vec::len), Some(5), "{id}");
+        assert!(r["warmup"].get("calibration_ops").is_none(), "{id}: {r}");
+        for line in [
+            r#"{"cmd":"bench","alg":"no-such-alg","op":"hash","size":64,"seed":1,"samples":1}"#,
+            r#"{"cmd":"bench","alg":"noop","op":"no-such-op","size":0,"seed":1,"samples":1}"#,
+        ] {
+            let r = call(&d, line);
+            let e = r["error"].as_str().unwrap_or("");
+            assert!(e.starts_with("not offered:"), "{id}: {line} -> {r}");
+        }
+    }
 }
