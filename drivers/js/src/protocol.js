@@ -7,10 +7,13 @@
 // resolves to exactly one response line (without the newline).
 
 import { checksum, fromHex, message, toHex } from "./input.js";
-import { calibrate, measureResolution, sample, warmup } from "./timing.js";
+import { measure, PROBE_READS, probeResolution } from "./timing.js";
 import { NotOffered, Rejected, Unsupported } from "./ops.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 4;
+
+// DEFAULT_TARGET_NS: the calibration target when a bench request has none.
+const DEFAULT_TARGET_NS = 5000000;
 // The oldest version a client may ask for (later versions are additive).
 export const MIN_PROTOCOL_VERSION = 1;
 export const MAX_SIZE = 2 ** 31;
@@ -68,7 +71,7 @@ export class Driver {
   constructor(provider, env) {
     this.prov = provider;
     this.env = env;
-    this.resolutionNs = measureResolution(env.clock);
+    this.resolutionNs = probeResolution(env.clock);
     this.quit = false; // true after bye
   }
 
@@ -125,7 +128,7 @@ export class Driver {
       library: p.library,
       library_version: p.libraryVersion,
       runtime: p.runtime,
-      clock: { source: this.env.clock.source, resolution_ns: this.resolutionNs },
+      clock: { source: this.env.clock.source, resolution_ns: this.resolutionNs, probe_reads: PROBE_READS },
       offers,
       stream,
       notes: p.notes,
@@ -160,7 +163,7 @@ export class Driver {
     const samples = intField(req, "samples", undefined, 1, 1e6);
     const chunk = intField(req, "chunk", 0, 0, MAX_CHUNK);
     const batch = intField(req, "batch", 0, 0, Number.MAX_SAFE_INTEGER);
-    const targetNs = intField(req, "target_ns", 0, 0, Number.MAX_SAFE_INTEGER);
+    const targetNs = intField(req, "target_ns", DEFAULT_TARGET_NS, 0, Number.MAX_SAFE_INTEGER);
     const warmupNs = intField(req, "warmup_ns", 0, 0, Number.MAX_SAFE_INTEGER);
     if (chunk > 0 && !a.stream) {
       throw new NotOffered(`${a.name} has no streaming API in ${this.prov.id} (chunk ${chunk}); only one-shot cells`);
@@ -172,37 +175,15 @@ export class Driver {
     const cell = await a.cell({ op, key, iv, size, chunk, seed, msg });
 
     // The checksum of one operation on the fixed input, outside any timing.
-    let sum;
-    if (typeof cell.checksum === "function") {
-      sum = await cell.checksum();
-    } else {
-      await cell.run();
-      sum = checksum(await cell.output());
-    }
+    const sum = await checksumOfOne(cell);
 
     // Preparation garbage should not be collected inside a sample.
     if (this.env.gc) this.env.gc();
 
-    const clock = this.env.clock;
-    const w = await warmup(clock, cell, warmupNs);
-    let sink = w.sink;
-    let b = batch;
-    if (b === 0) {
-      const c = await calibrate(clock, cell, targetNs);
-      b = c.batch;
-      sink += c.sink;
-    }
-    const s = await sample(clock, cell, b, samples);
-    sink += s.sink;
-    return {
-      ok: true,
-      batch: b,
-      samples_ns: s.samples,
-      checksum: sum,
-      sink,
-      warmup: { ops: w.ops, ns: w.ns },
-      peak_rss_kb: this.env.peakRssKb(),
-    };
+    const m = await measure(this.env.clock, cell, batch, targetNs, warmupNs, samples);
+    // One more operation, untimed: state leaking between operations shows here.
+    const after = await checksumOfOne(cell);
+    return { ok: true, ...m, checksum: sum, checksum_after: after, peak_rss_kb: this.env.peakRssKb() };
   }
 
   // keypair: a fresh key pair of a public-key algorithm from the provider's
@@ -258,7 +239,7 @@ export async function runCase(alg, rc) {
   const id = rc !== null && typeof rc === "object" ? rc.id : undefined;
   try {
     const c = decodeCase(rc);
-    if (!alg.ops.includes(c.op)) throw new Error(`op ${JSON.stringify(c.op)} not offered for ${alg.name}`);
+    if (!alg.ops.includes(c.op)) throw new NotOffered(`op ${JSON.stringify(c.op)} for ${alg.name}`);
     const out = await alg.exec(c);
     return { id, out: toHex(out) };
   } catch (e) {
@@ -266,4 +247,12 @@ export async function runCase(alg, rc) {
     if (e instanceof Unsupported) return { id, unsupported: oneLine(errorMessage(e)) };
     return { id, error: oneLine(errorMessage(e)) };
   }
+}
+
+// checksumOfOne: the checksum of one operation, outside any timing (a
+// streamed cell folds its whole output stream itself).
+async function checksumOfOne(cell) {
+  if (typeof cell.checksum === "function") return await cell.checksum();
+  await cell.run();
+  return checksum(await cell.output());
 }

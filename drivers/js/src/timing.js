@@ -29,18 +29,22 @@ function absorb(s) {
   globalSink = (globalSink + s) % 4294967296;
 }
 
-// measureResolution: the smallest non-zero difference between successive
-// clock readings, in ns (0 if the clock never moved).
-export function measureResolution(clock) {
-  let best = Infinity;
+// PROBE_READS: successive clock readings of the resolution probe
+// (docs/protocol.md, "The measurement loop").
+export const PROBE_READS = 20000;
+
+// probeResolution: the smallest non-zero difference between PROBE_READS
+// successive clock readings, in ns (0 if the clock never moved).
+export function probeResolution(clock) {
+  let best = 0;
   let prev = clock.now();
-  for (let i = 0; i < 20000; i++) {
+  for (let i = 0; i < PROBE_READS; i++) {
     const now = clock.now();
     const d = clock.diffNs(prev, now);
-    if (d > 0 && d < best) best = d;
+    if (d > 0 && (best === 0 || d < best)) best = d;
     prev = now;
   }
-  return best === Infinity ? 0 : Math.round(best);
+  return Math.round(best);
 }
 
 // timeBatchSync times n consecutive operations of a synchronous cell.
@@ -75,10 +79,10 @@ export function timeBatch(clock, cell, n) {
   return cell.async ? timeBatchAsync(clock, cell, n) : timeBatchSync(clock, cell, n);
 }
 
-// warmup runs the cell for at least warmupNs (and at least one operation),
-// in rounds that double in size but do not run far past the deadline.
-// Between rounds (outside any loop) the event loop may run.
-export async function warmup(clock, cell, warmupNs) {
+// warmUp runs the cell in rounds of 1, 2, 4, ... operations (the last cut to
+// the time left) until warmupNs has passed: at least one operation. Between
+// rounds (outside any loop) the event loop may run.
+export async function warmUp(clock, cell, warmupNs) {
   let ops = 0;
   let sink = 0;
   let n = 1;
@@ -90,32 +94,41 @@ export async function warmup(clock, cell, warmupNs) {
     ops += n;
     ns = clock.diffNs(t0, clock.now());
     if (ns >= warmupNs) break;
-    const perOp = Math.max(1, ns / ops);
-    const remaining = Math.floor((warmupNs - ns) / perOp) + 1;
-    n = Math.min(2 * n, remaining, MAX_BATCH);
+    const perOp = Math.max(1, Math.floor(ns / ops));
+    n = Math.min(2 * n, Math.floor((warmupNs - ns) / perOp) + 1, MAX_BATCH);
   }
-  return { ops, ns: Math.round(ns), sink };
+  return { warmup: { ops, ns: Math.round(ns) }, sink };
 }
 
 // calibrate doubles the batch from 1 until one batch takes at least
-// targetNs, capped at MAX_BATCH.
+// targetNs, capped at MAX_BATCH: { batch, ops, sink }.
 export async function calibrate(clock, cell, targetNs) {
   let sink = 0;
+  let ops = 0;
   for (let batch = 1; ; batch *= 2) {
     const [ns, s] = await timeBatch(clock, cell, batch);
     sink += s;
-    if (ns >= targetNs || batch >= MAX_BATCH) return { batch, sink };
+    ops += batch;
+    if (ns >= targetNs || batch >= MAX_BATCH) return { batch, ops, sink };
   }
 }
 
-// sample takes n samples of batch operations each.
-export async function sample(clock, cell, batch, n) {
-  const samples = new Array(n);
-  let sink = 0;
-  for (let i = 0; i < n; i++) {
+// measure is docs/protocol.md's loop: warm-up, calibration when batch is 0,
+// then `samples` timed batches: { batch, samples_ns, sink, warmup }.
+export async function measure(clock, cell, batch, targetNs, warmupNs, samples) {
+  const w = await warmUp(clock, cell, warmupNs);
+  let sink = w.sink;
+  if (batch === 0) {
+    const c = await calibrate(clock, cell, targetNs);
+    batch = c.batch;
+    w.warmup.calibration_ops = c.ops;
+    sink += c.sink;
+  }
+  const samplesNs = new Array(samples);
+  for (let i = 0; i < samples; i++) {
     const [ns, s] = await timeBatch(clock, cell, batch);
-    samples[i] = Math.round(ns);
+    samplesNs[i] = Math.round(ns);
     sink += s;
   }
-  return { samples, sink };
+  return { batch, samples_ns: samplesNs, sink, warmup: w.warmup };
 }

@@ -52,6 +52,7 @@ function checkResponse(r, what, want, samples = 3) {
   assert.equal(r.checksum, want, `${what}: checksum ${r.checksum}, one-shot computation gives ${want}`);
   assert.ok(Number.isInteger(r.sink), `${what}: sink`);
   assert.ok(r.warmup && r.warmup.ops >= 1 && r.warmup.ns >= 0, `${what}: warmup`);
+  assert.match(r.checksum_after, /^[0-9a-f]{8}:[0-9a-f]{16}$/, `${what}: checksum_after`);
   assert.ok(Number.isInteger(r.peak_rss_kb) && r.peak_rss_kb > 0, `${what}: peak_rss_kb`);
 }
 
@@ -132,6 +133,32 @@ test("noop: synchronous floors for sync providers, an awaited call for js:webcry
   }
 });
 
+// The check values of docs/protocol.md ("The measurement loop") that every
+// driver reproduces.
+for (const id of PROVIDER_IDS) {
+  test(`measurement loop check values of ${id}`, async () => {
+    const d = await driverFor(id);
+    const noop = (extra) =>
+      request(d, { cmd: "bench", alg: "noop", op: "noop", size: 0, seed: SEED, samples: 3, ...extra });
+    let r = await noop({ batch: 0, target_ns: 0, warmup_ns: 0 });
+    assert.deepEqual([r.batch, r.warmup.ops, r.warmup.calibration_ops, r.samples_ns.length], [1, 1, 1, 3], id);
+    assert.equal(r.checksum, "00000000:cbf29ce484222325", id);
+    assert.equal(r.checksum_after, r.checksum, id);
+    r = await noop({ batch: 0, target_ns: 1000000 });
+    assert.ok(Number.isInteger(Math.log2(r.batch)), `${id}: batch ${r.batch}`);
+    assert.equal(r.warmup.calibration_ops, 2 * r.batch - 1, id);
+    r = await noop({ batch: 7, samples: 5 });
+    assert.deepEqual([r.batch, r.samples_ns.length, r.warmup.calibration_ops], [7, 5, undefined], id);
+    for (const req of [
+      { cmd: "bench", alg: "no-such-alg", op: "hash", size: 64, seed: 1, samples: 1 },
+      { cmd: "bench", alg: "noop", op: "no-such-op", size: 0, seed: 1, samples: 1 },
+    ]) {
+      r = await request(d, req);
+      assert.ok(r.ok === false && r.error.startsWith("not offered:"), `${id}: ${JSON.stringify(r)}`);
+    }
+  });
+}
+
 test("errors keep the driver alive", async () => {
   const k16 = "00".repeat(16);
   const k32 = "00".repeat(32);
@@ -190,11 +217,11 @@ test("errors keep the driver alive", async () => {
       assert.ok(typeof r.error === "string" && r.error !== "", `${id} ${name}: ${out}`);
       assert.equal(d.quit, false);
     }
-    const later = await request(d, { cmd: "hello", protocol: 3 });
-    assert.equal(later.protocol, 2, "a later version is answered with the highest one this driver speaks");
+    const later = await request(d, { cmd: "hello", protocol: 5 });
+    assert.equal(later.protocol, 4, "a later version is answered with the highest one this driver speaks");
     const hello = await request(d, { cmd: "hello", protocol: 1 });
     assert.equal(hello.ok, true);
-    assert.equal(hello.protocol, 2, "a version-1 client gets the highest version too (2 is additive)");
+    assert.equal(hello.protocol, 4, "a version-1 client gets the highest version too (2 to 4 are additive)");
     assert.equal(hello.provider, id);
     assert.deepEqual(Object.keys(hello), [
       "ok",
