@@ -627,6 +627,9 @@ final class BouncyCastleLwOps {
 
     @Override
     String checksum() throws Exception {
+      if (next != 0) {
+        run(); // as JcaOps.CipherCell: never re-use the nonce the last operation used
+      }
       next = 0;
       if (in != null) {
         return super.checksum();

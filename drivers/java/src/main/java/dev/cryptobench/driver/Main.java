@@ -30,6 +30,10 @@ import java.util.List;
 public final class Main {
   private final Provider prov;
   private final long resolutionNs;
+
+  /** The calibration target when a bench request has none (protocol.md). */
+  static final long DEFAULT_TARGET_NS = 5_000_000;
+
   private final Timing.JitPolicy jit;
 
   /**
@@ -47,7 +51,7 @@ public final class Main {
     this.prov = prov;
     this.jit = jit;
     this.gcPerCell = gcPerCell;
-    this.resolutionNs = Timing.measureResolution();
+    this.resolutionNs = Timing.probeResolution();
   }
 
   Main(Provider prov) {
@@ -171,6 +175,7 @@ public final class Main {
     ObjectNode clock = r.putObject("clock");
     clock.put("source", Timing.CLOCK_SOURCE);
     clock.put("resolution_ns", resolutionNs);
+    clock.put("probe_reads", Timing.PROBE_READS);
     ObjectNode offers = r.putObject("offers");
     List<String> stream = new ArrayList<>();
     for (Provider.Alg a : prov.algs()) {
@@ -291,7 +296,7 @@ public final class Main {
     }
     Provider.Alg a = prov.alg(name);
     if (a == null) {
-      throw new Protocol.BadRequest("alg \"" + name + "\" not offered by " + prov.id());
+      throw new Protocol.BadRequest("not offered: alg \"" + name + "\" by " + prov.id());
     }
     return a;
   }
@@ -314,7 +319,7 @@ public final class Main {
     try {
       Provider.Case c = rc.decode();
       if (!a.publicKey() && !a.offers(c.op())) {
-        throw new IllegalArgumentException("op \"" + c.op() + "\" not offered for " + a.name());
+        throw new IllegalArgumentException("not offered: op \"" + c.op() + "\" for " + a.name());
       }
       res.put("out", Input.hex(a.exec().run(c)));
     } catch (Provider.Rejected e) {
@@ -334,7 +339,7 @@ public final class Main {
     Provider.Alg a = lookup(req);
     if (!a.publicKey()) {
       throw new Protocol.BadRequest(
-          "keypair not offered for "
+          "not offered: keypair for "
               + a.name()
               + " by "
               + prov.id()
@@ -360,14 +365,14 @@ public final class Main {
     }
     if (!a.offers(op)) {
       throw new Protocol.BadRequest(
-          "op \"" + op + "\" not offered for " + a.name() + " by " + prov.id());
+          "not offered: op \"" + op + "\" for " + a.name() + " by " + prov.id());
     }
     Long size = Protocol.integer(req, "size");
     Long seed = Protocol.integer(req, "seed");
     Long samples = Protocol.integer(req, "samples");
     long chunk = Protocol.integer(req, "chunk", 0);
     long batch = Protocol.integer(req, "batch", 0);
-    long targetNs = Protocol.integer(req, "target_ns", 0);
+    long targetNs = Protocol.integer(req, "target_ns", DEFAULT_TARGET_NS);
     long warmupNs = Protocol.integer(req, "warmup_ns", 0);
     if (size == null) {
       throw new Protocol.BadRequest("request has no \"size\"");
@@ -422,30 +427,35 @@ public final class Main {
     String cellKey = a.name() + "|" + op + "|" + size + "|" + chunk;
     long[] state = warmed.computeIfAbsent(cellKey, k -> new long[2]); // {ops so far, warmed}
     long[] warm;
-    long calibrated;
     Timing.JitResult jr;
     if (cell.warmupCap() > 0) {
       // Slow operations of variable time (RSA key generation): a few operations, no JIT rounds.
       int least = state[0] == 0 ? cell.firstWarmup() : 1;
       warm = t.cappedWarmup(warmupNs, least, cell.warmupCap());
-      calibrated = batch > 0 ? batch : t.calibrate(1, targetNs);
-      jr = Timing.JitResult.none(calibrated);
+      jr = Timing.JitResult.none(batch);
     } else {
-      warm = t.warmup(warmupNs);
-      calibrated = batch > 0 ? batch : t.calibrate(1, targetNs);
+      // docs/protocol.md's warm-up, then this driver's addition: JIT rounds until compiled code is
+      // stable (see Timing.JitPolicy), all before calibration, so the batch is calibrated once on
+      // compiled code, as the pseudo-code says.
+      warm = t.warmUp(warmupNs);
+      long roundBatch = batch > 0 ? batch : Timing.roundBatch(warm, targetNs);
       jr =
-          t.jitWarmup(calibrated, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
+          t.jitWarmup(roundBatch, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
     }
     state[0] += warm[0] + jr.ops();
     if (jr.stop().equals("stable")) {
       state[1] = 1; // later requests for this cell run one window; until then, the full rule
     }
-    long b = jr.batch();
-    if (batch == 0 && jr.rounds() > 0 && jr.lastRoundNs() < targetNs && b < Timing.MAX_BATCH) {
-      // One batch of the compiled code is shorter than target_ns: go on doubling.
-      b = t.calibrate(2 * b, targetNs);
+    long b = batch;
+    long calibrationOps = 0;
+    if (batch == 0) {
+      long[] c = t.calibrate(targetNs);
+      b = c[0];
+      calibrationOps = c[1];
     }
     long[] ns = t.sample(b, (int) samples.longValue());
+    // One more operation, untimed: state leaking between operations shows here.
+    String after = cell.checksum();
 
     ObjectNode r = Protocol.ok();
     r.put("batch", b);
@@ -454,12 +464,12 @@ public final class Main {
       sa.add(s);
     }
     r.put("checksum", checksum);
+    r.put("checksum_after", after);
     r.put("sink", t.sink);
     ObjectNode w = r.putObject("warmup");
-    w.put("ops", warm[0] + jr.ops());
-    w.put("ns", warm[1] + jr.ns());
-    w.put("min_ops", warm[0]);
-    w.put("min_ns", warm[1]);
+    w.put("ops", warm[0]); // the protocol's warm-up; the JIT rounds after it are reported apart
+    w.put("ns", warm[1]);
+    w.put("jit_ops", jr.ops());
     w.put("jit_rounds", jr.rounds());
     w.put("jit_ns", jr.ns());
     w.put("jit_stable", jr.stable());
@@ -472,8 +482,8 @@ public final class Main {
     w.put("jit_compile_ms", jr.compileMs());
     w.put("cell_ops", state[0]);
     w.put("alloc_bytes_per_op", Math.round(jr.allocBytesPerOp() * 10) / 10.0);
-    if (b != calibrated) {
-      w.put("batch_before_jit", calibrated);
+    if (batch == 0) {
+      w.put("calibration_ops", calibrationOps);
     }
     r.put("peak_rss_kb", peakRssKb());
     return r;

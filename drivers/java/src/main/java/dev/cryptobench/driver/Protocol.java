@@ -18,7 +18,7 @@ import java.util.List;
  */
 final class Protocol {
   /** The highest version this driver implements (hello answers with it). */
-  static final int VERSION = 2;
+  static final int VERSION = 4;
 
   /** verify requests carry several MB of hex in one string: no length limit on strings. */
   private static final ObjectMapper JSON =

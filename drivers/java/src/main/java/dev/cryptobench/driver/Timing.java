@@ -45,26 +45,25 @@ final class Timing {
 
     String describe() {
       return String.format(
-          "JIT warm-up: after the requested warmup_ns (doubling rounds, as every driver does) and"
-              + " batch calibration, rounds of one batch each run until the last %d round times"
+          "JIT warm-up: after the requested warmup_ns (doubling rounds, as every driver does),"
+              + " rounds of one batch each (a batch lasting about target_ns at the warm-up's"
+              + " pace, doubled whenever a round of the faster compiled code lasts less than"
+              + " target_ns/2, the window starting again) run until the last %d round times"
               + " are within %.1f%% of each other (max/min), the JVM's total JIT compilation time"
               + " did not grow during them, and the cell has run at least %d operations in this"
               + " process (HotSpot's tier-4 invocation threshold, Tier4InvocationThreshold x"
               + " CompileThresholdScaling: before it, code still in a profiling tier can look just"
               + " as stable); at most %d rounds or %.1f s per request. A cell whose warm-up ended"
               + " stable earlier in this process (the orchestrator's later rounds) runs one window"
-              + " of %d rounds; one cut short by those caps goes on in the next request. When the"
-              + " driver calibrated the batch, it doubles the batch during the rounds whenever a"
-              + " round of the faster compiled code lasts less than target_ns/2 (the window starts"
-              + " again), and at the end while one batch is shorter than target_ns. The bench"
-              + " response's warmup object"
-              + " reports ops/ns (all untimed runs before sampling except calibration),"
-              + " min_ops/min_ns (the requested warm-up), jit_rounds, jit_ns, jit_stable,"
-              + " jit_stop (stable, rounds, time, window), jit_spread (max/min - 1 of the last"
-              + " rounds), jit_compile_ms (JIT compilation time during the rounds), cell_ops"
-              + " (operations of this cell run in this process so far), alloc_bytes_per_op (heap"
-              + " allocated per operation during the rounds) and batch_before_jit when the batch"
-              + " was re-calibrated.",
+              + " of %d rounds; one cut short by those caps goes on in the next request. All of"
+              + " it comes before calibration, so the batch is calibrated once, on compiled code,"
+              + " as docs/protocol.md's loop says. The bench response's warmup object"
+              + " reports ops/ns (the requested warm-up of docs/protocol.md), calibration_ops,"
+              + " jit_ops, jit_rounds, jit_ns,"
+              + " jit_stable, jit_stop (stable, rounds, time, window), jit_spread (max/min - 1 of"
+              + " the last rounds), jit_compile_ms (JIT compilation time during the rounds),"
+              + " cell_ops (operations of this cell run in this process so far) and"
+              + " alloc_bytes_per_op (heap allocated per operation during the rounds).",
           window, tolerance * 100, minOps, maxRounds, maxNs / 1e9, window);
     }
   }
@@ -120,19 +119,22 @@ final class Timing {
     this.cell = cell;
   }
 
-  /** The smallest non-zero difference between successive clock reads, in ns. */
-  static long measureResolution() {
-    long best = Long.MAX_VALUE;
+  /** Successive clock reads of the resolution probe (docs/protocol.md, the measurement loop). */
+  static final int PROBE_READS = 20_000;
+
+  /** The smallest non-zero difference between PROBE_READS successive clock reads; 0 if none. */
+  static long probeResolution() {
+    long best = 0;
     long prev = System.nanoTime();
-    for (int i = 0; i < 200_000; i++) {
+    for (int i = 0; i < PROBE_READS; i++) {
       long now = System.nanoTime();
       long d = now - prev;
-      if (d > 0 && d < best) {
+      if (d > 0 && (best == 0 || d < best)) {
         best = d;
       }
       prev = now;
     }
-    return best == Long.MAX_VALUE ? 0 : best;
+    return best;
   }
 
   /**
@@ -148,8 +150,11 @@ final class Timing {
     return ns;
   }
 
-  /** The requested warm-up: at least warmupNs (and one operation), in doubling rounds. */
-  long[] warmup(long warmupNs) throws Exception {
+  /**
+   * The requested warm-up: rounds of 1, 2, 4, ... operations (the last cut to the time left) until
+   * warmupNs has passed; at least one operation. Returns {ops, ns}.
+   */
+  long[] warmUp(long warmupNs) throws Exception {
     long t0 = System.nanoTime();
     long ops = 0;
     long ns;
@@ -184,13 +189,26 @@ final class Timing {
     return new long[] {ops, ns};
   }
 
-  /** Doubles the batch from {@code from} until one batch takes at least targetNs (or MAX_BATCH). */
-  long calibrate(long from, long targetNs) throws Exception {
-    for (long batch = Math.max(1, from); ; batch *= 2) {
-      if (timeBatch(batch) >= targetNs || batch >= MAX_BATCH) {
-        return batch;
+  /** Batch 1, 2, 4, ... until one batch takes at least targetNs (or MAX_BATCH): {batch, ops}. */
+  long[] calibrate(long targetNs) throws Exception {
+    long ops = 0;
+    for (long batch = 1; ; batch *= 2) {
+      long ns = timeBatch(batch);
+      ops += batch;
+      if (ns >= targetNs || batch >= MAX_BATCH) {
+        return new long[] {batch, ops};
       }
     }
+  }
+
+  /**
+   * The batch of a JIT round: a power of two lasting about targetNs at the warm-up's pace (the
+   * rounds double it while the compiled code gets faster).
+   */
+  static long roundBatch(long[] warm, long targetNs) {
+    long perOp = Math.max(1, warm[1] / Math.max(1, warm[0]));
+    long want = Math.max(1, Math.min(MAX_BATCH, targetNs / perOp));
+    return Long.highestOneBit(want);
   }
 
   /**

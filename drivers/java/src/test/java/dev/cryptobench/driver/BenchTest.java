@@ -360,7 +360,7 @@ class BenchTest {
       }
       String hello = d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line();
       assertTrue(
-          hello.startsWith("{\"ok\":true,\"protocol\":2,\"provider\":\"" + id + "\""), hello);
+          hello.startsWith("{\"ok\":true,\"protocol\":4,\"provider\":\"" + id + "\""), hello);
       Main.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
       assertEquals("{\"ok\":true}", bye.line());
       assertTrue(bye.quit());
@@ -408,7 +408,7 @@ class BenchTest {
                   .handleLine("{\"cmd\":\"hello\",\"protocol\":" + asked + "}")
                   .line());
       assertTrue(v.path("ok").asBoolean(), v.toString());
-      assertEquals(2, v.path("protocol").asInt());
+      assertEquals(4, v.path("protocol").asInt());
     }
     JsonNode jca = JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\"}").line());
     for (String absent :
@@ -509,6 +509,44 @@ class BenchTest {
       assertTrue(e.getMessage().contains("cryptobench.vectors.export"), e.getMessage());
     } catch (Exception e) {
       fail(e);
+    }
+  }
+
+  /** The check values of docs/protocol.md ("The measurement loop") every driver reproduces. */
+  @Test
+  void measurementLoopCheckValues() throws Exception {
+    for (String id : Provider.ids()) {
+      Main d = driver(id);
+      String noop =
+          "{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,\"seed\":2654435769,";
+      JsonNode r =
+          JSON.readTree(
+              d.handleLine(noop + "\"batch\":0,\"target_ns\":0,\"warmup_ns\":0,\"samples\":3}")
+                  .line());
+      assertEquals(1, r.path("batch").asLong(), id + " " + r);
+      assertEquals(1, r.path("warmup").path("ops").asLong(), id + ": one warm-up operation");
+      assertEquals(1, r.path("warmup").path("calibration_ops").asLong(), id);
+      assertEquals(3, r.path("samples_ns").size(), id);
+      assertEquals("00000000:cbf29ce484222325", r.path("checksum").asText(), id);
+      assertEquals(r.path("checksum").asText(), r.path("checksum_after").asText(), id);
+      r =
+          JSON.readTree(
+              d.handleLine(noop + "\"batch\":0,\"target_ns\":1000000,\"samples\":1}").line());
+      long b = r.path("batch").asLong();
+      assertEquals(1, Long.bitCount(b), id + ": batch " + b);
+      assertEquals(2 * b - 1, r.path("warmup").path("calibration_ops").asLong(), id);
+      r = JSON.readTree(d.handleLine(noop + "\"batch\":7,\"samples\":5}").line());
+      assertEquals(7, r.path("batch").asLong(), id);
+      assertEquals(5, r.path("samples_ns").size(), id);
+      assertFalse(r.path("warmup").has("calibration_ops"), id);
+      for (String line :
+          List.of(
+              "{\"cmd\":\"bench\",\"alg\":\"no-such-alg\",\"op\":\"hash\",\"size\":64,\"seed\":1,\"samples\":1}",
+              noop + "\"op\":\"no-such-op\",\"samples\":1}")) {
+        r = JSON.readTree(d.handleLine(line).line());
+        assertTrue(
+            r.path("error").asText().startsWith("not offered:"), id + ": " + line + " -> " + r);
+      }
     }
   }
 }

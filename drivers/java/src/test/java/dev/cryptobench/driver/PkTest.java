@@ -697,7 +697,7 @@ class PkTest {
       JsonNode h =
           JSON.readTree(
               BenchTest.driver(e.getKey()).handleLine("{\"cmd\":\"hello\",\"protocol\":2}").line());
-      assertEquals(2, h.path("protocol").asInt());
+      assertEquals(4, h.path("protocol").asInt());
       for (String alg : e.getValue()) {
         assertTrue(h.path("offers").has(alg), e.getKey() + " lacks " + alg);
       }

@@ -44,7 +44,7 @@ class TimingTest {
 
   @Test
   void resolutionIsMeasured() {
-    long r = Timing.measureResolution();
+    long r = Timing.probeResolution();
     assertTrue(r > 0 && r < 1_000_000, "resolution " + r + " ns");
   }
 
@@ -52,8 +52,10 @@ class TimingTest {
   void calibrationDoublesUntilTheTarget() throws Exception {
     SpinCell c = new SpinCell(10_000);
     Timing t = new Timing(c);
-    long batch = t.calibrate(1, 200_000);
+    long[] cal = t.calibrate(200_000);
+    long batch = cal[0];
     assertEquals(Long.bitCount(batch), 1, "a power of two");
+    assertEquals(2 * batch - 1, cal[1], "batch 1, 2, 4, ... ran 2*batch-1 operations");
     assertTrue(batch >= 16 && batch <= 32, "batch " + batch + " for 200 us of 10 us ops");
     assertEquals(t.sink, c.runs, "every run is folded into the sink");
   }
@@ -61,9 +63,17 @@ class TimingTest {
   @Test
   void warmupRunsAtLeastTheRequestedTime() throws Exception {
     Timing t = new Timing(new SpinCell(1_000));
-    long[] w = t.warmup(5_000_000);
+    long[] w = t.warmUp(5_000_000);
     assertTrue(w[1] >= 5_000_000 && w[0] >= 1, "ops " + w[0] + ", ns " + w[1]);
     assertTrue(w[1] < 50_000_000, "no runaway: " + w[1]);
+  }
+
+  @Test
+  void warmUpOfZeroRunsOneOperation() throws Exception {
+    SpinCell c = new SpinCell(1_000);
+    long[] w = new Timing(c).warmUp(0);
+    assertEquals(1, w[0], "one round of one operation");
+    assertEquals(1, c.runs);
   }
 
   @Test
