@@ -155,9 +155,11 @@ const char *ops_library_version(void); /* as reported by the library at run time
 /* Free-text notes for `hello`: returns the number of notes, fills notes[0 .. max). */
 size_t ops_notes(const char *provider, const char **notes, size_t max);
 
-/* The catalogue, in a stable order. */
-size_t ops_alg_count(void);
+/* The catalogue, in a stable order. Each library module answers ops_alg_at() (NULL past the
+ * end); catalogue.c answers the rest the same way for all of them. */
 const ops_alg *ops_alg_at(size_t i);
+size_t ops_alg_count(void);
+size_t ops_alg_index(const char *name);        /* (size_t)-1 when not offered */
 const ops_alg *ops_alg_find(const char *name); /* NULL when not offered */
 
 /* Prepare a cell; NULL with a one-line message in err when the parameters are unusable

@@ -247,13 +247,6 @@ bool op_matches(kind k, op o) {
   return false;
 }
 
-size_t find_index(const char *name) {
-  for (size_t i = 0; i < catalogue_len; i++)
-    if (std::strcmp(catalogue[i].name, name) == 0)
-      return i;
-  return static_cast<size_t>(-1);
-}
-
 /* Everything outside the timed region; throws on a library error. 0, or -1 with err set. */
 int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   const alg_def *d = c->def;
@@ -546,19 +539,12 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n + pk_notes(notes + n, max - n);
 }
 
-size_t ops_alg_count(void) { return catalogue_len; }
-
 const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : nullptr; }
-
-const ops_alg *ops_alg_find(const char *name) {
-  size_t i = find_index(name);
-  return i == static_cast<size_t>(-1) ? nullptr : &catalogue[i];
-}
 
 void ops_cell_free(ops_cell *c) { delete c; }
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = find_index(p->alg);
+  size_t idx = ops_alg_index(p->alg);
   if (idx == static_cast<size_t>(-1)) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return nullptr;

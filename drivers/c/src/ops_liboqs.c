@@ -211,21 +211,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n;
 }
 
-size_t ops_alg_count(void) { return catalogue_len; }
-
 const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
-
-static size_t find_index(const char *name) {
-  for (size_t i = 0; i < catalogue_len; i++)
-    if (strcmp(catalogue[i].name, name) == 0)
-      return i;
-  return (size_t)-1;
-}
-
-const ops_alg *ops_alg_find(const char *name) {
-  size_t i = find_index(name);
-  return i == (size_t)-1 ? NULL : &catalogue[i];
-}
 
 /* ---- cells ---- */
 
@@ -373,7 +359,7 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
 }
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = find_index(p->alg);
+  size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
@@ -534,7 +520,7 @@ const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "ope
  * the private key is the expanded one (see the top of this file). */
 int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
-  size_t idx = find_index(alg);
+  size_t idx = ops_alg_index(alg);
   *pub = *priv = NULL;
   if (idx == (size_t)-1 || !catalogue[idx].pk) {
     set_err(err, errlen, "not a public-key algorithm offered here: %s", alg);

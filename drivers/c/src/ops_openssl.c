@@ -288,21 +288,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n + hs_notes(notes + n, max - n);
 }
 
-size_t ops_alg_count(void) { return catalogue_len; }
-
 const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
-
-static size_t find_index(const char *name) {
-  for (size_t i = 0; i < catalogue_len; i++)
-    if (strcmp(catalogue[i].name, name) == 0)
-      return i;
-  return (size_t)-1;
-}
-
-const ops_alg *ops_alg_find(const char *name) {
-  size_t i = find_index(name);
-  return i == (size_t)-1 ? NULL : &catalogue[i];
-}
 
 /* ---- cells ---- */
 
@@ -502,7 +488,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
 }
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = find_index(p->alg);
+  size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
     set_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
