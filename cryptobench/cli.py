@@ -18,11 +18,7 @@ from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan
-from .report import build_report
-from .report import csv_ as csv_report
-from .report import html as html_report
-from .report import json_ as json_report
-from .report import markdown as md_report
+from .report import exporters, load_report
 from .report import terminal as term_report
 from .runner import Interrupted, Runner, Settings
 from .store import DEFAULT_DB, SpoolingStore, open_store
@@ -138,10 +134,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--baseline", help="provider the others are compared with (default: the suite's, c:openssl)")
     r.add_argument("--db", help=db_help)
-    r.add_argument("--json", metavar="FILE", help="also write the result as JSON (docs/results-schema.md)")
-    r.add_argument("--csv", metavar="FILE", help="also write one CSV row per provider and cell")
-    r.add_argument("--md", metavar="FILE", help="also write a Markdown report")
-    r.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report with charts")
+    exporters.add_file_flags(r, exporters.RUN)
     r.add_argument(
         "--time-per-cell", type=float, metavar="S", help="time budget per provider and cell (default: the suite's)"
     )
@@ -183,9 +176,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
-    v.add_argument("--json", metavar="FILE")
-    v.add_argument("--md", metavar="FILE")
-    v.add_argument("--html", metavar="FILE")
+    exporters.add_file_flags(v, exporters.VERIFY)
     v.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     v.add_argument("--quiet", action="store_true", help="no progress output")
 
@@ -199,18 +190,15 @@ def _parser() -> argparse.ArgumentParser:
     s = cmd("show", "Re-render a stored run in any format.")
     s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
     s.add_argument("--db", help=db_help)
-    s.add_argument("--format", choices=["terminal", "md", "json", "csv"], default="terminal", help="format on stdout")
+    s.add_argument(
+        "--format", choices=exporters.stdout_formats(exporters.RUN), default="terminal", help="format on stdout"
+    )
     s.add_argument(
         "--warnings", action="store_true", help="every warning and failure of the run in full (run's end: a summary)"
     )
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
     s.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the run's)")
-    s.add_argument("--json", metavar="FILE")
-    s.add_argument("--csv", metavar="FILE")
-    s.add_argument("--md", metavar="FILE")
-    s.add_argument(
-        "--html", metavar="FILE", help="a self-contained HTML report with charts (nothing fetched when opened)"
-    )
+    exporters.add_file_flags(s, exporters.RUN)
     s.add_argument(
         "--normalise",
         metavar="FACTOR:REASON",
@@ -228,9 +216,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--db", help=db_help)
     c.add_argument("--alg", action="append", help="only these algorithms (comma-separated globs; repeat to add)")
     c.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold in %% (default 2)")
-    c.add_argument("--format", choices=["terminal", "md", "json"], default="terminal", help="format on stdout")
-    c.add_argument("--md", metavar="FILE")
-    c.add_argument("--json", metavar="FILE")
+    c.add_argument(
+        "--format", choices=exporters.stdout_formats(exporters.COMPARE), default="terminal", help="format on stdout"
+    )
+    exporters.add_file_flags(c, exporters.COMPARE)
     c.add_argument(
         "--fail-on-regression",
         type=float,
@@ -308,22 +297,6 @@ def main(argv: list[str] | None = None) -> int:
 # --- run ------------------------------------------------------------------------
 
 
-_EXPORTS = (("--json", "json", json_report), ("--csv", "csv", csv_report), ("--md", "md", md_report),
-            ("--html", "html", html_report))  # fmt: skip
-
-
-def _export_paths(args) -> list[tuple[str, str | None]]:
-    return [(flag, getattr(args, attr, None)) for flag, attr, _ in _EXPORTS]
-
-
-def _write_exports(rep, args) -> None:
-    for _flag, attr, renderer in _EXPORTS:
-        path = getattr(args, attr, None)
-        if path:
-            write_atomic(path, renderer.render(rep))
-            print(f"wrote {path}", file=sys.stderr)
-
-
 def _listed(values: list[str] | None) -> str | None:
     """Repeated list flags add up: `--alg sha256 --alg sha512` is `--alg sha256,sha512`."""
     return None if values is None else ",".join(values)
@@ -344,9 +317,7 @@ def _check_run_args(args) -> None:
         raise UserError(f"--passes must be at least 1, not {args.passes}")
     if args.vectors and not Path(args.vectors).is_dir():
         raise UserError(f"vector directory {args.vectors!r} does not exist")
-    check_writable(_export_paths(args))  # before a long run, not after it
-    if args.html:
-        html_report.ensure_available()
+    exporters.check_requested(exporters.RUN, args)  # before a long run, not after it
 
 
 def _unbuilt_notice(registry: Registry, cells) -> list[str]:
@@ -403,14 +374,9 @@ def cmd_run(args) -> int:
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
-    rep = build_report(
-        *store.load_run(run_id),
-        baseline=baseline,
-        crosschecks=store.load_crosschecks(run_id),
-        references=store.load_references(),
-    )
-    print(term_report.render(rep, color=sys.stdout.isatty()), end="")
-    _write_exports(rep, args)
+    rep = load_report(store, run_id, baseline=baseline)
+    exporters.print_stdout(exporters.RUN, "terminal", rep, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.RUN, rep, args)
     for line in unbuilt:  # again at the end: the first time scrolled away with the progress lines
         print(f"cryptobench: {line}", file=sys.stderr)
     print(store.stored_line(run_id), file=sys.stderr)
@@ -428,7 +394,7 @@ def cmd_verify(args) -> int:
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
     if not 0 <= args.inputs <= 100_000 or not 0 <= args.monte <= 100:
         raise UserError("--inputs must be in [0, 100000] and --monte in [0, 100]")
-    check_writable([("--json", args.json), ("--md", args.md), ("--html", args.html)])
+    exporters.check_requested(exporters.VERIFY, args)
     suite = load_suite(args.suite)
     registry = Registry(args.providers_file)
     check_suite_providers(suite, list(registry.providers))
@@ -447,16 +413,9 @@ def cmd_verify(args) -> int:
     providers = sorted({p for c in cells for p in c.providers})
     run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
     run, verifs, _ = store.load_run(run_id)
-    headers, rows = conf_report.matrix(verifs)
-    print(term_report.render_table("conformance: ✓ known answers + agreed differential inputs", headers, rows), end="")
-    for v in verifs:
-        if v.status != "passed":
-            print(f"  {printable(v.provider)} {v.alg}: {printable(v.detail)}")
-    for path, render in ((args.json, conf_report.render_json), (args.md, conf_report.render_markdown),
-                         (args.html, conf_report.render_html)):  # fmt: skip
-        if path:
-            write_atomic(path, render(run, verifs))
-            print(f"wrote {path}", file=sys.stderr)
+    verification = conf_report.Verification(run, verifs)
+    exporters.print_stdout(exporters.VERIFY, "terminal", verification, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.VERIFY, verification, args)
     print(store.stored_line(run_id), file=sys.stderr)
     return 1 if conf_report.failed(verifs) else 0
 
@@ -499,25 +458,15 @@ def _replay(registry: Registry, cells, x, timeout: float) -> int:
 def cmd_show(args) -> int:
     if args.db is None and not Path(DEFAULT_DB).exists():
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
-    check_writable(_export_paths(args))
+    exporters.check_requested(exporters.RUN, args)
     store = open_store(args.db)
     run_id = store.resolve_run(args.run)
-    rep = build_report(
-        *store.load_run(run_id),
-        baseline=args.baseline,
-        layout=args.layout,
-        crosschecks=store.load_crosschecks(run_id),
-        references=store.load_references(),
-        normalise=_normalisation(args.normalise),
-    )
-    renderer = {"terminal": None, "md": md_report, "json": json_report, "csv": csv_report}[args.format]
+    rep = load_report(store, run_id, args.baseline, args.layout, _normalisation(args.normalise))
     if args.warnings:
         print(term_report.render_warnings(rep), end="")
-    elif renderer is None:
-        print(term_report.render(rep, color=sys.stdout.isatty()), end="")
     else:
-        print(renderer.render(rep), end="")
-    _write_exports(rep, args)
+        exporters.print_stdout(exporters.RUN, args.format, rep, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.RUN, rep, args)
     return 0
 
 
@@ -592,11 +541,10 @@ def cmd_compare(args) -> int:
     import fnmatch
 
     from .compare import compare_providers, compare_runs
-    from .report import compare_json, compare_markdown, compare_terminal
 
     if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
-    check_writable([("--md", args.md), ("--json", args.json)])
+    exporters.check_requested(exporters.COMPARE, args)
     store = open_store(args.db)
 
     def load(ref):
@@ -617,14 +565,8 @@ def cmd_compare(args) -> int:
             raise UserError("give two runs (e.g. `compare latest~1 latest`) or --providers P1,P2 [RUN]")
         comp = compare_runs(load(args.runs[0]), load(args.runs[1]), args.noise / 100)
 
-    if args.format == "terminal":
-        print(compare_terminal.render(comp, color=sys.stdout.isatty()), end="")
-    else:
-        print((compare_markdown if args.format == "md" else compare_json).render(comp), end="")
-    for path, renderer in ((args.md, compare_markdown), (args.json, compare_json)):
-        if path:
-            write_atomic(path, renderer.render(comp))
-            print(f"wrote {path}", file=sys.stderr)
+    exporters.print_stdout(exporters.COMPARE, args.format, comp, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.COMPARE, comp, args)
     if args.fail_on_regression is not None:
         bad = comp.regressions(args.fail_on_regression)
         if bad:

@@ -183,3 +183,58 @@ def test_the_terminal_counts_warnings_by_kind_and_names_the_worst(tmp_path):
     assert f"cryptobench show {rid} --warnings" in summary
     full = term_report.render_warnings(rep)
     assert all(w in full for w in cv)
+
+
+def test_every_run_exporter_renders_the_same_run(stored):
+    """One registry: each format it lists lays out the same figures (go:stdlib is twice as slow)."""
+    from cryptobench.report import exporters
+
+    names = [e.name for e in exporters.EXPORTERS if e.subject == exporters.RUN]
+    assert names == ["terminal", "json", "csv", "md", "html"]
+    for name in names:
+        e = exporters.get(exporters.RUN, name)
+        if name == "html":
+            try:
+                e.available()
+            except Exception:  # the chart library is installed by `make setup`, not by pip alone
+                continue
+        text = e.render(stored, False)
+        assert "go:stdlib" in text and "\x1b[" not in text, name
+        assert ("2.00 µs" in text) or ("2000" in text) or ("1999" in text), name
+    assert "\x1b[" in exporters.get(exporters.RUN, "terminal").render(stored, True)
+
+
+def test_each_command_offers_the_registrys_formats_and_nothing_else():
+    from cryptobench.cli import _parser
+    from cryptobench.report import exporters
+
+    sub = next(a for a in _parser()._actions if a.dest == "command").choices
+    for command, subject in (("run", exporters.RUN), ("show", exporters.RUN), ("compare", exporters.COMPARE),
+                             ("verify", exporters.VERIFY)):  # fmt: skip
+        flags = {o for a in sub[command]._actions for o in a.option_strings}
+        wanted = {f"--{n}" for n in exporters.file_formats(subject)}
+        others = {f"--{e.name}" for e in exporters.EXPORTERS if e.to_file} - wanted
+        assert wanted <= flags and not (others & flags), command
+        fmt = next((a for a in sub[command]._actions if a.dest == "format"), None)
+        if fmt is not None:
+            assert list(fmt.choices) == exporters.stdout_formats(subject), command
+    with pytest.raises(Exception, match="no html format for compare reports"):
+        exporters.get(exporters.COMPARE, "html")
+
+
+def test_load_report_builds_the_whole_report_in_one_step(tmp_path):
+    """The references stored beside runs reach the report without a second step by the caller."""
+    from cryptobench.references import Reference
+    from cryptobench.report import load_report
+
+    store = open_store(str(tmp_path / "r.db"))
+    rid = store.create_run(RunRecord(None, "2026-11-22T10:00:00+00:00", "default", {}, {}))
+    store.add_cell(rid, cell("c:openssl", 1000))
+    store.add_cell(rid, cell("c:openssl", 500, alg="sha512"))
+    store.finish_run(rid, "complete", "2026-11-22T10:01:00+00:00", {})
+    store.add_references([Reference(None, "a paper", "Raspberry Pi 4", "doi:x", "sha256", "hash", 1024, 1e4),
+                          Reference(None, "a paper", "Raspberry Pi 4", "doi:x", "aes-128-gcm", "seal", 1024, 1e4)],
+                         "2026-11-22")  # fmt: skip
+    rep = load_report(store, rid)
+    assert [(r.alg, r.machine) for r in rep.references] == [("sha256", "Raspberry Pi 4")]  # only what was measured
+    assert [t.alg for t in rep.tables] == ["sha256", "sha512"]

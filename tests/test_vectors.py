@@ -4,7 +4,7 @@ import filecmp
 import hashlib
 
 from cryptobench.vectors import Case, cases_for, judge
-from cryptobench.vectors.cases import REPO_ROOT
+from cryptobench.vectors.files import REPO_ROOT
 
 
 def test_every_symmetric_algorithm_has_known_answers():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..compare import Comparison
 from .compare_table import headers, summary_lines, tables
-from .markdown import safe_lines, table
+from .markup import safe_lines, table
 
 
 def render(comp: Comparison) -> str:

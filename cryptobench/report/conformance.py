@@ -8,11 +8,23 @@ page. A cell of the matrix reads `✓ 132 + 500` (known answers passed + differe
 from __future__ import annotations
 
 import html
+import io
 import json
+from dataclasses import dataclass
+
+from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION
 from ..store.model import RunRecord, VerifyRecord
-from .markdown import safe_lines, table
+from .markup import plain, rich_table, safe_lines, table
+
+
+@dataclass
+class Verification:
+    """A stored `verify` run and its provider × algorithm records: what the conformance formats show."""
+
+    run: RunRecord
+    verifs: list[VerifyRecord]
 
 
 def _mark(v: VerifyRecord) -> str:
@@ -68,7 +80,19 @@ def failed(verifs: list[VerifyRecord]) -> list[VerifyRecord]:
     return [v for v in verifs if v.status == "failed"]
 
 
-def render_markdown(run: RunRecord, verifs: list[VerifyRecord]) -> str:
+def render_terminal(v: Verification, color: bool = False, width: int = 160) -> str:
+    """The matrix, then one line per pair that did not pass (why, in full)."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None)
+    console.print(rich_table("conformance: ✓ known answers + agreed differential inputs", *matrix(v.verifs)))
+    for r in v.verifs:
+        if r.status != "passed":
+            console.print(plain(f"  {r.provider} {r.alg}: {r.detail}"))
+    return buf.getvalue()
+
+
+def render_markdown(v: Verification) -> str:
+    run, verifs = v.run, v.verifs
     out = [f"# cryptobench verify — run {run.id}", "",
            f"{len(verifs)} provider × algorithm pairs; {len(failed(verifs))} failed, "
            f"{sum(v.status == 'unverified' for v in verifs)} unverified. ✓ known answers + agreed differential "
@@ -105,11 +129,12 @@ def to_dict(run: RunRecord, verifs: list[VerifyRecord]) -> dict:
     }
 
 
-def render_json(run: RunRecord, verifs: list[VerifyRecord]) -> str:
-    return json.dumps(to_dict(run, verifs), indent=2, ensure_ascii=False) + "\n"
+def render_json(v: Verification) -> str:
+    return json.dumps(to_dict(v.run, v.verifs), indent=2, ensure_ascii=False) + "\n"
 
 
-def render_html(run: RunRecord, verifs: list[VerifyRecord]) -> str:
+def render_html(v: Verification) -> str:
+    run, verifs = v.run, v.verifs
     esc = html.escape
 
     def tab(headers: list[str], rows: list[list[str]]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from .json_ import to_dict
+from .records import to_dict
 
 COLUMNS = [
     "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",

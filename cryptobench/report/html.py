@@ -23,7 +23,7 @@ from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
 from .cells import HEADERS, row_cells
-from .markdown import reference_table
+from .markup import reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
 

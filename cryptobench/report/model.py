@@ -209,27 +209,50 @@ def build_report(
 
     tables = {k: tables[k] for k in sorted(tables, key=order)}
     warnings += _identical_tables(list(tables.values()))
-    not_offered = _group_not_offered(not_offered)
-    layout = layout or run.settings.get("layout", "table")
-    rep = Report(run, verifs, list(tables.values()), baseline, noise, warnings, failures, not_offered, layout)
-    rep.crosschecks = crosschecks or []
     present = {(r.cell.alg, r.cell.op) for r in rows}
-    rep.references = [ref for ref in references or [] if (ref.alg, ref.op) in present]
-    rep.normalise = normalise
-    rep.overheads = analysis.overhead_models(rows)
-    rep.pathologies = analysis.pathologies(rows)
-    seen = {(p["provider"], p["alg"], p["op"]) for p in rep.pathologies}
-    rep.pathologies += [
-        p for p in analysis.binding_pathologies(rep.overheads) if (p["provider"], p["alg"], p["op"]) not in seen
+    crosschecks = crosschecks or []
+    overheads = analysis.overhead_models(rows)
+    pathologies = analysis.pathologies(rows)
+    seen = {(p["provider"], p["alg"], p["op"]) for p in pathologies}
+    pathologies += [
+        p for p in analysis.binding_pathologies(overheads) if (p["provider"], p["alg"], p["op"]) not in seen
     ]
-    rep.binding_costs = analysis.binding_costs(rep.overheads)
-    for p in rep.pathologies:
+    for p in pathologies:
         warnings.append(Note(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}", "pathology"))
-    failed_checks = [c for c in rep.crosschecks if not c.passed]
-    for c in failed_checks[:20]:
+    for c in [c for c in crosschecks if not c.passed][:20]:
         text = f"cross-verification {c.alg}: {c.check} ({c.producer} -> {c.consumer}) failed: {c.detail}"
         warnings.append(Note(text, "cross-verification"))
-    return rep
+    return Report(
+        run,
+        verifs,
+        list(tables.values()),
+        baseline,
+        noise,
+        warnings,
+        failures,
+        _group_not_offered(not_offered),
+        layout or run.settings.get("layout", "table"),
+        pathologies=pathologies,
+        crosschecks=crosschecks,
+        overheads=overheads,
+        references=[ref for ref in references or [] if (ref.alg, ref.op) in present],
+        normalise=normalise,
+        binding_costs=analysis.binding_costs(overheads),
+    )
+
+
+def load_report(store, run_id: int, baseline: str | None = None, layout: str | None = None,
+                normalise: tuple[float, str] | None = None) -> Report:  # fmt: skip
+    """The report of a stored run, in one step: its cells, verifications, cross-checks and the
+    references for what it measured, as every command that shows a run needs them."""
+    return build_report(
+        *store.load_run(run_id),
+        baseline=baseline,
+        layout=layout,
+        crosschecks=store.load_crosschecks(run_id),
+        references=store.load_references(),
+        normalise=normalise,
+    )
 
 
 def _busy_machine(rows: list[Row]) -> Note | None:

@@ -10,16 +10,11 @@ from rich.text import Text
 
 from ..textsafe import printable
 from .cells import HEADERS, row_cells
-from .markdown import environment_lines
+from .markup import environment_lines, plain, reference_table, rich_table
 from .matrix import matrix, ops_matrix, providers_of
 from .model import Report, failures_by_reason, notes_by_kind
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
-
-
-def _plain(text: str) -> Text:
-    """A cell as it is: no rich markup (`[red]`) and no control sequences from a driver's strings."""
-    return Text(printable(text))
 
 
 def render(rep: Report, width: int = 140, color: bool = False) -> str:
@@ -31,21 +26,11 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
     if rep.layout == "ops":
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
-            table = RichTable(title=f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", title_justify="left")
-            for h in headers:
-                table.add_column(h, overflow="fold")
-            for row in rows:
-                table.add_row(*map(_plain, row))
-            console.print(table)
+            console.print(rich_table(f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", headers, rows))
     for t in rep.tables if rep.layout != "ops" else []:
         if rep.layout == "matrix":
             headers, rows = matrix(t, providers)
-            table = RichTable(title=f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", title_justify="left")
-            for h in headers:
-                table.add_column(h, overflow="fold")
-            for row in rows:
-                table.add_row(*map(_plain, row))
-            console.print(table)
+            console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))
             continue
         table = RichTable(title=f"{t.alg} — {t.op}", title_justify="left", show_lines=False)
         for i, h in enumerate(HEADERS):
@@ -57,18 +42,11 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             last_size = r.cell.size
             cells = row_cells(r)
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
-            table.add_row(*map(_plain, cells[:7]), Text(printable(cells[7]), style=style))
+            table.add_row(*map(plain, cells[:7]), Text(printable(cells[7]), style=style))
         console.print(table)
     if rep.references:
-        from .markdown import reference_table
-
-        headers, rows = reference_table(rep)
-        table = RichTable(title="References, measured elsewhere (no ratio unless --normalise)", title_justify="left")
-        for h in headers:
-            table.add_column(h, overflow="fold")
-        for row in rows:
-            table.add_row(*map(_plain, row))
-        console.print(table)
+        title = "References, measured elsewhere (no ratio unless --normalise)"
+        console.print(rich_table(title, *reference_table(rep)))
     _summary(console, rep)
     return buf.getvalue()
 
@@ -110,16 +88,3 @@ def render_warnings(rep: Report) -> str:
     if rep.failures:
         out += ["", f"failures ({len(rep.failures)}):"] + [f"  - {printable(f)}" for f in rep.failures]
     return "\n".join(out) + "\n"
-
-
-def render_table(title: str, headers: list[str], rows: list[list[str]], width: int = 160) -> str:
-    """One plain table (the conformance matrix of `verify`)."""
-    buf = io.StringIO()
-    console = Console(file=buf, width=width, color_system=None)
-    table = RichTable(title=title, title_justify="left")
-    for h in headers:
-        table.add_column(h, overflow="fold")
-    for row in rows:
-        table.add_row(*map(_plain, row))
-    console.print(table)
-    return buf.getvalue()

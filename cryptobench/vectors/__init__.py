@@ -6,6 +6,8 @@ orchestrator sends them to a driver without the expected answers and judges
 the results with `judge`.
 """
 
-from .cases import Case, cases_for, default_vectors_dir, judge, source_of, strip_expected
+from .case import Case, judge, strip_expected
+from .cases import cases_for, source_of
+from .files import default_vectors_dir
 
 __all__ = ["Case", "cases_for", "default_vectors_dir", "judge", "source_of", "strip_expected"]

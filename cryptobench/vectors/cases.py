@@ -2,100 +2,25 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from ..algorithms import TAG_LEN
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def default_vectors_dir() -> Path:
-    """`../shared/vectors` beside the checkout, else the copy kept in the repository."""
-    shared = REPO_ROOT.parent / "shared" / "vectors"
-    return shared if shared.is_dir() else REPO_ROOT / "vectors"
-
-
-@dataclass
-class Case:
-    id: str
-    op: str
-    fields: dict  # protocol fields sent to the driver: key, iv, counter, aad, msg
-    expect: str  # valid | invalid | acceptable
-    out: str | None = None  # expected output (hex) for valid cases
-    cmp: str = "equal"  # equal | prefix (truncated MAC tags)
-    source: str = ""
-    extra: dict = field(default_factory=dict)
-
-    def to_request(self) -> dict:
-        return {"id": self.id, "op": self.op, **self.fields}
-
-    def to_export(self) -> dict:
-        d = self.to_request()
-        d.update(expect=self.expect, cmp=self.cmp)
-        if self.out is not None:
-            d["out"] = self.out
-        return d
-
-
-def strip_expected(cases: list[Case]) -> list[dict]:
-    return [c.to_request() for c in cases]
-
-
-def judge(case: Case, result: dict) -> str | None:
-    """None when the driver's result is right for the case, else why not."""
-    if "error" in result:
-        return f"driver error: {result['error']}"
-    if "unsupported" in result:
-        return None if case.expect == "acceptable" else f"unsupported: {result['unsupported']}"
-    rejected = bool(result.get("rejected"))
-    out = result.get("out")
-    if case.expect == "acceptable":
-        return None
-    if case.expect == "invalid":
-        if rejected:
-            return None
-        if out is not None and case.out and not _matches(case, out):
-            return None  # e.g. a wrong MAC tag: the driver computed a different one
-        return "accepted an invalid input"
-    if rejected:
-        return "rejected a valid input"
-    if out is None:
-        return "no output"
-    if not _matches(case, out):
-        return f"output {out[:32]}... differs from expected {case.out[:32]}..."
-    return None
-
-
-def _matches(case: Case, out: str) -> bool:
-    out = out.lower()
-    if case.cmp == "prefix":
-        return out.startswith(case.out)
-    return out == case.out
-
-
-@lru_cache(maxsize=64)
-def _load(path: Path) -> dict:
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+from .case import Case
+from .cases_pk import PUBLIC_KEY_BUILDERS
+from .cases_protocol import FILES, protocol_cases
+from .cavp import cavp_cases  # NIST CAVP and RFC answers from the pinned cryptography-vectors
+from .files import default_vectors_dir, load, wycheproof_groups
 
 
 def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     vdir = Path(vectors_dir) if vectors_dir else default_vectors_dir()
     out: list[Case] = []
     out += _kat_cases(alg, vdir)
-    from .cases_pk import PUBLIC_KEY_BUILDERS
-    from .cases_protocol import FILES, protocol_cases
-
     for builder in _WYCHEPROOF.get(alg, []) + PUBLIC_KEY_BUILDERS.get(alg, []):
         out += builder(alg, vdir)
     if alg in FILES:
         out += protocol_cases(alg)
     out += _derived_cases(alg, vdir)
-    from .cavp import cavp_cases  # NIST CAVP and RFC answers from the pinned cryptography-vectors
-
     out += cavp_cases(alg)
     return out
 
@@ -129,7 +54,7 @@ def _kat_cases(alg: str, vdir: Path) -> list[Case]:
     if not path.exists():
         return []
     cases = []
-    for i, v in enumerate(_load(path)["vectors"]):
+    for i, v in enumerate(load(path)["vectors"]):
         if v["alg"] != alg:
             continue
         fields: dict = {}
@@ -145,28 +70,23 @@ def _kat_cases(alg: str, vdir: Path) -> list[Case]:
         if v["op"] == "hash":
             cases.append(Case(cid, "hash", {**fields, "msg": msg}, "valid", expected, source=v["source"]))
         elif v["op"] == "encrypt":
-            cases.append(Case(cid + "/encrypt", "encrypt", {**fields, "msg": msg}, "valid", expected, source=v["source"]))
-            cases.append(Case(cid + "/decrypt", "decrypt", {**fields, "msg": expected}, "valid", msg, source=v["source"]))
+            cases.append(
+                Case(cid + "/encrypt", "encrypt", {**fields, "msg": msg}, "valid", expected, source=v["source"])
+            )
+            cases.append(
+                Case(cid + "/decrypt", "decrypt", {**fields, "msg": expected}, "valid", msg, source=v["source"])
+            )
     return cases
 
 
 # --- Wycheproof -------------------------------------------------------------
 
 
-def _groups(vdir: Path, name: str):
-    path = vdir / "wycheproof" / name
-    if not path.exists():
-        return
-    for group in _load(path)["testGroups"]:
-        for test in group["tests"]:
-            yield group, test
-
-
 def _aead(file: str, iv_bits: int):
     def build(alg: str, vdir: Path) -> list[Case]:
         key_bits = int(alg.split("-")[1]) if alg.startswith("aes-") else 128 if alg.startswith("sm4") else 256
         cases = []
-        for g, t in _groups(vdir, file):
+        for g, t in wycheproof_groups(vdir, file):
             if g.get("keySize") != key_bits or g.get("ivSize") != iv_bits or g.get("tagSize") != TAG_LEN * 8:
                 continue  # outside the measured contract (nonce and tag sizes)
             cid = f"wycheproof/{file}#{t['tcId']}"
@@ -188,7 +108,7 @@ def _pkcs7(msg_hex: str) -> str:
 def _cbc(alg: str, vdir: Path) -> list[Case]:
     key_bits = int(alg.split("-")[1])
     cases = []
-    for g, t in _groups(vdir, "aes_cbc_pkcs5_test.json"):
+    for g, t in wycheproof_groups(vdir, "aes_cbc_pkcs5_test.json"):
         if g.get("keySize") != key_bits or t["result"] != "valid":
             continue  # invalid cases are bad padding, which an unpadded cipher cannot see
         cid = f"wycheproof/aes_cbc_pkcs5_test.json#{t['tcId']}"
@@ -202,11 +122,18 @@ def _cbc(alg: str, vdir: Path) -> list[Case]:
 def _hmac(file: str):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
-        for g, t in _groups(vdir, file):
+        for g, t in wycheproof_groups(vdir, file):
             cid = f"wycheproof/{file}#{t['tcId']}"
             truncated = g["tagSize"] < 256
             cases.append(
-                Case(cid, "mac", {"key": t["key"], "msg": t["msg"]}, t["result"], t["tag"], "prefix" if truncated else "equal")
+                Case(
+                    cid,
+                    "mac",
+                    {"key": t["key"], "msg": t["msg"]},
+                    t["result"],
+                    t["tag"],
+                    "prefix" if truncated else "equal",
+                )
             )
         return cases
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .cases import Case, _groups
+from .case import Case
+from .files import wycheproof_groups
 
 VERIFY_OK = "01"
 
@@ -19,7 +20,7 @@ VERIFY_OK = "01"
 def _sig_verify(file: str, public_of):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
-        for g, t in _groups(vdir, file):
+        for g, t in wycheproof_groups(vdir, file):
             fields = {"public": public_of(g), "msg": t["msg"], "sig": t["sig"]}
             if "ctx" in t:
                 fields["ctx"] = t["ctx"]
@@ -38,7 +39,7 @@ def _scalar(hexstr: str, field_bytes: int) -> str:
 def _ecdh(file: str, field_bytes: int):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
-        for _, t in _groups(vdir, file):
+        for _, t in wycheproof_groups(vdir, file):
             fields = {"private": _scalar(t["private"], field_bytes), "public": t["public"]}
             cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "derive", fields, t["result"], t["shared"]))
         return cases
@@ -49,9 +50,14 @@ def _ecdh(file: str, field_bytes: int):
 def _xdh(file: str):
     def build(alg: str, vdir: Path) -> list[Case]:
         return [
-            Case(f"wycheproof/{file}#{t['tcId']}", "derive", {"private": t["private"], "public": t["public"]},
-                 t["result"], t["shared"])  # fmt: skip
-            for _, t in _groups(vdir, file)
+            Case(
+                f"wycheproof/{file}#{t['tcId']}",
+                "derive",
+                {"private": t["private"], "public": t["public"]},
+                t["result"],
+                t["shared"],
+            )  # fmt: skip
+            for _, t in wycheproof_groups(vdir, file)
         ]
 
     return build
@@ -60,7 +66,7 @@ def _xdh(file: str):
 def _oaep(file: str):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
-        for g, t in _groups(vdir, file):
+        for g, t in wycheproof_groups(vdir, file):
             if t.get("label"):
                 continue  # our contract uses the empty label
             fields = {"private": g["privateKeyPkcs8"], "msg": t["ct"]}
@@ -74,14 +80,14 @@ def _mlkem(n: int):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
         f = f"mlkem_{n}_keygen_seed_test.json"
-        for _, t in _groups(vdir, f):
+        for _, t in wycheproof_groups(vdir, f):
             cases.append(Case(f"wycheproof/{f}#{t['tcId']}", "keygen", {"seed": t["seed"]}, t["result"], t["ek"]))
         f = f"mlkem_{n}_encaps_test.json"
-        for _, t in _groups(vdir, f):
+        for _, t in wycheproof_groups(vdir, f):
             fields = {"public": t["ek"], "m": t["m"]}
             cases.append(Case(f"wycheproof/{f}#{t['tcId']}", "encaps", fields, t["result"], t["c"] + t["K"]))
         f = f"mlkem_{n}_test.json"
-        for _, t in _groups(vdir, f):
+        for _, t in wycheproof_groups(vdir, f):
             fields = {"private": t["seed"], "msg": t["c"]}
             cases.append(Case(f"wycheproof/{f}#{t['tcId']}/decaps", "decaps", fields, t["result"], t["K"]))
         return cases
@@ -93,7 +99,7 @@ def _mldsa(n: int):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = _sig_verify(f"mldsa_{n}_verify_test.json", lambda g: g["publicKey"])(alg, vdir)
         f = f"mldsa_{n}_sign_seed_test.json"
-        for g, t in _groups(vdir, f):
+        for g, t in wycheproof_groups(vdir, f):
             if "msg" not in t or "rnd" in t:
                 continue  # external mu / explicit randomness: not part of the contract
             fields = {"private": g["privateSeed"], "msg": t["msg"], "deterministic": True}
@@ -133,7 +139,7 @@ PUBLIC_KEY_BUILDERS = {
 def _hkdf(file: str):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
-        for _, t in _groups(vdir, file):
+        for _, t in wycheproof_groups(vdir, file):
             fields = {"ikm": t["ikm"], "salt": t["salt"], "info": t["info"], "size": int(t["size"])}
             cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "derive", fields, t["result"], t["okm"]))
         return cases

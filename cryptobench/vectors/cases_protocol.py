@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .cases import Case
+from .case import Case
 
 VECTORS = Path(__file__).resolve().parents[2] / "protocols" / "pqntor" / "vectors"
 FILES = {

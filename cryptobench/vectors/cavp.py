@@ -29,7 +29,7 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from .cases import Case
+from .case import Case
 
 PACKAGE = "cryptography-vectors"
 _LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$")
@@ -117,8 +117,14 @@ def _sha3(bits: int) -> list[Case]:
 def _hmac_sha256() -> list[Case]:
     relpath = "HMAC/rfc-4231-sha256.txt"
     return [
-        Case(_cid(relpath, i), "mac", {"key": _hex(r["key"]), "msg": _hex(r["msg"])}, "valid", _hex(r["md"]),
-             source="RFC 4231")  # fmt: skip
+        Case(
+            _cid(relpath, i),
+            "mac",
+            {"key": _hex(r["key"]), "msg": _hex(r["msg"])},
+            "valid",
+            _hex(r["md"]),
+            source="RFC 4231",
+        )  # fmt: skip
         for i, (_s, r) in enumerate(read_records(relpath))
         if "key" in r and "md" in r
     ]

@@ -1,0 +1,106 @@
+"""Every report format, chosen from one registry.
+
+An exporter turns one subject — a stored run's `Report`, a `Comparison`, or a `verify` run's
+`Verification` — into text. The commands ask the registry for `--format` (stdout) and for the file
+flags (`--md FILE`, ...) instead of naming format modules, so a new format is one entry here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import UserError
+from ..outputs import check_writable, write_atomic
+from . import compare_json, compare_markdown, compare_terminal, conformance, csv_, html, json_, markdown, terminal
+
+RUN, COMPARE, VERIFY = "run", "compare", "verify"
+
+
+@dataclass(frozen=True)
+class Exporter:
+    subject: str  # RUN | COMPARE | VERIFY: what it lays out
+    name: str  # the --format value; the file flag is --NAME
+    render: Callable[[Any, bool], str]  # (subject, colour wanted) -> the whole text
+    to_stdout: bool = True  # offered by --format
+    to_file: bool = True  # offered as --NAME FILE
+    available: Callable[[], None] = lambda: None  # raises UserError when it cannot be made on this machine
+    help: str = ""  # of the file flag
+
+
+def _plain(render: Callable[[Any], str]) -> Callable[[Any, bool], str]:
+    return lambda subject, _color: render(subject)
+
+
+EXPORTERS: tuple[Exporter, ...] = (
+    Exporter(RUN, "terminal", lambda rep, color: terminal.render(rep, color=color), to_file=False),
+    Exporter(RUN, "json", _plain(json_.render), help="also write the result as JSON (docs/results-schema.md)"),
+    Exporter(RUN, "csv", _plain(csv_.render), help="also write one CSV row per provider and cell"),
+    Exporter(RUN, "md", _plain(markdown.render), help="also write a Markdown report"),
+    Exporter(
+        RUN,
+        "html",
+        _plain(html.render),
+        to_stdout=False,
+        available=html.ensure_available,
+        help="also write a self-contained HTML report with charts (nothing fetched when opened)",
+    ),
+    Exporter(COMPARE, "terminal", lambda comp, color: compare_terminal.render(comp, color=color), to_file=False),
+    Exporter(COMPARE, "md", _plain(compare_markdown.render), help="also write the comparison as Markdown"),
+    Exporter(COMPARE, "json", _plain(compare_json.render), help="also write it as JSON (docs/results-schema.md)"),
+    Exporter(VERIFY, "terminal", lambda v, color: conformance.render_terminal(v, color=color), to_file=False),
+    Exporter(VERIFY, "json", _plain(conformance.render_json), help="also write the matrix as JSON"),
+    Exporter(VERIFY, "md", _plain(conformance.render_markdown), help="also write the matrix as Markdown"),
+    Exporter(VERIFY, "html", _plain(conformance.render_html), to_stdout=False, help="also write it as HTML"),
+)
+
+
+def stdout_formats(subject: str) -> list[str]:
+    """The --format choices of a command."""
+    return [e.name for e in EXPORTERS if e.subject == subject and e.to_stdout]
+
+
+def file_formats(subject: str) -> list[str]:
+    """The file flags of a command, without their dashes."""
+    return [e.name for e in EXPORTERS if e.subject == subject and e.to_file]
+
+
+def add_file_flags(parser, subject: str) -> None:
+    """`--json FILE`, `--md FILE`, ...: one per exporter of the subject that writes files."""
+    for e in EXPORTERS:
+        if e.subject == subject and e.to_file:
+            parser.add_argument(f"--{e.name}", metavar="FILE", help=e.help)
+
+
+def get(subject: str, name: str) -> Exporter:
+    for e in EXPORTERS:
+        if e.subject == subject and e.name == name:
+            return e
+    raise UserError(f"no {name} format for {subject} reports (there are: {', '.join(stdout_formats(subject))})")
+
+
+def requested(subject: str, args) -> list[tuple[Exporter, str]]:
+    """(exporter, path) for each file flag the user gave, in the registry's order."""
+    return [(e, getattr(args, e.name)) for e in EXPORTERS
+            if e.subject == subject and e.to_file and getattr(args, e.name, None)]  # fmt: skip
+
+
+def check_requested(subject: str, args) -> None:
+    """Before a long run: every file can be written and every format can be made here."""
+    wanted = requested(subject, args)
+    check_writable([(f"--{e.name}", path) for e, path in wanted])
+    for e, _path in wanted:
+        e.available()
+
+
+def print_stdout(subject: str, name: str, thing, color: bool) -> None:
+    print(get(subject, name).render(thing, color), end="")
+
+
+def write_requested(subject: str, thing, args) -> None:
+    """Each file the user asked for, written whole or not at all, each named on stderr."""
+    for e, path in requested(subject, args):
+        write_atomic(path, e.render(thing, False))
+        print(f"wrote {path}", file=sys.stderr)

@@ -1,0 +1,161 @@
+"""A report as plain records (dicts, lists, numbers): the documented, versioned result schema
+(docs/results-schema.md). JSON writes them as they are; CSV flattens their cells."""
+
+from __future__ import annotations
+
+import math
+
+from .. import RESULT_SCHEMA_VERSION
+from ..composition import compare_steps
+from .model import Report, Row, notes_by_kind_keyed
+
+
+def _num(x: float | None) -> float | None:
+    if x is None or (isinstance(x, float) and (math.isnan(x) or math.isinf(x))):
+        return None
+    return round(x, 6) if isinstance(x, float) else x
+
+
+def _stats(r: Row) -> dict | None:
+    s = r.summary
+    if s is None:
+        return None
+    return {
+        "n": s.n,
+        "median_ns": _num(s.median),
+        "mean_ns": _num(s.mean),
+        "stddev_ns": _num(s.stddev),
+        "min_ns": _num(s.min),
+        "max_ns": _num(s.max),
+        "p10_ns": _num(s.p10),
+        "p90_ns": _num(s.p90),
+        "cv": _num(s.cv),
+        "ci95_low_ns": _num(s.ci_low),
+        "ci95_high_ns": _num(s.ci_high),
+        "mb_per_s": _num(r.mb_per_s()),
+        "mb_per_s_ci95": [_num(r.mb_per_s(s.ci_high)), _num(r.mb_per_s(s.ci_low))],
+        "ops_per_s": _num(r.ops_per_s()),
+    }
+
+
+def _vs(r: Row, baseline: str) -> dict | None:
+    if r.ratio is None:
+        return None
+    sp = r.ratio.speedup
+    return {
+        "baseline": baseline,
+        "time_ratio": _num(r.ratio.value),
+        "time_ratio_ci95": [_num(r.ratio.low), _num(r.ratio.high)],
+        "speedup": _num(sp[0]),
+        "speedup_ci95": [_num(sp[1]), _num(sp[2])],
+        "verdict": r.verdict,
+    }
+
+
+def to_dict(rep: Report) -> dict:
+    run = rep.run
+    return {
+        "schema": "cryptobench-result",
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "run": {
+            "id": run.id,
+            "started": run.started,
+            "finished": run.finished,
+            "status": run.status,
+            "suite": run.suite,
+            "label": run.label,
+            "settings": run.settings,
+        },
+        "environment": run.env,
+        "providers": run.providers,
+        "baseline": rep.baseline,
+        "noise_threshold": rep.noise,
+        "verification": [v.__dict__ for v in rep.verifications],
+        "cells": [
+            {
+                "provider": r.cell.provider,
+                "alg": r.cell.alg,
+                "op": r.cell.op,
+                "size": r.cell.size,
+                "chunk": r.cell.chunk,
+                "status": r.cell.status,
+                "reason": r.cell.reason,
+                "batch": r.cell.batch,
+                "samples_ns": r.cell.samples_ns,
+                "checksum": r.cell.checksum,
+                "checksum_mismatch": r.checksum_mismatch,
+                "stats": _stats(r),
+                "vs_baseline": _vs(r, rep.baseline),
+                "peak_rss_kb": r.cell.peak_rss_kb,
+                "rounds": r.cell.rounds,
+                "notes": r.notes,
+                "extra": r.cell.extra,
+            }
+            for r in rep.rows
+        ],
+        "references": [
+            {
+                "id": r.id,
+                "alg": r.alg,
+                "op": r.op,
+                "ops_per_s": r.ops_per_s,
+                "machine": r.machine,
+                "source": r.source,
+                "label": r.label,
+            }
+            for r in rep.references
+        ],
+        "normalisation": {"factor": rep.normalise[0], "reason": rep.normalise[1]} if rep.normalise else None,
+        "pathologies": rep.pathologies,
+        "overhead_model": [
+            {
+                "provider": f.provider,
+                "alg": f.alg,
+                "op": f.op,
+                "source": f.source,
+                "points": f.points,
+                "a_ns_per_call": _num(f.a_ns),
+                "a_ci95": [_num(x) for x in f.a_ci],
+                "b_ns_per_byte": _num(f.b_ns),
+                "b_ci95": [_num(x) for x in f.b_ci],
+                "misfit": _num(f.misfit),
+            }
+            for f in rep.overheads
+        ],
+        "binding_costs": [
+            {**b, "extra_ns_per_call": _num(b["extra_ns_per_call"]), "ci95": [_num(x) for x in b["ci95"]]}
+            for b in rep.binding_costs
+        ],
+        "crosschecks": [
+            {
+                "alg": c.alg,
+                "producer": c.producer,
+                "consumer": c.consumer,
+                "check": c.check,
+                "passed": c.passed,
+                "detail": c.detail,
+            }
+            for c in rep.crosschecks
+        ],
+        "protocol_steps": [
+            {
+                "provider": s.provider,
+                "suite": s.suite,
+                "step": s.step,
+                "measured_ns": _num(s.measured_ns),
+                "measured_ci95_half": _num(s.measured_half),
+                "primitive_sum_ns": _num(s.sum_ns),
+                "primitive_sum_ci95_half": _num(s.sum_half),
+                "above_primitives_ns": _num(s.overhead_ns),
+                "missing_primitives": s.missing,
+            }
+            for s in compare_steps(rep.rows)
+        ],
+        "warnings": rep.warnings,
+        "warnings_by_kind": [
+            {"kind": kind, "title": title, "count": len(notes), "worst": notes[:3]}
+            for kind, title, notes in notes_by_kind_keyed(rep.warnings)
+        ],
+        "failures": rep.failures,
+        "not_offered": rep.not_offered,
+    }
