@@ -43,8 +43,17 @@ class TerminalProgress:
 
     def start(self, total: int, seconds: float, passes: int = 1) -> None:
         self.total, self.passes = total, passes
-        self.bar.start()
-        self.task = self.bar.add_task("starting", total=total)
+        if self.task is None:
+            self.bar.start()
+            self.task = self.bar.add_task("starting", total=total)
+        self.bar.reset(self.task, total=total, description="starting")
+
+    def step(self, stage: str, index: int, total: int, what: str) -> None:
+        """Verification before any cell: the bar counts the stage's steps."""
+        if self.task is None:
+            self.bar.start()
+            self.task = self.bar.add_task("", total=total)
+        self.bar.update(self.task, completed=index, total=total, description=f"{stage} {index + 1}/{total}  {what}")
 
     def cell(self, index: int, spec: CellSpec, provider: str) -> None:
         self.bar.update(
@@ -84,6 +93,9 @@ class LineProgress:
         print(f"[{name}] about {left:.0f} s left", file=self.stream, flush=True)
 
     def finish(self) -> None: ...
+
+    def step(self, stage: str, index: int, total: int, what: str) -> None:
+        print(f"[{stage} {index + 1}/{total}] {what}", file=self.stream, flush=True)
 
     def log(self, message: str) -> None:
         print(message, file=self.stream, flush=True)

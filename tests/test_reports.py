@@ -238,3 +238,19 @@ def test_load_report_builds_the_whole_report_in_one_step(tmp_path):
     rep = load_report(store, rid)
     assert [(r.alg, r.machine) for r in rep.references] == [("sha256", "Raspberry Pi 4")]  # only what was measured
     assert [t.alg for t in rep.tables] == ["sha256", "sha512"]
+
+
+def test_the_conformance_matrix_fits_the_terminal_however_many_providers():
+    """Algorithms down, providers across, in as many tables as the width needs; no column squeezed empty."""
+    from cryptobench.report.conformance import Verification, render_terminal
+
+    providers = [f"lang{i}:library{i}" for i in range(24)]
+    verifs = [VerifyRecord(p, a, "passed", passed=20) for p in providers for a in ("sha256", "aes-128-gcm")]
+    run = RunRecord(1, "2026-11-22T10:00:00+00:00", "verify:default", {}, {})
+    out = render_terminal(Verification(run, verifs), width=160)
+    assert max(len(line) for line in out.splitlines()) <= 160
+    tables = out.count("conformance (")
+    assert tables >= 2 and f"(1 of {tables})" in out and f"({tables} of {tables})" in out
+    for p in providers:
+        assert p in out, p  # whole names: none folded over two lines
+    assert out.count("│ sha256 ") == tables and out.count("✓ 20") == 48

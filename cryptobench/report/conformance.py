@@ -38,12 +38,14 @@ def _mark(v: VerifyRecord) -> str:
     return "✗ " + (v.conformance.get("first_failure", {}).get("id") or "failed").split("/")[-1]
 
 
-def matrix(verifs: list[VerifyRecord]) -> tuple[list[str], list[list[str]]]:
+def matrix(verifs: list[VerifyRecord], providers: list[str] | None = None) -> tuple[list[str], list[list[str]]]:
+    """Algorithm × provider (a catalogue has more algorithms than a machine has providers); blank:
+    not offered. `providers` picks the columns, all of them by default."""
     algs = list(dict.fromkeys(v.alg for v in verifs))
     by = {(v.provider, v.alg): v for v in verifs}
-    providers = sorted({v.provider for v in verifs})
-    rows = [[p] + [_mark(by[(p, a)]) if (p, a) in by else "" for a in algs] for p in providers]
-    return ["provider", *algs], rows
+    providers = providers or sorted({v.provider for v in verifs})
+    rows = [[a] + [_mark(by[(p, a)]) if (p, a) in by else "" for p in providers] for a in algs]
+    return ["algorithm", *providers], rows
 
 
 def _sources(v: VerifyRecord) -> str:
@@ -84,11 +86,30 @@ def render_terminal(v: Verification, color: bool = False, width: int = 160) -> s
     """The matrix, then one line per pair that did not pass (why, in full)."""
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None)
-    console.print(rich_table("conformance: ✓ known answers + agreed differential inputs", *matrix(v.verifs)))
+    parts = _columns_that_fit(v.verifs, width)
+    for i, providers in enumerate(parts):
+        part = f" ({i + 1} of {len(parts)})" if len(parts) > 1 else ""
+        title = f"conformance{part}: ✓ known answers + agreed differential inputs"
+        console.print(plain(title))  # above the table, not folded into its width
+        console.print(rich_table("", *matrix(v.verifs, providers)))
     for r in v.verifs:
         if r.status != "passed":
             console.print(plain(f"  {r.provider} {r.alg}: {r.detail}"))
     return buf.getvalue()
+
+
+def _columns_that_fit(verifs: list[VerifyRecord], width: int) -> list[list[str]]:
+    """Providers in groups whose columns (each as wide as its name or widest mark) fit beside the
+    algorithm column: more providers make more tables, never folded names."""
+    providers = sorted({v.provider for v in verifs})
+    wide = {p: max([len(p)] + [len(_mark(v)) for v in verifs if v.provider == p]) + 3 for p in providers}
+    room = width - max([len("algorithm")] + [len(v.alg) for v in verifs]) - 4
+    parts: list[list[str]] = [[]]
+    for p in providers:
+        if parts[-1] and sum(wide[q] for q in parts[-1]) + wide[p] > room:
+            parts.append([])
+        parts[-1].append(p)
+    return parts
 
 
 def render_markdown(v: Verification) -> str:
