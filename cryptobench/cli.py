@@ -411,7 +411,12 @@ def cmd_verify(args) -> int:
                         vectors_dir=args.vectors, differential_inputs=args.inputs, monte_checkpoints=args.monte,
                         seed=args.seed if args.seed > 0 else 1, measure=False)  # fmt: skip
     providers = sorted({p for c in cells for p in c.providers})
-    run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+    try:
+        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+    except Interrupted as e:
+        print(f"interrupted: run {e.run_id} keeps what was verified so far",
+              file=sys.stderr)  # fmt: skip
+        return 130
     run, verifs, _ = store.load_run(run_id)
     verification = conf_report.Verification(run, verifs)
     exporters.print_stdout(exporters.VERIFY, "terminal", verification, color=sys.stdout.isatty())

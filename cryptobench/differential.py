@@ -19,9 +19,10 @@ both are failed, and the report says it cannot tell which one is wrong.
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from . import algorithms, fixed_input
@@ -228,12 +229,28 @@ def differential(
     results = {pid: DiffResult(alg, pid) for pid in peers}
     answers: dict[Input, dict[str, Outcome]] = {x: {} for x in one_shot + pieces}
 
+    stop = threading.Event()
+
     def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs, in order, on its own driver
-        return {x: _ask(peers[pid], alg, x) for x in one_shot + (pieces if pid in streaming else [])}
+        out = {}
+        for x in one_shot + (pieces if pid in streaming else []):
+            if stop.is_set():
+                break
+            out[x] = _ask(peers[pid], alg, x)
+        return out
 
     with ThreadPoolExecutor(max_workers=max(1, len(peers))) as pool:  # drivers are separate processes
-        for pid, outcomes in zip(peers, pool.map(run_all, peers), strict=True):
-            for x, o in outcomes.items():
+        futures = {pid: pool.submit(run_all, pid) for pid in peers}
+        try:
+            # short waits: Ctrl-C and SIGTERM reach the main thread only when it wakes; a blocking wait
+            # would hold them until every provider had answered every input
+            while wait(futures.values(), timeout=0.2, return_when=FIRST_EXCEPTION).not_done:
+                pass
+        except BaseException:
+            stop.set()  # each worker ends after the request it is in
+            raise
+        for pid, future in futures.items():
+            for x, o in future.result().items():
                 answers[x][pid] = o
                 if not o.not_offered:
                     results[pid].inputs += not x.chunk

@@ -67,6 +67,7 @@ class Runner:
         self.progress = progress or _Silent()
         self.pool = DriverPool(registry, settings.timeout, settings.cpu_features, self.progress.log)
         self.verified: dict[tuple[str, str], VerifyRecord] = {}
+        self._verifications_stored = False
         self._known: dict[tuple[str, str], dict[str, list[int]]] = {}  # message lengths of passed answers
         self._agreed: dict[tuple[str, str], dict[str, list[int]]] = {}  # ...of agreed differential inputs
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
@@ -103,6 +104,7 @@ class Runner:
                 for (spec, pid), track in tracks.items():
                     if track.samples:  # keep everything measured so far
                         self._store_cell(run_id, spec, pid, track, interrupted=True)
+                self._store_verifications(run_id, interrupted=True)
                 self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
                 self.pool.stop_all()
             raise Interrupted(run_id) from None
@@ -142,9 +144,18 @@ class Runner:
         for (pid, alg), rec in self.verified.items():
             if rec.status == "passed" and conformance.under_floor(alg):
                 self._floor(pid, alg, rec)
+        self._store_verifications(run_id)
+
+    def _store_verifications(self, run_id: int, interrupted: bool = False) -> None:
+        """Once per run: at the end of verification, or what it had found when it was interrupted."""
+        if self._verifications_stored:
+            return
+        self._verifications_stored = True
         for rec in self.verified.values():
+            if interrupted:
+                rec.conformance["interrupted"] = True  # later checks (Monte Carlo, differential) may be missing
             self.store.add_verification(run_id, rec)
-            if rec.status not in ("passed", "unverified"):
+            if rec.status not in ("passed", "unverified") and not interrupted:
                 self.progress.log(f"{rec.provider} {rec.alg}: {rec.detail}")
 
     def _passed(self, pid: str, alg: str) -> bool:

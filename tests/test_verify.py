@@ -82,3 +82,30 @@ def test_a_provider_alone_with_few_known_answers_is_unverified_and_gets_no_verdi
     assert v["status"] == "unverified" and v["detail"].startswith("unverified (")
     [cell] = doc["cells"]
     assert cell["status"] == "ok" and cell["vs_baseline"] is None  # timed, never compared
+
+
+def test_sigterm_during_the_differential_ends_verify_at_once_and_keeps_what_it_found(tmp_path, broken_file):
+    """The differential runs on worker threads; a signal must not wait for every input to be answered."""
+    import signal
+    import sqlite3
+    import subprocess
+    import time
+
+    db = tmp_path / "v.db"
+    proc = subprocess.Popen([sys.executable, "-m", "cryptobench", "verify", "--providers-file", broken_file,
+                             "--provider", "test:correct-0,test:correct-4", "--alg", "sha256", "--inputs", "100000",
+                             "--db", db], cwd=REPO, stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 60
+    err = ""
+    while "[differential" not in err and time.monotonic() < deadline:  # progress lines come unbuffered
+        err += proc.stderr.readline()
+    assert "[differential" in err, err
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    _out, rest = proc.communicate(timeout=60)
+    assert time.monotonic() - t0 < 10 and proc.returncode == 130, rest  # 100,000 inputs would take minutes
+    assert "Traceback" not in rest and "keeps what was verified so far" in rest
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
+    assert {r[0] for r in con.execute("SELECT status FROM verifications")} == {"passed"}  # the known answers
