@@ -1,3 +1,4 @@
+import signal
 import subprocess
 import sys
 import textwrap
@@ -54,3 +55,11 @@ def run_cli(*args, timeout=120, **kw):
         timeout=timeout,
         **kw,
     )
+
+
+def like_a_foreground_job() -> None:
+    """Popen's preexec_fn for tests that press Ctrl-C: SIGINT as a terminal's foreground job has it.
+
+    A test run started in the background by a non-interactive shell (`make test &`, some CI
+    runners) inherits SIGINT ignored, and Python then keeps it ignored; a person's run does not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -8,7 +8,7 @@ import sys
 import time
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import REPO, like_a_foreground_job, run_cli
 
 
 def assert_one_line_error(res, needle):
@@ -90,7 +90,7 @@ def start_long_run(tmp_path, providers_file, db, providers, sizes):
     proc = subprocess.Popen(
         [sys.executable, "-m", "cryptobench", "run", "--suite", str(suite), "--providers-file", str(providers_file),
          "--provider", providers, "--db", str(db), "--quiet"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=like_a_foreground_job,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
