@@ -15,8 +15,8 @@ setup:
 	./scripts/setup.sh
 
 lint:
-	$(PY) -m ruff check cryptobench tests drivers/python
-	$(PY) -m ruff format --check cryptobench tests drivers/python
+	$(PY) -m ruff check cryptobench tests drivers/python plugins
+	$(PY) -m ruff format --check cryptobench tests drivers/python plugins
 	$(MAKE) -C drivers/c lint
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	cd drivers/go && go vet ./...

@@ -33,11 +33,13 @@ EXAMPLES = {
   cryptobench run --provider c:openssl --alg aes-256-ctr --size 8KiB   # any cell, listed by a suite or not
   cryptobench run --alg sha256 --alg sha512 --provider go:stdlib       # repeated flags add up
   cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json
-  cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'""",
+  cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'
+  cryptobench run --plugin mine.py --alg sha256      # your own library (docs/plugins.md) beside c:openssl""",
     "verify": """examples:
   cryptobench verify                                  # the default suite's algorithms and providers
   cryptobench verify --provider '*' --alg 'aes-*' --md conformance.md
   cryptobench verify --provider c:openssl --alg sha256 --inputs 2000     # more differential inputs
+  cryptobench verify --plugin mine.py                 # your plugin against c:openssl, nothing timed
   cryptobench verify --provider test:x --alg sha256 --replay 'op=hash,size=57,seed=2654435769,chunk=7'
 exit status: 0 when nothing failed, 1 when a provider failed a case (for a library's CI), 2 on bad input""",
     "list": """examples:
@@ -152,6 +154,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
+    r.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     r.add_argument(
         "--cpu-features",
@@ -174,6 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, default=1, help="seed of the differential inputs (default 1)")
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
     v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    v.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
@@ -183,9 +187,11 @@ def _parser() -> argparse.ArgumentParser:
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
     ls.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    ls.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
 
     d = cmd("doctor", "Check which drivers are built and usable, and how to fix the others.")
     d.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    d.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
 
     s = cmd("show", "Re-render a stored run in any format.")
     s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
@@ -235,6 +241,7 @@ def _parser() -> argparse.ArgumentParser:
     ck = cmd("check-driver", "Check drivers against the protocol's rules (warm-up, calibration, samples, errors).")
     ck.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
     ck.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    ck.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
     ck.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
     )
@@ -297,6 +304,22 @@ def main(argv: list[str] | None = None) -> int:
 # --- run ------------------------------------------------------------------------
 
 
+PLUGIN_HELP = ("your own library as a provider: a Python module with a Provider object (docs/plugins.md); "
+               "measured beside the suite's baseline unless --provider names others; repeat to add")  # fmt: skip
+
+
+def _registry(args) -> Registry:
+    """The providers, with the user's providers file and plugins; a plugin named is a provider named."""
+    plugins = [p.strip() for v in getattr(args, "plugin", None) or [] for p in v.split(",") if p.strip()]
+    registry = Registry(getattr(args, "providers_file", None), plugins)
+    if registry.plugin_ids and hasattr(args, "provider"):
+        named = args.provider
+        if not named and args.command in ("run", "verify"):  # something to compare the plugin with
+            named = [getattr(args, "baseline", None) or "c:openssl"]
+        args.provider = [*(named or []), ",".join(registry.plugin_ids)]
+    return registry
+
+
 def _listed(values: list[str] | None) -> str | None:
     """Repeated list flags add up: `--alg sha256 --alg sha512` is `--alg sha256,sha512`."""
     return None if values is None else ",".join(values)
@@ -335,7 +358,7 @@ def cmd_run(args) -> int:
 
     _check_run_args(args)
     suite = load_suite(args.suite)
-    registry = Registry(args.providers_file)
+    registry = _registry(args)
     check_suite_providers(suite, list(registry.providers))
     baseline = args.baseline or suite.baseline
     if args.baseline:
@@ -396,7 +419,7 @@ def cmd_verify(args) -> int:
         raise UserError("--inputs must be in [0, 100000] and --monte in [0, 100]")
     exporters.check_requested(exporters.VERIFY, args)
     suite = load_suite(args.suite)
-    registry = Registry(args.providers_file)
+    registry = _registry(args)
     check_suite_providers(suite, list(registry.providers))
     filters = Filters.parse(args.alg, args.provider, None)
     built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
@@ -618,7 +641,7 @@ def cmd_list(args) -> int:
         for s in list_suites():
             print(f"{s.name:<14} {s.description}  ({s.path.name})")
         return 0
-    registry = Registry(args.providers_file)
+    registry = _registry(args)
     everything = [a for a in algorithms.ALGORITHMS if a != "noop"]
     for pid, p in registry.providers.items():
         hello, why = _hello(registry, pid)
@@ -638,7 +661,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_doctor(args) -> int:
-    registry = Registry(args.providers_file)
+    registry = _registry(args)
     bad = 0
     print("drivers:")
     for d in DRIVERS.values():
@@ -666,7 +689,7 @@ def cmd_check_driver(args) -> int:
 
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
     check_writable([("--json", args.json)])
-    registry = Registry(args.providers_file)
+    registry = _registry(args)
     globs = Filters.parse(None, args.provider, None).providers
     chosen = registry.selectable(globs)
     if globs is not None:

@@ -8,7 +8,9 @@ built-in ones, so any program that speaks docs/protocol.md can be measured.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -95,6 +97,7 @@ DRIVERS: dict[str, Driver] = {
 }
 
 C_BUILD = REPO / "drivers/c/build"
+PLUGINS = REPO / "plugins/python"
 
 
 def openssl_versions() -> list[tuple[str, str]]:
@@ -130,6 +133,21 @@ def _builtin() -> list[Provider]:
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
+        # plugins shipped with cryptobench: the same interface a user's own library uses (docs/plugins.md)
+        Provider(
+            "python:pycryptodome",
+            "python",
+            "PyCryptodome (plugin)",
+            "python",
+            (*py, "--plugin", str(PLUGINS / "pycryptodome_provider.py")),
+        ),
+        Provider(
+            "python:pynacl",
+            "python",
+            "PyNaCl over libsodium (plugin)",
+            "python",
+            (*py, "--plugin", str(PLUGINS / "pynacl_provider.py")),
+        ),
         Provider(
             "python:cryptography-bytewise",
             "python",
@@ -182,11 +200,16 @@ def _builtin() -> list[Provider]:
 
 
 class Registry:
-    def __init__(self, providers_file: str | Path | None = None):
+    def __init__(self, providers_file: str | Path | None = None, plugins: list[str] | None = None):
         self.providers: dict[str, Provider] = {p.id: p for p in _builtin()}
         if providers_file:
             for p in _load_providers_file(Path(providers_file)):
                 self.providers[p.id] = p
+        self.plugin_ids: list[str] = []  # what `--plugin` added, in the order given
+        for spec in plugins or []:
+            p = plugin_provider(spec, Path.cwd())
+            self.providers[p.id] = p
+            self.plugin_ids.append(p.id)
 
     def selectable(self, named: list[str] | None) -> list[str]:
         """Providers a run may use: every visible one, and hidden test paths named exactly."""
@@ -220,6 +243,30 @@ class Registry:
         return {}
 
 
+def plugin_provider(spec: str, base: Path) -> Provider:
+    """The provider a Python plugin (`FILE.py[:NAME]` or `module[:NAME]`, docs/plugins.md) serves; its
+    id is the plugin's own, asked of the Python driver, so the plugin is imported once to learn it."""
+    where, sep, name = spec.rpartition(":") if ":" in Path(spec).name else (spec, "", "")
+    if where.endswith((".so", ".dylib", ".dll")):
+        raise UserError(f"plugin {spec}: C plugins are not supported yet (Python plugins are: FILE.py or module:NAME)")
+    path = base / where
+    if where.endswith(".py") or path.exists():
+        if not path.is_file():
+            raise UserError(f"plugin {spec}: no such file")
+        spec = str(path.resolve()) + sep + name
+    argv = (_python(), "-m", "cbdriver", "--plugin", spec)
+    env = {**os.environ, "PYTHONPATH": str(DRIVERS["python"].directory)}
+    try:
+        res = subprocess.run([*argv, "--print-id"], capture_output=True, text=True, timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        raise UserError(f"plugin {spec}: importing it took over 60 s") from None
+    if res.returncode != 0:
+        why = (res.stderr.strip().splitlines() or [f"exit {res.returncode}"])[-1].removeprefix("cbdriver: ")
+        raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
+    pid = res.stdout.strip()
+    return Provider(pid, "python", f"plugin {spec}", "python", argv)
+
+
 def _load_providers_file(path: Path) -> list[Provider]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -233,6 +280,9 @@ def _load_providers_file(path: Path) -> list[Provider]:
         raise UserError(f"providers file {str(path)!r}: {e}") from None
     out = []
     for i, entry in enumerate(data.get("provider", [])):
+        if isinstance(entry.get("plugin"), str):  # [[provider]] plugin = "./mine.py"
+            out.append(plugin_provider(entry["plugin"], path.parent))
+            continue
         pid, cmd = entry.get("id"), entry.get("command")
         if not isinstance(pid, str) or ":" not in pid:
             raise UserError(f"providers file {str(path)!r}: provider #{i + 1} needs an id like 'lang:library'")

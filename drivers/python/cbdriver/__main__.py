@@ -6,23 +6,45 @@ import argparse
 import sys
 
 from . import PROVIDERS, load_provider
+from .plugin import PluginError, load_plugin
 from .protocol import clock_resolution_ns, respond
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cbdriver", description="cryptobench driver for Python providers")
-    parser.add_argument("--provider", required=True, help=f"one of: {', '.join(PROVIDERS)}")
+    parser.add_argument("--provider", help=f"one of: {', '.join(PROVIDERS)} (with --plugin: its id, checked)")
+    parser.add_argument(
+        "--plugin", metavar="FILE.py[:NAME]|MODULE[:NAME]", help="serve a plugin (docs/plugins.md)"
+    )
+    parser.add_argument(
+        "--print-id", action="store_true", help="with --plugin: print its provider id and exit"
+    )
     args = parser.parse_args(argv)
-    if args.provider not in PROVIDERS:
+    if args.plugin:
+        try:
+            provider = load_plugin(args.plugin)
+        except PluginError as e:
+            print(f"cbdriver: plugin {e}", file=sys.stderr)
+            return 1
+        if args.print_id:
+            print(provider.id)
+            return 0
+        if args.provider and args.provider != provider.id:
+            print(
+                f"cbdriver: plugin {args.plugin} is {provider.id!r}, not {args.provider!r}", file=sys.stderr
+            )
+            return 2
+    elif args.provider not in PROVIDERS:
         print(
             f"cbdriver: unknown provider {args.provider!r} (known: {', '.join(PROVIDERS)})", file=sys.stderr
         )
         return 2
-    try:
-        provider = load_provider(args.provider)
-    except ImportError as e:  # e.g. the `cryptography` package is not installed in this interpreter
-        print(f"cbdriver: cannot load {args.provider}: {' '.join(str(e).split())}", file=sys.stderr)
-        return 1
+    else:
+        try:
+            provider = load_provider(args.provider)
+        except ImportError as e:  # e.g. the `cryptography` package is not installed in this interpreter
+            print(f"cbdriver: cannot load {args.provider}: {' '.join(str(e).split())}", file=sys.stderr)
+            return 1
     clock_resolution_ns()  # measured once at start-up, reported by hello
 
     out = sys.stdout

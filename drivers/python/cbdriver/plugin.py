@@ -1,0 +1,94 @@
+"""The Python plugin interface: what a module outside this driver implements to be a provider.
+
+A plugin is a module (a file, `path/to/mine.py`, or an importable name, `mypackage.cb`) holding a
+provider object: by default the name `PROVIDER`, or the one named after a colon
+(`mine.py:MY_PROVIDER`). The object is an instance of `Provider` (below) with
+
+- `id` ("python:<name>"), `library`, `offers` ({algorithm: (operations...)}), `stream` (the
+  algorithms it can take in pieces), `library_version()`;
+- `execute(alg, case) -> bytes` for known-answer cases (raise `Rejected` for an input the library
+  refuses, `Unsupported` for a variant it has no API for);
+- `cell(spec) -> Cell`: one prepared operation; `make_cell(call, output)` builds it from a function
+  doing the operation once (`output() -> bytes`) and the same returning its first byte (`call()`).
+
+The plugin never times anything: the driver's one measurement loop (timing.py) does, exactly as
+for the built-in providers. docs/plugins.md walks through a whole plugin.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from .ops_base import (  # noqa: F401  (the public surface plugin authors import)
+    BLOCK,
+    IV_LEN,
+    KEY_LEN,
+    TAG_LEN,
+    Cell,
+    CellSpec,
+    Provider,
+    Rejected,
+    Unsupported,
+    case_bytes,
+    make_cell,
+    noop_cell,
+    stream_cell,
+)
+
+PLUGIN_API_VERSION = 1  # docs/plugins.md; a change to the names above changes it
+
+
+class PluginError(Exception):
+    """A plugin that cannot be served, said in one line."""
+
+
+def _module(where: str):
+    path = Path(where)
+    if where.endswith(".py") or path.exists():
+        if not path.is_file():
+            raise PluginError(f"{where}: no such file")
+        name = f"cbplugin_{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path.resolve())
+        if spec is None or spec.loader is None:
+            raise PluginError(f"{where}: not a Python module")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    return importlib.import_module(where)
+
+
+def load_plugin(text: str) -> Provider:
+    """The provider object of `FILE.py[:NAME]` or `module[:NAME]`, checked for the interface."""
+    where, attr = text, "PROVIDER"
+    if ":" in Path(text).name:  # `mine.py:NAME`, `package.module:NAME`
+        where, _, attr = text.rpartition(":")
+    try:
+        module = _module(where)
+    except PluginError:
+        raise
+    except SyntaxError as e:
+        raise PluginError(f"{where}: syntax error at line {e.lineno}: {e.msg}") from None
+    except ImportError as e:
+        raise PluginError(f"{where}: cannot import: {' '.join(str(e).split())}") from None
+    except Exception as e:  # the plugin's own code failed while loading
+        raise PluginError(f"{where}: failed while loading: {type(e).__name__}: {e}") from None
+    provider = getattr(module, attr, None)
+    if provider is None:
+        raise PluginError(f"{where}: has no {attr} (the provider object; see docs/plugins.md)")
+    missing = [n for n in ("execute", "cell", "library_version") if not callable(getattr(provider, n, None))]
+    if missing:
+        raise PluginError(f"{where}: {attr} lacks {', '.join(missing)} (subclass cbdriver.plugin.Provider)")
+    pid, offers = getattr(provider, "id", ""), getattr(provider, "offers", None)
+    if not isinstance(pid, str) or not pid.startswith("python:") or len(pid) <= len("python:"):
+        raise PluginError(f"{where}: {attr}.id must be 'python:<name>', not {pid!r}")
+    if not isinstance(offers, dict) or not offers:
+        raise PluginError(f"{where}: {attr}.offers must map algorithms to their operations")
+    if "noop" not in offers:  # the floor every provider reports (and check-driver's rules run on) comes free
+        provider.offers = {"noop": ("noop",), **offers}
+        cell = provider.cell
+        provider.cell = lambda spec: noop_cell() if spec.alg == "noop" else cell(spec)
+    return provider

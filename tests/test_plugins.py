@@ -1,0 +1,113 @@
+"""Python plugins: a user's module becomes a provider, verified, measured and refused like any other."""
+
+import json
+import textwrap
+
+import pytest
+from conftest import run_cli
+
+SUITE = (
+    'name = "plug"\nbaseline = "python:hashlib"\nsizes = ["1KiB"]\ntime_per_cell = 0.2\n[[group]]\nalgs = ["sha256"]\n'
+)
+
+MINE = """
+import hashlib
+from cbdriver.plugin import Provider, case_bytes, make_cell
+
+class Mine(Provider):
+    id = "python:mine"
+    library = "hashlib, as a user would wrap it"
+    offers = {"sha256": ("hash",)}
+
+    def library_version(self):
+        return "mine 1.0"
+
+    def execute(self, alg, case):
+        return hashlib.sha256(case_bytes(case, "msg")).digest()
+
+    def cell(self, spec):
+        msg = spec.msg
+        def output():
+            return BREAK(hashlib.sha256(msg).digest())
+        def call():
+            return output()[0]
+        return make_cell(call, output)
+
+PROVIDER = Mine()
+"""
+
+
+def plugin(tmp_path, body="x", name="mine.py"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(MINE).replace("BREAK(", f"(lambda x: {body})("))
+    return p
+
+
+@pytest.fixture
+def suite(tmp_path):
+    p = tmp_path / "plug.toml"
+    p.write_text(SUITE)
+    return p
+
+
+def test_a_plugin_is_verified_and_measured_beside_the_baseline(tmp_path, suite):
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--suite", suite, "--plugin", plugin(tmp_path), "--provider", "python:hashlib",
+                  "--db", tmp_path / "r.db", "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    cells = {c["provider"]: c for c in json.loads(out.read_text())["cells"]}
+    assert set(cells) == {"python:hashlib", "python:mine"}  # --plugin adds to --provider
+    mine = cells["python:mine"]
+    assert mine["status"] == "ok" and mine["vs_baseline"]["verdict"] in ("same (within noise)", "faster", "slower")
+    assert mine["checksum"] == cells["python:hashlib"]["checksum"]
+
+
+def test_a_plugin_with_a_wrong_answer_is_failed_and_not_timed(tmp_path, suite):
+    wrong = plugin(tmp_path, body="x[:-1] + bytes([x[-1] ^ 1])")  # right in verify, wrong when timed
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--suite", suite, "--plugin", wrong, "--provider", "python:hashlib", "--db", tmp_path / "r.db",
+                  "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    mine = next(c for c in json.loads(out.read_text())["cells"] if c["provider"] == "python:mine")
+    assert mine["status"] == "failed" and "differential" in mine["reason"] and not mine["samples_ns"]
+
+
+def test_a_plugin_that_crashes_in_a_cell_is_that_providers_failure(tmp_path, suite):
+    crash = plugin(tmp_path, body="__import__('os')._exit(9)")
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--suite", suite, "--plugin", crash, "--provider", "python:hashlib", "--db", tmp_path / "r.db",
+                  "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    cells = {c["provider"]: c for c in json.loads(out.read_text())["cells"]}
+    assert cells["python:mine"]["status"] == "failed" and "code 9" in cells["python:mine"]["reason"]
+    assert cells["python:hashlib"]["status"] == "ok"
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda d: d / "absent.py", "no such file"),
+        (lambda d: (d / "syntax.py").write_text("def (:\n") and d / "syntax.py", "syntax error at line 1"),
+        (lambda d: (d / "empty.py").write_text("X = 1\n") and d / "empty.py", "has no PROVIDER"),
+        (lambda d: (d / "imp.py").write_text("import no_such_module_anywhere\n") and d / "imp.py", "cannot import"),
+        (lambda d: d / "libmine.so", "C plugins are not supported yet"),
+    ],
+)
+def test_a_plugin_that_cannot_be_served_is_one_line(tmp_path, suite, make, said):
+    res = run_cli("run", "--suite", suite, "--plugin", make(tmp_path), "--db", tmp_path / "r.db")
+    assert res.returncode == 2 and said in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_the_shipped_plugins_pass_their_vectors(tmp_path):
+    """python:pycryptodome and python:pynacl (plugins/python/) against each other and c:openssl."""
+    out = tmp_path / "v.json"
+    res = run_cli("verify", "--provider", "python:pycryptodome,python:pynacl,python:cryptography",
+                  "--alg", "sha256,chacha20-poly1305,aes-128-gcm", "--inputs", "60", "--db", tmp_path / "v.db",
+                  "--json", out, "--quiet", timeout=300)  # fmt: skip
+    assert res.returncode == 0, res.stdout + res.stderr
+    got = {(r["provider"], r["alg"]): r for r in json.loads(out.read_text())["results"]}
+    for key in [("python:pycryptodome", "sha256"), ("python:pycryptodome", "aes-128-gcm"),
+                ("python:pynacl", "chacha20-poly1305"), ("python:pycryptodome", "chacha20-poly1305")]:  # fmt: skip
+        assert got[key]["status"] in ("passed", "unverified") and got[key]["failed"] == 0, got[key]
+        assert got[key]["passed"] >= 20, got[key]
