@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import __version__, algorithms, cpufeatures, environment
 from .drivers.client import DriverProcess
-from .drivers.registry import DRIVERS, Registry
+from .drivers.registry import DRIVERS, Registry, plugin_provider
 from .errors import DriverError, UserError
 from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan
@@ -77,6 +77,11 @@ file format (TOML):
   cryptobench check-driver --provider 'c:*' --json rules.json
   cryptobench check-driver --providers-file mine.toml --provider mine:lib   # your own driver
 rules: docs/protocol.md § The measurement loop; exit status 1 when a driver breaks one""",
+    "plugin": """examples:
+  cryptobench plugin new mylib                   # ./mylib/mylib_provider.py, a working plugin to make yours
+  cryptobench plugin check mylib/mylib_provider.py   # every vector and differential input, no timing
+  cryptobench run --plugin mylib/mylib_provider.py --alg sha256      # then measure it
+exit status of check: 1 when a case fails or a driver rule is broken (docs/plugins.md)""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
@@ -247,6 +252,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--json", metavar="FILE", help="also write the findings as JSON")
 
+    pl = cmd("plugin", "Start a plugin (`new`) or check one without timing it (`check`).")
+    pl.add_argument("action", choices=["new", "check"])
+    pl.add_argument("target", help="new: the plugin's name (python:NAME); check: FILE.py[:NAME] or module:NAME")
+    pl.add_argument("--lang", default="python", choices=["python", "c", "cpp"], help="new: its language")
+    pl.add_argument("--dir", metavar="DIR", help="new: where to write it (default ./NAME)")
+    pl.add_argument("--db", help=db_help)
+    pl.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout")
+
     b = cmd("build", "Build the drivers.")
     b.add_argument(
         "drivers",
@@ -278,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             "runs": cmd_runs,
             "build": cmd_build,
             "check-driver": cmd_check_driver,
+            "plugin": cmd_plugin,
             "compare": cmd_compare,
             "reference": cmd_reference,
         }[args.command](args)
@@ -719,6 +733,27 @@ def cmd_check_driver(args) -> int:
         write_atomic(args.json, json.dumps({"rules": {k: d for k, (_, d) in drivercheck.RULES.items()},
                                             "providers": doc}, indent=2) + "\n")  # fmt: skip
     return 1 if any(found.values()) else 0
+
+
+def cmd_plugin(args) -> int:
+    from . import plugin_tools
+
+    if args.action == "new":
+        for path in plugin_tools.new(args.target, args.lang, Path(args.dir or args.target)):
+            print(f"wrote {path}")
+        print(f"next: cryptobench plugin check {Path(args.dir or args.target) / (args.target + '_provider.py')}")
+        return 0
+    pid = plugin_provider(args.target, Path.cwd()).id  # one line when it cannot be loaded
+    hello, why = _hello(Registry(plugins=[args.target]), pid)
+    if hello is None:
+        raise UserError(f"plugin {args.target}: {why}")
+    algs = ",".join(a for a in hello.get("offers", {}) if a != "noop")
+    print(f"{pid}: {hello.get('library_version')}; offers {algs.replace(',', ', ')}")
+    common = ["--plugin", args.target, "--timeout", str(args.timeout)]
+    verified = main(["verify", *common, "--provider", "c:openssl", "--alg", algs, "--quiet",
+                     *(["--db", args.db] if args.db else [])])  # fmt: skip
+    checked = main(["check-driver", *common])
+    return 0 if verified == checked == 0 else 1
 
 
 def cmd_build(args) -> int:

@@ -111,3 +111,24 @@ def test_the_shipped_plugins_pass_their_vectors(tmp_path):
                 ("python:pynacl", "chacha20-poly1305"), ("python:pycryptodome", "chacha20-poly1305")]:  # fmt: skip
         assert got[key]["status"] in ("passed", "unverified") and got[key]["failed"] == 0, got[key]
         assert got[key]["passed"] >= 20, got[key]
+
+
+def test_plugin_new_gives_a_plugin_that_checks_and_runs_and_check_catches_a_wrong_one(tmp_path):
+    """The newcomer's path: new -> check -> run, all from the skeleton; then the skeleton broken once."""
+    res = run_cli("plugin", "new", "mylib", "--dir", tmp_path / "mylib")
+    assert res.returncode == 0, res.stderr
+    path = tmp_path / "mylib" / "mylib_provider.py"
+    assert (tmp_path / "mylib" / "README.md").exists()
+    res = run_cli("plugin", "check", path, "--db", tmp_path / "c.db")
+    assert res.returncode == 0 and "python:mylib               ok" in res.stdout, res.stdout + res.stderr
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--plugin", path, "--alg", "sha256", "--size", "1KiB", "--db", tmp_path / "r.db",
+                  "--json", out, "--quiet")  # fmt: skip
+    mine = next(c for c in json.loads(out.read_text())["cells"] if c["provider"] == "python:mylib")
+    assert res.returncode == 0 and mine["status"] == "ok" and mine["vs_baseline"]["baseline"] == "c:openssl"
+    path.write_text(path.read_text().replace('hashlib.sha256(case_bytes(case, "msg")).digest()',
+                                             'hashlib.sha256(case_bytes(case, "msg") + b"!").digest()'))  # fmt: skip
+    res = run_cli("plugin", "check", path, "--db", tmp_path / "c2.db")
+    assert res.returncode == 1 and "python:mylib sha256: failed: vector" in res.stdout, res.stdout + res.stderr
+    again = run_cli("plugin", "new", "mylib", "--dir", tmp_path / "mylib")
+    assert again.returncode == 2 and "is not empty" in again.stderr
