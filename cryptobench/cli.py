@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import __version__, algorithms, cpufeatures, environment
 from .drivers.client import DriverProcess
-from .drivers.registry import DRIVERS, Registry, plugin_provider
+from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan
@@ -472,21 +472,22 @@ def _replay(registry: Registry, cells, x, timeout: float) -> int:
     alg = algs[0]
     answers = {}
     for pid in sorted({p for c in cells for p in c.providers}):
-        hello, why = _hello(registry, pid)
-        if hello is None or x.op not in hello.get("offers", {}).get(alg, []):
-            continue
         p = registry.get(pid)
-        d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+        if not registry.usable(p)[0]:
+            continue
+        try:  # one driver per provider: its hello says whether it offers the operation
+            d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+        except DriverError:
+            continue
         try:
-            d.hello(timeout=timeout)
-            o = _ask(lambda m, d=d: d.request(m, timeout), alg, x)
-        except DriverError as e:
-            o = None
-            answers[pid] = f"error: {e}"
+            offers = d.hello(timeout=timeout).get("offers", {})
+            if x.op in offers.get(alg, []):
+                o = _ask(lambda m, d=d: d.request(m, timeout), alg, x)  # driver errors come back in o.error
+                answers[pid] = "not offered" if o.not_offered else (o.checksum or o.error)
+        except DriverError:
+            pass  # a driver that cannot say hello offers nothing to compare
         finally:
             d.close(timeout=2)
-        if o is not None:
-            answers[pid] = "not offered" if o.not_offered else (o.checksum or o.error)
     if not answers:
         raise UserError(f"no provider of the plan offers {alg} {x.op}")
     for pid, out in answers.items():
@@ -580,8 +581,6 @@ def cmd_reference(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    import fnmatch
-
     from .compare import compare_providers, compare_runs
 
     if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
@@ -743,8 +742,9 @@ def cmd_plugin(args) -> int:
             print(f"wrote {path}")
         print(f"next: cryptobench plugin check {Path(args.dir or args.target) / (args.target + '_provider.py')}")
         return 0
-    pid = plugin_provider(args.target, Path.cwd()).id  # one line when it cannot be loaded
-    hello, why = _hello(Registry(plugins=[args.target]), pid)
+    registry = Registry(plugins=[args.target])  # one line when it cannot be loaded
+    pid = registry.plugin_ids[0]
+    hello, why = _hello(registry, pid)
     if hello is None:
         raise UserError(f"plugin {args.target}: {why}")
     algs = ",".join(a for a in hello.get("offers", {}) if a != "noop")
