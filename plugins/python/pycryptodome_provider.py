@@ -7,7 +7,7 @@ Only the operations are written here; vectors, timing, statistics and reports co
 
 from __future__ import annotations
 
-from cbdriver.plugin import TAG_LEN, Cell, CellSpec, Provider, Rejected, case_bytes, make_cell
+from cbdriver.plugin import TAG_LEN, Cell, CellSpec, Provider, Rejected, case_bytes, output_cell
 from Crypto import __version__ as VERSION
 from Crypto.Cipher import AES, ChaCha20, ChaCha20_Poly1305
 from Crypto.Hash import HMAC, SHA3_256, SHA3_512, SHA256, SHA512, BLAKE2b, BLAKE2s
@@ -149,10 +149,7 @@ class PycryptodomeProvider(Provider):
         else:
             raise ValueError(f"{alg} not offered by {self.id}")
 
-        def call() -> int:
-            return output()[0]
-
-        return make_cell(call, output)
+        return output_cell(output)
 
 
 PROVIDER = PycryptodomeProvider()

@@ -7,7 +7,7 @@ Only the operations are written here (docs/plugins.md).
 from __future__ import annotations
 
 import nacl
-from cbdriver.plugin import Cell, CellSpec, Provider, Rejected, case_bytes, make_cell
+from cbdriver.plugin import Cell, CellSpec, Provider, Rejected, case_bytes, output_cell
 from nacl import bindings
 from nacl.encoding import RawEncoder
 from nacl.exceptions import CryptoError
@@ -83,10 +83,7 @@ class PynaclProvider(Provider):
         else:
             raise ValueError(f"{alg} not offered by {self.id}")
 
-        def call() -> int:
-            return output()[0]
-
-        return make_cell(call, output)
+        return output_cell(output)
 
 
 PROVIDER = PynaclProvider()

@@ -35,6 +35,7 @@ from .ops_base import (  # noqa: F401  (the public surface plugin authors import
     case_bytes,
     make_cell,
     noop_cell,
+    output_cell,
     stream_cell,
 )
 
