@@ -55,8 +55,12 @@ def test_a_plugin_is_verified_and_measured_beside_the_baseline(tmp_path, suite):
     res = run_cli("run", "--suite", suite, "--plugin", plugin(tmp_path), "--provider", "python:hashlib",
                   "--db", tmp_path / "r.db", "--json", out, "--quiet")  # fmt: skip
     assert res.returncode == 0, res.stderr
-    cells = {c["provider"]: c for c in json.loads(out.read_text())["cells"]}
+    doc = json.loads(out.read_text())
+    cells = {c["provider"]: c for c in doc["cells"]}
     assert set(cells) == {"python:hashlib", "python:mine"}  # --plugin adds to --provider
+    assert (
+        doc["providers"]["python:mine"]["notes"][0] == f"a plugin ({tmp_path / 'mine.py'}) served by the Python driver"
+    )
     mine = cells["python:mine"]
     assert mine["status"] == "ok" and mine["vs_baseline"]["verdict"] in ("same (within noise)", "faster", "slower")
     assert mine["checksum"] == cells["python:hashlib"]["checksum"]

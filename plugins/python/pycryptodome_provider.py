@@ -86,7 +86,6 @@ class PycryptodomeProvider(Provider):
 
     def notes(self) -> list[str]:
         return [
-            "a plugin (plugins/python/pycryptodome_provider.py) served by the Python driver",
             "one new hash, HMAC, cipher or AEAD object per message, as a user of the library writes it",
         ] + super().notes()
 

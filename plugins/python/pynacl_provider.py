@@ -47,7 +47,6 @@ class PynaclProvider(Provider):
 
     def notes(self) -> list[str]:
         return [
-            "a plugin (plugins/python/pynacl_provider.py) served by the Python driver",
             "hashes through nacl.hash with RawEncoder; AEADs through nacl.bindings' IETF combined mode",
         ] + super().notes()
 

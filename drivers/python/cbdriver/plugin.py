@@ -92,4 +92,6 @@ def load_plugin(text: str) -> Provider:
         provider.offers = {"noop": ("noop",), **offers}
         cell = provider.cell
         provider.cell = lambda spec: noop_cell() if spec.alg == "noop" else cell(spec)
+    notes = provider.notes  # every report says where a plugin's figures come from
+    provider.notes = lambda: [f"a plugin ({where}) served by the Python driver", *notes()]
     return provider
