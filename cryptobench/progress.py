@@ -41,19 +41,20 @@ class TerminalProgress:
         self.passes = 1
         self.last = -1
 
-    def start(self, total: int, seconds: float, passes: int = 1) -> None:
-        self.total, self.passes = total, passes
+    def _shown(self):
+        """The one bar, started by whichever comes first: verification's steps or the cells."""
         if self.task is None:
             self.bar.start()
-            self.task = self.bar.add_task("starting", total=total)
-        self.bar.reset(self.task, total=total, description="starting")
+            self.task = self.bar.add_task("starting")
+        return self.task
+
+    def start(self, total: int, seconds: float, passes: int = 1) -> None:
+        self.total, self.passes = total, passes
+        self.bar.reset(self._shown(), total=total, description="starting")
 
     def step(self, stage: str, index: int, total: int, what: str) -> None:
         """Verification before any cell: the bar counts the stage's steps."""
-        if self.task is None:
-            self.bar.start()
-            self.task = self.bar.add_task("", total=total)
-        self.bar.update(self.task, completed=index, total=total, description=f"{stage} {index + 1}/{total}  {what}")
+        self.bar.update(self._shown(), completed=index, total=total, description=f"{stage} {index + 1}/{total}  {what}")
 
     def cell(self, index: int, spec: CellSpec, provider: str) -> None:
         self.bar.update(

@@ -101,8 +101,10 @@ def render_terminal(v: Verification, color: bool = False, width: int = 160) -> s
 def _columns_that_fit(verifs: list[VerifyRecord], width: int) -> list[list[str]]:
     """Providers in groups whose columns (each as wide as its name or widest mark) fit beside the
     algorithm column: more providers make more tables, never folded names."""
-    providers = sorted({v.provider for v in verifs})
-    wide = {p: max([len(p)] + [len(_mark(v)) for v in verifs if v.provider == p]) + 3 for p in providers}
+    wide: dict[str, int] = {}  # provider -> its column's width: the name or the widest mark, and padding
+    for v in verifs:
+        wide[v.provider] = max(wide.get(v.provider, len(v.provider) + 3), len(_mark(v)) + 3)
+    providers = sorted(wide)
     room = width - max([len("algorithm")] + [len(v.alg) for v in verifs]) - 4
     parts: list[list[str]] = [[]]
     for p in providers:
