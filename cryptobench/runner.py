@@ -191,6 +191,10 @@ class Runner:
         if not result.passed:
             self._fail(pid, alg, f"failed: {result.source}: {result.detail}")
 
+    def _requester(self, pid: str):
+        """One request to `pid`'s driver, as cross-checks and differential tests send them."""
+        return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
+
     def _fail(self, pid: str, alg: str, detail: str) -> None:
         rec = self.verified[(pid, alg)]
         rec.status, rec.detail = "failed", detail
@@ -201,12 +205,9 @@ class Runner:
         if not peers or not self.s.differential_inputs:
             return
 
-        def requester(pid: str):
-            return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
-
         streaming = {pid for pid in peers if alg in self.pool.hellos[pid].get("stream", [])}
         results = differential.differential(
-            alg, {pid: requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed
+            alg, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed
         )
         for r in results:
             rec = self.verified[(r.provider, alg)]
@@ -256,10 +257,7 @@ class Runner:
                     rec.detail = "unverified (0 cases): no test vectors, and no second provider to cross-verify with"
             return
 
-        def requester(pid: str):
-            return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
-
-        records = crosscheck.crosscheck(alg, {pid: requester(pid) for pid in peers})
+        records = crosscheck.crosscheck(alg, {pid: self._requester(pid) for pid in peers})
         self.store.add_crosschecks(run_id, records)
         reference = next((p for p in (self.s.baseline, "c:openssl") if p in peers), peers[0])
         bad = crosscheck.failed_providers(records, reference)
