@@ -39,7 +39,7 @@ done
 scripts/openssl/build.sh --lib-only 3.6 >/dev/null
 # liboqs 0.13.0 (static, ML-KEM and ML-DSA only, cached under ~/.cache/cryptobench) for c:liboqs;
 # about half a minute the first time (cmake + ninja), seconds afterwards. With it in place the C
-# drivers' `make` and `make test` build and test cbdriver-liboqs too.
+# drivers' `make` and `make test` build and test its plugin (libcb_liboqs.so) too.
 scripts/liboqs/build.sh --lib-only >/dev/null
 
 echo "setup: building drivers"

@@ -5,14 +5,15 @@ import dataclasses
 import os
 
 from cryptobench import cli
-from cryptobench.drivers.registry import C_BUILD, DRIVERS, REPO, Registry
+from cryptobench.drivers.registry import C_BUILD, C_HOST, DRIVERS, REPO, Registry
 
 
 def test_registry_has_liboqs_built_by_its_script():
     p = Registry().get("c:liboqs")
     assert (p.language, p.library, p.driver) == ("c", "liboqs", "liboqs")
-    assert p.artifact == C_BUILD / "cbdriver-liboqs"
-    assert p.argv() == [str(C_BUILD / "cbdriver-liboqs"), "--provider", "c:liboqs"]
+    plugin = C_BUILD / "plugins" / "libcb_liboqs.so"  # served by the generic C driver
+    assert p.artifact == plugin
+    assert p.argv() == [str(C_HOST), "--plugin", str(plugin), "--provider", "c:liboqs"]
     d = DRIVERS["liboqs"]
     assert d.directory == REPO and d.build == ("scripts/liboqs/build.sh", "--no-test")
     assert os.access(REPO / d.build[0], os.X_OK)
@@ -24,8 +25,8 @@ def test_registry_has_liboqs_built_by_its_script():
 def _registry_without_liboqs(tmp_path):
     registry = Registry()
     p = registry.get("c:liboqs")
-    missing = tmp_path / "cbdriver-liboqs"
-    registry.providers = {"c:liboqs": dataclasses.replace(p, command=(str(missing),), artifact=missing)}
+    missing = tmp_path / "libcb_liboqs.so"
+    registry.providers = {"c:liboqs": dataclasses.replace(p, artifact=missing)}
     return registry
 
 

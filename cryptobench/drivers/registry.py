@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tomllib
@@ -91,13 +92,20 @@ DRIVERS: dict[str, Driver] = {
             build_one=("scripts/openssl/build.sh", "--no-test", "{provider}"),
         ),
         # liboqs 0.13.0 from crates.io's oqs-sys (about half a minute the first time, then cached)
-        # and the C driver's cbdriver-liboqs linked against it
+        # and the C driver's liboqs plugin linked against it
         Driver("liboqs", REPO, ("scripts/liboqs/build.sh", "--no-test"), ("cargo", "cmake", "ninja", "make", "gcc")),
     ]
 }
 
 C_BUILD = REPO / "drivers/c/build"
+C_HOST = C_BUILD / "cbdriver"  # the generic C driver: serves one plugin (.so) per process
+C_PLUGINS = C_BUILD / "plugins"
 PLUGINS = REPO / "plugins/python"
+
+
+def c_plugin_argv(plugin: Path) -> tuple[str, ...]:
+    """The command serving a C plugin (include/cryptobench/provider.h) with the generic driver."""
+    return (str(C_HOST), "--plugin", str(plugin))
 
 
 def openssl_versions() -> list[tuple[str, str]]:
@@ -112,9 +120,9 @@ def openssl_versions() -> list[tuple[str, str]]:
 
 
 def _builtin() -> list[Provider]:
-    def c(pid: str, binary: str, lib: str, lang: str = "c") -> Provider:
-        path = C_BUILD / binary
-        return Provider(pid, lang, lib, "c", (str(path),), path)
+    def c(pid: str, plugin: str, lib: str, lang: str = "c", driver: str = "c") -> Provider:
+        path = C_PLUGINS / plugin
+        return Provider(pid, lang, lib, driver, c_plugin_argv(path), path)
 
     go = REPO / "drivers/go/build/cbdriver-go"
     py = (_python(), "-m", "cbdriver")
@@ -125,10 +133,10 @@ def _builtin() -> list[Provider]:
     rust = REPO / "drivers/rust/target/release/cbdriver-rust"
     jar = REPO / "drivers/java/target/cbdriver-java.jar"
     providers = [
-        c("c:openssl", "cbdriver-openssl", "OpenSSL (system libcrypto, EVP)"),
-        c("c:libsodium", "cbdriver-sodium", "libsodium (Debian)"),
-        c("cpp:botan", "cbdriver-botan", "Botan 2 C++ API (Debian)", "cpp"),
-        c("c:botan-ffi", "cbdriver-botan-ffi", "Botan 2 C FFI (Debian)"),
+        c("c:openssl", "libcb_openssl.so", "OpenSSL (system libcrypto, EVP)"),
+        c("c:libsodium", "libcb_sodium.so", "libsodium (Debian)"),
+        c("cpp:botan", "libcb_botan.so", "Botan 2 C++ API (Debian)", "cpp"),
+        c("c:botan-ffi", "libcb_botan-ffi.so", "Botan 2 C FFI (Debian)"),
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
@@ -190,12 +198,10 @@ def _builtin() -> list[Provider]:
             )
         ],
     ]
-    liboqs = C_BUILD / "cbdriver-liboqs"
-    providers.append(Provider("c:liboqs", "c", "liboqs", "liboqs", (str(liboqs),), liboqs))
+    providers.append(c("c:liboqs", "libcb_liboqs.so", "liboqs", driver="liboqs"))
     for pid, version in openssl_versions():
-        path = C_BUILD / f"cbdriver-openssl-{version}"
-        providers.append(Provider(pid, "c", f"OpenSSL {version} (static, from crates.io openssl-src)",
-                                  "openssl-versions", (str(path),), path))  # fmt: skip
+        lib = f"OpenSSL {version} (static, from crates.io openssl-src)"
+        providers.append(c(pid, f"libcb_openssl-{version}.so", lib, driver="openssl-versions"))
     return providers
 
 
@@ -228,6 +234,8 @@ class Registry:
     def usable(self, p: Provider) -> tuple[bool, str]:
         """(True, '') when the provider can run, else (False, what is missing and the fix)."""
         d = self.driver_of(p)
+        if p.command[:1] == (str(C_HOST),) and not C_HOST.exists():
+            return False, "the generic C driver is not built: `cryptobench build c` adds it"
         if d is None:
             exe = p.command[0] if p.command else ""
             if exe and not (Path(exe).exists() or shutil.which(exe)):
@@ -244,27 +252,52 @@ class Registry:
 
 
 def plugin_provider(spec: str, base: Path) -> Provider:
-    """The provider a Python plugin (`FILE.py[:NAME]` or `module[:NAME]`, docs/plugins.md) serves; its
-    id is the plugin's own, asked of the Python driver, so the plugin is imported once to learn it."""
+    """The provider a plugin serves: a C plugin (`FILE.so`, include/cryptobench/provider.h) under the
+    generic C driver, or a Python plugin (`FILE.py[:NAME]` or `module[:NAME]`, docs/plugins.md) under
+    the Python driver. Its id is the plugin's own, asked of the driver (`--print-id`), which loads
+    the plugin once to answer: a plugin that does not load is refused here, in one line."""
     where, sep, name = spec.rpartition(":") if ":" in Path(spec).name else (spec, "", "")
-    if where.endswith((".so", ".dylib", ".dll")):
-        raise UserError(f"plugin {spec}: C plugins are not supported yet (Python plugins are: FILE.py or module:NAME)")
+    if where.endswith((".dylib", ".dll")):
+        raise UserError(f"plugin {spec}: only Linux shared objects (.so) and Python plugins are supported")
     path = base / where
+    if where.endswith(".so"):
+        if sep:
+            raise UserError(f"plugin {spec}: a C plugin is one provider; name the file alone")
+        if not path.is_file():
+            raise UserError(f"plugin {spec}: no such file")
+        if not C_HOST.exists():
+            raise UserError(f"plugin {spec}: the generic C driver is not built: `cryptobench build c` adds it")
+        argv = c_plugin_argv(path.resolve())
+        pid = _ask_plugin_id(spec, argv, dict(os.environ))
+        return Provider(pid, pid.split(":")[0] if not pid.startswith("plugin:") else "c", f"plugin {spec}", None, argv)
     if where.endswith(".py") or path.exists():
         if not path.is_file():
             raise UserError(f"plugin {spec}: no such file")
         spec = str(path.resolve()) + sep + name
     argv = (_python(), "-m", "cbdriver", "--plugin", spec)
     env = {**os.environ, "PYTHONPATH": str(DRIVERS["python"].directory)}
+    pid = _ask_plugin_id(spec, argv, env)
+    return Provider(pid, "python", f"plugin {spec}", "python", argv)
+
+
+def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict) -> str:
+    """The provider id a plugin serves, from its driver's `--print-id`; a one-line UserError when
+    the plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
     try:
         res = subprocess.run([*argv, "--print-id"], capture_output=True, text=True, timeout=60, env=env)
     except subprocess.TimeoutExpired:
-        raise UserError(f"plugin {spec}: importing it took over 60 s") from None
+        raise UserError(f"plugin {spec}: loading it took over 60 s") from None
     if res.returncode != 0:
-        why = (res.stderr.strip().splitlines() or [f"exit {res.returncode}"])[-1].removeprefix("cbdriver: ")
+        lines = res.stderr.strip().splitlines()
+        why = (lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: ")
         raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
-    pid = res.stdout.strip()
-    return Provider(pid, "python", f"plugin {spec}", "python", argv)
+    return res.stdout.strip()
+
+
+def _exit_reason(code: int) -> str:
+    if code < 0:
+        return f"its driver died of {signal.Signals(-code).name} while loading it"
+    return f"its driver exited with code {code} while loading it"
 
 
 def _load_providers_file(path: Path) -> list[Provider]:

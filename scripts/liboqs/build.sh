@@ -121,10 +121,10 @@ compiler $CC: $("$CC" --version | head -1)"
   echo "$prefix"
 }
 
-# Build the C driver's liboqs binary against PREFIX and test it.
+# Build the C driver's liboqs plugin against PREFIX and test it.
 build_driver() {
-  local prefix=$1 out=build/cbdriver-liboqs
-  local bin=$DRIVER_DIR/$out test_bin=$DRIVER_DIR/build/obj/cbdriver-liboqs/test_driver
+  local prefix=$1 out=build/plugins/libcb_liboqs.so
+  local bin=$DRIVER_DIR/$out test_bin=$DRIVER_DIR/build/obj/libcb_liboqs/test_driver
   # The Makefile links against the library but does not depend on it: relink
   # after a library rebuild.
   for b in "$bin" "$test_bin"; do
@@ -142,14 +142,14 @@ build_driver() {
   local reply hello bench
   reply=$(printf '%s\n' '{"cmd":"hello","protocol":3}' \
     '{"cmd":"bench","alg":"ml-kem-768","op":"keygen","size":0,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}' |
-    "$bin" --provider "$PROVIDER")
+    "$DRIVER_DIR/build/cbdriver" --plugin "$bin" --provider "$PROVIDER")
   hello=$(sed -n 1p <<<"$reply")
   bench=$(sed -n 2p <<<"$reply")
   local lv
   lv=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["library_version"])' "$hello")
   [[ $lv == "$VERSION" ]] || die "$out: hello says '$lv', expected $VERSION"
   grep -q '"checksum":"000004a0:' <<<"$bench" || die "$out: ml-kem-768 keygen bench gave $bench"
-  log "driver: $out --provider $PROVIDER: liboqs $lv; ml-kem-768 keygen: 1184-byte public keys"
+  log "driver: cbdriver --plugin $out --provider $PROVIDER: liboqs $lv; ml-kem-768 keygen: 1184-byte public keys"
 }
 
 list() {

@@ -171,27 +171,27 @@ compiler $CC: $("$CC" --version | head -1)"
   echo "$prefix"
 }
 
-# Build the C driver against PREFIX and test it.
+# Build the C driver's OpenSSL plugin against PREFIX and test it.
 build_driver() {
-  local ver=$1 prov=$2 prefix=$3 out=build/cbdriver-openssl-$1
-  local bin=$DRIVER_DIR/$out test_bin=$DRIVER_DIR/build/obj/cbdriver-openssl-$1/test_driver
+  local ver=$1 prov=$2 prefix=$3 out=build/plugins/libcb_openssl-$1.so
+  local bin=$DRIVER_DIR/$out test_bin=$DRIVER_DIR/build/obj/libcb_openssl-$1/test_driver
   # The Makefile links against the library but does not depend on it: relink
   # after a library rebuild.
   for b in "$bin" "$test_bin"; do
     if [[ -e $b && $b -ot $prefix/lib/libcrypto.a ]]; then rm -f "$b"; fi
   done
   log "driver: make -C drivers/c OPENSSL_PREFIX=$prefix OUT=$out"
-  make -s -C "$DRIVER_DIR" OPENSSL_PREFIX="$prefix" OUT="$out" >&2
+  make -s -C "$DRIVER_DIR" OPENSSL_PREFIX="$prefix" OUT="$out" PROVIDER_openssl="$prov" >&2
   if [[ $NO_TEST == 0 ]]; then
     log "driver: make -C drivers/c OPENSSL_PREFIX=$prefix OUT=$out test"
-    make -s -C "$DRIVER_DIR" OPENSSL_PREFIX="$prefix" OUT="$out" test >&2
+    make -s -C "$DRIVER_DIR" OPENSSL_PREFIX="$prefix" OUT="$out" PROVIDER_openssl="$prov" test >&2
   fi
 
   # By hand: hello reports this version, sha256 of 1 KiB gives the known checksum.
   local reply hello bench
   reply=$(printf '%s\n' '{"cmd":"hello","protocol":1}' \
     '{"cmd":"bench","alg":"sha256","op":"hash","size":1024,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}' |
-    "$bin" --provider "$prov")
+    "$DRIVER_DIR/build/cbdriver" --plugin "$bin" --provider "$prov")
   hello=$(sed -n 1p <<<"$reply")
   bench=$(sed -n 2p <<<"$reply")
   local lv

@@ -2,7 +2,7 @@
 """Check the OPENSSL_ia32cap masks of README.md on the builds of build.sh.
 
 For every build in versions.txt (library in the cache, driver in
-drivers/c/build/cbdriver-openssl-<version>) and every mask below:
+drivers/c/build/plugins/libcb_openssl-<version>.so) and every mask below:
   1. capdump.c, linked against that libcrypto.a, prints the capability vector
      the library ends up with, so one sees which bits a value really clears;
   2. the driver times one 16 KiB cell with the variable set, next to the same
@@ -110,7 +110,7 @@ def bench(driver, provider, alg, op, mask):
     if op == "hash":
         del req["key"], req["iv"]
     out = subprocess.run(
-        [str(driver), "--provider", provider],
+        [str(driver.parents[1] / "cbdriver"), "--plugin", str(driver), "--provider", provider],
         input=json.dumps(req) + "\n",
         capture_output=True,
         text=True,
@@ -131,7 +131,7 @@ def main(argv):
             if wanted and ver not in wanted:
                 continue
             prefix = CACHE / "openssl" / ver
-            driver = REPO / "drivers" / "c" / "build" / f"cbdriver-openssl-{ver}"
+            driver = REPO / "drivers" / "c" / "build" / "plugins" / f"libcb_openssl-{ver}.so"
             if not (prefix / "lib" / "libcrypto.a").exists() or not driver.exists():
                 print(f"# {ver}: not built (scripts/openssl/build.sh {ver})")
                 continue

@@ -1,9 +1,11 @@
-/* The interface one library implements (one ops_<library>.c per driver binary).
+/* The interface one library implements (one ops_<library>.c per plugin).
  *
- * main.c, protocol.c, timing.c and input.c are library-independent; linking them with
- * ops_openssl.c gives cbdriver-openssl, with ops_sodium.c cbdriver-sodium, with ops_botan.cpp
- * (C++, the functions below with C linkage) cbdriver-botan, with ops_botan_ffi.c
- * cbdriver-botan-ffi. A library module provides:
+ * main.c, protocol.c, timing.c and input.c are library-independent: they are the generic driver
+ * (build/cbdriver), and reach the library through these functions, which ops_plugin.c forwards to
+ * the cb_provider table of the plugin it loaded (include/cryptobench/provider.h). Each built-in
+ * module (ops_openssl.c, ops_sodium.c, ops_botan.cpp in C++ with C linkage, ops_botan_ffi.c,
+ * ops_liboqs.c) implements them and is linked with plugin_export.c into a plugin
+ * (build/plugins/libcb_<library>.so); the native tests link a module directly. A module provides:
  *
  *  - its identity (provider ids it serves, library name and run-time version, notes);
  *  - the catalogue for `hello`: every algorithm it can time, its operations, whether it takes
@@ -32,114 +34,31 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <cryptobench/provider.h>
+
 #ifdef __cplusplus /* ops_botan.cpp implements this interface in C++ */
 extern "C" {
 #endif
 
-#define OPS_TAG_LEN 16 /* AEAD tag length, always 16 bytes (protocol.md) */
-#define OPS_MAX_OPS 4  /* at most this many operations per algorithm */
+/* The types and constants are the public plugin ABI's (include/cryptobench/provider.h); the
+ * built-in modules keep their ops_ names, and plugin_export.c puts their functions in a
+ * cb_provider table, the same table a user's plugin fills. */
+#define OPS_TAG_LEN CB_TAG_LEN
+#define OPS_MAX_OPS CB_MAX_OPS
+#define OPS_FAIL CB_FAIL
+#define OPS_REJECTED CB_REJECTED
+#define OPS_UNSUPPORTED CB_UNSUPPORTED
+#define OPS_FNV_INIT CB_FNV_INIT
 
-/* ops_cell_run() results besides the sink byte 0..255 */
-#define OPS_FAIL (-1) /* the library failed; see ops_cell_error() */
-/* The library refused the input: an `open` whose tag did not verify, a signature that does not
- * verify, a key, point or ciphertext it does not accept (bad DER, wrong length, not on the
- * curve, ...). A public-key cell whose key material the library refuses at preparation is still
- * created and answers this from ops_cell_run() (ops_cell_error() says why), so that malformed
- * inputs in vector cases come back `rejected`, never as errors. */
-#define OPS_REJECTED (-2)
+typedef cb_alg ops_alg;
+typedef cb_params ops_params;
+typedef cb_tap ops_tap;
 
-/* An ops_cell_new() error starting with this: the library has no API for this variant of the
- * operation (e.g. deterministic ML-DSA signing); verify answers {"unsupported": <the rest>}. */
-#define OPS_UNSUPPORTED "unsupported: "
-
-typedef struct ops_alg {
-  const char *name;                 /* protocol name, e.g. "aes-128-gcm" */
-  const char *ops[OPS_MAX_OPS + 1]; /* operation names, NULL-terminated */
-  int stream;                       /* accepts chunk > 0 */
-  int pk;                           /* a public-key algorithm (keys from ops_keypair) */
-  int fresh; /* every operation draws fresh randomness (handshakes): outputs differ each time */
-} ops_alg;
-
-/* What a cell is prepared from. Pointers are borrowed: they must stay valid (and unchanged)
- * until ops_cell_free(). */
-typedef struct ops_params {
-  const char *alg;
-  const char *op;
-  const uint8_t *key;
-  size_t key_len;
-  const uint8_t *iv; /* IV / nonce as the protocol gives it (ChaCha20: the 12-byte nonce) */
-  size_t iv_len;
-  uint32_t counter; /* ChaCha20 initial block counter */
-  const uint8_t *aad;
-  size_t aad_len;
-  const uint8_t *msg; /* never NULL; the input of the operation (open: ciphertext || tag) */
-  size_t msg_len;
-  size_t chunk; /* 0: one-shot; c > 0: streaming updates of c bytes */
-  /* 0: msg holds the msg_len bytes of the input. p > 0 (streaming cells only, chunk <= p): the
-   * message is p-periodic and never materialised; msg holds 2p bytes (the period twice), message
-   * byte i is msg[i % p], and a piece of up to p bytes starting at offset off is contiguous at
-   * ops_input_at(msg, p, off) (protocol.md, bench, chunk > 0). */
-  size_t period;
-  /* Public-key operations (protocol.md, version 2), in the protocol's encodings; NULL and 0 when
-   * absent. msg is the message (sign, verify, RSA encrypt) or the ciphertext (RSA decrypt,
-   * decaps). */
-  const uint8_t *pub; /* `public`: SPKI DER (RSA, EC), raw (Ed/X), encapsulation key (ML-KEM) */
-  size_t pub_len;
-  const uint8_t *priv; /* `private`: PKCS#8 DER (RSA), scalar (EC), raw (Ed/X), seed (ML-*) */
-  size_t priv_len;
-  const uint8_t *sig; /* verify: the signature */
-  size_t sig_len;
-  const uint8_t *seed; /* keygen: derive the key pair from this seed (NULL: a random key pair) */
-  size_t seed_len;
-  const uint8_t *m; /* encaps: the 32-byte m of a deterministic encapsulation (NULL: random) */
-  size_t m_len;
-  const uint8_t *ctx; /* ML-DSA context string (NULL: empty) */
-  size_t ctx_len;
-  int deterministic; /* ML-DSA sign with rnd = 0^32 (FIPS 204) */
-  /* Key derivation and handshakes (protocol.md, version 3). HKDF: IKM = msg, salt = key,
-   * info = iv (bench and case alike: a `derive` case's ikm/salt/info arrive there). */
-  size_t out_len; /* HKDF case: `size`; handshake case: `key_len`; 0 in bench (72 bytes) */
-  /* the `handshake` case's secrets (docs/pq-ntor.md section 9); NULL when absent */
-  const uint8_t *relay_id, *relay_b, *client_x, *relay_y, *mlkem_seed, *mlkem_m;
-  size_t relay_id_len, relay_b_len, client_x_len, relay_y_len, mlkem_seed_len, mlkem_m_len;
-} ops_params;
-
-/* Where the input piece starting at message offset off is (see ops_params.period). */
 static inline const uint8_t *ops_input_at(const uint8_t *msg, size_t period, size_t off) {
-  return period > 0 ? msg + off % period : msg + off;
+  return cb_input_at(msg, period, off);
 }
 
-/* Streaming cells (chunk > 0) never hold their whole output: each piece's output overwrites the
- * previous one in a piece-sized buffer. While a tap is set on such a cell, ops_cell_run() folds
- * every output byte into it, in order (the whole output stream: ciphertext pieces, final block,
- * tag; for hash/mac the digest or tag). bench uses it for the checksum in the untimed operation
- * and to collect the ciphertext a streamed decrypt/open reads; timed operations run with no tap.
- * One-shot cells (chunk 0) ignore the tap: ops_cell_output() is their whole output. */
-typedef struct ops_tap {
-  uint64_t fnv;    /* FNV-1a 64 of the stream so far (start: OPS_FNV_INIT) */
-  uint64_t len;    /* bytes folded */
-  uint8_t *copy;   /* when not NULL, the stream is also copied here ... */
-  size_t copy_cap; /* ... up to this many bytes */
-  int overflow;    /* set when the stream was longer than copy_cap */
-} ops_tap;
-
-#define OPS_FNV_INIT 0xcbf29ce484222325ULL
-
-static inline void ops_tap_fold(ops_tap *t, const uint8_t *b, size_t n) {
-  uint64_t h = t->fnv;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= 0x100000001b3ULL;
-  }
-  t->fnv = h;
-  if (t->copy != NULL) {
-    if (t->len + n <= t->copy_cap)
-      memcpy(t->copy + t->len, b, n);
-    else
-      t->overflow = 1;
-  }
-  t->len += n;
-}
+static inline void ops_tap_fold(ops_tap *t, const uint8_t *b, size_t n) { cb_tap_fold(t, b, n); }
 
 typedef struct ops_cell ops_cell;
 

@@ -15,7 +15,10 @@
 
 static const char *provider_id = "";
 
+static const char *provider_language = NULL; /* NULL: the provider id's prefix */
+
 void cb_set_provider(const char *id) { provider_id = id; }
+void cb_set_language(const char *language) { provider_language = language; }
 
 json_t *cb_error(const char *fmt, ...) {
   char msg[512];
@@ -149,10 +152,13 @@ static json_t *handle_hello(json_t *req) {
 #else
   const char *runtime = "gcc " __VERSION__;
 #endif
-  /* the language is the provider id's prefix: "c" for c:openssl, "cpp" for cpp:botan */
+  /* the language is the provider id's prefix: "c" for c:openssl, "cpp" for cpp:botan; a
+   * plugin:<name> provider's is the plugin's own (cb_set_language) */
   char language[16] = "c";
   const char *colon = strchr(provider_id, ':');
-  if (colon != NULL && (size_t)(colon - provider_id) < sizeof language)
+  if (provider_language != NULL)
+    snprintf(language, sizeof language, "%s", provider_language);
+  else if (colon != NULL && (size_t)(colon - provider_id) < sizeof language)
     snprintf(language, sizeof language, "%.*s", (int)(colon - provider_id), provider_id);
   return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:i}, s:o, s:o, s:o}", "ok", 1,
                    "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", language,

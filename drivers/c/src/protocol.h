@@ -10,6 +10,8 @@
 
 /* The provider id this process serves (from --provider); reported by hello. */
 void cb_set_provider(const char *id);
+/* The language hello reports when the provider id's prefix does not say it (plugin:<name>). */
+void cb_set_language(const char *language);
 
 /* Handle one request object; always returns a response object (caller decrefs). *bye is set
  * to 1 for a `bye` request. */

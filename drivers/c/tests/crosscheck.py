@@ -2,9 +2,10 @@
 """Cross-check of the C driver family: the same bench request must give the same checksum, and
 what one binary signs, encapsulates or encrypts, another accepts.
 
-usage: crosscheck.py BINARY=PROVIDER [BINARY=PROVIDER ...]
+usage: crosscheck.py PLUGIN=PROVIDER [PLUGIN=PROVIDER ...]
 
-Starts every binary with its provider, asks each for its catalogue (hello), and for every
+Starts the generic driver (build/cbdriver) on every plugin (a .so; any other path is run as a
+driver program of its own) with its provider, asks each for its catalogue (hello), and for every
 symmetric algorithm/operation (and hkdf-sha256) that at least two of them offer sends the same small bench requests
 (one-shot, and streamed where the provider streams that algorithm) to each. Every answer must be ok
 (a streamed cell may be declined with an error starting "not offered") and every checksum for one
@@ -65,11 +66,15 @@ def iv_len(alg: str) -> int:
     return 12
 
 
+HOST = Path(__file__).resolve().parents[1] / "build" / "cbdriver"
+
+
 class Driver:
     def __init__(self, binary: str, provider: str):
         self.name = provider
+        argv = [str(HOST), "--plugin", binary] if binary.endswith(".so") else [binary]
         self.proc = subprocess.Popen(
-            [binary, "--provider", provider],
+            [*argv, "--provider", provider],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -1,0 +1,112 @@
+/* One-shot cells (oneshot.h): length checks, the output buffer, noop, and the table's functions. */
+#include "oneshot.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const oneshot_alg noop = {{"noop", {"noop", NULL}, 0, 0, 0}, 0, 0, 0, 0, NULL, {NULL}, NULL};
+
+static const oneshot_alg *def_at(size_t i) {
+  if (i == 0)
+    return &noop;
+  return i - 1 < oneshot_nalgs ? &oneshot_algs[i - 1] : NULL;
+}
+
+const cb_alg *oneshot_alg_at(size_t i) {
+  const oneshot_alg *d = def_at(i);
+  return d != NULL ? &d->alg : NULL;
+}
+
+int oneshot_fail(oneshot_cell *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  va_end(ap);
+  return CB_FAIL;
+}
+
+int oneshot_ctx(oneshot_cell *c, size_t size) {
+  c->ctx = calloc(1, size);
+  return c->ctx != NULL ? 0 : oneshot_fail(c, "out of memory");
+}
+
+void oneshot_free_ctx(oneshot_cell *c) { free(c->ctx); }
+
+#define REFUSE(...)                                                                              \
+  do {                                                                                           \
+    snprintf(err, errlen, __VA_ARGS__);                                                          \
+    return NULL;                                                                                 \
+  } while (0)
+
+cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
+  const oneshot_alg *d = NULL;
+  for (size_t i = 0; (d = def_at(i)) != NULL; i++)
+    if (strcmp(d->alg.name, p->alg) == 0)
+      break;
+  if (d == NULL)
+    REFUSE("not offered: %s", p->alg);
+  size_t op = 0;
+  while (d->alg.ops[op] != NULL && strcmp(d->alg.ops[op], p->op) != 0)
+    op++;
+  if (d->alg.ops[op] == NULL)
+    REFUSE("not offered: %s %s", p->alg, p->op);
+  if (p->chunk > 0)
+    REFUSE("not offered: streaming (chunk %zu) of %s", p->chunk, p->alg);
+  if (d->key_len && p->key_len != d->key_len)
+    REFUSE("%s needs a %zu-byte key, got %zu", p->alg, d->key_len, p->key_len);
+  if (d->iv_len && p->iv_len != d->iv_len)
+    REFUSE("%s needs a %zu-byte IV, got %zu", p->alg, d->iv_len, p->iv_len);
+  if (d->block && p->msg_len % d->block != 0)
+    REFUSE("%s: size %zu is not a multiple of %zu", p->alg, p->msg_len, d->block);
+  int open = strcmp(p->op, "open") == 0, seal = strcmp(p->op, "seal") == 0;
+  if (open && p->msg_len < CB_TAG_LEN)
+    REFUSE("%s open: %zu bytes is shorter than the tag", p->alg, p->msg_len);
+  size_t out_len = d->out_len        ? d->out_len
+                   : seal            ? p->msg_len + CB_TAG_LEN
+                   : open            ? p->msg_len - CB_TAG_LEN
+                                     : p->msg_len;
+  oneshot_cell *c = calloc(1, sizeof *c);
+  if (c == NULL || (c->out = malloc(out_len ? out_len : 1)) == NULL) {
+    free(c);
+    REFUSE("out of memory");
+  }
+  c->def = d;
+  c->op = op;
+  c->p = *p;
+  c->out_len = out_len;
+  if (d->setup != NULL && d->setup(c) != 0) {
+    snprintf(err, errlen, "%s", c->err[0] ? c->err : "key set-up failed");
+    oneshot_cell_free((cb_cell *)c);
+    return NULL;
+  }
+  return (cb_cell *)c;
+}
+
+int oneshot_cell_run(cb_cell *cell) {
+  oneshot_cell *c = (oneshot_cell *)cell;
+  if (c->def->run[c->op] == NULL) /* noop */
+    return 0;
+  int r = c->def->run[c->op](c);
+  if (r != 0)
+    return r < 0 ? r : CB_FAIL;
+  return c->out_len ? c->out[0] : 0;
+}
+
+const uint8_t *oneshot_cell_output(const cb_cell *cell, size_t *len) {
+  const oneshot_cell *c = (const oneshot_cell *)cell;
+  *len = c->def->run[c->op] == NULL ? 0 : c->out_len;
+  return c->out;
+}
+
+const char *oneshot_cell_error(const cb_cell *cell) { return ((const oneshot_cell *)cell)->err; }
+
+void oneshot_cell_free(cb_cell *cell) {
+  oneshot_cell *c = (oneshot_cell *)cell;
+  if (c == NULL)
+    return;
+  if (c->def != NULL && c->def->cleanup != NULL)
+    c->def->cleanup(c);
+  free(c->out);
+  free(c);
+}

@@ -1,0 +1,181 @@
+/* c:nettle — GNU Nettle as a cryptobench plugin (include/cryptobench/provider.h), through its
+ * documented low-level API: the SHA-2/SHA-3 contexts, hmac_sha256, the cbc_/ctr_ modes over
+ * aes128/aes256, gcm_aes128/gcm_aes256 and chacha_poly1305. Keys are scheduled once per cell
+ * (setup); every operation sets its IV or nonce again, as the protocol says. */
+#include <nettle/aes.h>
+#include <nettle/cbc.h>
+#include <nettle/chacha-poly1305.h>
+#include <nettle/ctr.h>
+#include <nettle/gcm.h>
+#include <nettle/hmac.h>
+#include <nettle/memops.h>
+#include <nettle/sha2.h>
+#include <nettle/sha3.h>
+#include <nettle/version.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../common/oneshot.h"
+
+
+/* ---- hashes and HMAC: init, update, digest ---- */
+
+#define NETTLE_HASH(fn, ctx_t, init, update, digest, size)                                        \
+  static int fn(oneshot_cell *c) {                                                               \
+    struct ctx_t h;                                                                              \
+    init(&h);                                                                                    \
+    update(&h, c->p.msg_len, c->p.msg);                                                          \
+    digest(&h, size, c->out);                                                                    \
+    return 0;                                                                                    \
+  }
+NETTLE_HASH(sha256, sha256_ctx, sha256_init, sha256_update, sha256_digest, SHA256_DIGEST_SIZE)
+NETTLE_HASH(sha512, sha512_ctx, sha512_init, sha512_update, sha512_digest, SHA512_DIGEST_SIZE)
+NETTLE_HASH(sha3_256, sha3_256_ctx, sha3_256_init, sha3_256_update, sha3_256_digest,
+            SHA3_256_DIGEST_SIZE)
+NETTLE_HASH(sha3_512, sha3_512_ctx, sha3_512_init, sha3_512_update, sha3_512_digest,
+            SHA3_512_DIGEST_SIZE)
+
+static int hmac_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(struct hmac_sha256_ctx)) != 0)
+    return CB_FAIL;
+  hmac_sha256_set_key(c->ctx, c->p.key_len, c->p.key);
+  return 0;
+}
+/* hmac_sha256_digest leaves the context keyed for the next message */
+static int hmac(oneshot_cell *c) {
+  hmac_sha256_update(c->ctx, c->p.msg_len, c->p.msg);
+  hmac_sha256_digest(c->ctx, SHA256_DIGEST_SIZE, c->out);
+  return 0;
+}
+
+/* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message ---- */
+
+typedef struct aes_keys {
+  union {
+    struct aes128_ctx a128;
+    struct aes256_ctx a256;
+  } enc, dec;
+  nettle_cipher_func *encrypt, *decrypt;
+} aes_keys;
+
+static int aes_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
+    return CB_FAIL;
+  aes_keys *k = c->ctx;
+  if (c->p.key_len == 16) {
+    aes128_set_encrypt_key(&k->enc.a128, c->p.key);
+    aes128_set_decrypt_key(&k->dec.a128, c->p.key);
+    k->encrypt = (nettle_cipher_func *)aes128_encrypt;
+    k->decrypt = (nettle_cipher_func *)aes128_decrypt;
+  } else {
+    aes256_set_encrypt_key(&k->enc.a256, c->p.key);
+    aes256_set_decrypt_key(&k->dec.a256, c->p.key);
+    k->encrypt = (nettle_cipher_func *)aes256_encrypt;
+    k->decrypt = (nettle_cipher_func *)aes256_decrypt;
+  }
+  return 0;
+}
+
+static int cbc_enc(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  uint8_t iv[AES_BLOCK_SIZE];
+  memcpy(iv, c->p.iv, sizeof iv);
+  cbc_encrypt(&k->enc, k->encrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
+  return 0;
+}
+static int cbc_dec(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  uint8_t iv[AES_BLOCK_SIZE];
+  memcpy(iv, c->p.iv, sizeof iv);
+  cbc_decrypt(&k->dec, k->decrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
+  return 0;
+}
+static int ctr(oneshot_cell *c) { /* the whole 16-byte block is the big-endian counter */
+  aes_keys *k = c->ctx;
+  uint8_t iv[AES_BLOCK_SIZE];
+  memcpy(iv, c->p.iv, sizeof iv);
+  ctr_crypt(&k->enc, k->encrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
+  return 0;
+}
+
+/* ---- AEADs: nonce and AAD per message, tag appended / verified ---- */
+
+#define NETTLE_AEAD(prefix, ctx_t, set_key, set_iv, update, encrypt, decrypt, digest)            \
+  static int prefix##_setup(oneshot_cell *c) {                                                   \
+    if (oneshot_ctx(c, sizeof(struct ctx_t)) != 0)                                                     \
+      return CB_FAIL;                                                                            \
+    set_key(c->ctx, c->p.key);                                                                   \
+    return 0;                                                                                    \
+  }                                                                                              \
+  static int prefix##_seal(oneshot_cell *c) {                                                    \
+    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                        \
+    update(c->ctx, c->p.aad_len, c->p.aad);                                                      \
+    encrypt(c->ctx, c->p.msg_len, c->out, c->p.msg);                                             \
+    digest(c->ctx, CB_TAG_LEN, c->out + c->p.msg_len);                                           \
+    return 0;                                                                                    \
+  }                                                                                              \
+  static int prefix##_open(oneshot_cell *c) {                                                    \
+    size_t n = c->p.msg_len - CB_TAG_LEN;                                                        \
+    uint8_t tag[CB_TAG_LEN];                                                                     \
+    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                        \
+    update(c->ctx, c->p.aad_len, c->p.aad);                                                      \
+    decrypt(c->ctx, n, c->out, c->p.msg);                                                        \
+    digest(c->ctx, CB_TAG_LEN, tag);                                                             \
+    if (!memeql_sec(tag, c->p.msg + n, CB_TAG_LEN)) {                                            \
+      oneshot_fail(c, "tag mismatch");                                                           \
+      return CB_REJECTED;                                                                        \
+    }                                                                                            \
+    return 0;                                                                                    \
+  }
+NETTLE_AEAD(gcm128, gcm_aes128_ctx, gcm_aes128_set_key, gcm_aes128_set_iv, gcm_aes128_update,
+            gcm_aes128_encrypt, gcm_aes128_decrypt, gcm_aes128_digest)
+NETTLE_AEAD(gcm256, gcm_aes256_ctx, gcm_aes256_set_key, gcm_aes256_set_iv, gcm_aes256_update,
+            gcm_aes256_encrypt, gcm_aes256_decrypt, gcm_aes256_digest)
+
+/* chacha_poly1305_set_nonce takes no length: the nonce is always 12 bytes */
+static void chapo_set_nonce(struct chacha_poly1305_ctx *ctx, size_t len, const uint8_t *nonce) {
+  (void)len;
+  chacha_poly1305_set_nonce(ctx, nonce);
+}
+NETTLE_AEAD(chapo, chacha_poly1305_ctx, chacha_poly1305_set_key, chapo_set_nonce,
+            chacha_poly1305_update, chacha_poly1305_encrypt, chacha_poly1305_decrypt,
+            chacha_poly1305_digest)
+
+/* ---- the catalogue ---- */
+
+#define HASH(name, fn, size) {{name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL}
+#define CIPHER(name, key, enc, dec)                                                               \
+  {{name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, 0, 0, aes_setup, {enc, dec}, oneshot_free_ctx}
+#define AEAD(name, key, prefix)                                                                  \
+  {{name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                             \
+   {prefix##_seal, prefix##_open}, oneshot_free_ctx}
+
+const oneshot_alg oneshot_algs[] = {
+    HASH("sha256", sha256, SHA256_DIGEST_SIZE),
+    HASH("sha512", sha512, SHA512_DIGEST_SIZE),
+    HASH("sha3-256", sha3_256, SHA3_256_DIGEST_SIZE),
+    HASH("sha3-512", sha3_512, SHA3_512_DIGEST_SIZE),
+    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, SHA256_DIGEST_SIZE, hmac_setup, {hmac}, oneshot_free_ctx},
+    {{"aes-128-cbc", {"encrypt", "decrypt"}, 0, 0, 0}, 16, 16, 16, 0, aes_setup, {cbc_enc, cbc_dec},
+     oneshot_free_ctx},
+    {{"aes-256-cbc", {"encrypt", "decrypt"}, 0, 0, 0}, 32, 16, 16, 0, aes_setup, {cbc_enc, cbc_dec},
+     oneshot_free_ctx},
+    CIPHER("aes-128-ctr", 16, ctr, ctr),
+    CIPHER("aes-256-ctr", 32, ctr, ctr),
+    AEAD("aes-128-gcm", 16, gcm128),
+    AEAD("aes-256-gcm", 32, gcm256),
+    AEAD("chacha20-poly1305", 32, chapo),
+};
+const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
+
+static const char *library_name(void) { return "Nettle"; }
+static const char *library_version(void) {
+  static char v[32];
+  snprintf(v, sizeof v, "%d.%d", nettle_version_major(), nettle_version_minor());
+  return v;
+}
+
+static const cb_provider table =
+    ONESHOT_TABLE("nettle", "c:nettle", "c", NULL, library_name, library_version);
+
+CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }

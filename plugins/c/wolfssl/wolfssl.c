@@ -1,0 +1,172 @@
+/* c:wolfssl — wolfSSL 5.5's wolfCrypt as a cryptobench plugin, through its documented API:
+ * wc_Sha256Hash / wc_Sha512Hash / wc_Sha3_*Hash, wc_Hmac (keyed once per cell; wc_HmacFinal
+ * leaves it keyed), wc_AesCbc* / wc_AesCtrEncrypt (IV set per message with wc_AesSetIV),
+ * wc_AesGcm* and wc_ChaCha20Poly1305_* (which takes the key with every message: that is its API). */
+#include <wolfssl/options.h>
+
+#include <wolfssl/ssl.h>
+#include <wolfssl/wolfcrypt/aes.h>
+#include <wolfssl/wolfcrypt/chacha20_poly1305.h>
+#include <wolfssl/wolfcrypt/error-crypt.h>
+#include <wolfssl/wolfcrypt/hash.h>
+#include <wolfssl/wolfcrypt/hmac.h>
+#include <wolfssl/wolfcrypt/sha256.h>
+#include <wolfssl/wolfcrypt/sha3.h>
+#include <wolfssl/wolfcrypt/sha512.h>
+
+#include "../common/oneshot.h"
+
+#define CHECK(call)                                                                              \
+  do {                                                                                           \
+    int r_ = (call);                                                                             \
+    if (r_ != 0)                                                                                 \
+      return oneshot_fail(c, "%s: %s", #call, wc_GetErrorString(r_));                            \
+  } while (0)
+
+#define N(x) ((word32)(x))
+
+static int sha256(oneshot_cell *c) {
+  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), c->out));
+  return 0;
+}
+static int sha512(oneshot_cell *c) {
+  CHECK(wc_Sha512Hash(c->p.msg, N(c->p.msg_len), c->out));
+  return 0;
+}
+static int sha3_256(oneshot_cell *c) {
+  CHECK(wc_Sha3_256Hash(c->p.msg, N(c->p.msg_len), c->out));
+  return 0;
+}
+static int sha3_512(oneshot_cell *c) {
+  CHECK(wc_Sha3_512Hash(c->p.msg, N(c->p.msg_len), c->out));
+  return 0;
+}
+
+static int hmac_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(Hmac)) != 0)
+    return CB_FAIL;
+  CHECK(wc_HmacInit(c->ctx, NULL, INVALID_DEVID));
+  CHECK(wc_HmacSetKey(c->ctx, WC_SHA256, c->p.key, N(c->p.key_len)));
+  return 0;
+}
+static int hmac(oneshot_cell *c) {
+  CHECK(wc_HmacUpdate(c->ctx, c->p.msg, N(c->p.msg_len)));
+  CHECK(wc_HmacFinal(c->ctx, c->out));
+  return 0;
+}
+static void hmac_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    wc_HmacFree(c->ctx);
+  oneshot_free_ctx(c);
+}
+
+/* ---- AES: an encryption and a decryption key schedule, once per cell ---- */
+
+typedef struct aes_keys {
+  Aes enc, dec;
+} aes_keys;
+
+static int aes_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
+    return CB_FAIL;
+  aes_keys *k = c->ctx;
+  CHECK(wc_AesInit(&k->enc, NULL, INVALID_DEVID));
+  CHECK(wc_AesInit(&k->dec, NULL, INVALID_DEVID));
+  if (c->p.iv_len == 12) /* GCM */
+    CHECK(wc_AesGcmSetKey(&k->enc, c->p.key, N(c->p.key_len)));
+  else {
+    CHECK(wc_AesSetKey(&k->enc, c->p.key, N(c->p.key_len), c->p.iv, AES_ENCRYPTION));
+    CHECK(wc_AesSetKey(&k->dec, c->p.key, N(c->p.key_len), c->p.iv, AES_DECRYPTION));
+  }
+  return 0;
+}
+static void aes_cleanup(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  if (k != NULL) {
+    wc_AesFree(&k->enc);
+    wc_AesFree(&k->dec);
+  }
+  oneshot_free_ctx(c);
+}
+
+static int cbc_enc(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  CHECK(wc_AesSetIV(&k->enc, c->p.iv));
+  CHECK(wc_AesCbcEncrypt(&k->enc, c->out, c->p.msg, N(c->p.msg_len)));
+  return 0;
+}
+static int cbc_dec(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  CHECK(wc_AesSetIV(&k->dec, c->p.iv));
+  CHECK(wc_AesCbcDecrypt(&k->dec, c->out, c->p.msg, N(c->p.msg_len)));
+  return 0;
+}
+static int ctr(oneshot_cell *c) { /* wc_AesSetIV also drops the previous message's key stream */
+  aes_keys *k = c->ctx;
+  CHECK(wc_AesSetIV(&k->enc, c->p.iv));
+  CHECK(wc_AesCtrEncrypt(&k->enc, c->out, c->p.msg, N(c->p.msg_len)));
+  return 0;
+}
+
+static int gcm_seal(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  size_t n = c->p.msg_len;
+  CHECK(wc_AesGcmEncrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->out + n,
+                         CB_TAG_LEN, c->p.aad, N(c->p.aad_len)));
+  return 0;
+}
+static int gcm_open(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  int r = wc_AesGcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len),
+                           c->p.msg + n, CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
+  if (r == AES_GCM_AUTH_E)
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return r == 0 ? 0 : oneshot_fail(c, "wc_AesGcmDecrypt: %s", wc_GetErrorString(r));
+}
+
+static int chapo_seal(oneshot_cell *c) {
+  size_t n = c->p.msg_len;
+  CHECK(wc_ChaCha20Poly1305_Encrypt(c->p.key, c->p.iv, c->p.aad, N(c->p.aad_len), c->p.msg, N(n),
+                                    c->out, c->out + n));
+  return 0;
+}
+static int chapo_open(oneshot_cell *c) {
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  int r = wc_ChaCha20Poly1305_Decrypt(c->p.key, c->p.iv, c->p.aad, N(c->p.aad_len), c->p.msg, N(n),
+                                      c->p.msg + n, c->out);
+  if (r == MAC_CMP_FAILED_E)
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return r == 0 ? 0 : oneshot_fail(c, "wc_ChaCha20Poly1305_Decrypt: %s", wc_GetErrorString(r));
+}
+
+#define HASH(name, fn, size) {{name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL}
+#define CIPHER(name, key, block, enc, dec)                                                        \
+  {{name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup}
+#define GCM(name, key)                                                                           \
+  {{name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {gcm_seal, gcm_open}, aes_cleanup}
+
+const oneshot_alg oneshot_algs[] = {
+    HASH("sha256", sha256, 32),
+    HASH("sha512", sha512, 64),
+    HASH("sha3-256", sha3_256, 32),
+    HASH("sha3-512", sha3_512, 64),
+    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
+    CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
+    CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
+    CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
+    CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
+    GCM("aes-128-gcm", 16),
+    GCM("aes-256-gcm", 32),
+    {{"chacha20-poly1305", {"seal", "open"}, 0, 0, 0}, 32, 12, 0, 0, NULL, {chapo_seal, chapo_open},
+     NULL},
+};
+const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
+
+static const char *library_name(void) { return "wolfSSL"; }
+static const char *library_version(void) { return wolfSSL_lib_version(); }
+
+static const cb_provider table =
+    ONESHOT_TABLE("wolfssl", "c:wolfssl", "c", NULL, library_name, library_version);
+
+CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }
