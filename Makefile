@@ -18,6 +18,7 @@ lint:
 	$(PY) -m ruff check cryptobench tests drivers/python plugins
 	$(PY) -m ruff format --check cryptobench tests drivers/python plugins
 	$(MAKE) -C drivers/c lint
+	$(MAKE) -C plugins/c lint
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	cd drivers/go && go vet ./...
 	cd drivers/js && npm run --silent lint

@@ -80,6 +80,8 @@ rules: docs/protocol.md § The measurement loop; exit status 1 when a driver bre
     "plugin": """examples:
   cryptobench plugin new mylib                   # ./mylib/mylib_provider.py, a working plugin to make yours
   cryptobench plugin check mylib/mylib_provider.py   # every vector and differential input, no timing
+  cryptobench plugin new mylib --lang c && make -C mylib   # a C plugin: ./mylib/libcb_mylib.so
+  cryptobench plugin check ./mylib/libcb_mylib.so
   cryptobench run --plugin mylib/mylib_provider.py --alg sha256      # then measure it
 exit status of check: 1 when a case fails or a driver rule is broken (docs/plugins.md)""",
     "build": """examples:
@@ -159,7 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
-    r.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
+    r.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     r.add_argument(
         "--cpu-features",
@@ -182,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--seed", type=int, default=1, help="seed of the differential inputs (default 1)")
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
     v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    v.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
+    v.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
@@ -192,11 +194,11 @@ def _parser() -> argparse.ArgumentParser:
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
     ls.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    ls.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
+    ls.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
 
     d = cmd("doctor", "Check which drivers are built and usable, and how to fix the others.")
     d.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    d.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
+    d.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
 
     s = cmd("show", "Re-render a stored run in any format.")
     s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
@@ -246,7 +248,7 @@ def _parser() -> argparse.ArgumentParser:
     ck = cmd("check-driver", "Check drivers against the protocol's rules (warm-up, calibration, samples, errors).")
     ck.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
     ck.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    ck.add_argument("--plugin", action="append", metavar="FILE.py[:NAME]", help=PLUGIN_HELP)
+    ck.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     ck.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
     )
@@ -254,7 +256,7 @@ def _parser() -> argparse.ArgumentParser:
 
     pl = cmd("plugin", "Start a plugin (`new`) or check one without timing it (`check`).")
     pl.add_argument("action", choices=["new", "check"])
-    pl.add_argument("target", help="new: the plugin's name (python:NAME); check: FILE.py[:NAME] or module:NAME")
+    pl.add_argument("target", help="new: the plugin's name; check: FILE.so, FILE.py[:NAME] or module:NAME")
     pl.add_argument("--lang", default="python", choices=["python", "c", "cpp"], help="new: its language")
     pl.add_argument("--dir", metavar="DIR", help="new: where to write it (default ./NAME)")
     pl.add_argument("--db", help=db_help)
@@ -318,7 +320,8 @@ def main(argv: list[str] | None = None) -> int:
 # --- run ------------------------------------------------------------------------
 
 
-PLUGIN_HELP = ("your own library as a provider: a Python module with a Provider object (docs/plugins.md); "
+PLUGIN_HELP = ("your own library as a provider: a C/C++/Rust shared object (FILE.so, docs/plugin-abi.md) or a "
+               "Python module with a Provider object (docs/plugins.md); "
                "measured beside the suite's baseline unless --provider names others; repeat to add")  # fmt: skip
 
 
@@ -738,9 +741,10 @@ def cmd_plugin(args) -> int:
     from . import plugin_tools
 
     if args.action == "new":
-        for path in plugin_tools.new(args.target, args.lang, Path(args.dir or args.target)):
+        files, check = plugin_tools.new(args.target, args.lang, Path(args.dir or args.target))
+        for path in files:
             print(f"wrote {path}")
-        print(f"next: cryptobench plugin check {Path(args.dir or args.target) / (args.target + '_provider.py')}")
+        print(f"next: {check}")
         return 0
     registry = Registry(plugins=[args.target])  # one line when it cannot be loaded
     pid = registry.plugin_ids[0]

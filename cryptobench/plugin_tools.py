@@ -1,7 +1,7 @@
 """`cryptobench plugin new` and `plugin check`: a plugin author's first and last step.
 
-`new` writes a skeleton that already works (a real provider over hashlib, to be replaced by the
-author's library); `check` verifies a plugin without timing it — every known answer and the
+`new` writes a skeleton that already works (Python: a provider over hashlib; C and C++: a shared
+object over libcrypto's SHA256, with its Makefile; each to be replaced by the author's library); `check` verifies a plugin without timing it — every known answer and the
 differential inputs against c:openssl on every algorithm it offers — and checks the driver rules.
 """
 
@@ -74,19 +74,164 @@ You never write a timing loop: cryptobench's Python driver times `call()` (docs/
 """
 
 
-def new(name: str, lang: str, where: Path) -> list[Path]:
-    """The skeleton of plugin `name` in directory `where` (created; refused when it holds files)."""
-    if lang != "python":
-        raise UserError(f"plugin new --lang {lang}: C and C++ plugins wait for the C ABI (not built yet); "
-                        "--lang python works")  # fmt: skip
+C_SKELETON = """/* plugin:{name} — a cryptobench provider plugin in {lang_name} (docs/plugin-abi.md, ABI version 1).
+ *
+ * Build it:   make
+ * Check it:   cryptobench plugin check ./libcb_{name}.so
+ * Measure it: cryptobench run --plugin ./libcb_{name}.so --alg sha256
+ *
+ * It offers sha256 through OpenSSL's libcrypto as a stand-in: replace it with your library where
+ * it says TODO. You never write a timing loop: the generic C driver times cell_run().
+ */
+#include <cryptobench/provider.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h> /* TODO: your library's headers instead */
+#include <openssl/sha.h>
+
+/* TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`) */
+static const cb_alg ALGS[] = {{
+    {{"sha256", {{"hash", NULL}}, 0, 0, 0}},
+}};
+
+/* One prepared operation: what cell_new makes once, outside the timed region. */
+struct cb_cell {{
+  const uint8_t *msg; /* the input, borrowed from the driver until cell_free */
+  size_t msg_len;
+  uint8_t out[32];
+  char err[200];
+}};
+
+static const cb_alg *alg_at(size_t i) {{
+  return i < sizeof ALGS / sizeof ALGS[0] ? &ALGS[i] : NULL;
+}}
+
+static cb_cell *cell_new(const cb_params *p, char *err, size_t errlen) {{
+  if (strcmp(p->alg, "sha256") != 0 || strcmp(p->op, "hash") != 0) {{
+    snprintf(err, errlen, "not offered: %s %s", p->alg, p->op);
+    return NULL;
+  }}
+  if (p->chunk > 0) {{
+    snprintf(err, errlen, "not offered: streaming");
+    return NULL;
+  }}
+  cb_cell *c = (cb_cell *)calloc(1, sizeof *c);
+  if (c == NULL) {{
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }}
+  c->msg = p->msg;
+  c->msg_len = p->msg_len;
+  /* TODO: what is done once per key goes here: key schedule, contexts, parsed keys */
+  return c;
+}}
+
+/* Exactly one operation: the driver times this. Returns the first output byte, CB_REJECTED or
+ * CB_FAIL (with a message for cell_error). */
+static int cell_run(cb_cell *c) {{
+  if (SHA256(c->msg, c->msg_len, c->out) == NULL) {{ /* TODO: your library's call */
+    snprintf(c->err, sizeof c->err, "SHA256 failed");
+    return CB_FAIL;
+  }}
+  return c->out[0];
+}}
+
+static const uint8_t *cell_output(const cb_cell *c, size_t *len) {{
+  *len = sizeof c->out;
+  return c->out;
+}}
+
+static const char *cell_error(const cb_cell *c) {{ return c->err; }}
+static void cell_free(cb_cell *c) {{ free(c); }}
+
+static const char *library_name(void) {{ return "{name}"; }} /* TODO: your library's name */
+static const char *library_version(void) {{
+  return OpenSSL_version(OPENSSL_VERSION); /* TODO: the version your library reports at run time */
+}}
+
+/* the table the driver reads (include/cryptobench/provider.h has every member's contract) */
+static const cb_provider TABLE = {{
+    CB_PROVIDER_ABI_VERSION, sizeof(cb_provider),
+    "{name}",   /* name: the provider id is plugin:{name} */
+    NULL,       /* id: or your own, e.g. "{lang}:{name}" */
+    "{lang}",   /* language */
+    NULL, NULL, /* accepts, init */
+    library_name, library_version,
+    NULL, /* notes */
+    alg_at, cell_new, cell_run,
+    NULL, /* cell_prepare */
+    cell_output,
+    NULL, /* cell_tap: only for streaming algorithms */
+    cell_error, cell_free,
+    NULL, /* keypair: only for public-key algorithms */
+}};
+
+#ifdef __cplusplus
+extern "C"
+#endif
+    CB_PROVIDER_EXPORT const cb_provider *
+    cryptobench_provider(void) {{
+  return &TABLE;
+}}
+"""
+
+C_MAKEFILE = """# plugin:{name}: `make` builds libcb_{name}.so against cryptobench's plugin header.
+CRYPTOBENCH_INCLUDE ?= {include}
+{compiler_var} ?= {compiler}
+FLAGS = -O2 -std={std} -fPIC -fvisibility=hidden -Wall -Wextra -I$(CRYPTOBENCH_INCLUDE)
+LIBS = -lcrypto # TODO: your library
+
+libcb_{name}.so: {name}.{ext}
+\t$({compiler_var}) $(FLAGS) -shared -Wl,-z,defs -o $@ $< $(LIBS)
+
+clean:
+\trm -f libcb_{name}.so
+"""
+
+C_README = """# plugin:{name}, a cryptobench plugin in {lang_name}
+
+`{name}.{ext}` is a working plugin: it offers sha256 through OpenSSL's libcrypto. Make it yours:
+
+1. Replace libcrypto with your library where the file says TODO (`cell_new` prepares a cell once,
+   outside the timed region; `cell_run` performs exactly one operation; docs/plugin-abi.md has
+   every member of the table and what each operation's output is). Put your library in `LIBS` in
+   the Makefile.
+2. List every algorithm you offer in `ALGS` (names: `cryptobench list algorithms`).
+3. `make && cryptobench plugin check ./libcb_{name}.so` — every vector case and the differential
+   inputs against c:openssl, no timing; it exits 1 on any failure and names the failing case.
+4. `cryptobench run --plugin ./libcb_{name}.so --alg sha256 --md report.md` — measured beside
+   c:openssl with intervals and a verdict.
+
+You never write a timing loop: the generic C driver times `cell_run()` (docs/protocol.md).
+"""
+
+LANGS = {"c": ("C", "c", "c11", "CC", "cc"), "cpp": ("C++", "cpp", "c++17", "CXX", "c++")}
+
+
+def new(name: str, lang: str, where: Path) -> tuple[list[Path], str]:
+    """The skeleton of plugin `name` in directory `where` (created; refused when it holds files),
+    and the command that checks it."""
     if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name):
-        raise UserError(f"plugin name {name!r}: lower-case letters, digits and _ (a Python module name)")
+        raise UserError(f"plugin name {name!r}: lower-case letters, digits and _ (a module and file name)")
     if where.exists() and any(where.iterdir()):
         raise UserError(f"{where}: exists and is not empty (choose another --dir)")
     where.mkdir(parents=True, exist_ok=True)
-    cls = "".join(part.capitalize() for part in name.split("_")) + "Provider"
-    files = {where / f"{name}_provider.py": SKELETON.format(name=name, cls=cls),
-             where / "README.md": README.format(name=name)}  # fmt: skip
+    if lang == "python":
+        cls = "".join(part.capitalize() for part in name.split("_")) + "Provider"
+        files = {where / f"{name}_provider.py": SKELETON.format(name=name, cls=cls),
+                 where / "README.md": README.format(name=name)}  # fmt: skip
+        check = f"cryptobench plugin check {where / f'{name}_provider.py'}"
+    else:
+        lang_name, ext, std, compiler_var, compiler = LANGS[lang]
+        include = Path(__file__).resolve().parents[1] / "include"
+        fields = dict(name=name, lang=lang, lang_name=lang_name, ext=ext, std=std, include=include,
+                      compiler_var=compiler_var, compiler=compiler)  # fmt: skip
+        files = {where / f"{name}.{ext}": C_SKELETON.format(**fields),
+                 where / "Makefile": C_MAKEFILE.format(**fields),
+                 where / "README.md": C_README.format(**fields)}  # fmt: skip
+        check = f"make -C {where} && cryptobench plugin check {where / f'libcb_{name}.so'}"
     for path, text in files.items():
         path.write_text(text, encoding="utf-8")
-    return list(files)
+    return list(files), check

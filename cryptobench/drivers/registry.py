@@ -70,6 +70,8 @@ DRIVERS: dict[str, Driver] = {
     for d in [
         # -k: a missing libsodium or Botan must not stop the OpenSSL binary from being built
         Driver("c", REPO / "drivers/c", ("make", "-k"), ("make", "gcc", "g++")),
+        # the libraries that are only plugins of the generic C driver (plugins/c, one .so each)
+        Driver("c-plugins", REPO / "plugins/c", ("make", "-k"), ("make", "gcc", "g++")),
         Driver("go", REPO / "drivers/go", ("go", "build", "-o", "build/cbdriver-go", "."), ("go",)),
         Driver("python", REPO / "drivers/python", ()),
         Driver(
@@ -137,6 +139,20 @@ def _builtin() -> list[Provider]:
         c("c:libsodium", "libcb_sodium.so", "libsodium (Debian)"),
         c("cpp:botan", "libcb_botan.so", "Botan 2 C++ API (Debian)", "cpp"),
         c("c:botan-ffi", "libcb_botan-ffi.so", "Botan 2 C FFI (Debian)"),
+        *[
+            Provider(pid, pid.split(":")[0], lib, "c-plugins", c_plugin_argv(path), path)
+            for pid, path, lib in (
+                (pid, REPO / "plugins/c/build" / f"libcb_{name}.so", lib)
+                for pid, name, lib in (
+                    ("c:mbedtls", "mbedtls", "Mbed TLS 2.28 (Debian, plugin)"),
+                    ("c:wolfssl", "wolfssl", "wolfSSL 5.5 wolfCrypt (Debian, plugin)"),
+                    ("c:libgcrypt", "gcrypt", "libgcrypt 1.10 (Debian, plugin)"),
+                    ("c:nettle", "nettle", "GNU Nettle 3.8 (Debian, plugin)"),
+                    ("cpp:cryptopp", "cryptopp", "Crypto++ 8.7, C++ (Debian, plugin)"),
+                    ("c:libtomcrypt", "tomcrypt", "LibTomCrypt 1.18 (Debian, plugin)"),
+                )
+            )
+        ],
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),

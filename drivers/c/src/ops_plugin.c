@@ -16,8 +16,17 @@ static char plugin_file[256]; /* the file name, for messages and notes */
 static char own_id[128];      /* the id the plugin serves: its `id`, else plugin:<name> */
 static const char *volatile phase = "loading";
 
+/* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
+ * gets this one, whose single cell is a sentinel the forwarding functions answer themselves. */
+static const cb_alg host_noop = {"noop", {"noop", NULL}, 0, 0, 0};
+static size_t plugin_algs;   /* how many algorithms the plugin's catalogue has */
+static int host_serves_noop; /* the plugin has no noop of its own */
+static char noop_storage;
+#define NOOP_CELL ((ops_cell *)&noop_storage)
+
 /* A crash inside the plugin outside any request (loading, init) is reported in one line naming
- * the plugin; during a request the orchestrator records the driver's death as the cell's failure. */
+ * the plugin; during a request the orchestrator records the driver's death as the cell's failure.
+ */
 static void on_crash(int sig) {
   char msg[512];
   int n = snprintf(msg, sizeof msg, "plugin %s: crashed (%s) in %s\n", plugin_file, strsignal(sig),
@@ -38,10 +47,10 @@ static int name_ok(const char *s) {
   return 1;
 }
 
-#define FAIL(...)                                                                                \
-  do {                                                                                           \
-    snprintf(err, errlen, __VA_ARGS__);                                                          \
-    return -1;                                                                                   \
+#define FAIL(...)                                                                                  \
+  do {                                                                                             \
+    snprintf(err, errlen, __VA_ARGS__);                                                            \
+    return -1;                                                                                     \
   } while (0)
 
 /* Which required members are NULL (the first one), or NULL when none is. */
@@ -64,6 +73,12 @@ static const char *missing_member(const cb_provider *t) {
     return "cell_free";
   return NULL;
 }
+
+#define FAIL_NULL(...)                                                                             \
+  do {                                                                                             \
+    snprintf(err, errlen, __VA_ARGS__);                                                            \
+    return NULL;                                                                                   \
+  } while (0)
 
 int plugin_load(const char *path, char *err, size_t errlen) {
   const char *slash = strrchr(path, '/');
@@ -105,7 +120,8 @@ int plugin_load(const char *path, char *err, size_t errlen) {
     FAIL("plugin %s: required member %s of its cb_provider is NULL", plugin_file, m);
   if (t->id != NULL && (strchr(t->id, ':') == NULL || strlen(t->id) >= sizeof own_id))
     FAIL("plugin %s: id %.60s is not a provider id like lang:library", plugin_file, t->id);
-  snprintf(own_id, sizeof own_id, t->id != NULL ? "%s" : "plugin:%s", t->id != NULL ? t->id : t->name);
+  snprintf(own_id, sizeof own_id, t->id != NULL ? "%s" : "plugin:%s",
+           t->id != NULL ? t->id : t->name);
   P = t;
   return 0;
 }
@@ -117,15 +133,16 @@ const char *plugin_language(void) { return P->language != NULL ? P->language : "
 void plugin_serving(void) { phase = "a request (the orchestrator records the cell's failure)"; }
 
 int ops_init(char *err, size_t errlen) {
-  if (P->init == NULL)
-    return 0;
-  phase = "init";
-  char why[300] = "";
-  int rc = P->init(why, sizeof why);
-  phase = "start-up";
-  if (rc != 0)
-    FAIL("plugin %s: init failed: %s", plugin_file, why[0] ? why : "(no message)");
-  for (size_t i = 0; P->alg_at(i) != NULL; i++) {
+  if (P->init != NULL) {
+    phase = "init";
+    char why[300] = "";
+    int rc = P->init(why, sizeof why);
+    if (rc != 0)
+      FAIL("plugin %s: init failed: %s", plugin_file, why[0] ? why : "(no message)");
+  }
+  phase = "its catalogue (alg_at)";
+  host_serves_noop = 1;
+  for (size_t i = 0; P->alg_at(i) != NULL; i++, plugin_algs++) {
     const cb_alg *a = P->alg_at(i);
     if (a->name == NULL || a->ops[0] == NULL)
       FAIL("plugin %s: catalogue entry %zu has no name or no operations", plugin_file, i);
@@ -133,7 +150,10 @@ int ops_init(char *err, size_t errlen) {
       FAIL("plugin %s: %s streams but the plugin has no cell_tap", plugin_file, a->name);
     if (a->pk && P->keypair == NULL)
       FAIL("plugin %s: %s is public-key but the plugin has no keypair", plugin_file, a->name);
+    if (strcmp(a->name, "noop") == 0)
+      host_serves_noop = 0;
   }
+  phase = "start-up";
   return 0;
 }
 
@@ -156,24 +176,42 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n;
 }
 
-const ops_alg *ops_alg_at(size_t i) { return P->alg_at(i); }
+const ops_alg *ops_alg_at(size_t i) {
+  if (i < plugin_algs)
+    return P->alg_at(i);
+  return host_serves_noop && i == plugin_algs ? &host_noop : NULL;
+}
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
+  if (host_serves_noop && strcmp(p->alg, "noop") == 0) {
+    if (strcmp(p->op, "noop") != 0)
+      FAIL_NULL("not offered: noop %s", p->op);
+    return NOOP_CELL;
+  }
   return (ops_cell *)P->cell_new(p, err, errlen);
 }
-int ops_cell_run(ops_cell *c) { return P->cell_run((cb_cell *)c); }
+int ops_cell_run(ops_cell *c) { return c == NOOP_CELL ? 0 : P->cell_run((cb_cell *)c); }
 int ops_cell_prepare(ops_cell *c, uint64_t n) {
-  return P->cell_prepare != NULL ? P->cell_prepare((cb_cell *)c, n) : 0;
+  return c == NOOP_CELL || P->cell_prepare == NULL ? 0 : P->cell_prepare((cb_cell *)c, n);
 }
 const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+  if (c == NOOP_CELL) {
+    *len = 0;
+    return (const uint8_t *)"";
+  }
   return P->cell_output((const cb_cell *)c, len);
 }
 void ops_cell_tap(ops_cell *c, ops_tap *tap) {
-  if (P->cell_tap != NULL)
+  if (c != NOOP_CELL && P->cell_tap != NULL)
     P->cell_tap((cb_cell *)c, tap);
 }
-const char *ops_cell_error(const ops_cell *c) { return P->cell_error((const cb_cell *)c); }
-void ops_cell_free(ops_cell *c) { P->cell_free((cb_cell *)c); }
+const char *ops_cell_error(const ops_cell *c) {
+  return c == NOOP_CELL ? "" : P->cell_error((const cb_cell *)c);
+}
+void ops_cell_free(ops_cell *c) {
+  if (c != NOOP_CELL && c != NULL)
+    P->cell_free((cb_cell *)c);
+}
 
 int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {

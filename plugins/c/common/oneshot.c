@@ -1,4 +1,5 @@
-/* One-shot cells (oneshot.h): length checks, the output buffer, noop, and the table's functions. */
+/* One-shot cells (oneshot.h): length checks, the output buffer, noop, and the
+ * table's functions. */
 #include "oneshot.h"
 
 #include <stdarg.h>
@@ -33,10 +34,10 @@ int oneshot_ctx(oneshot_cell *c, size_t size) {
 
 void oneshot_free_ctx(oneshot_cell *c) { free(c->ctx); }
 
-#define REFUSE(...)                                                                              \
-  do {                                                                                           \
-    snprintf(err, errlen, __VA_ARGS__);                                                          \
-    return NULL;                                                                                 \
+#define REFUSE(...)                                                                                \
+  do {                                                                                             \
+    snprintf(err, errlen, __VA_ARGS__);                                                            \
+    return NULL;                                                                                   \
   } while (0)
 
 cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
@@ -62,10 +63,10 @@ cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
   int open = strcmp(p->op, "open") == 0, seal = strcmp(p->op, "seal") == 0;
   if (open && p->msg_len < CB_TAG_LEN)
     REFUSE("%s open: %zu bytes is shorter than the tag", p->alg, p->msg_len);
-  size_t out_len = d->out_len        ? d->out_len
-                   : seal            ? p->msg_len + CB_TAG_LEN
-                   : open            ? p->msg_len - CB_TAG_LEN
-                                     : p->msg_len;
+  size_t out_len = d->out_len ? d->out_len
+                   : seal     ? p->msg_len + CB_TAG_LEN
+                   : open     ? p->msg_len - CB_TAG_LEN
+                              : p->msg_len;
   oneshot_cell *c = calloc(1, sizeof *c);
   if (c == NULL || (c->out = malloc(out_len ? out_len : 1)) == NULL) {
     free(c);

@@ -1,12 +1,15 @@
-/* One-shot cells: a helper for plugins whose operations are each one library call (hashes, HMAC,
- * block-cipher modes, AEADs), used by the plugins in plugins/c. It is not part of the ABI: a plugin
- * may fill its cb_provider table (include/cryptobench/provider.h) without it.
+/* One-shot cells: a helper for plugins whose operations are each one library
+ * call (hashes, HMAC, block-cipher modes, AEADs), used by the plugins in
+ * plugins/c. It is not part of the ABI: a plugin may fill its cb_provider table
+ * (include/cryptobench/provider.h) without it.
  *
- * A plugin using it defines its catalogue as an array oneshot_algs[] of oneshot_nalgs entries;
- * each entry says the lengths the protocol requires (the helper refuses others in one line) and
- * gives one function per operation, which performs exactly that operation on c->p into c->out.
- * The helper adds `noop` (the driver's per-call floor) and answers alg_at, cell_new, cell_run,
- * cell_output, cell_error and cell_free; ONESHOT_TABLE fills the rest of the table. */
+ * A plugin using it defines its catalogue as an array oneshot_algs[] of
+ * oneshot_nalgs entries; each entry says the lengths the protocol requires (the
+ * helper refuses others in one line) and gives one function per operation,
+ * which performs exactly that operation on c->p into c->out. The helper adds
+ * `noop` (the driver's per-call floor) and answers alg_at, cell_new, cell_run,
+ * cell_output, cell_error and cell_free; ONESHOT_TABLE fills the rest of the
+ * table. */
 #ifndef CB_ONESHOT_H
 #define CB_ONESHOT_H
 
@@ -20,14 +23,20 @@ typedef struct oneshot_cell oneshot_cell;
 typedef int (*oneshot_fn)(oneshot_cell *c);
 
 typedef struct oneshot_alg {
-  cb_alg alg;      /* name and operations (stream, pk, fresh stay 0) */
-  size_t key_len;  /* the key length it requires; 0: any (HMAC) or none (hashes) */
-  size_t iv_len;   /* the IV / nonce length it requires; 0: none */
-  size_t block;    /* the input must be a multiple of this (ECB, CBC: 16); 0: any */
-  size_t out_len;  /* hash / mac output length; 0: the input's (seal: + 16, open: - 16) */
-  oneshot_fn setup; /* optional: key schedule etc. into c->ctx, once per cell; 0 or CB_FAIL */
-  oneshot_fn run[CB_MAX_OPS]; /* one operation, per entry of alg.ops: 0, CB_REJECTED or CB_FAIL */
+  cb_alg alg;                 /* name and operations (stream, pk, fresh stay 0) */
+  size_t key_len;             /* the key length it requires; 0: any (HMAC) or none (hashes) */
+  size_t iv_len;              /* the IV / nonce length it requires; 0: none */
+  size_t block;               /* the input must be a multiple of this (ECB, CBC: 16); 0: any */
+  size_t out_len;             /* hash / mac output length; 0: the input's (seal: + 16, open:
+                                 - 16) */
+  oneshot_fn setup;           /* optional: key schedule etc. into c->ctx, once per cell; 0
+                                 or CB_FAIL */
+  oneshot_fn run[CB_MAX_OPS]; /* one operation, per entry of alg.ops: 0,
+                                 CB_REJECTED or CB_FAIL */
   void (*cleanup)(oneshot_cell *c); /* optional: frees c->ctx */
+  int arg;  /* the plugin's own value (e.g. the library's algorithm id), 0 when
+               unused */
+  int arg2; /* a second one (e.g. the library's mode id) */
 } oneshot_alg;
 
 struct oneshot_cell {
@@ -44,11 +53,13 @@ struct oneshot_cell {
 extern const oneshot_alg oneshot_algs[];
 extern const size_t oneshot_nalgs;
 
-/* Record a one-line error on the cell; returns CB_FAIL (or use the code you return). */
+/* Record a one-line error on the cell; returns CB_FAIL (or use the code you
+ * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);
 
-/* c->ctx = size zeroed bytes, for setup(); 0, or CB_FAIL when out of memory. oneshot_free_ctx
- * frees it: the cleanup of a setup whose state holds no library allocations. */
+/* c->ctx = size zeroed bytes, for setup(); 0, or CB_FAIL when out of memory.
+ * oneshot_free_ctx frees it: the cleanup of a setup whose state holds no
+ * library allocations. */
 int oneshot_ctx(oneshot_cell *c, size_t size);
 void oneshot_free_ctx(oneshot_cell *c);
 
@@ -59,12 +70,14 @@ const uint8_t *oneshot_cell_output(const cb_cell *c, size_t *len);
 const char *oneshot_cell_error(const cb_cell *c);
 void oneshot_cell_free(cb_cell *c);
 
-/* The table of a one-shot plugin: name, id (NULL: plugin:<name>), language, init (or NULL),
- * library_name, library_version. */
-#define ONESHOT_TABLE(NAME, ID, LANGUAGE, INIT, LIBRARY_NAME, LIBRARY_VERSION)                      \
-  {CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, NULL, INIT, LIBRARY_NAME,     \
-   LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new, oneshot_cell_run, NULL,                \
-   oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, NULL}
+/* The table of a one-shot plugin: name, id (NULL: plugin:<name>), language,
+ * init (or NULL), library_name, library_version. */
+#define ONESHOT_TABLE(NAME, ID, LANGUAGE, INIT, LIBRARY_NAME, LIBRARY_VERSION)                     \
+  {                                                                                                \
+    CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, NULL, INIT, LIBRARY_NAME,    \
+        LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new, oneshot_cell_run, NULL,           \
+        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, NULL                     \
+  }
 
 #ifdef __cplusplus
 }

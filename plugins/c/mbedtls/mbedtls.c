@@ -1,7 +1,7 @@
-/* c:mbedtls — Mbed TLS 2.28 (libmbedcrypto) as a cryptobench plugin, through its documented
- * API: mbedtls_sha256_ret / mbedtls_sha512_ret, HMAC through mbedtls_md (keyed once per cell,
- * reset per message), mbedtls_aes_crypt_cbc / _ctr, mbedtls_gcm and mbedtls_chachapoly. Mbed TLS
- * 2.28 has no SHA-3. */
+/* c:mbedtls — Mbed TLS 2.28 (libmbedcrypto) as a cryptobench plugin, through
+ * its documented API: mbedtls_sha256_ret / mbedtls_sha512_ret, HMAC through
+ * mbedtls_md (keyed once per cell, reset per message), mbedtls_aes_crypt_cbc /
+ * _ctr, mbedtls_gcm and mbedtls_chachapoly. Mbed TLS 2.28 has no SHA-3. */
 #include <mbedtls/aes.h>
 #include <mbedtls/chachapoly.h>
 #include <mbedtls/gcm.h>
@@ -32,7 +32,8 @@ static int hmac_setup(oneshot_cell *c) {
   return 0;
 }
 static int hmac(oneshot_cell *c) {
-  if (mbedtls_md_hmac_reset(c->ctx) != 0 || mbedtls_md_hmac_update(c->ctx, c->p.msg, c->p.msg_len) ||
+  if (mbedtls_md_hmac_reset(c->ctx) != 0 ||
+      mbedtls_md_hmac_update(c->ctx, c->p.msg, c->p.msg_len) ||
       mbedtls_md_hmac_finish(c->ctx, c->out) != 0)
     return oneshot_fail(c, "mbedtls_md_hmac failed");
   return 0;
@@ -43,7 +44,8 @@ static void hmac_cleanup(oneshot_cell *c) {
   oneshot_free_ctx(c);
 }
 
-/* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message ---- */
+/* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message
+ * ---- */
 
 typedef struct aes_keys {
   mbedtls_aes_context enc, dec;
@@ -74,8 +76,8 @@ static int cbc(oneshot_cell *c, int mode) {
   aes_keys *k = c->ctx;
   unsigned char iv[16];
   memcpy(iv, c->p.iv, sizeof iv);
-  int r = mbedtls_aes_crypt_cbc(mode == MBEDTLS_AES_ENCRYPT ? &k->enc : &k->dec, mode,
-                                c->p.msg_len, iv, c->p.msg, c->out);
+  int r = mbedtls_aes_crypt_cbc(mode == MBEDTLS_AES_ENCRYPT ? &k->enc : &k->dec, mode, c->p.msg_len,
+                                iv, c->p.msg, c->out);
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_aes_crypt_cbc: -0x%04x", (unsigned)-r);
 }
 static int cbc_enc(oneshot_cell *c) { return cbc(c, MBEDTLS_AES_ENCRYPT); }
@@ -150,11 +152,13 @@ static void chapo_cleanup(oneshot_cell *c) {
   oneshot_free_ctx(c);
 }
 
-#define CIPHER(name, key, block, enc, dec)                                                        \
-  {{name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup}
-#define AEAD(name, key, prefix)                                                                  \
-  {{name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                             \
-   {prefix##_seal, prefix##_open}, prefix##_cleanup}
+#define CIPHER(name, key, block, enc, dec)                                                         \
+  { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
+#define AEAD(name, key, prefix)                                                                    \
+  {                                                                                                \
+    {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                              \
+        {prefix##_seal, prefix##_open}, prefix##_cleanup                                           \
+  }
 
 const oneshot_alg oneshot_algs[] = {
     {{"sha256", {"hash"}, 0, 0, 0}, 0, 0, 0, 32, NULL, {sha256}, NULL},

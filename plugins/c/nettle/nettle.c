@@ -1,6 +1,7 @@
-/* c:nettle — GNU Nettle as a cryptobench plugin (include/cryptobench/provider.h), through its
- * documented low-level API: the SHA-2/SHA-3 contexts, hmac_sha256, the cbc_/ctr_ modes over
- * aes128/aes256, gcm_aes128/gcm_aes256 and chacha_poly1305. Keys are scheduled once per cell
+/* c:nettle — GNU Nettle as a cryptobench plugin
+ * (include/cryptobench/provider.h), through its documented low-level API: the
+ * SHA-2/SHA-3 contexts, hmac_sha256, the cbc_/ctr_ modes over aes128/aes256,
+ * gcm_aes128/gcm_aes256 and chacha_poly1305. Keys are scheduled once per cell
  * (setup); every operation sets its IV or nonce again, as the protocol says. */
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
@@ -17,16 +18,15 @@
 
 #include "../common/oneshot.h"
 
-
 /* ---- hashes and HMAC: init, update, digest ---- */
 
-#define NETTLE_HASH(fn, ctx_t, init, update, digest, size)                                        \
-  static int fn(oneshot_cell *c) {                                                               \
-    struct ctx_t h;                                                                              \
-    init(&h);                                                                                    \
-    update(&h, c->p.msg_len, c->p.msg);                                                          \
-    digest(&h, size, c->out);                                                                    \
-    return 0;                                                                                    \
+#define NETTLE_HASH(fn, ctx_t, init, update, digest, size)                                         \
+  static int fn(oneshot_cell *c) {                                                                 \
+    struct ctx_t h;                                                                                \
+    init(&h);                                                                                      \
+    update(&h, c->p.msg_len, c->p.msg);                                                            \
+    digest(&h, size, c->out);                                                                      \
+    return 0;                                                                                      \
   }
 NETTLE_HASH(sha256, sha256_ctx, sha256_init, sha256_update, sha256_digest, SHA256_DIGEST_SIZE)
 NETTLE_HASH(sha512, sha512_ctx, sha512_init, sha512_update, sha512_digest, SHA512_DIGEST_SIZE)
@@ -48,7 +48,8 @@ static int hmac(oneshot_cell *c) {
   return 0;
 }
 
-/* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message ---- */
+/* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message
+ * ---- */
 
 typedef struct aes_keys {
   union {
@@ -100,32 +101,32 @@ static int ctr(oneshot_cell *c) { /* the whole 16-byte block is the big-endian c
 
 /* ---- AEADs: nonce and AAD per message, tag appended / verified ---- */
 
-#define NETTLE_AEAD(prefix, ctx_t, set_key, set_iv, update, encrypt, decrypt, digest)            \
-  static int prefix##_setup(oneshot_cell *c) {                                                   \
-    if (oneshot_ctx(c, sizeof(struct ctx_t)) != 0)                                                     \
-      return CB_FAIL;                                                                            \
-    set_key(c->ctx, c->p.key);                                                                   \
-    return 0;                                                                                    \
-  }                                                                                              \
-  static int prefix##_seal(oneshot_cell *c) {                                                    \
-    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                        \
-    update(c->ctx, c->p.aad_len, c->p.aad);                                                      \
-    encrypt(c->ctx, c->p.msg_len, c->out, c->p.msg);                                             \
-    digest(c->ctx, CB_TAG_LEN, c->out + c->p.msg_len);                                           \
-    return 0;                                                                                    \
-  }                                                                                              \
-  static int prefix##_open(oneshot_cell *c) {                                                    \
-    size_t n = c->p.msg_len - CB_TAG_LEN;                                                        \
-    uint8_t tag[CB_TAG_LEN];                                                                     \
-    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                        \
-    update(c->ctx, c->p.aad_len, c->p.aad);                                                      \
-    decrypt(c->ctx, n, c->out, c->p.msg);                                                        \
-    digest(c->ctx, CB_TAG_LEN, tag);                                                             \
-    if (!memeql_sec(tag, c->p.msg + n, CB_TAG_LEN)) {                                            \
-      oneshot_fail(c, "tag mismatch");                                                           \
-      return CB_REJECTED;                                                                        \
-    }                                                                                            \
-    return 0;                                                                                    \
+#define NETTLE_AEAD(prefix, ctx_t, set_key, set_iv, update, encrypt, decrypt, digest)              \
+  static int prefix##_setup(oneshot_cell *c) {                                                     \
+    if (oneshot_ctx(c, sizeof(struct ctx_t)) != 0)                                                 \
+      return CB_FAIL;                                                                              \
+    set_key(c->ctx, c->p.key);                                                                     \
+    return 0;                                                                                      \
+  }                                                                                                \
+  static int prefix##_seal(oneshot_cell *c) {                                                      \
+    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                          \
+    update(c->ctx, c->p.aad_len, c->p.aad);                                                        \
+    encrypt(c->ctx, c->p.msg_len, c->out, c->p.msg);                                               \
+    digest(c->ctx, CB_TAG_LEN, c->out + c->p.msg_len);                                             \
+    return 0;                                                                                      \
+  }                                                                                                \
+  static int prefix##_open(oneshot_cell *c) {                                                      \
+    size_t n = c->p.msg_len - CB_TAG_LEN;                                                          \
+    uint8_t tag[CB_TAG_LEN];                                                                       \
+    set_iv(c->ctx, c->p.iv_len, c->p.iv);                                                          \
+    update(c->ctx, c->p.aad_len, c->p.aad);                                                        \
+    decrypt(c->ctx, n, c->out, c->p.msg);                                                          \
+    digest(c->ctx, CB_TAG_LEN, tag);                                                               \
+    if (!memeql_sec(tag, c->p.msg + n, CB_TAG_LEN)) {                                              \
+      oneshot_fail(c, "tag mismatch");                                                             \
+      return CB_REJECTED;                                                                          \
+    }                                                                                              \
+    return 0;                                                                                      \
   }
 NETTLE_AEAD(gcm128, gcm_aes128_ctx, gcm_aes128_set_key, gcm_aes128_set_iv, gcm_aes128_update,
             gcm_aes128_encrypt, gcm_aes128_decrypt, gcm_aes128_digest)
@@ -143,22 +144,47 @@ NETTLE_AEAD(chapo, chacha_poly1305_ctx, chacha_poly1305_set_key, chapo_set_nonce
 
 /* ---- the catalogue ---- */
 
-#define HASH(name, fn, size) {{name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL}
-#define CIPHER(name, key, enc, dec)                                                               \
-  {{name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, 0, 0, aes_setup, {enc, dec}, oneshot_free_ctx}
-#define AEAD(name, key, prefix)                                                                  \
-  {{name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                             \
-   {prefix##_seal, prefix##_open}, oneshot_free_ctx}
+#define HASH(name, fn, size)                                                                       \
+  { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
+#define CIPHER(name, key, enc, dec)                                                                \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, 0, 0, aes_setup, {enc, dec},                 \
+        oneshot_free_ctx                                                                           \
+  }
+#define AEAD(name, key, prefix)                                                                    \
+  {                                                                                                \
+    {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                              \
+        {prefix##_seal, prefix##_open}, oneshot_free_ctx                                           \
+  }
 
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", sha256, SHA256_DIGEST_SIZE),
     HASH("sha512", sha512, SHA512_DIGEST_SIZE),
     HASH("sha3-256", sha3_256, SHA3_256_DIGEST_SIZE),
     HASH("sha3-512", sha3_512, SHA3_512_DIGEST_SIZE),
-    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, SHA256_DIGEST_SIZE, hmac_setup, {hmac}, oneshot_free_ctx},
-    {{"aes-128-cbc", {"encrypt", "decrypt"}, 0, 0, 0}, 16, 16, 16, 0, aes_setup, {cbc_enc, cbc_dec},
+    {{"hmac-sha256", {"mac"}, 0, 0, 0},
+     0,
+     0,
+     0,
+     SHA256_DIGEST_SIZE,
+     hmac_setup,
+     {hmac},
      oneshot_free_ctx},
-    {{"aes-256-cbc", {"encrypt", "decrypt"}, 0, 0, 0}, 32, 16, 16, 0, aes_setup, {cbc_enc, cbc_dec},
+    {{"aes-128-cbc", {"encrypt", "decrypt"}, 0, 0, 0},
+     16,
+     16,
+     16,
+     0,
+     aes_setup,
+     {cbc_enc, cbc_dec},
+     oneshot_free_ctx},
+    {{"aes-256-cbc", {"encrypt", "decrypt"}, 0, 0, 0},
+     32,
+     16,
+     16,
+     0,
+     aes_setup,
+     {cbc_enc, cbc_dec},
      oneshot_free_ctx},
     CIPHER("aes-128-ctr", 16, ctr, ctr),
     CIPHER("aes-256-ctr", 32, ctr, ctr),

@@ -1,7 +1,8 @@
-/* c:wolfssl — wolfSSL 5.5's wolfCrypt as a cryptobench plugin, through its documented API:
- * wc_Sha256Hash / wc_Sha512Hash / wc_Sha3_*Hash, wc_Hmac (keyed once per cell; wc_HmacFinal
- * leaves it keyed), wc_AesCbc* / wc_AesCtrEncrypt (IV set per message with wc_AesSetIV),
- * wc_AesGcm* and wc_ChaCha20Poly1305_* (which takes the key with every message: that is its API). */
+/* c:wolfssl — wolfSSL 5.5's wolfCrypt as a cryptobench plugin, through its
+ * documented API: wc_Sha256Hash / wc_Sha512Hash / wc_Sha3_*Hash, wc_Hmac (keyed
+ * once per cell; wc_HmacFinal leaves it keyed), wc_AesCbc* / wc_AesCtrEncrypt
+ * (IV set per message with wc_AesSetIV), wc_AesGcm* and wc_ChaCha20Poly1305_*
+ * (which takes the key with every message: that is its API). */
 #include <wolfssl/options.h>
 
 #include <wolfssl/ssl.h>
@@ -16,11 +17,11 @@
 
 #include "../common/oneshot.h"
 
-#define CHECK(call)                                                                              \
-  do {                                                                                           \
-    int r_ = (call);                                                                             \
-    if (r_ != 0)                                                                                 \
-      return oneshot_fail(c, "%s: %s", #call, wc_GetErrorString(r_));                            \
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    int r_ = (call);                                                                               \
+    if (r_ != 0)                                                                                   \
+      return oneshot_fail(c, "%s: %s", #call, wc_GetErrorString(r_));                              \
   } while (0)
 
 #define N(x) ((word32)(x))
@@ -101,7 +102,8 @@ static int cbc_dec(oneshot_cell *c) {
   CHECK(wc_AesCbcDecrypt(&k->dec, c->out, c->p.msg, N(c->p.msg_len)));
   return 0;
 }
-static int ctr(oneshot_cell *c) { /* wc_AesSetIV also drops the previous message's key stream */
+static int ctr(oneshot_cell *c) { /* wc_AesSetIV also drops the previous
+                                     message's key stream */
   aes_keys *k = c->ctx;
   CHECK(wc_AesSetIV(&k->enc, c->p.iv));
   CHECK(wc_AesCtrEncrypt(&k->enc, c->out, c->p.msg, N(c->p.msg_len)));
@@ -118,8 +120,8 @@ static int gcm_seal(oneshot_cell *c) {
 static int gcm_open(oneshot_cell *c) {
   aes_keys *k = c->ctx;
   size_t n = c->p.msg_len - CB_TAG_LEN;
-  int r = wc_AesGcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len),
-                           c->p.msg + n, CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
+  int r = wc_AesGcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->p.msg + n,
+                           CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
   if (r == AES_GCM_AUTH_E)
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "wc_AesGcmDecrypt: %s", wc_GetErrorString(r));
@@ -140,11 +142,12 @@ static int chapo_open(oneshot_cell *c) {
   return r == 0 ? 0 : oneshot_fail(c, "wc_ChaCha20Poly1305_Decrypt: %s", wc_GetErrorString(r));
 }
 
-#define HASH(name, fn, size) {{name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL}
-#define CIPHER(name, key, block, enc, dec)                                                        \
-  {{name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup}
-#define GCM(name, key)                                                                           \
-  {{name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {gcm_seal, gcm_open}, aes_cleanup}
+#define HASH(name, fn, size)                                                                       \
+  { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
+#define CIPHER(name, key, block, enc, dec)                                                         \
+  { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
+#define GCM(name, key)                                                                             \
+  { {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {gcm_seal, gcm_open}, aes_cleanup }
 
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", sha256, 32),
@@ -158,7 +161,13 @@ const oneshot_alg oneshot_algs[] = {
     CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
     GCM("aes-128-gcm", 16),
     GCM("aes-256-gcm", 32),
-    {{"chacha20-poly1305", {"seal", "open"}, 0, 0, 0}, 32, 12, 0, 0, NULL, {chapo_seal, chapo_open},
+    {{"chacha20-poly1305", {"seal", "open"}, 0, 0, 0},
+     32,
+     12,
+     0,
+     0,
+     NULL,
+     {chapo_seal, chapo_open},
      NULL},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];

@@ -1,0 +1,197 @@
+/* c:libtomcrypt — LibTomCrypt 1.18 as a cryptobench plugin, through its
+ * documented API: the hash descriptors (init, process, done), hmac_memory, and
+ * the mode states cbc_ / ctr_ / gcm_ / chacha20poly1305_, keyed once per cell
+ * with the IV or nonce set again per message. HMAC is hmac_memory, which
+ * processes the key with every message: LibTomCrypt's hmac_done frees the keyed
+ * state, so no keyed state outlives one message. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <tomcrypt.h>
+
+#include "../common/oneshot.h"
+
+#define CHECK(call)                                                                                \
+  do {                                                                                             \
+    int r_ = (call);                                                                               \
+    if (r_ != CRYPT_OK)                                                                            \
+      return oneshot_fail(c, "%s: %s", #call, error_to_string(r_));                                \
+  } while (0)
+
+static const struct ltc_hash_descriptor *const HASHES[] = {
+    &sha256_desc,   &sha512_desc,      &sha3_256_desc,
+    &sha3_512_desc, &blake2b_512_desc, &blake2s_256_desc,
+};
+static int aes;
+
+static int init(char *err, size_t errlen) {
+  for (size_t i = 0; i < sizeof HASHES / sizeof HASHES[0]; i++)
+    if (register_hash(HASHES[i]) == -1) {
+      snprintf(err, errlen, "register_hash(%s) failed", HASHES[i]->name);
+      return -1;
+    }
+  if ((aes = register_cipher(&aes_desc)) == -1) {
+    snprintf(err, errlen, "register_cipher(aes) failed");
+    return -1;
+  }
+  return 0;
+}
+
+static int hash(oneshot_cell *c) {
+  const struct ltc_hash_descriptor *d = HASHES[c->def->arg];
+  hash_state md;
+  CHECK(d->init(&md));
+  CHECK(d->process(&md, c->p.msg, c->p.msg_len));
+  CHECK(d->done(&md, c->out));
+  return 0;
+}
+
+static int hmac(oneshot_cell *c) {
+  unsigned long n = c->out_len;
+  CHECK(
+      hmac_memory(find_hash("sha256"), c->p.key, c->p.key_len, c->p.msg, c->p.msg_len, c->out, &n));
+  return 0;
+}
+
+/* ---- AES-CBC, AES-CTR ---- */
+
+static int cbc_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(symmetric_CBC)) != 0)
+    return CB_FAIL;
+  CHECK(cbc_start(aes, c->p.iv, c->p.key, (int)c->p.key_len, 0, c->ctx));
+  return 0;
+}
+static void cbc_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    cbc_done(c->ctx);
+  oneshot_free_ctx(c);
+}
+static int cbc_enc(oneshot_cell *c) {
+  CHECK(cbc_setiv(c->p.iv, c->p.iv_len, c->ctx));
+  CHECK(cbc_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
+  return 0;
+}
+static int cbc_dec(oneshot_cell *c) {
+  CHECK(cbc_setiv(c->p.iv, c->p.iv_len, c->ctx));
+  CHECK(cbc_decrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
+  return 0;
+}
+
+static int ctr_setup(oneshot_cell *c) { /* the whole 16-byte block is the big-endian counter */
+  if (oneshot_ctx(c, sizeof(symmetric_CTR)) != 0)
+    return CB_FAIL;
+  CHECK(ctr_start(aes, c->p.iv, c->p.key, (int)c->p.key_len, 0, CTR_COUNTER_BIG_ENDIAN, c->ctx));
+  return 0;
+}
+static void ctr_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    ctr_done(c->ctx);
+  oneshot_free_ctx(c);
+}
+static int ctr(oneshot_cell *c) {
+  CHECK(ctr_setiv(c->p.iv, c->p.iv_len, c->ctx));
+  CHECK(ctr_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
+  return 0;
+}
+
+/* ---- AEADs: arg 0 = AES-GCM, 1 = ChaCha20-Poly1305 ---- */
+
+typedef union aead_state {
+  gcm_state gcm;
+  chacha20poly1305_state chapo;
+} aead_state;
+
+static int aead_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(aead_state)) != 0)
+    return CB_FAIL;
+  aead_state *s = c->ctx;
+  if (c->def->arg == 0)
+    CHECK(gcm_init(&s->gcm, aes, c->p.key, (int)c->p.key_len));
+  else
+    CHECK(chacha20poly1305_init(&s->chapo, c->p.key, c->p.key_len));
+  return 0;
+}
+
+/* one message: nonce, AAD, the n bytes of in into out, the tag into tag */
+static int aead(oneshot_cell *c, const uint8_t *in, size_t n, uint8_t *tag, int decrypt) {
+  aead_state *s = c->ctx;
+  unsigned long tag_len = CB_TAG_LEN;
+  if (c->def->arg == 0) {
+    CHECK(gcm_reset(&s->gcm));
+    CHECK(gcm_add_iv(&s->gcm, c->p.iv, c->p.iv_len));
+    CHECK(gcm_add_aad(&s->gcm, c->p.aad, c->p.aad_len));
+    CHECK(gcm_process(&s->gcm, decrypt ? c->out : (uint8_t *)in, n,
+                      decrypt ? (uint8_t *)in : c->out, decrypt ? GCM_DECRYPT : GCM_ENCRYPT));
+    CHECK(gcm_done(&s->gcm, tag, &tag_len));
+  } else {
+    CHECK(chacha20poly1305_setiv(&s->chapo, c->p.iv, c->p.iv_len));
+    CHECK(chacha20poly1305_add_aad(&s->chapo, c->p.aad, c->p.aad_len));
+    if (decrypt)
+      CHECK(chacha20poly1305_decrypt(&s->chapo, in, n, c->out));
+    else
+      CHECK(chacha20poly1305_encrypt(&s->chapo, in, n, c->out));
+    CHECK(chacha20poly1305_done(&s->chapo, tag, &tag_len));
+  }
+  return 0;
+}
+static int seal(oneshot_cell *c) {
+  return aead(c, c->p.msg, c->p.msg_len, c->out + c->p.msg_len, 0);
+}
+static int open_(oneshot_cell *c) {
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  uint8_t tag[CB_TAG_LEN];
+  int r = aead(c, c->p.msg, n, tag, 1);
+  if (r != 0)
+    return r;
+  if (mem_neq(tag, c->p.msg + n, CB_TAG_LEN))
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return 0;
+}
+
+#define HASH(name, i, size)                                                                        \
+  { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {hash}, NULL, i }
+#define CBC(name, key)                                                                             \
+  { {name, {"encrypt", "decrypt"}}, key, 16, 16, 0, cbc_setup, {cbc_enc, cbc_dec}, cbc_cleanup }
+#define CTR(name, key)                                                                             \
+  { {name, {"encrypt", "decrypt"}}, key, 16, 0, 0, ctr_setup, {ctr, ctr}, ctr_cleanup }
+#define AEAD(name, key, kind)                                                                      \
+  { {name, {"seal", "open"}}, key, 12, 0, 0, aead_setup, {seal, open_}, oneshot_free_ctx, kind }
+
+const oneshot_alg oneshot_algs[] = {
+    HASH("sha256", 0, 32),
+    HASH("sha512", 1, 64),
+    HASH("sha3-256", 2, 32),
+    HASH("sha3-512", 3, 64),
+    HASH("blake2b-512", 4, 64),
+    HASH("blake2s-256", 5, 32),
+    {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, NULL, {hmac}, NULL},
+    CBC("aes-128-cbc", 16),
+    CBC("aes-256-cbc", 32),
+    CTR("aes-128-ctr", 16),
+    CTR("aes-256-ctr", 32),
+    AEAD("aes-128-gcm", 16, 0),
+    AEAD("aes-256-gcm", 32, 0),
+    AEAD("chacha20-poly1305", 32, 1),
+};
+const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
+
+static const char *library_name(void) { return "LibTomCrypt"; }
+static const char *library_version(void) { return SCRYPT; }
+static size_t notes(const char *provider, const char **out, size_t max) {
+  (void)provider;
+  static const char *const text[] = {
+      "version from the headers (SCRYPT): LibTomCrypt has no run-time version "
+      "call",
+      "HMAC through hmac_memory: the key is processed with every message"};
+  size_t n = 0;
+  for (; n < max && n < 2; n++)
+    out[n] = text[n];
+  return n;
+}
+
+static cb_provider table =
+    ONESHOT_TABLE("libtomcrypt", "c:libtomcrypt", "c", init, library_name, library_version);
+
+CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) {
+  table.notes = notes;
+  return &table;
+}
