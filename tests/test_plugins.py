@@ -94,7 +94,7 @@ def test_a_plugin_that_crashes_in_a_cell_is_that_providers_failure(tmp_path, sui
         (lambda d: (d / "syntax.py").write_text("def (:\n") and d / "syntax.py", "syntax error at line 1"),
         (lambda d: (d / "empty.py").write_text("X = 1\n") and d / "empty.py", "has no PROVIDER"),
         (lambda d: (d / "imp.py").write_text("import no_such_module_anywhere\n") and d / "imp.py", "cannot import"),
-        (lambda d: d / "libmine.so", "C plugins are not supported yet"),
+        (lambda d: d / "libmine.dylib", "only Linux shared objects (.so) and Python plugins"),
     ],
 )
 def test_a_plugin_that_cannot_be_served_is_one_line(tmp_path, suite, make, said):

@@ -1,0 +1,111 @@
+"""C and C++ plugins (include/cryptobench/provider.h): a shared object becomes a provider of the
+generic C driver — verified, measured, and refused or failed in one line when it misbehaves."""
+
+import json
+import subprocess
+
+import pytest
+from conftest import run_cli
+
+from cryptobench.drivers.registry import C_HOST, REPO
+
+FIXTURE = REPO / "tests" / "fixtures" / "fault_plugin.c"
+
+pytestmark = pytest.mark.skipif(not C_HOST.exists(), reason="the generic C driver is not built (make -C drivers/c)")
+
+
+def build_fault(tmp_path, mode: str):
+    """tests/fixtures/fault_plugin.c built with one fault (or none: mode "good")."""
+    out = tmp_path / f"libcb_fault_{mode}.so"
+    subprocess.run(["gcc", "-O1", "-std=c11", "-fPIC", "-shared", "-fvisibility=hidden", f"-DFAULT_{mode.upper()}",
+                    f"-I{REPO / 'include'}", "-o", out, FIXTURE, "-lcrypto"], check=True)  # fmt: skip
+    return out
+
+
+def run_sha256(tmp_path, plugin, *extra):
+    """`run --plugin PLUGIN --alg sha256 --size 1KiB` beside c:openssl: (result, {provider: cell})."""
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--plugin", plugin, "--alg", "sha256", "--size", "1KiB", "--timeout", "5",
+                  "--db", tmp_path / "r.db", "--json", out, "--quiet", *extra)  # fmt: skip
+    cells = {c["provider"]: c for c in json.loads(out.read_text())["cells"]} if out.exists() else {}
+    return res, cells
+
+
+@pytest.mark.parametrize("lang", ["c", "cpp"])
+def test_plugin_new_builds_checks_and_runs(tmp_path, lang):
+    """The newcomer's path for a compiled plugin: new -> make -> check -> run, from the skeleton."""
+    d = tmp_path / "mylib"
+    res = run_cli("plugin", "new", "mylib", "--lang", lang, "--dir", d)
+    assert res.returncode == 0 and f"next: make -C {d}" in res.stdout, res.stdout + res.stderr
+    subprocess.run(["make", "-s", "-C", d], check=True)
+    so = d / "libcb_mylib.so"
+    res = run_cli("plugin", "check", so, "--db", tmp_path / "c.db")
+    assert res.returncode == 0 and "plugin:mylib               ok" in res.stdout, res.stdout + res.stderr
+    res, cells = run_sha256(tmp_path, so)
+    assert res.returncode == 0, res.stderr
+    mine = cells["plugin:mylib"]
+    assert mine["status"] == "ok" and mine["checksum"] == cells["c:openssl"]["checksum"]
+    assert mine["vs_baseline"]["baseline"] == "c:openssl"
+
+
+def test_a_plugin_hello_names_its_file_and_language(tmp_path):
+    so = build_fault(tmp_path, "good")
+    res = subprocess.run([C_HOST, "--plugin", so], input='{"cmd":"hello","protocol":4}\n', capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    hello = json.loads(res.stdout)
+    assert hello["provider"] == "plugin:fault" and hello["language"] == "c" and hello["library_version"] == "fault 1"
+    assert hello["notes"][0] == "a plugin (libcb_fault_good.so, ABI version 1) served by the C driver"
+    assert set(hello["offers"]) == {"sha256", "noop"}  # noop: served by the driver itself
+
+
+@pytest.mark.parametrize(
+    "mode, said",
+    [
+        ("crash", "driver crashed (SIGSEGV): plugin libcb_fault_crash.so: crashed (Segmentation fault)"),
+        ("hang", "timeout"),
+    ],
+)
+def test_a_plugin_that_crashes_or_hangs_in_a_cell_fails_that_cell_only(tmp_path, mode, said):
+    res, cells = run_sha256(tmp_path, build_fault(tmp_path, mode))
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    assert cells["plugin:fault"]["status"] == "failed" and said in cells["plugin:fault"]["reason"], cells
+    assert cells["c:openssl"]["status"] == "ok"
+
+
+def test_a_plugin_with_wrong_output_fails_its_vectors_and_is_not_timed(tmp_path):
+    res, cells = run_sha256(tmp_path, build_fault(tmp_path, "wrong"))
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr
+    fault = cells["plugin:fault"]
+    assert fault["status"] == "failed" and "vector" in fault["reason"] and not fault["samples_ns"], fault
+
+
+def test_a_plugin_that_lies_in_its_catalogue_is_caught_by_check(tmp_path):
+    """It claims sha512 and answers sha256: check names the algorithm and the failing case, exit 1."""
+    res = run_cli("plugin", "check", build_fault(tmp_path, "liar"), "--db", tmp_path / "c.db")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "plugin:fault sha512: failed: vector" in res.stdout and "plugin:fault sha256" not in res.stdout
+
+
+@pytest.mark.parametrize(
+    "mode, said",
+    [
+        ("abi", "built against plugin ABI version 99, this driver speaks version 1"),
+        ("nosym", "no cryptobench_provider symbol"),
+        ("initcrash", "crashed (Segmentation fault) in init"),
+    ],
+)
+def test_a_plugin_that_cannot_be_loaded_is_one_line(tmp_path, mode, said):
+    so = build_fault(tmp_path, mode)
+    for cmd in (["run", "--alg", "sha256", "--size", "64"], ["plugin", "check"]):
+        res = run_cli(*cmd, *(["--plugin"] if cmd[0] == "run" else []), so, "--db", tmp_path / "r.db")
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2 and len(lines) == 1 and said in lines[0], res.stderr
+        assert lines[0].startswith(f"cryptobench: error: plugin libcb_fault_{mode}.so: "), lines
+
+
+def test_a_file_that_is_not_a_plugin_is_one_line(tmp_path):
+    junk = tmp_path / "libjunk.so"
+    junk.write_text("not an ELF file\n")
+    res = run_cli("run", "--plugin", junk, "--alg", "sha256", "--db", tmp_path / "r.db")
+    assert res.returncode == 2 and "plugin libjunk.so: cannot load" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
