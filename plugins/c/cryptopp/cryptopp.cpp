@@ -69,22 +69,6 @@ void cleanup(oneshot_cell *c) { delete static_cast<State *>(c->ctx); }
 // ---- CBC and CTR: one cipher object per cell and direction, Resynchronize per
 // message ----
 
-template <class M> int mode_setup(oneshot_cell *c) {
-  return guard(c, [&] {
-    auto *m = new Holder<M>();
-    c->ctx = m;
-    m->obj.SetKeyWithIV(c->p.key, c->p.key_len, c->p.iv, c->p.iv_len);
-    return 0;
-  });
-}
-template <class M> int mode_run(oneshot_cell *c) {
-  return guard(c, [&] {
-    auto &m = held<M>(c);
-    m.Resynchronize(c->p.iv, static_cast<int>(c->p.iv_len));
-    m.ProcessData(c->out, c->p.msg, c->p.msg_len);
-    return 0;
-  });
-}
 // the encryption and the decryption object of a mode, as one state
 template <class Mode> struct Both : State {
   typename Mode::Encryption enc;
@@ -109,17 +93,8 @@ template <class Mode, bool decrypt> int both_run(oneshot_cell *c) {
   });
 }
 
-// ---- AEADs ----
+// ---- AEADs: nonce and AAD per message ----
 
-template <class Mode> int aead_setup(oneshot_cell *c) {
-  return guard(c, [&] {
-    auto *b = new Both<Mode>();
-    c->ctx = b;
-    b->enc.SetKeyWithIV(c->p.key, c->p.key_len, c->p.iv, c->p.iv_len);
-    b->dec.SetKeyWithIV(c->p.key, c->p.key_len, c->p.iv, c->p.iv_len);
-    return 0;
-  });
-}
 template <class Mode> int seal(oneshot_cell *c) {
   return guard(c, [&] {
     auto *b = static_cast<Both<Mode> *>(c->ctx);
@@ -161,11 +136,11 @@ const char *library_version() {
   }
 #define CTR(name, key)                                                                             \
   {                                                                                                \
-    {name, {"encrypt", "decrypt"}}, key, 16, 0, 0, mode_setup<CTR_Mode<AES>::Encryption>,          \
-        {mode_run<CTR_Mode<AES>::Encryption>, mode_run<CTR_Mode<AES>::Encryption>}, cleanup        \
+    {name, {"encrypt", "decrypt"}}, key, 16, 0, 0, both_setup<CTR_Mode<AES>>,                      \
+        {both_run<CTR_Mode<AES>, false>, both_run<CTR_Mode<AES>, true>}, cleanup                   \
   }
 #define AEAD(name, key, Mode)                                                                      \
-  { {name, {"seal", "open"}}, key, 12, 0, 0, aead_setup<Mode>, {seal<Mode>, open<Mode>}, cleanup }
+  { {name, {"seal", "open"}}, key, 12, 0, 0, both_setup<Mode>, {seal<Mode>, open<Mode>}, cleanup }
 
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", SHA256, 32),
