@@ -14,6 +14,14 @@ static const oneshot_alg *def_at(size_t i) {
   return i - 1 < oneshot_nalgs ? &oneshot_algs[i - 1] : NULL;
 }
 
+static const oneshot_alg *def_named(const char *name) {
+  const oneshot_alg *d;
+  for (size_t i = 0; (d = def_at(i)) != NULL; i++)
+    if (strcmp(d->alg.name, name) == 0)
+      return d;
+  return NULL;
+}
+
 const cb_alg *oneshot_alg_at(size_t i) {
   const oneshot_alg *d = def_at(i);
   return d != NULL ? &d->alg : NULL;
@@ -41,10 +49,7 @@ void oneshot_free_ctx(oneshot_cell *c) { free(c->ctx); }
   } while (0)
 
 cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
-  const oneshot_alg *d = NULL;
-  for (size_t i = 0; (d = def_at(i)) != NULL; i++)
-    if (strcmp(d->alg.name, p->alg) == 0)
-      break;
+  const oneshot_alg *d = def_named(p->alg);
   if (d == NULL)
     REFUSE("not offered: %s", p->alg);
   size_t op = 0;
@@ -63,10 +68,11 @@ cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
   int open = strcmp(p->op, "open") == 0, seal = strcmp(p->op, "seal") == 0;
   if (open && p->msg_len < CB_TAG_LEN)
     REFUSE("%s open: %zu bytes is shorter than the tag", p->alg, p->msg_len);
-  size_t out_len = d->out_len ? d->out_len
-                   : seal     ? p->msg_len + CB_TAG_LEN
-                   : open     ? p->msg_len - CB_TAG_LEN
-                              : p->msg_len;
+  size_t out_len = d->alg.pk && strcmp(p->op, "verify") == 0 ? 1
+                   : d->out_len                              ? d->out_len
+                   : seal                                    ? p->msg_len + CB_TAG_LEN
+                   : open                                    ? p->msg_len - CB_TAG_LEN
+                                                             : p->msg_len;
   oneshot_cell *c = calloc(1, sizeof *c);
   if (c == NULL || (c->out = malloc(out_len ? out_len : 1)) == NULL) {
     free(c);
@@ -101,6 +107,28 @@ const uint8_t *oneshot_cell_output(const cb_cell *cell, size_t *len) {
 }
 
 const char *oneshot_cell_error(const cb_cell *cell) { return ((const oneshot_cell *)cell)->err; }
+
+int oneshot_alloc(uint8_t **buf, size_t *len, size_t n) {
+  *buf = malloc(n);
+  *len = n;
+  return *buf != NULL ? 0 : -1;
+}
+
+int oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                    size_t *priv_len, char *err, size_t errlen) {
+  const oneshot_alg *d = def_named(alg);
+  if (d == NULL || d->keypair == NULL) {
+    snprintf(err, errlen, "not offered: keypair %s", alg);
+    return -1;
+  }
+  *pub = *priv = NULL;
+  if (d->keypair(pub, pub_len, priv, priv_len, err, errlen) == 0)
+    return 0;
+  free(*pub);
+  free(*priv);
+  *pub = *priv = NULL;
+  return -1;
+}
 
 void oneshot_cell_free(cb_cell *cell) {
   oneshot_cell *c = (oneshot_cell *)cell;

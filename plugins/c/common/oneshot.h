@@ -21,6 +21,9 @@ extern "C" {
 
 typedef struct oneshot_cell oneshot_cell;
 typedef int (*oneshot_fn)(oneshot_cell *c);
+/* a fresh key pair in the protocol's encodings, both malloc()ed; 0, or -1 with a message */
+typedef int (*oneshot_keypair_fn)(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                                  char *err, size_t errlen);
 
 typedef struct oneshot_alg {
   cb_alg alg;                 /* name and operations (stream, pk, fresh stay 0) */
@@ -37,6 +40,10 @@ typedef struct oneshot_alg {
   int arg;  /* the plugin's own value (e.g. the library's algorithm id), 0 when
                unused */
   int arg2; /* a second one (e.g. the library's mode id) */
+  /* public-key algorithms (alg.pk = 1): the key pair bench cells are made from. Their cells read
+   * p.priv / p.pub / p.sig / p.msg in run(), and answer CB_REJECTED for key material or a
+   * signature of the wrong length; out_len is the output of every operation but verify's (1). */
+  oneshot_keypair_fn keypair;
 } oneshot_alg;
 
 struct oneshot_cell {
@@ -69,6 +76,11 @@ int oneshot_cell_run(cb_cell *c);
 const uint8_t *oneshot_cell_output(const cb_cell *c, size_t *len);
 const char *oneshot_cell_error(const cb_cell *c);
 void oneshot_cell_free(cb_cell *c);
+int oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                    size_t *priv_len, char *err, size_t errlen);
+
+/* For keypair functions: a buffer of n bytes (malloc) and its length, or -1 when out of memory. */
+int oneshot_alloc(uint8_t **buf, size_t *len, size_t n);
 
 /* The table of a one-shot plugin: name, id (NULL: plugin:<name>), language,
  * init (or NULL), library_name, library_version. */
@@ -76,7 +88,7 @@ void oneshot_cell_free(cb_cell *c);
   {                                                                                                \
     CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, NULL, INIT, LIBRARY_NAME,    \
         LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new, oneshot_cell_run, NULL,           \
-        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, NULL                     \
+        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, oneshot_keypair          \
   }
 
 #ifdef __cplusplus

@@ -11,11 +11,14 @@
 #include <crypto++/gcm.h>
 #include <crypto++/hmac.h>
 #include <crypto++/modes.h>
+#include <crypto++/osrng.h>
 #include <crypto++/sha.h>
 #include <crypto++/sha3.h>
 #include <crypto++/sm3.h>
+#include <crypto++/xed25519.h>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "../common/oneshot.h"
@@ -117,6 +120,88 @@ template <class Mode> int open(oneshot_cell *c) {
   });
 }
 
+// ---- Ed25519 and X25519: raw 32-byte keys (the private key is the seed / scalar) ----
+
+struct EdSigner : State {
+  ed25519Signer signer;
+  explicit EdSigner(const byte *seed) : signer(seed) {}
+};
+
+int ed_sign_setup(oneshot_cell *c) {
+  return guard(c, [&] {
+    if (c->p.priv_len == ed25519PrivateKey::SECRET_KEYLENGTH)
+      c->ctx = new EdSigner(c->p.priv);
+    return 0;
+  });
+}
+int ed_sign(oneshot_cell *c) {
+  if (c->ctx == nullptr)
+    return oneshot_fail(c, "Ed25519 private key of %zu bytes", c->p.priv_len), CB_REJECTED;
+  return guard(c, [&] {
+    // Ed25519 signing is deterministic: the generator argument is never read
+    static_cast<EdSigner *>(c->ctx)->signer.SignMessage(NullRNG(), c->p.msg, c->p.msg_len, c->out);
+    return 0;
+  });
+}
+int ed_verify(oneshot_cell *c) {
+  if (c->p.pub_len != ed25519PublicKey::PUBLIC_KEYLENGTH || c->p.sig_len != 64)
+    return oneshot_fail(c, "Ed25519 key or signature of the wrong length"), CB_REJECTED;
+  return guard(c, [&] {
+    ed25519Verifier v(c->p.pub);
+    if (!v.VerifyMessage(c->p.msg, c->p.msg_len, c->p.sig, c->p.sig_len))
+      return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+    c->out[0] = 1;
+    return 0;
+  });
+}
+int x_derive(oneshot_cell *c) {
+  if (c->p.priv_len != 32 || c->p.pub_len != 32)
+    return oneshot_fail(c, "X25519 keys of %zu and %zu bytes", c->p.priv_len, c->p.pub_len),
+           CB_REJECTED;
+  return guard(c, [&] {
+    if (!x25519().Agree(c->out, c->p.priv, c->p.pub, true)) // refuses small-order points
+      return oneshot_fail(c, "x25519 Agree refused the peer key"), CB_REJECTED;
+    return 0;
+  });
+}
+
+// a key pair from Crypto++'s own generator (AutoSeededRandomPool)
+int copy_out(uint8_t **buf, size_t *len, const byte *src, size_t n) {
+  if (oneshot_alloc(buf, len, n) != 0)
+    return -1;
+  std::memcpy(*buf, src, n);
+  return 0;
+}
+int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                    size_t errlen) {
+  try {
+    AutoSeededRandomPool rng;
+    byte seed[32];
+    rng.GenerateBlock(seed, sizeof seed);
+    ed25519Signer s(seed);
+    const auto &k = static_cast<const ed25519PrivateKey &>(s.GetPrivateKey());
+    return copy_out(priv, priv_len, seed, 32) ||
+           copy_out(pub, pub_len, k.GetPublicKeyBytePtr(), 32);
+  } catch (const std::exception &e) {
+    std::snprintf(err, errlen, "%s", e.what());
+    return -1;
+  }
+}
+int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                   size_t errlen) {
+  try {
+    AutoSeededRandomPool rng;
+    x25519 x;
+    byte y[32], p[32];
+    x.GeneratePrivateKey(rng, y);
+    x.GeneratePublicKey(rng, y, p);
+    return copy_out(priv, priv_len, y, 32) || copy_out(pub, pub_len, p, 32);
+  } catch (const std::exception &e) {
+    std::snprintf(err, errlen, "%s", e.what());
+    return -1;
+  }
+}
+
 const char *library_name() { return "Crypto++"; }
 const char *library_version() {
   static char v[24];
@@ -158,6 +243,28 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, GCM<AES>),
     AEAD("aes-256-gcm", 32, GCM<AES>),
     AEAD("chacha20-poly1305", 32, ChaCha20Poly1305),
+    {{"ed25519", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     64,
+     ed_sign_setup,
+     {ed_sign, ed_verify},
+     cleanup,
+     0,
+     0,
+     ed25519_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     nullptr,
+     {x_derive},
+     nullptr,
+     0,
+     0,
+     x25519_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 

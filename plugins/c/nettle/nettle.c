@@ -7,6 +7,8 @@
 #include <nettle/cbc.h>
 #include <nettle/chacha-poly1305.h>
 #include <nettle/ctr.h>
+#include <nettle/curve25519.h>
+#include <nettle/eddsa.h>
 #include <nettle/gcm.h>
 #include <nettle/hmac.h>
 #include <nettle/memops.h>
@@ -15,6 +17,7 @@
 #include <nettle/version.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/random.h>
 
 #include "../common/oneshot.h"
 
@@ -142,6 +145,60 @@ NETTLE_AEAD(chapo, chacha_poly1305_ctx, chacha_poly1305_set_key, chapo_set_nonce
             chacha_poly1305_update, chacha_poly1305_encrypt, chacha_poly1305_decrypt,
             chacha_poly1305_digest)
 
+/* ---- Ed25519 and X25519: raw 32-byte keys, the private key is the seed / scalar ---- */
+
+/* Nettle has no system generator: a fresh private key is 32 bytes of getrandom(2) */
+static int random_key(uint8_t **priv, size_t *priv_len, char *err, size_t errlen) {
+  if (oneshot_alloc(priv, priv_len, 32) != 0 || getrandom(*priv, 32, 0) != 32) {
+    snprintf(err, errlen, "no memory or no getrandom");
+    return -1;
+  }
+  return 0;
+}
+static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                           char *err, size_t errlen) {
+  if (random_key(priv, priv_len, err, errlen) != 0 || oneshot_alloc(pub, pub_len, 32) != 0)
+    return -1;
+  ed25519_sha512_public_key(*pub, *priv);
+  return 0;
+}
+static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                          char *err, size_t errlen) {
+  if (random_key(priv, priv_len, err, errlen) != 0 || oneshot_alloc(pub, pub_len, 32) != 0)
+    return -1;
+  curve25519_mul_g(*pub, *priv);
+  return 0;
+}
+
+/* the public key is derived from the seed once per cell (sign needs both) */
+static int ed_sign_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, ED25519_KEY_SIZE) != 0)
+    return CB_FAIL;
+  if (c->p.priv_len == ED25519_KEY_SIZE)
+    ed25519_sha512_public_key(c->ctx, c->p.priv);
+  return 0;
+}
+static int ed_sign(oneshot_cell *c) {
+  if (c->p.priv_len != ED25519_KEY_SIZE)
+    return oneshot_fail(c, "Ed25519 private key of %zu bytes", c->p.priv_len), CB_REJECTED;
+  ed25519_sha512_sign(c->ctx, c->p.priv, c->p.msg_len, c->p.msg, c->out);
+  return 0;
+}
+static int ed_verify(oneshot_cell *c) {
+  if (c->p.pub_len != ED25519_KEY_SIZE || c->p.sig_len != ED25519_SIGNATURE_SIZE ||
+      !ed25519_sha512_verify(c->p.pub, c->p.msg_len, c->p.msg, c->p.sig))
+    return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+static int x_derive(oneshot_cell *c) {
+  if (c->p.priv_len != CURVE25519_SIZE || c->p.pub_len != CURVE25519_SIZE)
+    return oneshot_fail(c, "X25519 keys of %zu and %zu bytes", c->p.priv_len, c->p.pub_len),
+           CB_REJECTED;
+  curve25519_mul(c->out, c->p.priv, c->p.pub);
+  return 0;
+}
+
 /* ---- the catalogue ---- */
 
 #define HASH(name, fn, size)                                                                       \
@@ -191,6 +248,28 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, gcm128),
     AEAD("aes-256-gcm", 32, gcm256),
     AEAD("chacha20-poly1305", 32, chapo),
+    {{"ed25519", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     ED25519_SIGNATURE_SIZE,
+     ed_sign_setup,
+     {ed_sign, ed_verify},
+     oneshot_free_ctx,
+     0,
+     0,
+     ed25519_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     CURVE25519_SIZE,
+     NULL,
+     {x_derive},
+     NULL,
+     0,
+     0,
+     x25519_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 

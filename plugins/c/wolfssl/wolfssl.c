@@ -8,9 +8,12 @@
 #include <wolfssl/ssl.h>
 #include <wolfssl/wolfcrypt/aes.h>
 #include <wolfssl/wolfcrypt/chacha20_poly1305.h>
+#include <wolfssl/wolfcrypt/curve25519.h>
+#include <wolfssl/wolfcrypt/ed25519.h>
 #include <wolfssl/wolfcrypt/error-crypt.h>
 #include <wolfssl/wolfcrypt/hash.h>
 #include <wolfssl/wolfcrypt/hmac.h>
+#include <wolfssl/wolfcrypt/random.h>
 #include <wolfssl/wolfcrypt/sha256.h>
 #include <wolfssl/wolfcrypt/sha3.h>
 #include <wolfssl/wolfcrypt/sha512.h>
@@ -142,6 +145,116 @@ static int chapo_open(oneshot_cell *c) {
   return r == 0 ? 0 : oneshot_fail(c, "wc_ChaCha20Poly1305_Decrypt: %s", wc_GetErrorString(r));
 }
 
+/* ---- Ed25519 and X25519: raw 32-byte keys, little-endian as RFC 7748 / 8032 write them ---- */
+
+/* the signing key (seed and the public key made from it) imported once per cell */
+static int ed_sign_setup(oneshot_cell *c) {
+  if (c->p.priv_len != ED25519_KEY_SIZE)
+    return 0; /* run() answers rejected */
+  if (oneshot_ctx(c, sizeof(ed25519_key)) != 0)
+    return CB_FAIL;
+  byte pub[ED25519_PUB_KEY_SIZE];
+  CHECK(wc_ed25519_init(c->ctx));
+  CHECK(wc_ed25519_import_private_only(c->p.priv, ED25519_KEY_SIZE, c->ctx));
+  CHECK(wc_ed25519_make_public(c->ctx, pub, sizeof pub));
+  CHECK(wc_ed25519_import_private_key(c->p.priv, ED25519_KEY_SIZE, pub, sizeof pub, c->ctx));
+  return 0;
+}
+static void ed_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    wc_ed25519_free(c->ctx);
+  oneshot_free_ctx(c);
+}
+static int ed_sign(oneshot_cell *c) {
+  if (c->ctx == NULL)
+    return oneshot_fail(c, "Ed25519 private key of %zu bytes", c->p.priv_len), CB_REJECTED;
+  word32 n = ED25519_SIG_SIZE;
+  CHECK(wc_ed25519_sign_msg(c->p.msg, N(c->p.msg_len), c->out, &n, c->ctx));
+  return 0;
+}
+/* the public key is imported once per cell; a key wolfSSL refuses makes run() answer rejected */
+static int ed_verify_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(ed25519_key) + 1) != 0)
+    return CB_FAIL;
+  CHECK(wc_ed25519_init(c->ctx));
+  ((uint8_t *)c->ctx)[sizeof(ed25519_key)] =
+      c->p.pub_len == ED25519_PUB_KEY_SIZE &&
+      wc_ed25519_import_public(c->p.pub, ED25519_PUB_KEY_SIZE, c->ctx) == 0;
+  return 0;
+}
+static int ed_setup(oneshot_cell *c) { return c->op == 0 ? ed_sign_setup(c) : ed_verify_setup(c); }
+static int ed_verify(oneshot_cell *c) {
+  int ok = 0;
+  if (!((uint8_t *)c->ctx)[sizeof(ed25519_key)])
+    return oneshot_fail(c, "public key refused"), CB_REJECTED;
+  int r = wc_ed25519_verify_msg(c->p.sig, N(c->p.sig_len), c->p.msg, N(c->p.msg_len), &ok, c->ctx);
+  if (r != 0 || ok != 1)
+    return oneshot_fail(c, "signature does not verify (%s)", wc_GetErrorString(r)), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+
+static int x_derive(oneshot_cell *c) {
+  curve25519_key priv, pub;
+  word32 n = 32;
+  if (c->p.priv_len != 32 || c->p.pub_len != 32)
+    return oneshot_fail(c, "X25519 keys of %zu and %zu bytes", c->p.priv_len, c->p.pub_len),
+           CB_REJECTED;
+  wc_curve25519_init(&priv);
+  wc_curve25519_init(&pub);
+  int r = wc_curve25519_import_private_ex(c->p.priv, 32, &priv, EC25519_LITTLE_ENDIAN);
+  if (r == 0)
+    r = wc_curve25519_import_public_ex(c->p.pub, 32, &pub, EC25519_LITTLE_ENDIAN);
+  if (r == 0)
+    r = wc_curve25519_shared_secret_ex(&priv, &pub, c->out, &n, EC25519_LITTLE_ENDIAN);
+  wc_curve25519_free(&priv);
+  wc_curve25519_free(&pub);
+  return r == 0 ? 0 : (oneshot_fail(c, "X25519: %s", wc_GetErrorString(r)), CB_REJECTED);
+}
+
+/* key pairs from wolfSSL's own generator (WC_RNG) */
+static int keypair(int ed, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                   char *err, size_t errlen) {
+  WC_RNG rng;
+  union {
+    ed25519_key ed;
+    curve25519_key x;
+  } k;
+  word32 np = 32, nq = 32;
+  int r = wc_InitRng(&rng);
+  if (r == 0 && oneshot_alloc(pub, pub_len, 32) == 0 && oneshot_alloc(priv, priv_len, 32) == 0) {
+    if (ed) {
+      wc_ed25519_init(&k.ed);
+      r = wc_ed25519_make_key(&rng, ED25519_KEY_SIZE, &k.ed);
+      if (r == 0)
+        r = wc_ed25519_export_public(&k.ed, *pub, &nq);
+      if (r == 0)
+        r = wc_ed25519_export_private_only(&k.ed, *priv, &np);
+      wc_ed25519_free(&k.ed);
+    } else {
+      wc_curve25519_init(&k.x);
+      r = wc_curve25519_make_key(&rng, 32, &k.x);
+      if (r == 0)
+        r = wc_curve25519_export_private_raw_ex(&k.x, *priv, &np, EC25519_LITTLE_ENDIAN);
+      if (r == 0)
+        r = wc_curve25519_export_public_ex(&k.x, *pub, &nq, EC25519_LITTLE_ENDIAN);
+      wc_curve25519_free(&k.x);
+    }
+  }
+  wc_FreeRng(&rng);
+  if (r != 0)
+    snprintf(err, errlen, "wolfSSL keypair: %s", wc_GetErrorString(r));
+  return r == 0 && *pub != NULL && *priv != NULL ? 0 : -1;
+}
+static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                           char *err, size_t errlen) {
+  return keypair(1, pub, pub_len, priv, priv_len, err, errlen);
+}
+static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                          char *err, size_t errlen) {
+  return keypair(0, pub, pub_len, priv, priv_len, err, errlen);
+}
+
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
 #define CIPHER(name, key, block, enc, dec)                                                         \
@@ -169,6 +282,18 @@ const oneshot_alg oneshot_algs[] = {
      NULL,
      {chapo_seal, chapo_open},
      NULL},
+    {{"ed25519", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     ED25519_SIG_SIZE,
+     ed_setup,
+     {ed_sign, ed_verify},
+     ed_cleanup,
+     0,
+     0,
+     ed25519_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, NULL, {x_derive}, NULL, 0, 0, x25519_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
