@@ -1,14 +1,22 @@
 /* c:mbedtls — Mbed TLS 2.28 (libmbedcrypto) as a cryptobench plugin, through
  * its documented API: mbedtls_sha256_ret / mbedtls_sha512_ret, HMAC through
  * mbedtls_md (keyed once per cell, reset per message), mbedtls_aes_crypt_cbc /
- * _ctr, mbedtls_gcm and mbedtls_chachapoly. Mbed TLS 2.28 has no SHA-3. */
+ * _ctr, mbedtls_gcm and mbedtls_chachapoly; ECDSA and ECDH on P-256 and X25519
+ * through mbedtls_ecdsa / mbedtls_ecdh / mbedtls_pk. Mbed TLS 2.28 has no SHA-3
+ * and no Ed25519. */
 #include <mbedtls/aes.h>
 #include <mbedtls/chachapoly.h>
+#include <mbedtls/ctr_drbg.h>
+#include <mbedtls/ecdh.h>
+#include <mbedtls/ecdsa.h>
+#include <mbedtls/entropy.h>
 #include <mbedtls/gcm.h>
 #include <mbedtls/md.h>
+#include <mbedtls/pk.h>
 #include <mbedtls/sha256.h>
 #include <mbedtls/sha512.h>
 #include <mbedtls/version.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../common/oneshot.h"
@@ -152,6 +160,158 @@ static void chapo_cleanup(oneshot_cell *c) {
   oneshot_free_ctx(c);
 }
 
+/* ---- ECDSA P-256, ECDH P-256, X25519 (mbedtls_ecdsa / mbedtls_ecdh / mbedtls_pk) ---- */
+
+/* one generator for signing (blinding), ECDH and key pairs: CTR_DRBG over mbedtls_entropy */
+static mbedtls_entropy_context entropy;
+static mbedtls_ctr_drbg_context drbg;
+
+static int init(char *err, size_t errlen) {
+  mbedtls_entropy_init(&entropy);
+  mbedtls_ctr_drbg_init(&drbg);
+  int r = mbedtls_ctr_drbg_seed(&drbg, mbedtls_entropy_func, &entropy,
+                                (const unsigned char *)"cryptobench", 11);
+  if (r != 0)
+    snprintf(err, errlen, "mbedtls_ctr_drbg_seed: -0x%04x", (unsigned)-r);
+  return r == 0 ? 0 : -1;
+}
+
+/* a cell's key material: the private key (d, with its group) and the public key (Q) */
+typedef struct ec_state {
+  mbedtls_ecp_keypair key; /* grp, d (sign, derive) */
+  mbedtls_pk_context pk;   /* the parsed SubjectPublicKeyInfo (verify, ECDH's peer) */
+  mbedtls_ecp_point peer;  /* X25519's peer point */
+  mbedtls_mpi z;           /* the shared secret */
+  int ok;                  /* the library accepted the key material */
+} ec_state;
+
+static int ec_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(ec_state)) != 0)
+    return CB_FAIL;
+  ec_state *s = c->ctx;
+  mbedtls_ecp_keypair_init(&s->key);
+  mbedtls_pk_init(&s->pk);
+  mbedtls_ecp_point_init(&s->peer);
+  mbedtls_mpi_init(&s->z);
+  mbedtls_ecp_group_id id = c->def->arg ? MBEDTLS_ECP_DP_CURVE25519 : MBEDTLS_ECP_DP_SECP256R1;
+  if (mbedtls_ecp_group_load(&s->key.grp, id) != 0)
+    return oneshot_fail(c, "mbedtls_ecp_group_load failed");
+  int ok = 1;
+  if (c->p.priv != NULL) {
+    if (id == MBEDTLS_ECP_DP_CURVE25519) {
+      /* decodeScalar25519 (RFC 7748 section 5): mbedtls wants the scalar already clamped */
+      uint8_t k[32];
+      if ((ok = c->p.priv_len == 32)) {
+        memcpy(k, c->p.priv, 32);
+        k[0] &= 248, k[31] &= 127, k[31] |= 64;
+        ok = mbedtls_mpi_read_binary_le(&s->key.d, k, 32) == 0;
+      }
+    } else {
+      ok = c->p.priv_len == 32 && mbedtls_mpi_read_binary(&s->key.d, c->p.priv, 32) == 0 &&
+           mbedtls_ecp_check_privkey(&s->key.grp, &s->key.d) == 0;
+    }
+  }
+  if (ok && c->p.pub != NULL) {
+    if (id == MBEDTLS_ECP_DP_CURVE25519)
+      ok = c->p.pub_len == 32 &&
+           mbedtls_ecp_point_read_binary(&s->key.grp, &s->peer, c->p.pub, 32) == 0;
+    else
+      ok = mbedtls_pk_parse_public_key(&s->pk, c->p.pub, c->p.pub_len) == 0 &&
+           mbedtls_pk_get_type(&s->pk) == MBEDTLS_PK_ECKEY &&
+           mbedtls_pk_ec(s->pk)->grp.id == MBEDTLS_ECP_DP_SECP256R1;
+  }
+  s->ok = ok;
+  return 0;
+}
+static void ec_cleanup(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  if (s != NULL) {
+    mbedtls_ecp_keypair_free(&s->key);
+    mbedtls_pk_free(&s->pk);
+    mbedtls_ecp_point_free(&s->peer);
+    mbedtls_mpi_free(&s->z);
+  }
+  oneshot_free_ctx(c);
+}
+#define EC_REFUSED(c) (oneshot_fail(c, "key material refused"), CB_REJECTED)
+
+static int ecdsa_sign(oneshot_cell *c) { /* ECDSA with SHA-256: the hash is inside */
+  ec_state *s = c->ctx;
+  unsigned char hash[32];
+  size_t n = 0;
+  if (!s->ok)
+    return EC_REFUSED(c);
+  int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
+  if (r == 0)
+    r = mbedtls_ecdsa_write_signature(&s->key, MBEDTLS_MD_SHA256, hash, 32, c->out, &n,
+                                      mbedtls_ctr_drbg_random, &drbg);
+  c->out_len = n; /* DER: 70 to 72 bytes */
+  return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ecdsa_write_signature: -0x%04x", (unsigned)-r);
+}
+static int ecdsa_verify(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  unsigned char hash[32];
+  if (!s->ok)
+    return EC_REFUSED(c);
+  if (mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0) != 0 ||
+      mbedtls_pk_verify(&s->pk, MBEDTLS_MD_SHA256, hash, 32, c->p.sig, c->p.sig_len) != 0)
+    return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+static int ecdh_derive(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  if (!s->ok)
+    return EC_REFUSED(c);
+  int x = c->def->arg;
+  const mbedtls_ecp_point *peer = x ? &s->peer : &mbedtls_pk_ec(s->pk)->Q;
+  int r = mbedtls_ecdh_compute_shared(&s->key.grp, &s->z, peer, &s->key.d, mbedtls_ctr_drbg_random,
+                                      &drbg);
+  if (r == 0)
+    r = x ? mbedtls_mpi_write_binary_le(&s->z, c->out, 32)
+          : mbedtls_mpi_write_binary(&s->z, c->out, 32);
+  return r == 0
+             ? 0
+             : (oneshot_fail(c, "mbedtls_ecdh_compute_shared: -0x%04x", (unsigned)-r), CB_REJECTED);
+}
+
+/* key pairs from mbedtls_ecp_gen_key: P-256 as scalar + SubjectPublicKeyInfo, X25519 raw */
+static int ec_keypair(int x, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                      char *err, size_t errlen) {
+  mbedtls_pk_context pk;
+  unsigned char der[160];
+  mbedtls_pk_init(&pk);
+  int r = mbedtls_pk_setup(&pk, mbedtls_pk_info_from_type(MBEDTLS_PK_ECKEY));
+  mbedtls_ecp_keypair *k = mbedtls_pk_ec(pk);
+  if (r == 0)
+    r = mbedtls_ecp_gen_key(x ? MBEDTLS_ECP_DP_CURVE25519 : MBEDTLS_ECP_DP_SECP256R1, k,
+                            mbedtls_ctr_drbg_random, &drbg);
+  int n = 32;
+  if (r == 0 && !x && (n = mbedtls_pk_write_pubkey_der(&pk, der, sizeof der)) < 0)
+    r = n;
+  if (r == 0 && (oneshot_alloc(priv, priv_len, 32) != 0 || oneshot_alloc(pub, pub_len, n) != 0))
+    r = -1;
+  if (r == 0)
+    r = x ? mbedtls_mpi_write_binary_le(&k->d, *priv, 32)
+          : mbedtls_mpi_write_binary(&k->d, *priv, 32);
+  if (r == 0 && x)
+    r = mbedtls_mpi_write_binary_le(&k->Q.X, *pub, 32);
+  else if (r == 0)
+    memcpy(*pub, der + sizeof der - n, n); /* mbedtls writes DER at the end of the buffer */
+  mbedtls_pk_free(&pk);
+  if (r != 0)
+    snprintf(err, errlen, "mbedtls key pair: -0x%04x", (unsigned)-r);
+  return r == 0 ? 0 : -1;
+}
+static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                        size_t errlen) {
+  return ec_keypair(0, pub, pub_len, priv, priv_len, err, errlen);
+}
+static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                          char *err, size_t errlen) {
+  return ec_keypair(1, pub, pub_len, priv, priv_len, err, errlen);
+}
+
 #define CIPHER(name, key, block, enc, dec)                                                         \
   { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define AEAD(name, key, prefix)                                                                    \
@@ -171,6 +331,39 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, gcm),
     AEAD("aes-256-gcm", 32, gcm),
     AEAD("chacha20-poly1305", 32, chapo),
+    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     80,
+     ec_setup,
+     {ecdsa_sign, ecdsa_verify},
+     ec_cleanup,
+     0,
+     0,
+     p256_keypair},
+    {{"ecdh-p256", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     ec_setup,
+     {ecdh_derive},
+     ec_cleanup,
+     0,
+     0,
+     p256_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     ec_setup,
+     {ecdh_derive},
+     ec_cleanup,
+     1,
+     0,
+     x25519_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
@@ -182,6 +375,6 @@ static const char *library_version(void) {
 }
 
 static const cb_provider table =
-    ONESHOT_TABLE("mbedtls", "c:mbedtls", "c", NULL, library_name, library_version);
+    ONESHOT_TABLE("mbedtls", "c:mbedtls", "c", init, library_name, library_version);
 
 CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }
