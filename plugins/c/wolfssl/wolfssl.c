@@ -7,8 +7,10 @@
 
 #include <wolfssl/ssl.h>
 #include <wolfssl/wolfcrypt/aes.h>
+#include <wolfssl/wolfcrypt/asn_public.h>
 #include <wolfssl/wolfcrypt/chacha20_poly1305.h>
 #include <wolfssl/wolfcrypt/curve25519.h>
+#include <wolfssl/wolfcrypt/ecc.h>
 #include <wolfssl/wolfcrypt/ed25519.h>
 #include <wolfssl/wolfcrypt/error-crypt.h>
 #include <wolfssl/wolfcrypt/hash.h>
@@ -255,6 +257,107 @@ static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t
   return keypair(0, pub, pub_len, priv, priv_len, err, errlen);
 }
 
+/* ---- ECDSA and ECDH on P-256: SubjectPublicKeyInfo (wc_EccPublicKeyDecode), the scalar raw ----
+ */
+
+static WC_RNG rng; /* signing, ECDH blinding (ECC_TIMING_RESISTANT) and key pairs */
+
+static int init(char *err, size_t errlen) {
+  int r = wc_InitRng(&rng);
+  if (r != 0)
+    snprintf(err, errlen, "wc_InitRng: %s", wc_GetErrorString(r));
+  return r == 0 ? 0 : -1;
+}
+
+typedef struct ec_state {
+  ecc_key priv, pub;
+  int ok; /* wolfSSL accepted the key material */
+} ec_state;
+
+static int ec_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(ec_state)) != 0)
+    return CB_FAIL;
+  ec_state *s = c->ctx;
+  CHECK(wc_ecc_init(&s->priv));
+  CHECK(wc_ecc_init(&s->pub));
+  int ok = 1;
+  if (c->p.priv != NULL)
+    ok = c->p.priv_len == 32 &&
+         wc_ecc_import_private_key_ex(c->p.priv, 32, NULL, 0, &s->priv, ECC_SECP256R1) == 0 &&
+         wc_ecc_set_rng(&s->priv, &rng) == 0;
+  if (ok && c->p.pub != NULL) {
+    word32 idx = 0;
+    ok = wc_EccPublicKeyDecode(c->p.pub, &idx, &s->pub, N(c->p.pub_len)) == 0 &&
+         idx == c->p.pub_len && wc_ecc_get_curve_id(s->pub.idx) == ECC_SECP256R1 &&
+         wc_ecc_check_key(&s->pub) == 0;
+  }
+  s->ok = ok;
+  return 0;
+}
+static void ec_cleanup(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  if (s != NULL) {
+    wc_ecc_free(&s->priv);
+    wc_ecc_free(&s->pub);
+  }
+  oneshot_free_ctx(c);
+}
+#define EC_REFUSED(c) (oneshot_fail(c, "key material refused"), CB_REJECTED)
+
+static int ecdsa_sign(oneshot_cell *c) { /* ECDSA with SHA-256: the hash is inside */
+  ec_state *s = c->ctx;
+  byte hash[32];
+  word32 n = (word32)c->out_len;
+  if (!s->ok)
+    return EC_REFUSED(c);
+  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
+  CHECK(wc_ecc_sign_hash(hash, 32, c->out, &n, &rng, &s->priv));
+  c->out_len = n; /* DER: 70 to 72 bytes */
+  return 0;
+}
+static int ecdsa_verify(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  byte hash[32];
+  int ok = 0;
+  if (!s->ok)
+    return EC_REFUSED(c);
+  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
+  if (wc_ecc_verify_hash(c->p.sig, N(c->p.sig_len), hash, 32, &ok, &s->pub) != 0 || ok != 1)
+    return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+static int ecdh_derive(oneshot_cell *c) {
+  ec_state *s = c->ctx;
+  word32 n = 32;
+  if (!s->ok)
+    return EC_REFUSED(c);
+  int r = wc_ecc_shared_secret(&s->priv, &s->pub, c->out, &n);
+  return r == 0 ? 0
+                : (oneshot_fail(c, "wc_ecc_shared_secret: %s", wc_GetErrorString(r)), CB_REJECTED);
+}
+static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                        size_t errlen) {
+  ecc_key k;
+  byte der[160];
+  word32 np = 32;
+  int n = 0, r = wc_ecc_init(&k);
+  if (r == 0)
+    r = wc_ecc_make_key_ex(&rng, 32, &k, ECC_SECP256R1);
+  if (r == 0 && (n = wc_EccPublicKeyToDer(&k, der, sizeof der, 1)) < 0)
+    r = n;
+  if (r == 0 && (oneshot_alloc(pub, pub_len, (size_t)n) != 0 || oneshot_alloc(priv, priv_len, 32)))
+    r = MEMORY_E;
+  if (r == 0) {
+    memcpy(*pub, der, (size_t)n);
+    r = wc_ecc_export_private_only(&k, *priv, &np);
+  }
+  wc_ecc_free(&k);
+  if (r != 0)
+    snprintf(err, errlen, "wolfSSL P-256 key pair: %s", wc_GetErrorString(r));
+  return r == 0 ? 0 : -1;
+}
+
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
 #define CIPHER(name, key, block, enc, dec)                                                         \
@@ -294,6 +397,28 @@ const oneshot_alg oneshot_algs[] = {
      0,
      ed25519_keypair},
     {{"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, NULL, {x_derive}, NULL, 0, 0, x25519_keypair},
+    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     80,
+     ec_setup,
+     {ecdsa_sign, ecdsa_verify},
+     ec_cleanup,
+     0,
+     0,
+     p256_keypair},
+    {{"ecdh-p256", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     ec_setup,
+     {ecdh_derive},
+     ec_cleanup,
+     0,
+     0,
+     p256_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
@@ -301,6 +426,6 @@ static const char *library_name(void) { return "wolfSSL"; }
 static const char *library_version(void) { return wolfSSL_lib_version(); }
 
 static const cb_provider table =
-    ONESHOT_TABLE("wolfssl", "c:wolfssl", "c", NULL, library_name, library_version);
+    ONESHOT_TABLE("wolfssl", "c:wolfssl", "c", init, library_name, library_version);
 
 CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }
