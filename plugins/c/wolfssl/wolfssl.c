@@ -307,7 +307,7 @@ static void ec_cleanup(oneshot_cell *c) {
 static int ecdsa_sign(oneshot_cell *c) { /* ECDSA with SHA-256: the hash is inside */
   ec_state *s = c->ctx;
   byte hash[32];
-  word32 n = (word32)c->out_len;
+  word32 n = (word32)c->def->out_len; /* the buffer's capacity: out_len is the last signature's */
   if (!s->ok)
     return EC_REFUSED(c);
   CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
