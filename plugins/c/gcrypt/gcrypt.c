@@ -2,9 +2,11 @@
  * API: gcry_md_hash_buffer for the hashes, gcry_mac (HMAC, keyed once per cell,
  * gcry_mac_reset per message), and one gcry_cipher handle per cell (key set
  * once; IV or counter, AAD and tag per message) for AES-CBC/CTR/GCM,
- * SM4-CBC/CTR and ChaCha20-Poly1305. */
+ * SM4-CBC/CTR and ChaCha20-Poly1305; Ed25519 through S-expressions and
+ * gcry_pk_sign / gcry_pk_verify, X25519 and X448 through gcry_ecc_mul_point. */
 #include <gcrypt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../common/oneshot.h"
 
@@ -94,6 +96,141 @@ static int open_(oneshot_cell *c) {
   return 0;
 }
 
+/* ---- Ed25519 through S-expressions (gcry_pk_sign / gcry_pk_verify); X25519 and X448 through
+ * gcry_ecc_mul_point. Raw keys: the Ed25519 private key is the 32-byte seed ---- */
+
+/* r || s of an eddsa sig-val into out */
+static int eddsa_rs(oneshot_cell *c, gcry_sexp_t sig) {
+  size_t off = 0;
+  for (const char *name = "r"; *name; name = *name == 'r' ? "s" : "") {
+    gcry_sexp_t t = gcry_sexp_find_token(sig, name, 0);
+    size_t n = 0;
+    const char *v = t != NULL ? gcry_sexp_nth_data(t, 1, &n) : NULL;
+    if (v == NULL || n != 32 || off + n > c->out_len) {
+      gcry_sexp_release(t);
+      return oneshot_fail(c, "gcry_pk_sign: no 32-byte %s in the signature", name);
+    }
+    memcpy(c->out + off, v, n);
+    off += n;
+    gcry_sexp_release(t);
+  }
+  return 0;
+}
+
+/* the key S-expression, once per cell; NULL (run() answers rejected) when refused */
+static int ed_setup(oneshot_cell *c) {
+  gcry_sexp_t key = NULL;
+  if (c->op == 0 && c->p.priv_len == 32)
+    gcry_sexp_build(&key, NULL, "(private-key(ecc(curve Ed25519)(flags eddsa)(d %b)))", 32,
+                    c->p.priv);
+  else if (c->op == 1 && c->p.pub_len == 32)
+    gcry_sexp_build(&key, NULL, "(public-key(ecc(curve Ed25519)(flags eddsa)(q %b)))", 32,
+                    c->p.pub);
+  c->ctx = key;
+  return 0;
+}
+static void ed_cleanup(oneshot_cell *c) { gcry_sexp_release(c->ctx); }
+
+/* libgcrypt's API takes the message as an S-expression: building it is part of every operation */
+static int ed_data(oneshot_cell *c, gcry_sexp_t *data) {
+  CHECK(gcry_sexp_build(data, NULL, "(data(flags eddsa)(hash-algo sha512)(value %b))",
+                        (int)c->p.msg_len, c->p.msg));
+  return 0;
+}
+static int ed_sign(oneshot_cell *c) {
+  gcry_sexp_t data = NULL, sig = NULL;
+  if (c->ctx == NULL)
+    return oneshot_fail(c, "Ed25519 private key refused"), CB_REJECTED;
+  if (ed_data(c, &data) != 0)
+    return CB_FAIL;
+  gcry_error_t e = gcry_pk_sign(&sig, data, c->ctx);
+  int r = e == 0 ? eddsa_rs(c, sig) : oneshot_fail(c, "gcry_pk_sign: %s", gcry_strerror(e));
+  gcry_sexp_release(data);
+  gcry_sexp_release(sig);
+  return r;
+}
+static int ed_verify(oneshot_cell *c) {
+  gcry_sexp_t data = NULL, sig = NULL;
+  if (c->ctx == NULL || c->p.sig_len != 64)
+    return oneshot_fail(c, "Ed25519 key or signature refused"), CB_REJECTED;
+  if (ed_data(c, &data) != 0)
+    return CB_FAIL;
+  gcry_error_t e =
+      gcry_sexp_build(&sig, NULL, "(sig-val(eddsa(r %b)(s %b)))", 32, c->p.sig, 32, c->p.sig + 32);
+  if (e == 0)
+    e = gcry_pk_verify(sig, data, c->ctx);
+  gcry_sexp_release(data);
+  gcry_sexp_release(sig);
+  if (e != 0)
+    return oneshot_fail(c, "gcry_pk_verify: %s", gcry_strerror(e)), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+
+/* X25519 / X448: arg = the gcry_ecc_curves id */
+static int x_derive(oneshot_cell *c) {
+  size_t n = gcry_ecc_get_algo_keylen(c->def->arg);
+  if (c->p.priv_len != n || c->p.pub_len != n)
+    return oneshot_fail(c, "keys of %zu and %zu bytes", c->p.priv_len, c->p.pub_len), CB_REJECTED;
+  gcry_error_t e = gcry_ecc_mul_point(c->def->arg, c->out, c->p.priv, c->p.pub);
+  if (e != 0)
+    return oneshot_fail(c, "gcry_ecc_mul_point: %s", gcry_strerror(e)), CB_REJECTED;
+  return 0;
+}
+
+/* key pairs: the private key from libgcrypt's generator (GCRY_STRONG_RANDOM), the public key
+ * from it with the library's own call */
+static int x_keypair(int curve, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                     char *err, size_t errlen) {
+  size_t n = gcry_ecc_get_algo_keylen(curve);
+  if (oneshot_alloc(priv, priv_len, n) != 0 || oneshot_alloc(pub, pub_len, n) != 0)
+    return -1;
+  gcry_randomize(*priv, n, GCRY_STRONG_RANDOM);
+  gcry_error_t e = gcry_ecc_mul_point(curve, *pub, *priv, NULL); /* NULL: the base point */
+  if (e != 0)
+    snprintf(err, errlen, "gcry_ecc_mul_point: %s", gcry_strerror(e));
+  return e == 0 ? 0 : -1;
+}
+static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                          char *err, size_t errlen) {
+  return x_keypair(GCRY_ECC_CURVE25519, pub, pub_len, priv, priv_len, err, errlen);
+}
+static int x448_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                        size_t errlen) {
+  return x_keypair(GCRY_ECC_CURVE448, pub, pub_len, priv, priv_len, err, errlen);
+}
+static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                           char *err, size_t errlen) {
+  gcry_sexp_t parms = NULL, key = NULL, q = NULL;
+  gcry_error_t e = gcry_sexp_build(&parms, NULL, "(genkey(ecc(curve Ed25519)(flags eddsa)))");
+  if (e == 0)
+    e = gcry_pk_genkey(&key, parms);
+  size_t nq = 0, nd = 0;
+  const char *vq = NULL, *vd = NULL;
+  gcry_sexp_t d = NULL;
+  if (e == 0) {
+    q = gcry_sexp_find_token(key, "q", 0);
+    d = gcry_sexp_find_token(key, "d", 0);
+    vq = q ? gcry_sexp_nth_data(q, 1, &nq) : NULL;
+    vd = d ? gcry_sexp_nth_data(d, 1, &nd) : NULL;
+  }
+  /* q may carry the 0x40 prefix of libgcrypt's compact point encoding */
+  if (vq != NULL && nq == 33 && vq[0] == 0x40)
+    vq++, nq--;
+  int ok = vq != NULL && vd != NULL && nq == 32 && nd == 32 &&
+           oneshot_alloc(pub, pub_len, 32) == 0 && oneshot_alloc(priv, priv_len, 32) == 0;
+  if (ok) {
+    memcpy(*pub, vq, 32);
+    memcpy(*priv, vd, 32);
+  } else
+    snprintf(err, errlen, "gcry_pk_genkey(Ed25519): %s", e ? gcry_strerror(e) : "no 32-byte q, d");
+  gcry_sexp_release(parms);
+  gcry_sexp_release(key);
+  gcry_sexp_release(q);
+  gcry_sexp_release(d);
+  return ok ? 0 : -1;
+}
+
 #define HASH(name, algo, size)                                                                     \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {hash}, NULL, algo, 0 }
 #define CIPHER(name, key, block, algo, mode)                                                       \
@@ -125,6 +262,39 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM),
     AEAD("aes-256-gcm", 32, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_GCM),
     AEAD("chacha20-poly1305", 32, GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_POLY1305),
+    {{"ed25519", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     64,
+     ed_setup,
+     {ed_sign, ed_verify},
+     ed_cleanup,
+     0,
+     0,
+     ed25519_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     NULL,
+     {x_derive},
+     NULL,
+     GCRY_ECC_CURVE25519,
+     0,
+     x25519_keypair},
+    {{"x448", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     56,
+     NULL,
+     {x_derive},
+     NULL,
+     GCRY_ECC_CURVE448,
+     0,
+     x448_keypair},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
