@@ -8,10 +8,16 @@
 #include <crypto++/blake2.h>
 #include <crypto++/chachapoly.h>
 #include <crypto++/cryptlib.h>
+#include <crypto++/dsa.h>
+#include <crypto++/eccrypto.h>
+#include <crypto++/filters.h>
 #include <crypto++/gcm.h>
 #include <crypto++/hmac.h>
 #include <crypto++/modes.h>
+#include <crypto++/oids.h>
 #include <crypto++/osrng.h>
+#include <crypto++/pssr.h>
+#include <crypto++/rsa.h>
 #include <crypto++/sha.h>
 #include <crypto++/sha3.h>
 #include <crypto++/sm3.h>
@@ -202,6 +208,192 @@ int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_
   }
 }
 
+// ---- RSA (SubjectPublicKeyInfo / PKCS#8 DER) and ECDSA P-256 (SPKI / raw scalar, DER signatures)
+// --
+
+AutoSeededRandomPool &rng() { // PSS salts, OAEP seeds, blinding and key pairs
+  static AutoSeededRandomPool pool;
+  return pool;
+}
+
+template <class K> bool load(K &key, const uint8_t *der, size_t n) {
+  try {
+    ArraySource src(der, n, true);
+    key.Load(src);
+    return true;
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+// a signer and a verifier of one scheme (or an encryptor and a decryptor), keyed once per cell;
+// ok is false when Crypto++ refused the key (run() then answers rejected)
+template <class Private, class Public> struct Keyed : State {
+  Private priv;
+  Public pub;
+  bool ok = false;
+};
+
+template <class Scheme> int rsa_setup(oneshot_cell *c) {
+  return guard(c, [&] {
+    auto *k = new Keyed<typename Scheme::Signer, typename Scheme::Verifier>();
+    c->ctx = k;
+    if (c->op == 0)
+      k->ok = load(k->priv.AccessKey(), c->p.priv, c->p.priv_len);
+    else
+      k->ok = load(k->pub.AccessKey(), c->p.pub, c->p.pub_len);
+    return 0;
+  });
+}
+template <class Scheme> int rsa_sign(oneshot_cell *c) {
+  auto *k = static_cast<Keyed<typename Scheme::Signer, typename Scheme::Verifier> *>(c->ctx);
+  if (!k->ok)
+    return oneshot_fail(c, "private key refused"), CB_REJECTED;
+  return guard(c, [&] {
+    c->out_len = k->priv.SignMessage(rng(), c->p.msg, c->p.msg_len, c->out);
+    return 0;
+  });
+}
+template <class Scheme> int rsa_verify(oneshot_cell *c) {
+  auto *k = static_cast<Keyed<typename Scheme::Signer, typename Scheme::Verifier> *>(c->ctx);
+  if (!k->ok || c->p.sig_len != k->pub.SignatureLength())
+    return oneshot_fail(c, "key or signature length refused"), CB_REJECTED;
+  return guard(c, [&] {
+    if (!k->pub.VerifyMessage(c->p.msg, c->p.msg_len, c->p.sig, c->p.sig_len))
+      return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+    c->out[0] = 1;
+    return 0;
+  });
+}
+
+using OAEP256 = RSAES<OAEP<SHA256>>;
+int oaep_setup(oneshot_cell *c) {
+  return guard(c, [&] {
+    auto *k = new Keyed<OAEP256::Decryptor, OAEP256::Encryptor>();
+    c->ctx = k;
+    if (c->op == 0)
+      k->ok = load(k->pub.AccessKey(), c->p.pub, c->p.pub_len);
+    else
+      k->ok = load(k->priv.AccessKey(), c->p.priv, c->p.priv_len);
+    return 0;
+  });
+}
+int oaep_encrypt(oneshot_cell *c) {
+  auto *k = static_cast<Keyed<OAEP256::Decryptor, OAEP256::Encryptor> *>(c->ctx);
+  if (!k->ok || c->p.msg_len > k->pub.FixedMaxPlaintextLength())
+    return oneshot_fail(c, "key or message length refused"), CB_REJECTED;
+  return guard(c, [&] {
+    k->pub.Encrypt(rng(), c->p.msg, c->p.msg_len, c->out);
+    c->out_len = k->pub.CiphertextLength(c->p.msg_len);
+    return 0;
+  });
+}
+int oaep_decrypt(oneshot_cell *c) {
+  auto *k = static_cast<Keyed<OAEP256::Decryptor, OAEP256::Encryptor> *>(c->ctx);
+  if (!k->ok || c->p.msg_len != k->priv.FixedCiphertextLength())
+    return oneshot_fail(c, "key or ciphertext length refused"), CB_REJECTED;
+  try {
+    DecodingResult r = k->priv.Decrypt(rng(), c->p.msg, c->p.msg_len, c->out);
+    if (!r.isValidCoding)
+      return oneshot_fail(c, "OAEP decoding failed"), CB_REJECTED;
+    c->out_len = r.messageLength;
+    return 0;
+  } catch (const std::exception &e) { // a ciphertext >= n ends in Crypto++'s fault check
+    return oneshot_fail(c, "%s", e.what()), CB_REJECTED;
+  }
+}
+
+// an RSA key pair of arg bits from Crypto++'s generator, as SPKI and PKCS#8 DER
+template <unsigned bits>
+int rsa_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                size_t errlen) {
+  try {
+    RSA::PrivateKey key;
+    key.GenerateRandomWithKeySize(rng(), bits);
+    std::string p8, spki;
+    StringSink s8(p8), ss(spki);
+    key.Save(s8);
+    RSA::PublicKey(key).Save(ss);
+    return copy_out(priv, priv_len, reinterpret_cast<const byte *>(p8.data()), p8.size()) ||
+           copy_out(pub, pub_len, reinterpret_cast<const byte *>(spki.data()), spki.size());
+  } catch (const std::exception &e) {
+    std::snprintf(err, errlen, "%s", e.what());
+    return -1;
+  }
+}
+
+using ECDSA256 = ECDSA<ECP, SHA256>;
+int ecdsa_setup(oneshot_cell *c) {
+  return guard(c, [&] {
+    auto *k = new Keyed<ECDSA256::Signer, ECDSA256::Verifier>();
+    c->ctx = k;
+    if (c->op == 0) {
+      k->ok = c->p.priv_len == 32;
+      if (k->ok) {
+        k->priv.AccessKey().Initialize(ASN1::secp256r1(), Integer(c->p.priv, 32));
+        k->ok = k->priv.GetKey().Validate(rng(), 1);
+      }
+    } else {
+      // a P-256 key (same field and order) whose point Crypto++ validates
+      const DL_GroupParameters_EC<ECP> p256(ASN1::secp256r1());
+      k->ok = load(k->pub.AccessKey(), c->p.pub, c->p.pub_len);
+      const auto &g = k->pub.GetKey().GetGroupParameters();
+      k->ok = k->ok && g.GetSubgroupOrder() == p256.GetSubgroupOrder() &&
+              g.GetCurve().GetField().GetModulus() == p256.GetCurve().GetField().GetModulus() &&
+              k->pub.GetKey().Validate(rng(), 3);
+    }
+    return 0;
+  });
+}
+int ecdsa_sign(oneshot_cell *c) { // Crypto++ signs r || s; the protocol wants DER
+  auto *k = static_cast<Keyed<ECDSA256::Signer, ECDSA256::Verifier> *>(c->ctx);
+  if (!k->ok)
+    return oneshot_fail(c, "private key refused"), CB_REJECTED;
+  return guard(c, [&] {
+    byte rs[64];
+    size_t n = k->priv.SignMessage(rng(), c->p.msg, c->p.msg_len, rs);
+    c->out_len = DSAConvertSignatureFormat(c->out, c->def->out_len, DSA_DER, rs, n, DSA_P1363);
+    return 0;
+  });
+}
+int ecdsa_verify(oneshot_cell *c) {
+  auto *k = static_cast<Keyed<ECDSA256::Signer, ECDSA256::Verifier> *>(c->ctx);
+  if (!k->ok)
+    return oneshot_fail(c, "public key refused"), CB_REJECTED;
+  return guard(c, [&] {
+    byte rs[64];
+    size_t n = 0;
+    try {
+      n = DSAConvertSignatureFormat(rs, sizeof rs, DSA_P1363, c->p.sig, c->p.sig_len, DSA_DER);
+    } catch (const std::exception &) {
+      n = 0; // not a DER SEQUENCE of two integers
+    }
+    if (n != sizeof rs || !k->pub.VerifyMessage(c->p.msg, c->p.msg_len, rs, n))
+      return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
+    c->out[0] = 1;
+    return 0;
+  });
+}
+int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+                 size_t errlen) {
+  try {
+    ECDSA256::PrivateKey key;
+    key.Initialize(rng(), ASN1::secp256r1());
+    ECDSA256::PublicKey pk;
+    key.MakePublicKey(pk);
+    std::string spki;
+    StringSink ss(spki);
+    pk.Save(ss);
+    byte d[32];
+    key.GetPrivateExponent().Encode(d, sizeof d);
+    return copy_out(priv, priv_len, d, sizeof d) ||
+           copy_out(pub, pub_len, reinterpret_cast<const byte *>(spki.data()), spki.size());
+  } catch (const std::exception &e) {
+    std::snprintf(err, errlen, "%s", e.what());
+    return -1;
+  }
+}
+
 const char *library_name() { return "Crypto++"; }
 const char *library_version() {
   static char v[24];
@@ -226,6 +418,19 @@ const char *library_version() {
   }
 #define AEAD(name, key, Mode)                                                                      \
   { {name, {"seal", "open"}}, key, 12, 0, 0, both_setup<Mode>, {seal<Mode>, open<Mode>}, cleanup }
+
+using PSS256 = RSASS<PSS, SHA256>; // salt = the digest length (32), MGF1 with SHA-256
+using PKCS1_256 = RSASS<PKCS1v15, SHA256>;
+#define RSA_SIG(name, Scheme, bits)                                                                \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup<Scheme>,                          \
+        {rsa_sign<Scheme>, rsa_verify<Scheme>}, cleanup, 0, 0, rsa_keypair<bits>                   \
+  }
+#define RSA_OAEP(name, bits)                                                                       \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, oaep_setup,                             \
+        {oaep_encrypt, oaep_decrypt}, cleanup, 0, 0, rsa_keypair<bits>                             \
+  }
 
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", SHA256, 32),
@@ -265,6 +470,26 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      x25519_keypair},
+    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     80,
+     ecdsa_setup,
+     {ecdsa_sign, ecdsa_verify},
+     cleanup,
+     0,
+     0,
+     p256_keypair},
+    RSA_SIG("rsa-2048-pss", PSS256, 2048),
+    RSA_SIG("rsa-3072-pss", PSS256, 3072),
+    RSA_SIG("rsa-4096-pss", PSS256, 4096),
+    RSA_SIG("rsa-2048-pkcs1", PKCS1_256, 2048),
+    RSA_SIG("rsa-3072-pkcs1", PKCS1_256, 3072),
+    RSA_SIG("rsa-4096-pkcs1", PKCS1_256, 4096),
+    RSA_OAEP("rsa-2048-oaep", 2048),
+    RSA_OAEP("rsa-3072-oaep", 3072),
+    RSA_OAEP("rsa-4096-oaep", 4096),
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
