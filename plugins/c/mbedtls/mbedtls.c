@@ -5,6 +5,7 @@
  * through mbedtls_ecdsa / mbedtls_ecdh / mbedtls_pk. Mbed TLS 2.28 has no SHA-3
  * and no Ed25519. */
 #include <mbedtls/aes.h>
+#include <mbedtls/asn1write.h>
 #include <mbedtls/chachapoly.h>
 #include <mbedtls/ctr_drbg.h>
 #include <mbedtls/ecdh.h>
@@ -12,7 +13,9 @@
 #include <mbedtls/entropy.h>
 #include <mbedtls/gcm.h>
 #include <mbedtls/md.h>
+#include <mbedtls/oid.h>
 #include <mbedtls/pk.h>
+#include <mbedtls/rsa.h>
 #include <mbedtls/sha256.h>
 #include <mbedtls/sha512.h>
 #include <mbedtls/version.h>
@@ -312,6 +315,161 @@ static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t
   return ec_keypair(1, pub, pub_len, priv, priv_len, err, errlen);
 }
 
+/* ---- RSA: PSS, PKCS#1 v1.5 (SHA-256) and OAEP (SHA-256, MGF1-SHA-256, no label) ----
+ * Keys: SubjectPublicKeyInfo and PKCS#8 DER through mbedtls_pk_parse_*; arg = modulus bits,
+ * arg2 = the scheme. */
+enum { RSA_PSS, RSA_PKCS1, RSA_OAEP };
+
+typedef struct rsa_state {
+  mbedtls_pk_context pk;
+  int ok;
+} rsa_state;
+
+static int rsa_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(rsa_state)) != 0)
+    return CB_FAIL;
+  rsa_state *s = c->ctx;
+  mbedtls_pk_init(&s->pk);
+  int r = c->p.priv != NULL ? mbedtls_pk_parse_key(&s->pk, c->p.priv, c->p.priv_len, NULL, 0)
+                            : mbedtls_pk_parse_public_key(&s->pk, c->p.pub, c->p.pub_len);
+  s->ok = r == 0 && mbedtls_pk_get_type(&s->pk) == MBEDTLS_PK_RSA &&
+          mbedtls_pk_get_bitlen(&s->pk) == (size_t)c->def->arg;
+  if (s->ok) {
+    int pss = c->def->arg2 != RSA_PKCS1;
+    mbedtls_rsa_set_padding(mbedtls_pk_rsa(s->pk),
+                            pss ? MBEDTLS_RSA_PKCS_V21 : MBEDTLS_RSA_PKCS_V15,
+                            pss ? MBEDTLS_MD_SHA256 : MBEDTLS_MD_NONE);
+  }
+  return 0;
+}
+static void rsa_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    mbedtls_pk_free(&((rsa_state *)c->ctx)->pk);
+  oneshot_free_ctx(c);
+}
+
+/* sign: the SHA-256 of the message, then the scheme's padding; salt = 32 bytes (the hash size) */
+static int rsa_sign(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  unsigned char hash[32];
+  if (!s->ok)
+    return oneshot_fail(c, "private key refused"), CB_REJECTED;
+  mbedtls_rsa_context *rsa = mbedtls_pk_rsa(s->pk);
+  int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
+  if (r == 0 && c->def->arg2 == RSA_PSS)
+    r = mbedtls_rsa_rsassa_pss_sign(rsa, mbedtls_ctr_drbg_random, &drbg, MBEDTLS_RSA_PRIVATE,
+                                    MBEDTLS_MD_SHA256, 32, hash, c->out);
+  else if (r == 0)
+    r = mbedtls_rsa_rsassa_pkcs1_v15_sign(rsa, mbedtls_ctr_drbg_random, &drbg, MBEDTLS_RSA_PRIVATE,
+                                          MBEDTLS_MD_SHA256, 32, hash, c->out);
+  c->out_len = mbedtls_rsa_get_len(rsa);
+  return r == 0 ? 0 : oneshot_fail(c, "RSA sign: -0x%04x", (unsigned)-r);
+}
+static int rsa_verify(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  unsigned char hash[32];
+  if (!s->ok || c->p.sig_len != mbedtls_rsa_get_len(mbedtls_pk_rsa(s->pk)))
+    return oneshot_fail(c, "key or signature length refused"), CB_REJECTED;
+  mbedtls_rsa_context *rsa = mbedtls_pk_rsa(s->pk);
+  int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
+  if (r == 0 && c->def->arg2 == RSA_PSS)
+    r = mbedtls_rsa_rsassa_pss_verify_ext(rsa, NULL, NULL, MBEDTLS_RSA_PUBLIC, MBEDTLS_MD_SHA256,
+                                          32, hash, MBEDTLS_MD_SHA256, 32, c->p.sig);
+  else if (r == 0)
+    r = mbedtls_rsa_rsassa_pkcs1_v15_verify(rsa, NULL, NULL, MBEDTLS_RSA_PUBLIC, MBEDTLS_MD_SHA256,
+                                            32, hash, c->p.sig);
+  if (r != 0)
+    return oneshot_fail(c, "signature does not verify: -0x%04x", (unsigned)-r), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+static int oaep_encrypt(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  if (!s->ok)
+    return oneshot_fail(c, "public key refused"), CB_REJECTED;
+  mbedtls_rsa_context *rsa = mbedtls_pk_rsa(s->pk);
+  int r = mbedtls_rsa_rsaes_oaep_encrypt(rsa, mbedtls_ctr_drbg_random, &drbg, MBEDTLS_RSA_PUBLIC,
+                                         NULL, 0, c->p.msg_len, c->p.msg, c->out);
+  c->out_len = mbedtls_rsa_get_len(rsa);
+  return r == 0 ? 0 : (oneshot_fail(c, "OAEP encrypt: -0x%04x", (unsigned)-r), CB_REJECTED);
+}
+static int oaep_decrypt(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  size_t n = 0;
+  if (!s->ok || c->p.msg_len != mbedtls_rsa_get_len(mbedtls_pk_rsa(s->pk)))
+    return oneshot_fail(c, "key or ciphertext length refused"), CB_REJECTED;
+  int r = mbedtls_rsa_rsaes_oaep_decrypt(mbedtls_pk_rsa(s->pk), mbedtls_ctr_drbg_random, &drbg,
+                                         MBEDTLS_RSA_PRIVATE, NULL, 0, &n, c->p.msg, c->out,
+                                         c->def->out_len);
+  c->out_len = n;
+  return r == 0 ? 0 : (oneshot_fail(c, "OAEP decrypt: -0x%04x", (unsigned)-r), CB_REJECTED);
+}
+
+/* mbedtls_pk_write_key_der writes PKCS#1; the protocol's private key is PKCS#8: wrapped here with
+ * the library's own ASN.1 writer (version 0, rsaEncryption, the PKCS#1 key as an OCTET STRING) */
+static int pkcs8_wrap(const unsigned char *pkcs1, size_t n, uint8_t **out, size_t *out_len) {
+  unsigned char buf[4096], *p = buf + sizeof buf;
+  int len = 0, r;
+#define W(call)                                                                                    \
+  if ((r = (call)) < 0)                                                                            \
+    return r;                                                                                      \
+  len += r
+  W(mbedtls_asn1_write_raw_buffer(&p, buf, pkcs1, n));
+  W(mbedtls_asn1_write_len(&p, buf, n));
+  W(mbedtls_asn1_write_tag(&p, buf, MBEDTLS_ASN1_OCTET_STRING));
+  W(mbedtls_asn1_write_algorithm_identifier(&p, buf, MBEDTLS_OID_PKCS1_RSA,
+                                            MBEDTLS_OID_SIZE(MBEDTLS_OID_PKCS1_RSA), 0));
+  W(mbedtls_asn1_write_int(&p, buf, 0));
+  W(mbedtls_asn1_write_len(&p, buf, (size_t)len));
+  W(mbedtls_asn1_write_tag(&p, buf, MBEDTLS_ASN1_CONSTRUCTED | MBEDTLS_ASN1_SEQUENCE));
+#undef W
+  if (oneshot_alloc(out, out_len, (size_t)len) != 0)
+    return -1;
+  memcpy(*out, p, (size_t)len);
+  return 0;
+}
+
+static int rsa_keypair(unsigned bits, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                       size_t *priv_len, char *err, size_t errlen) {
+  mbedtls_pk_context pk;
+  unsigned char der[4096];
+  mbedtls_pk_init(&pk);
+  int n = 0, r = mbedtls_pk_setup(&pk, mbedtls_pk_info_from_type(MBEDTLS_PK_RSA));
+  if (r == 0)
+    r = mbedtls_rsa_gen_key(mbedtls_pk_rsa(pk), mbedtls_ctr_drbg_random, &drbg, bits, 65537);
+  if (r == 0 && (n = mbedtls_pk_write_key_der(&pk, der, sizeof der)) < 0)
+    r = n;
+  if (r == 0)
+    r = pkcs8_wrap(der + sizeof der - n, (size_t)n, priv, priv_len);
+  if (r == 0 && (n = mbedtls_pk_write_pubkey_der(&pk, der, sizeof der)) < 0)
+    r = n;
+  if (r == 0 && (r = oneshot_alloc(pub, pub_len, (size_t)n)) == 0)
+    memcpy(*pub, der + sizeof der - n, (size_t)n);
+  mbedtls_pk_free(&pk);
+  if (r != 0)
+    snprintf(err, errlen, "mbedtls RSA key pair: -0x%04x", (unsigned)-r);
+  return r == 0 ? 0 : -1;
+}
+#define RSA_KEYPAIR(bits)                                                                          \
+  static int rsa##bits##_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, \
+                                 char *err, size_t errlen) {                                       \
+    return rsa_keypair(bits, pub, pub_len, priv, priv_len, err, errlen);                           \
+  }
+RSA_KEYPAIR(2048)
+RSA_KEYPAIR(3072)
+RSA_KEYPAIR(4096)
+
+#define RSA_SIG(name, bits, scheme)                                                                \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup, {rsa_sign, rsa_verify},          \
+        rsa_cleanup, bits, scheme, rsa##bits##_keypair                                             \
+  }
+#define RSA_OAEP(name, bits)                                                                       \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup,                              \
+        {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, RSA_OAEP, rsa##bits##_keypair             \
+  }
+
 #define CIPHER(name, key, block, enc, dec)                                                         \
   { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define AEAD(name, key, prefix)                                                                    \
@@ -364,6 +522,15 @@ const oneshot_alg oneshot_algs[] = {
      1,
      0,
      x25519_keypair},
+    RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
+    RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
+    RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
+    RSA_SIG("rsa-2048-pkcs1", 2048, RSA_PKCS1),
+    RSA_SIG("rsa-3072-pkcs1", 3072, RSA_PKCS1),
+    RSA_SIG("rsa-4096-pkcs1", 4096, RSA_PKCS1),
+    RSA_OAEP("rsa-2048-oaep", 2048),
+    RSA_OAEP("rsa-3072-oaep", 3072),
+    RSA_OAEP("rsa-4096-oaep", 4096),
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
