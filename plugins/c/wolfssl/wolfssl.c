@@ -7,6 +7,7 @@
 
 #include <wolfssl/ssl.h>
 #include <wolfssl/wolfcrypt/aes.h>
+#include <wolfssl/wolfcrypt/asn.h>
 #include <wolfssl/wolfcrypt/asn_public.h>
 #include <wolfssl/wolfcrypt/chacha20_poly1305.h>
 #include <wolfssl/wolfcrypt/curve25519.h>
@@ -16,6 +17,7 @@
 #include <wolfssl/wolfcrypt/hash.h>
 #include <wolfssl/wolfcrypt/hmac.h>
 #include <wolfssl/wolfcrypt/random.h>
+#include <wolfssl/wolfcrypt/rsa.h>
 #include <wolfssl/wolfcrypt/sha256.h>
 #include <wolfssl/wolfcrypt/sha3.h>
 #include <wolfssl/wolfcrypt/sha512.h>
@@ -358,6 +360,167 @@ static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *
   return r == 0 ? 0 : -1;
 }
 
+/* ---- RSA: PSS (SHA-256, MGF1-SHA-256, salt 32), PKCS#1 v1.5 with SHA-256 (wc_Signature*),
+ * OAEP (SHA-256, MGF1-SHA-256, no label). SubjectPublicKeyInfo through wc_RsaPublicKeyDecode;
+ * PKCS#8 through wc_GetPkcs8TraditionalOffset and wc_RsaPrivateKeyDecode. arg = modulus bits,
+ * arg2 = the scheme ---- */
+enum { RSA_PSS, RSA_PKCS1, RSA_OAEP };
+
+typedef struct rsa_state {
+  RsaKey key;
+  int ok;
+} rsa_state;
+
+static int rsa_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(rsa_state)) != 0)
+    return CB_FAIL;
+  rsa_state *s = c->ctx;
+  CHECK(wc_InitRsaKey(&s->key, NULL));
+  word32 idx = 0;
+  int r;
+  if (c->p.priv != NULL) {
+    byte *der = malloc(c->p.priv_len ? c->p.priv_len : 1); /* the offset call wants it writable */
+    if (der == NULL)
+      return oneshot_fail(c, "out of memory");
+    memcpy(der, c->p.priv, c->p.priv_len);
+    r = wc_GetPkcs8TraditionalOffset(der, &idx, N(c->p.priv_len));
+    if (r >= 0)
+      r = wc_RsaPrivateKeyDecode(der, &idx, &s->key, N(c->p.priv_len));
+    free(der);
+    if (r == 0)
+      r = wc_RsaSetRNG(&s->key, &rng); /* blinding (WC_RSA_BLINDING) */
+  } else {
+    r = wc_RsaPublicKeyDecode(c->p.pub, &idx, &s->key, N(c->p.pub_len));
+  }
+  s->ok = r == 0 && idx == (c->p.priv != NULL ? c->p.priv_len : c->p.pub_len) &&
+          wc_RsaEncryptSize(&s->key) * 8 == c->def->arg;
+  return 0;
+}
+static void rsa_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    wc_FreeRsaKey(&((rsa_state *)c->ctx)->key);
+  oneshot_free_ctx(c);
+}
+#define RSA_REFUSED(c, what) (oneshot_fail(c, "%s refused", what), CB_REJECTED)
+
+static int rsa_sign(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  word32 n = (word32)c->def->out_len;
+  byte hash[32];
+  if (!s->ok)
+    return RSA_REFUSED(c, "private key");
+  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
+  int r;
+  if (c->def->arg2 == RSA_PKCS1) { /* the DigestInfo, then PKCS#1 v1.5 type 1 padding */
+    byte info[MAX_ENCODED_SIG_SZ];
+    word32 ni = wc_EncodeSignature(info, hash, 32, SHA256h);
+    r = wc_RsaSSL_Sign(info, ni, c->out, n, &s->key, &rng);
+  } else {
+    r = wc_RsaPSS_Sign_ex(hash, 32, c->out, n, WC_HASH_TYPE_SHA256, WC_MGF1SHA256, 32, &s->key,
+                          &rng);
+  }
+  if (r < 0)
+    return oneshot_fail(c, "RSA sign: %s", wc_GetErrorString(r));
+  n = (word32)r;
+  c->out_len = n;
+  return 0;
+}
+static int rsa_verify(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  byte hash[32], sig[512], out[512];
+  if (!s->ok || c->p.sig_len != (size_t)wc_RsaEncryptSize(&s->key))
+    return RSA_REFUSED(c, "key or signature length");
+  int r;
+  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
+  if (c->def->arg2 == RSA_PKCS1) { /* the recovered DigestInfo must be exactly the expected one */
+    byte info[MAX_ENCODED_SIG_SZ];
+    word32 ni = wc_EncodeSignature(info, hash, 32, SHA256h);
+    r = wc_RsaSSL_Verify(c->p.sig, N(c->p.sig_len), out, sizeof out, &s->key);
+    if (r >= 0 && ((word32)r != ni || memcmp(out, info, ni) != 0))
+      r = SIG_VERIFY_E;
+  } else {
+    memcpy(sig, c->p.sig, c->p.sig_len); /* wc_RsaPSS_VerifyCheck wants it writable */
+    r = wc_RsaPSS_VerifyCheck(sig, N(c->p.sig_len), out, sizeof out, hash, 32, WC_HASH_TYPE_SHA256,
+                              WC_MGF1SHA256, &s->key);
+  }
+  if (r < 0)
+    return oneshot_fail(c, "signature does not verify: %s", wc_GetErrorString(r)), CB_REJECTED;
+  c->out[0] = 1;
+  return 0;
+}
+static int oaep_encrypt(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  if (!s->ok)
+    return RSA_REFUSED(c, "public key");
+  int r =
+      wc_RsaPublicEncrypt_ex(c->p.msg, N(c->p.msg_len), c->out, (word32)c->def->out_len, &s->key,
+                             &rng, WC_RSA_OAEP_PAD, WC_HASH_TYPE_SHA256, WC_MGF1SHA256, NULL, 0);
+  if (r < 0)
+    return oneshot_fail(c, "wc_RsaPublicEncrypt_ex: %s", wc_GetErrorString(r)), CB_REJECTED;
+  c->out_len = (size_t)r;
+  return 0;
+}
+static int oaep_decrypt(oneshot_cell *c) {
+  rsa_state *s = c->ctx;
+  if (!s->ok || c->p.msg_len != (size_t)wc_RsaEncryptSize(&s->key))
+    return RSA_REFUSED(c, "key or ciphertext length");
+  int r =
+      wc_RsaPrivateDecrypt_ex(c->p.msg, N(c->p.msg_len), c->out, (word32)c->def->out_len, &s->key,
+                              WC_RSA_OAEP_PAD, WC_HASH_TYPE_SHA256, WC_MGF1SHA256, NULL, 0);
+  if (r < 0)
+    return oneshot_fail(c, "wc_RsaPrivateDecrypt_ex: %s", wc_GetErrorString(r)), CB_REJECTED;
+  c->out_len = (size_t)r;
+  return 0;
+}
+
+/* a key pair from wc_MakeRsaKey: SubjectPublicKeyInfo, and PKCS#1 wrapped by wc_CreatePKCS8Key */
+static int rsa_keypair(int bits, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                       char *err, size_t errlen) {
+  RsaKey key;
+  byte der[4096], p8[4200];
+  word32 n8 = sizeof p8;
+  int n = 0, r = wc_InitRsaKey(&key, NULL);
+  if (r == 0)
+    r = wc_MakeRsaKey(&key, bits, WC_RSA_EXPONENT, &rng);
+  if (r == 0 && (n = wc_RsaKeyToDer(&key, der, sizeof der)) < 0)
+    r = n;
+  if (r == 0 && (r = wc_CreatePKCS8Key(p8, &n8, der, (word32)n, RSAk, NULL, 0)) > 0)
+    r = 0;
+  if (r == 0 && (oneshot_alloc(priv, priv_len, n8) != 0))
+    r = MEMORY_E;
+  if (r == 0) {
+    memcpy(*priv, p8, n8);
+    if ((n = wc_RsaKeyToPublicDer(&key, der, sizeof der)) < 0)
+      r = n;
+  }
+  if (r == 0 && oneshot_alloc(pub, pub_len, (size_t)n) != 0)
+    r = MEMORY_E;
+  if (r == 0)
+    memcpy(*pub, der, (size_t)n);
+  wc_FreeRsaKey(&key);
+  if (r != 0)
+    snprintf(err, errlen, "wolfSSL RSA key pair: %s", wc_GetErrorString(r));
+  return r == 0 ? 0 : -1;
+}
+#define RSA_KEYPAIR(bits)                                                                          \
+  static int rsa##bits##_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, \
+                                 char *err, size_t errlen) {                                       \
+    return rsa_keypair(bits, pub, pub_len, priv, priv_len, err, errlen);                           \
+  }
+RSA_KEYPAIR(2048)
+RSA_KEYPAIR(3072)
+RSA_KEYPAIR(4096)
+#define RSA_SIG(name, bits, scheme)                                                                \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup, {rsa_sign, rsa_verify},          \
+        rsa_cleanup, bits, scheme, rsa##bits##_keypair                                             \
+  }
+#define RSA_OAEP(name, bits)                                                                       \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup,                              \
+        {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, RSA_OAEP, rsa##bits##_keypair             \
+  }
+
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
 #define CIPHER(name, key, block, enc, dec)                                                         \
@@ -419,6 +582,15 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      p256_keypair},
+    RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
+    RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
+    RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
+    RSA_SIG("rsa-2048-pkcs1", 2048, RSA_PKCS1),
+    RSA_SIG("rsa-3072-pkcs1", 3072, RSA_PKCS1),
+    RSA_SIG("rsa-4096-pkcs1", 4096, RSA_PKCS1),
+    RSA_OAEP("rsa-2048-oaep", 2048),
+    RSA_OAEP("rsa-3072-oaep", 3072),
+    RSA_OAEP("rsa-4096-oaep", 4096),
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
