@@ -6,6 +6,7 @@
  * and no Ed25519. */
 #include <mbedtls/aes.h>
 #include <mbedtls/asn1write.h>
+#include <mbedtls/ccm.h>
 #include <mbedtls/chachapoly.h>
 #include <mbedtls/ctr_drbg.h>
 #include <mbedtls/ecdh.h>
@@ -94,6 +95,18 @@ static int cbc(oneshot_cell *c, int mode) {
 static int cbc_enc(oneshot_cell *c) { return cbc(c, MBEDTLS_AES_ENCRYPT); }
 static int cbc_dec(oneshot_cell *c) { return cbc(c, MBEDTLS_AES_DECRYPT); }
 
+/* ECB: mbedtls_aes_crypt_ecb is one block per call */
+static int ecb(oneshot_cell *c, int mode) {
+  aes_keys *k = c->ctx;
+  mbedtls_aes_context *ctx = mode == MBEDTLS_AES_ENCRYPT ? &k->enc : &k->dec;
+  for (size_t i = 0; i < c->p.msg_len; i += 16)
+    if (mbedtls_aes_crypt_ecb(ctx, mode, c->p.msg + i, c->out + i) != 0)
+      return oneshot_fail(c, "mbedtls_aes_crypt_ecb failed");
+  return 0;
+}
+static int ecb_enc(oneshot_cell *c) { return ecb(c, MBEDTLS_AES_ENCRYPT); }
+static int ecb_dec(oneshot_cell *c) { return ecb(c, MBEDTLS_AES_DECRYPT); }
+
 static int ctr(oneshot_cell *c) { /* the whole 16-byte block is the big-endian counter */
   aes_keys *k = c->ctx;
   unsigned char counter[16], block[16];
@@ -130,6 +143,36 @@ static int gcm_open(oneshot_cell *c) {
 static void gcm_cleanup(oneshot_cell *c) {
   if (c->ctx != NULL)
     mbedtls_gcm_free(c->ctx);
+  oneshot_free_ctx(c);
+}
+
+/* ---- AES-CCM, 16-byte tag ---- */
+
+static int ccm_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(mbedtls_ccm_context)) != 0)
+    return CB_FAIL;
+  mbedtls_ccm_init(c->ctx);
+  if (mbedtls_ccm_setkey(c->ctx, MBEDTLS_CIPHER_ID_AES, c->p.key, (unsigned)c->p.key_len * 8))
+    return oneshot_fail(c, "mbedtls_ccm_setkey failed");
+  return 0;
+}
+static int ccm_seal(oneshot_cell *c) {
+  size_t n = c->p.msg_len;
+  int r = mbedtls_ccm_encrypt_and_tag(c->ctx, n, c->p.iv, c->p.iv_len, c->p.aad, c->p.aad_len,
+                                      c->p.msg, c->out, c->out + n, CB_TAG_LEN);
+  return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ccm_encrypt_and_tag: -0x%04x", (unsigned)-r);
+}
+static int ccm_open(oneshot_cell *c) {
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  int r = mbedtls_ccm_auth_decrypt(c->ctx, n, c->p.iv, c->p.iv_len, c->p.aad, c->p.aad_len,
+                                   c->p.msg, c->out, c->p.msg + n, CB_TAG_LEN);
+  if (r == MBEDTLS_ERR_CCM_AUTH_FAILED)
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ccm_auth_decrypt: -0x%04x", (unsigned)-r);
+}
+static void ccm_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    mbedtls_ccm_free(c->ctx);
   oneshot_free_ctx(c);
 }
 
@@ -470,6 +513,11 @@ RSA_KEYPAIR(4096)
         {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, RSA_OAEP, rsa##bits##_keypair             \
   }
 
+#define ECB(name, key)                                                                             \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 0, 16, 0, aes_setup, {ecb_enc, ecb_dec},         \
+        aes_cleanup                                                                                \
+  }
 #define CIPHER(name, key, block, enc, dec)                                                         \
   { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define AEAD(name, key, prefix)                                                                    \
@@ -484,11 +532,15 @@ const oneshot_alg oneshot_algs[] = {
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
     CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
     CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
+    ECB("aes-128-ecb", 16),
+    ECB("aes-256-ecb", 32),
     CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
     CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
     AEAD("aes-128-gcm", 16, gcm),
     AEAD("aes-256-gcm", 32, gcm),
     AEAD("chacha20-poly1305", 32, chapo),
+    AEAD("aes-128-ccm", 16, ccm),
+    AEAD("aes-256-ccm", 32, ccm),
     {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
      0,
      0,

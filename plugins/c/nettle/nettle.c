@@ -5,6 +5,7 @@
  * (setup); every operation sets its IV or nonce again, as the protocol says. */
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
+#include <nettle/ccm.h>
 #include <nettle/chacha-poly1305.h>
 #include <nettle/ctr.h>
 #include <nettle/curve25519.h>
@@ -92,6 +93,16 @@ static int cbc_dec(oneshot_cell *c) {
   uint8_t iv[AES_BLOCK_SIZE];
   memcpy(iv, c->p.iv, sizeof iv);
   cbc_decrypt(&k->dec, k->decrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
+  return 0;
+}
+static int ecb_enc(oneshot_cell *c) { /* nettle's block functions take any multiple of 16 */
+  aes_keys *k = c->ctx;
+  k->encrypt(&k->enc, c->p.msg_len, c->out, c->p.msg);
+  return 0;
+}
+static int ecb_dec(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  k->decrypt(&k->dec, c->p.msg_len, c->out, c->p.msg);
   return 0;
 }
 static int ctr(oneshot_cell *c) { /* the whole 16-byte block is the big-endian counter */
@@ -199,6 +210,43 @@ static int x_derive(oneshot_cell *c) {
   return 0;
 }
 
+/* AES-CCM: the message functions, 16-byte tag, keyed once (arg: 128 or 256) */
+typedef union ccm_keys {
+  struct ccm_aes128_ctx a128;
+  struct ccm_aes256_ctx a256;
+} ccm_keys;
+static int ccm_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(ccm_keys)) != 0)
+    return CB_FAIL;
+  ccm_keys *k = c->ctx;
+  if (c->def->arg == 128)
+    ccm_aes128_set_key(&k->a128, c->p.key);
+  else
+    ccm_aes256_set_key(&k->a256, c->p.key);
+  return 0;
+}
+static int ccm_seal(oneshot_cell *c) {
+  ccm_keys *k = c->ctx;
+  size_t n = c->p.msg_len + CB_TAG_LEN;
+  if (c->def->arg == 128)
+    ccm_aes128_encrypt_message(&k->a128, c->p.iv_len, c->p.iv, c->p.aad_len, c->p.aad, CB_TAG_LEN,
+                               n, c->out, c->p.msg);
+  else
+    ccm_aes256_encrypt_message(&k->a256, c->p.iv_len, c->p.iv, c->p.aad_len, c->p.aad, CB_TAG_LEN,
+                               n, c->out, c->p.msg);
+  return 0;
+}
+static int ccm_open(oneshot_cell *c) {
+  ccm_keys *k = c->ctx;
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  int ok = c->def->arg == 128
+               ? ccm_aes128_decrypt_message(&k->a128, c->p.iv_len, c->p.iv, c->p.aad_len, c->p.aad,
+                                            CB_TAG_LEN, n, c->out, c->p.msg)
+               : ccm_aes256_decrypt_message(&k->a256, c->p.iv_len, c->p.iv, c->p.aad_len, c->p.aad,
+                                            CB_TAG_LEN, n, c->out, c->p.msg);
+  return ok ? 0 : (oneshot_fail(c, "tag mismatch"), CB_REJECTED);
+}
+
 /* ---- the catalogue ---- */
 
 #define HASH(name, fn, size)                                                                       \
@@ -243,11 +291,45 @@ const oneshot_alg oneshot_algs[] = {
      aes_setup,
      {cbc_enc, cbc_dec},
      oneshot_free_ctx},
+    {{"aes-128-ecb", {"encrypt", "decrypt"}, 0, 0, 0},
+     16,
+     0,
+     16,
+     0,
+     aes_setup,
+     {ecb_enc, ecb_dec},
+     oneshot_free_ctx},
+    {{"aes-256-ecb", {"encrypt", "decrypt"}, 0, 0, 0},
+     32,
+     0,
+     16,
+     0,
+     aes_setup,
+     {ecb_enc, ecb_dec},
+     oneshot_free_ctx},
     CIPHER("aes-128-ctr", 16, ctr, ctr),
     CIPHER("aes-256-ctr", 32, ctr, ctr),
     AEAD("aes-128-gcm", 16, gcm128),
     AEAD("aes-256-gcm", 32, gcm256),
     AEAD("chacha20-poly1305", 32, chapo),
+    {{"aes-128-ccm", {"seal", "open"}, 0, 0, 0},
+     16,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     oneshot_free_ctx,
+     128},
+    {{"aes-256-ccm", {"seal", "open"}, 0, 0, 0},
+     32,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     oneshot_free_ctx,
+     256},
     {{"ed25519", {"sign", "verify"}, 0, 1, 0},
      0,
      0,

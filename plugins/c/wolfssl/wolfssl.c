@@ -109,6 +109,15 @@ static int cbc_dec(oneshot_cell *c) {
   CHECK(wc_AesCbcDecrypt(&k->dec, c->out, c->p.msg, N(c->p.msg_len)));
   return 0;
 }
+static int ecb_enc(oneshot_cell *c) {
+  CHECK(wc_AesEcbEncrypt(&((aes_keys *)c->ctx)->enc, c->out, c->p.msg, N(c->p.msg_len)));
+  return 0;
+}
+static int ecb_dec(oneshot_cell *c) {
+  CHECK(wc_AesEcbDecrypt(&((aes_keys *)c->ctx)->dec, c->out, c->p.msg, N(c->p.msg_len)));
+  return 0;
+}
+
 static int ctr(oneshot_cell *c) { /* wc_AesSetIV also drops the previous
                                      message's key stream */
   aes_keys *k = c->ctx;
@@ -132,6 +141,33 @@ static int gcm_open(oneshot_cell *c) {
   if (r == AES_GCM_AUTH_E)
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "wc_AesGcmDecrypt: %s", wc_GetErrorString(r));
+}
+
+/* AES-CCM (arg 1): its own key set-up, wc_AesCcmSetKey, once per cell */
+static int ccm_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
+    return CB_FAIL;
+  aes_keys *k = c->ctx;
+  CHECK(wc_AesInit(&k->enc, NULL, INVALID_DEVID));
+  CHECK(wc_AesInit(&k->dec, NULL, INVALID_DEVID));
+  CHECK(wc_AesCcmSetKey(&k->enc, c->p.key, N(c->p.key_len)));
+  return 0;
+}
+static int ccm_seal(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  size_t n = c->p.msg_len;
+  CHECK(wc_AesCcmEncrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->out + n,
+                         CB_TAG_LEN, c->p.aad, N(c->p.aad_len)));
+  return 0;
+}
+static int ccm_open(oneshot_cell *c) {
+  aes_keys *k = c->ctx;
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  int r = wc_AesCcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->p.msg + n,
+                           CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
+  if (r == AES_CCM_AUTH_E)
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return r == 0 ? 0 : oneshot_fail(c, "wc_AesCcmDecrypt: %s", wc_GetErrorString(r));
 }
 
 static int chapo_seal(oneshot_cell *c) {
@@ -523,6 +559,11 @@ RSA_KEYPAIR(4096)
 
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
+#define ECB(name, key)                                                                             \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 0, 16, 0, aes_setup, {ecb_enc, ecb_dec},         \
+        aes_cleanup                                                                                \
+  }
 #define CIPHER(name, key, block, enc, dec)                                                         \
   { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define GCM(name, key)                                                                             \
@@ -536,10 +577,28 @@ const oneshot_alg oneshot_algs[] = {
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
     CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
     CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
+    ECB("aes-128-ecb", 16),
+    ECB("aes-256-ecb", 32),
     CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
     CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
     GCM("aes-128-gcm", 16),
     GCM("aes-256-gcm", 32),
+    {{"aes-128-ccm", {"seal", "open"}, 0, 0, 0},
+     16,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     aes_cleanup},
+    {{"aes-256-ccm", {"seal", "open"}, 0, 0, 0},
+     32,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     aes_cleanup},
     {{"chacha20-poly1305", {"seal", "open"}, 0, 0, 0},
      32,
      12,
