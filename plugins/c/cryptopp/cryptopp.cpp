@@ -6,6 +6,7 @@
 // through EncryptAndAuthenticate / DecryptAndVerify.
 #include <crypto++/aes.h>
 #include <crypto++/blake2.h>
+#include <crypto++/ccm.h>
 #include <crypto++/chachapoly.h>
 #include <crypto++/cryptlib.h>
 #include <crypto++/dsa.h>
@@ -21,6 +22,7 @@
 #include <crypto++/sha.h>
 #include <crypto++/sha3.h>
 #include <crypto++/sm3.h>
+#include <crypto++/sm4.h>
 #include <crypto++/xed25519.h>
 
 #include <cstdio>
@@ -97,6 +99,25 @@ template <class Mode, bool decrypt> int both_run(oneshot_cell *c) {
     auto *b = static_cast<Both<Mode> *>(c->ctx);
     SymmetricCipher &m = decrypt ? static_cast<SymmetricCipher &>(b->dec) : b->enc;
     m.Resynchronize(c->p.iv, static_cast<int>(c->p.iv_len));
+    m.ProcessData(c->out, c->p.msg, c->p.msg_len);
+    return 0;
+  });
+}
+
+// ECB has no IV: keyed once, never resynchronised
+template <class Mode> int ecb_setup(oneshot_cell *c) {
+  return guard(c, [&] {
+    auto *b = new Both<Mode>();
+    c->ctx = b;
+    b->enc.SetKey(c->p.key, c->p.key_len);
+    b->dec.SetKey(c->p.key, c->p.key_len);
+    return 0;
+  });
+}
+template <class Mode, bool decrypt> int ecb_run(oneshot_cell *c) {
+  return guard(c, [&] {
+    auto *b = static_cast<Both<Mode> *>(c->ctx);
+    SymmetricCipher &m = decrypt ? static_cast<SymmetricCipher &>(b->dec) : b->enc;
     m.ProcessData(c->out, c->p.msg, c->p.msg_len);
     return 0;
   });
@@ -416,9 +437,22 @@ const char *library_version() {
     {name, {"encrypt", "decrypt"}}, key, 16, 0, 0, both_setup<CTR_Mode<AES>>,                      \
         {both_run<CTR_Mode<AES>, false>, both_run<CTR_Mode<AES>, true>}, cleanup                   \
   }
+#define ECB(name, key, Cipher)                                                                     \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}}, key, 0, 16, 0, ecb_setup<ECB_Mode<Cipher>>,                    \
+        {ecb_run<ECB_Mode<Cipher>, false>, ecb_run<ECB_Mode<Cipher>, true>}, cleanup               \
+  }
+#define MODE(name, key, block, Mode)                                                               \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}}, key, 16, block, 0, both_setup<Mode>,                           \
+        {both_run<Mode, false>, both_run<Mode, true>}, cleanup                                     \
+  }
+#define AEAD_IV(name, key, iv, Mode)                                                               \
+  { {name, {"seal", "open"}}, key, iv, 0, 0, both_setup<Mode>, {seal<Mode>, open<Mode>}, cleanup }
 #define AEAD(name, key, Mode)                                                                      \
   { {name, {"seal", "open"}}, key, 12, 0, 0, both_setup<Mode>, {seal<Mode>, open<Mode>}, cleanup }
 
+using AES_CCM16 = CCM<AES, 16>;    // a 16-byte tag
 using PSS256 = RSASS<PSS, SHA256>; // salt = the digest length (32), MGF1 with SHA-256
 using PKCS1_256 = RSASS<PKCS1v15, SHA256>;
 #define RSA_SIG(name, Scheme, bits)                                                                \
@@ -448,6 +482,14 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, GCM<AES>),
     AEAD("aes-256-gcm", 32, GCM<AES>),
     AEAD("chacha20-poly1305", 32, ChaCha20Poly1305),
+    AEAD("aes-128-ccm", 16, AES_CCM16),
+    AEAD("aes-256-ccm", 32, AES_CCM16),
+    AEAD_IV("xchacha20-poly1305", 32, 24, XChaCha20Poly1305),
+    ECB("aes-128-ecb", 16, AES),
+    ECB("aes-256-ecb", 32, AES),
+    ECB("sm4-ecb", 16, SM4),
+    MODE("sm4-cbc", 16, 16, CBC_Mode<SM4>),
+    MODE("sm4-ctr", 16, 0, CTR_Mode<SM4>),
     {{"ed25519", {"sign", "verify"}, 0, 1, 0},
      0,
      0,

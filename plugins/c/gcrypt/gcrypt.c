@@ -60,6 +60,8 @@ static int cipher_setup(oneshot_cell *c) {
 static void cipher_cleanup(oneshot_cell *c) { gcry_cipher_close(c->ctx); }
 
 static int set_iv(oneshot_cell *c) {
+  if (c->def->arg2 == GCRY_CIPHER_MODE_ECB)
+    return 0;
   if (c->def->arg2 == GCRY_CIPHER_MODE_CTR)
     return gcry_cipher_setctr(c->ctx, c->p.iv, c->p.iv_len);
   return gcry_cipher_setiv(c->ctx, c->p.iv, c->p.iv_len);
@@ -74,9 +76,17 @@ static int decrypt(oneshot_cell *c) {
   CHECK(gcry_cipher_decrypt(c->ctx, c->out, c->out_len, c->p.msg, c->p.msg_len));
   return 0;
 }
+/* CCM must be told the message, AAD and tag lengths before the AAD */
+static int ccm_lengths(oneshot_cell *c, size_t n) {
+  uint64_t lengths[3] = {n, c->p.aad_len, CB_TAG_LEN};
+  return c->def->arg2 != GCRY_CIPHER_MODE_CCM
+             ? 0
+             : gcry_cipher_ctl(c->ctx, GCRYCTL_SET_CCM_LENGTHS, lengths, sizeof lengths);
+}
 static int seal(oneshot_cell *c) {
   size_t n = c->p.msg_len;
   CHECK(set_iv(c));
+  CHECK(ccm_lengths(c, n));
   CHECK(gcry_cipher_authenticate(c->ctx, c->p.aad, c->p.aad_len));
   CHECK(gcry_cipher_final(c->ctx));
   CHECK(gcry_cipher_encrypt(c->ctx, c->out, n, c->p.msg, n));
@@ -86,6 +96,7 @@ static int seal(oneshot_cell *c) {
 static int open_(oneshot_cell *c) {
   size_t n = c->p.msg_len - CB_TAG_LEN;
   CHECK(set_iv(c));
+  CHECK(ccm_lengths(c, n));
   CHECK(gcry_cipher_authenticate(c->ctx, c->p.aad, c->p.aad_len));
   CHECK(gcry_cipher_final(c->ctx));
   CHECK(gcry_cipher_decrypt(c->ctx, c->out, n, c->p.msg, n));
@@ -233,6 +244,11 @@ static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_
 
 #define HASH(name, algo, size)                                                                     \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {hash}, NULL, algo, 0 }
+#define ECB(name, key, algo)                                                                       \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}}, key, 0, 16, 0, cipher_setup, {encrypt, decrypt},               \
+        cipher_cleanup, algo, GCRY_CIPHER_MODE_ECB                                                 \
+  }
 #define CIPHER(name, key, block, algo, mode)                                                       \
   {                                                                                                \
     {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, cipher_setup, {encrypt, decrypt},  \
@@ -255,6 +271,9 @@ const oneshot_alg oneshot_algs[] = {
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup, 0, 0},
     CIPHER("aes-128-cbc", 16, 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC),
     CIPHER("aes-256-cbc", 32, 16, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_CBC),
+    ECB("aes-128-ecb", 16, GCRY_CIPHER_AES128),
+    ECB("aes-256-ecb", 32, GCRY_CIPHER_AES256),
+    ECB("sm4-ecb", 16, GCRY_CIPHER_SM4),
     CIPHER("aes-128-ctr", 16, 0, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CTR),
     CIPHER("aes-256-ctr", 32, 0, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_CTR),
     CIPHER("sm4-cbc", 16, 16, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CBC),
@@ -262,6 +281,9 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_GCM),
     AEAD("aes-256-gcm", 32, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_GCM),
     AEAD("chacha20-poly1305", 32, GCRY_CIPHER_CHACHA20, GCRY_CIPHER_MODE_POLY1305),
+    AEAD("aes-128-ccm", 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CCM),
+    AEAD("aes-256-ccm", 32, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_CCM),
+    AEAD("sm4-gcm", 16, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_GCM),
     {{"ed25519", {"sign", "verify"}, 0, 1, 0},
      0,
      0,

@@ -76,6 +76,28 @@ static int cbc_dec(oneshot_cell *c) {
   return 0;
 }
 
+/* ---- AES-ECB ---- */
+
+static int ecb_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(symmetric_ECB)) != 0)
+    return CB_FAIL;
+  CHECK(ecb_start(aes, c->p.key, (int)c->p.key_len, 0, c->ctx));
+  return 0;
+}
+static void ecb_cleanup(oneshot_cell *c) {
+  if (c->ctx != NULL)
+    ecb_done(c->ctx);
+  oneshot_free_ctx(c);
+}
+static int ecb_enc(oneshot_cell *c) {
+  CHECK(ecb_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
+  return 0;
+}
+static int ecb_dec(oneshot_cell *c) {
+  CHECK(ecb_decrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
+  return 0;
+}
+
 static int ctr_setup(oneshot_cell *c) { /* the whole 16-byte block is the big-endian counter */
   if (oneshot_ctx(c, sizeof(symmetric_CTR)) != 0)
     return CB_FAIL;
@@ -147,6 +169,34 @@ static int open_(oneshot_cell *c) {
   return 0;
 }
 
+/* ---- AES-CCM through ccm_memory with the key scheduled once (its uskey argument) ---- */
+
+static int ccm_setup(oneshot_cell *c) {
+  if (oneshot_ctx(c, sizeof(symmetric_key)) != 0)
+    return CB_FAIL;
+  CHECK(cipher_descriptor[aes].setup(c->p.key, (int)c->p.key_len, 0, c->ctx));
+  return 0;
+}
+/* ccm_memory takes its input without const; it reads it only */
+static int ccm_seal(oneshot_cell *c) {
+  size_t n = c->p.msg_len;
+  unsigned long tag_len = CB_TAG_LEN;
+  CHECK(ccm_memory(aes, NULL, 0, c->ctx, c->p.iv, c->p.iv_len, c->p.aad, c->p.aad_len,
+                   (unsigned char *)c->p.msg, n, c->out, c->out + n, &tag_len, CCM_ENCRYPT));
+  return 0;
+}
+static int ccm_open(oneshot_cell *c) { /* decryption checks the tag (CRYPT_ERROR on mismatch) */
+  size_t n = c->p.msg_len - CB_TAG_LEN;
+  unsigned char tag[CB_TAG_LEN];
+  unsigned long tag_len = CB_TAG_LEN;
+  memcpy(tag, c->p.msg + n, CB_TAG_LEN);
+  int r = ccm_memory(aes, NULL, 0, c->ctx, c->p.iv, c->p.iv_len, c->p.aad, c->p.aad_len, c->out, n,
+                     (unsigned char *)c->p.msg, tag, &tag_len, CCM_DECRYPT);
+  if (r == CRYPT_ERROR)
+    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
+  return r == CRYPT_OK ? 0 : oneshot_fail(c, "ccm_memory: %s", error_to_string(r));
+}
+
 #define HASH(name, i, size)                                                                        \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {hash}, NULL, i }
 #define CBC(name, key)                                                                             \
@@ -166,11 +216,43 @@ const oneshot_alg oneshot_algs[] = {
     {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, NULL, {hmac}, NULL},
     CBC("aes-128-cbc", 16),
     CBC("aes-256-cbc", 32),
+    {{"aes-128-ecb", {"encrypt", "decrypt"}},
+     16,
+     0,
+     16,
+     0,
+     ecb_setup,
+     {ecb_enc, ecb_dec},
+     ecb_cleanup},
+    {{"aes-256-ecb", {"encrypt", "decrypt"}},
+     32,
+     0,
+     16,
+     0,
+     ecb_setup,
+     {ecb_enc, ecb_dec},
+     ecb_cleanup},
     CTR("aes-128-ctr", 16),
     CTR("aes-256-ctr", 32),
     AEAD("aes-128-gcm", 16, 0),
     AEAD("aes-256-gcm", 32, 0),
     AEAD("chacha20-poly1305", 32, 1),
+    {{"aes-128-ccm", {"seal", "open"}},
+     16,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     oneshot_free_ctx},
+    {{"aes-256-ccm", {"seal", "open"}},
+     32,
+     12,
+     0,
+     0,
+     ccm_setup,
+     {ccm_seal, ccm_open},
+     oneshot_free_ctx},
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
