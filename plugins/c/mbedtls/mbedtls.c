@@ -231,6 +231,9 @@ typedef struct ec_state {
   int ok;                  /* the library accepted the key material */
 } ec_state;
 
+/* arg = the curve (mbedtls_ecp_group_id); the field size in bytes */
+static size_t field_len(const mbedtls_ecp_group *grp) { return (grp->pbits + 7) / 8; }
+
 static int ec_setup(oneshot_cell *c) {
   if (oneshot_ctx(c, sizeof(ec_state)) != 0)
     return CB_FAIL;
@@ -239,9 +242,10 @@ static int ec_setup(oneshot_cell *c) {
   mbedtls_pk_init(&s->pk);
   mbedtls_ecp_point_init(&s->peer);
   mbedtls_mpi_init(&s->z);
-  mbedtls_ecp_group_id id = c->def->arg ? MBEDTLS_ECP_DP_CURVE25519 : MBEDTLS_ECP_DP_SECP256R1;
+  mbedtls_ecp_group_id id = (mbedtls_ecp_group_id)c->def->arg;
   if (mbedtls_ecp_group_load(&s->key.grp, id) != 0)
     return oneshot_fail(c, "mbedtls_ecp_group_load failed");
+  size_t n = field_len(&s->key.grp);
   int ok = 1;
   if (c->p.priv != NULL) {
     if (id == MBEDTLS_ECP_DP_CURVE25519) {
@@ -253,7 +257,7 @@ static int ec_setup(oneshot_cell *c) {
         ok = mbedtls_mpi_read_binary_le(&s->key.d, k, 32) == 0;
       }
     } else {
-      ok = c->p.priv_len == 32 && mbedtls_mpi_read_binary(&s->key.d, c->p.priv, 32) == 0 &&
+      ok = c->p.priv_len == n && mbedtls_mpi_read_binary(&s->key.d, c->p.priv, n) == 0 &&
            mbedtls_ecp_check_privkey(&s->key.grp, &s->key.d) == 0;
     }
   }
@@ -263,8 +267,7 @@ static int ec_setup(oneshot_cell *c) {
            mbedtls_ecp_point_read_binary(&s->key.grp, &s->peer, c->p.pub, 32) == 0;
     else
       ok = mbedtls_pk_parse_public_key(&s->pk, c->p.pub, c->p.pub_len) == 0 &&
-           mbedtls_pk_get_type(&s->pk) == MBEDTLS_PK_ECKEY &&
-           mbedtls_pk_ec(s->pk)->grp.id == MBEDTLS_ECP_DP_SECP256R1;
+           mbedtls_pk_get_type(&s->pk) == MBEDTLS_PK_ECKEY && mbedtls_pk_ec(s->pk)->grp.id == id;
   }
   s->ok = ok;
   return 0;
@@ -281,26 +284,37 @@ static void ec_cleanup(oneshot_cell *c) {
 }
 #define EC_REFUSED(c) (oneshot_fail(c, "key material refused"), CB_REJECTED)
 
-static int ecdsa_sign(oneshot_cell *c) { /* ECDSA with SHA-256: the hash is inside */
+/* the message's hash, inside the operation: SHA-384 for P-384, SHA-256 for the others */
+static int ec_hash(oneshot_cell *c, unsigned char hash[64], size_t *len, mbedtls_md_type_t *md) {
+  int p384 = c->def->arg == MBEDTLS_ECP_DP_SECP384R1;
+  *len = p384 ? 48 : 32;
+  *md = p384 ? MBEDTLS_MD_SHA384 : MBEDTLS_MD_SHA256;
+  return p384 ? mbedtls_sha512_ret(c->p.msg, c->p.msg_len, hash, 1)
+              : mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
+}
+static int ecdsa_sign(oneshot_cell *c) {
   ec_state *s = c->ctx;
-  unsigned char hash[32];
-  size_t n = 0;
+  unsigned char hash[64]; /* mbedtls_sha512_ret writes into a 64-byte array type */
+  size_t n = 0, hlen;
+  mbedtls_md_type_t md;
   if (!s->ok)
     return EC_REFUSED(c);
-  int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
+  int r = ec_hash(c, hash, &hlen, &md);
   if (r == 0)
-    r = mbedtls_ecdsa_write_signature(&s->key, MBEDTLS_MD_SHA256, hash, 32, c->out, &n,
-                                      mbedtls_ctr_drbg_random, &drbg);
-  c->out_len = n; /* DER: 70 to 72 bytes */
+    r = mbedtls_ecdsa_write_signature(&s->key, md, hash, hlen, c->out, &n, mbedtls_ctr_drbg_random,
+                                      &drbg);
+  c->out_len = n; /* DER */
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ecdsa_write_signature: -0x%04x", (unsigned)-r);
 }
 static int ecdsa_verify(oneshot_cell *c) {
   ec_state *s = c->ctx;
-  unsigned char hash[32];
+  unsigned char hash[64]; /* mbedtls_sha512_ret writes into a 64-byte array type */
+  size_t hlen;
+  mbedtls_md_type_t md;
   if (!s->ok)
     return EC_REFUSED(c);
-  if (mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0) != 0 ||
-      mbedtls_pk_verify(&s->pk, MBEDTLS_MD_SHA256, hash, 32, c->p.sig, c->p.sig_len) != 0)
+  if (ec_hash(c, hash, &hlen, &md) != 0 ||
+      mbedtls_pk_verify(&s->pk, md, hash, hlen, c->p.sig, c->p.sig_len) != 0)
     return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
   c->out[0] = 1;
   return 0;
@@ -309,54 +323,67 @@ static int ecdh_derive(oneshot_cell *c) {
   ec_state *s = c->ctx;
   if (!s->ok)
     return EC_REFUSED(c);
-  int x = c->def->arg;
+  int x = c->def->arg == MBEDTLS_ECP_DP_CURVE25519;
   const mbedtls_ecp_point *peer = x ? &s->peer : &mbedtls_pk_ec(s->pk)->Q;
+  size_t n = field_len(&s->key.grp);
   int r = mbedtls_ecdh_compute_shared(&s->key.grp, &s->z, peer, &s->key.d, mbedtls_ctr_drbg_random,
                                       &drbg);
   if (r == 0)
-    r = x ? mbedtls_mpi_write_binary_le(&s->z, c->out, 32)
-          : mbedtls_mpi_write_binary(&s->z, c->out, 32);
+    r = x ? mbedtls_mpi_write_binary_le(&s->z, c->out, n)
+          : mbedtls_mpi_write_binary(&s->z, c->out, n);
+  c->out_len = n;
   return r == 0
              ? 0
              : (oneshot_fail(c, "mbedtls_ecdh_compute_shared: -0x%04x", (unsigned)-r), CB_REJECTED);
 }
 
-/* key pairs from mbedtls_ecp_gen_key: P-256 as scalar + SubjectPublicKeyInfo, X25519 raw */
-static int ec_keypair(int x, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                      char *err, size_t errlen) {
+/* key pairs from mbedtls_ecp_gen_key: NIST / SEC curves as scalar + SubjectPublicKeyInfo,
+ * X25519 raw */
+static int ec_keypair(mbedtls_ecp_group_id id, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                      size_t *priv_len, char *err, size_t errlen) {
   mbedtls_pk_context pk;
-  unsigned char der[160];
+  unsigned char der[200];
+  int x = id == MBEDTLS_ECP_DP_CURVE25519;
   mbedtls_pk_init(&pk);
   int r = mbedtls_pk_setup(&pk, mbedtls_pk_info_from_type(MBEDTLS_PK_ECKEY));
   mbedtls_ecp_keypair *k = mbedtls_pk_ec(pk);
   if (r == 0)
-    r = mbedtls_ecp_gen_key(x ? MBEDTLS_ECP_DP_CURVE25519 : MBEDTLS_ECP_DP_SECP256R1, k,
-                            mbedtls_ctr_drbg_random, &drbg);
-  int n = 32;
+    r = mbedtls_ecp_gen_key(id, k, mbedtls_ctr_drbg_random, &drbg);
+  size_t f = r == 0 ? field_len(&k->grp) : 0;
+  int n = (int)f;
   if (r == 0 && !x && (n = mbedtls_pk_write_pubkey_der(&pk, der, sizeof der)) < 0)
     r = n;
-  if (r == 0 && (oneshot_alloc(priv, priv_len, 32) != 0 || oneshot_alloc(pub, pub_len, n) != 0))
+  if (r == 0 &&
+      (oneshot_alloc(priv, priv_len, f) != 0 || oneshot_alloc(pub, pub_len, (size_t)n) != 0))
     r = -1;
   if (r == 0)
-    r = x ? mbedtls_mpi_write_binary_le(&k->d, *priv, 32)
-          : mbedtls_mpi_write_binary(&k->d, *priv, 32);
+    r = x ? mbedtls_mpi_write_binary_le(&k->d, *priv, f)
+          : mbedtls_mpi_write_binary(&k->d, *priv, f);
   if (r == 0 && x)
-    r = mbedtls_mpi_write_binary_le(&k->Q.X, *pub, 32);
+    r = mbedtls_mpi_write_binary_le(&k->Q.X, *pub, f);
   else if (r == 0)
-    memcpy(*pub, der + sizeof der - n, n); /* mbedtls writes DER at the end of the buffer */
+    memcpy(*pub, der + sizeof der - n, (size_t)n); /* mbedtls writes DER at the end of the buffer */
   mbedtls_pk_free(&pk);
   if (r != 0)
     snprintf(err, errlen, "mbedtls key pair: -0x%04x", (unsigned)-r);
   return r == 0 ? 0 : -1;
 }
-static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
-                        size_t errlen) {
-  return ec_keypair(0, pub, pub_len, priv, priv_len, err, errlen);
-}
-static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                          char *err, size_t errlen) {
-  return ec_keypair(1, pub, pub_len, priv, priv_len, err, errlen);
-}
+#define EC_KEYPAIR(fn, id)                                                                         \
+  static int fn(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,       \
+                size_t errlen) {                                                                   \
+    return ec_keypair(id, pub, pub_len, priv, priv_len, err, errlen);                              \
+  }
+EC_KEYPAIR(p256_keypair, MBEDTLS_ECP_DP_SECP256R1)
+EC_KEYPAIR(p384_keypair, MBEDTLS_ECP_DP_SECP384R1)
+EC_KEYPAIR(k256_keypair, MBEDTLS_ECP_DP_SECP256K1)
+EC_KEYPAIR(x25519_keypair, MBEDTLS_ECP_DP_CURVE25519)
+#define ECDSA(name, id, keypair)                                                                   \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
+        ec_cleanup, id, 0, keypair                                                                 \
+  }
+#define ECDH(name, id, keypair)                                                                    \
+  { {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup, {ecdh_derive}, ec_cleanup, id, 0, keypair }
 
 /* ---- RSA: PSS, PKCS#1 v1.5 (SHA-256) and OAEP (SHA-256, MGF1-SHA-256, no label) ----
  * Keys: SubjectPublicKeyInfo and PKCS#8 DER through mbedtls_pk_parse_*; arg = modulus bits,
@@ -541,39 +568,13 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("chacha20-poly1305", 32, chapo),
     AEAD("aes-128-ccm", 16, ccm),
     AEAD("aes-256-ccm", 32, ccm),
-    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     80,
-     ec_setup,
-     {ecdsa_sign, ecdsa_verify},
-     ec_cleanup,
-     0,
-     0,
-     p256_keypair},
-    {{"ecdh-p256", {"derive"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     32,
-     ec_setup,
-     {ecdh_derive},
-     ec_cleanup,
-     0,
-     0,
-     p256_keypair},
-    {{"x25519", {"derive"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     32,
-     ec_setup,
-     {ecdh_derive},
-     ec_cleanup,
-     1,
-     0,
-     x25519_keypair},
+    ECDSA("ecdsa-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
+    ECDSA("ecdsa-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
+    ECDSA("ecdsa-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
+    ECDH("ecdh-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
+    ECDH("ecdh-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
+    ECDH("ecdh-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
+    ECDH("x25519", MBEDTLS_ECP_DP_CURVE25519, x25519_keypair),
     RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
     RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
     RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
