@@ -9,6 +9,7 @@
 #include <wolfssl/wolfcrypt/aes.h>
 #include <wolfssl/wolfcrypt/asn.h>
 #include <wolfssl/wolfcrypt/asn_public.h>
+#include <wolfssl/wolfcrypt/blake2.h>
 #include <wolfssl/wolfcrypt/chacha20_poly1305.h>
 #include <wolfssl/wolfcrypt/curve25519.h>
 #include <wolfssl/wolfcrypt/ecc.h>
@@ -47,6 +48,21 @@ static int sha3_256(oneshot_cell *c) {
 }
 static int sha3_512(oneshot_cell *c) {
   CHECK(wc_Sha3_512Hash(c->p.msg, N(c->p.msg_len), c->out));
+  return 0;
+}
+
+static int blake2b_512(oneshot_cell *c) {
+  Blake2b b;
+  CHECK(wc_InitBlake2b(&b, 64));
+  CHECK(wc_Blake2bUpdate(&b, c->p.msg, N(c->p.msg_len)));
+  CHECK(wc_Blake2bFinal(&b, c->out, 64));
+  return 0;
+}
+static int blake2s_256(oneshot_cell *c) {
+  Blake2s b;
+  CHECK(wc_InitBlake2s(&b, 32));
+  CHECK(wc_Blake2sUpdate(&b, c->p.msg, N(c->p.msg_len)));
+  CHECK(wc_Blake2sFinal(&b, c->out, 32));
   return 0;
 }
 
@@ -312,21 +328,26 @@ typedef struct ec_state {
   int ok; /* wolfSSL accepted the key material */
 } ec_state;
 
+/* arg = the curve (ecc_curve_id); its field size in bytes */
+static word32 field_len(int curve) { return (word32)wc_ecc_get_curve_size_from_id(curve); }
+
 static int ec_setup(oneshot_cell *c) {
   if (oneshot_ctx(c, sizeof(ec_state)) != 0)
     return CB_FAIL;
   ec_state *s = c->ctx;
+  int curve = c->def->arg;
+  word32 f = field_len(curve);
   CHECK(wc_ecc_init(&s->priv));
   CHECK(wc_ecc_init(&s->pub));
   int ok = 1;
   if (c->p.priv != NULL)
-    ok = c->p.priv_len == 32 &&
-         wc_ecc_import_private_key_ex(c->p.priv, 32, NULL, 0, &s->priv, ECC_SECP256R1) == 0 &&
+    ok = c->p.priv_len == f &&
+         wc_ecc_import_private_key_ex(c->p.priv, f, NULL, 0, &s->priv, curve) == 0 &&
          wc_ecc_set_rng(&s->priv, &rng) == 0;
   if (ok && c->p.pub != NULL) {
     word32 idx = 0;
     ok = wc_EccPublicKeyDecode(c->p.pub, &idx, &s->pub, N(c->p.pub_len)) == 0 &&
-         idx == c->p.pub_len && wc_ecc_get_curve_id(s->pub.idx) == ECC_SECP256R1 &&
+         idx == c->p.pub_len && wc_ecc_get_curve_id(s->pub.idx) == curve &&
          wc_ecc_check_key(&s->pub) == 0;
   }
   s->ok = ok;
@@ -342,49 +363,58 @@ static void ec_cleanup(oneshot_cell *c) {
 }
 #define EC_REFUSED(c) (oneshot_fail(c, "key material refused"), CB_REJECTED)
 
-static int ecdsa_sign(oneshot_cell *c) { /* ECDSA with SHA-256: the hash is inside */
+/* the message's hash, inside the operation: SHA-384 for P-384, SHA-256 for the others */
+static int ec_hash(oneshot_cell *c, byte hash[48], word32 *len) {
+  int p384 = c->def->arg == ECC_SECP384R1;
+  *len = p384 ? 48 : 32;
+  return p384 ? wc_Sha384Hash(c->p.msg, N(c->p.msg_len), hash)
+              : wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash);
+}
+static int ecdsa_sign(oneshot_cell *c) {
   ec_state *s = c->ctx;
-  byte hash[32];
-  word32 n = (word32)c->def->out_len; /* the buffer's capacity: out_len is the last signature's */
+  byte hash[48];
+  word32 hlen, n = (word32)c->def->out_len; /* the buffer's capacity: out_len is the last one's */
   if (!s->ok)
     return EC_REFUSED(c);
-  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
-  CHECK(wc_ecc_sign_hash(hash, 32, c->out, &n, &rng, &s->priv));
-  c->out_len = n; /* DER: 70 to 72 bytes */
+  CHECK(ec_hash(c, hash, &hlen));
+  CHECK(wc_ecc_sign_hash(hash, hlen, c->out, &n, &rng, &s->priv));
+  c->out_len = n; /* DER */
   return 0;
 }
 static int ecdsa_verify(oneshot_cell *c) {
   ec_state *s = c->ctx;
-  byte hash[32];
+  byte hash[48];
+  word32 hlen;
   int ok = 0;
   if (!s->ok)
     return EC_REFUSED(c);
-  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
-  if (wc_ecc_verify_hash(c->p.sig, N(c->p.sig_len), hash, 32, &ok, &s->pub) != 0 || ok != 1)
+  CHECK(ec_hash(c, hash, &hlen));
+  if (wc_ecc_verify_hash(c->p.sig, N(c->p.sig_len), hash, hlen, &ok, &s->pub) != 0 || ok != 1)
     return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
   c->out[0] = 1;
   return 0;
 }
 static int ecdh_derive(oneshot_cell *c) {
   ec_state *s = c->ctx;
-  word32 n = 32;
+  word32 n = field_len(c->def->arg);
   if (!s->ok)
     return EC_REFUSED(c);
   int r = wc_ecc_shared_secret(&s->priv, &s->pub, c->out, &n);
+  c->out_len = n;
   return r == 0 ? 0
                 : (oneshot_fail(c, "wc_ecc_shared_secret: %s", wc_GetErrorString(r)), CB_REJECTED);
 }
-static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
-                        size_t errlen) {
+static int ec_keypair(int curve, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                      char *err, size_t errlen) {
   ecc_key k;
-  byte der[160];
-  word32 np = 32;
+  byte der[200];
+  word32 f = field_len(curve), np = f;
   int n = 0, r = wc_ecc_init(&k);
   if (r == 0)
-    r = wc_ecc_make_key_ex(&rng, 32, &k, ECC_SECP256R1);
+    r = wc_ecc_make_key_ex(&rng, (int)f, &k, curve);
   if (r == 0 && (n = wc_EccPublicKeyToDer(&k, der, sizeof der, 1)) < 0)
     r = n;
-  if (r == 0 && (oneshot_alloc(pub, pub_len, (size_t)n) != 0 || oneshot_alloc(priv, priv_len, 32)))
+  if (r == 0 && (oneshot_alloc(pub, pub_len, (size_t)n) != 0 || oneshot_alloc(priv, priv_len, f)))
     r = MEMORY_E;
   if (r == 0) {
     memcpy(*pub, der, (size_t)n);
@@ -392,9 +422,27 @@ static int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *
   }
   wc_ecc_free(&k);
   if (r != 0)
-    snprintf(err, errlen, "wolfSSL P-256 key pair: %s", wc_GetErrorString(r));
+    snprintf(err, errlen, "wolfSSL EC key pair: %s", wc_GetErrorString(r));
   return r == 0 ? 0 : -1;
 }
+#define EC_KEYPAIR(fn, curve)                                                                      \
+  static int fn(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,       \
+                size_t errlen) {                                                                   \
+    return ec_keypair(curve, pub, pub_len, priv, priv_len, err, errlen);                           \
+  }
+EC_KEYPAIR(p256_keypair, ECC_SECP256R1)
+EC_KEYPAIR(p384_keypair, ECC_SECP384R1)
+EC_KEYPAIR(k256_keypair, ECC_SECP256K1)
+#define ECDSA(name, curve, keypair)                                                                \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
+        ec_cleanup, curve, 0, keypair                                                              \
+  }
+#define ECDH(name, curve, keypair)                                                                 \
+  {                                                                                                \
+    {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup, {ecdh_derive}, ec_cleanup, curve, 0,       \
+        keypair                                                                                    \
+  }
 
 /* ---- RSA: PSS (SHA-256, MGF1-SHA-256, salt 32), PKCS#1 v1.5 with SHA-256 (wc_Signature*),
  * OAEP (SHA-256, MGF1-SHA-256, no label). SubjectPublicKeyInfo through wc_RsaPublicKeyDecode;
@@ -574,6 +622,8 @@ const oneshot_alg oneshot_algs[] = {
     HASH("sha512", sha512, 64),
     HASH("sha3-256", sha3_256, 32),
     HASH("sha3-512", sha3_512, 64),
+    HASH("blake2b-512", blake2b_512, 64),
+    HASH("blake2s-256", blake2s_256, 32),
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
     CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
     CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
@@ -619,28 +669,12 @@ const oneshot_alg oneshot_algs[] = {
      0,
      ed25519_keypair},
     {{"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, NULL, {x_derive}, NULL, 0, 0, x25519_keypair},
-    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     80,
-     ec_setup,
-     {ecdsa_sign, ecdsa_verify},
-     ec_cleanup,
-     0,
-     0,
-     p256_keypair},
-    {{"ecdh-p256", {"derive"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     32,
-     ec_setup,
-     {ecdh_derive},
-     ec_cleanup,
-     0,
-     0,
-     p256_keypair},
+    ECDSA("ecdsa-p256", ECC_SECP256R1, p256_keypair),
+    ECDSA("ecdsa-p384", ECC_SECP384R1, p384_keypair),
+    ECDSA("ecdsa-secp256k1", ECC_SECP256K1, k256_keypair),
+    ECDH("ecdh-p256", ECC_SECP256R1, p256_keypair),
+    ECDH("ecdh-p384", ECC_SECP384R1, p384_keypair),
+    ECDH("ecdh-secp256k1", ECC_SECP256K1, k256_keypair),
     RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
     RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
     RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
