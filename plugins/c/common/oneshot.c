@@ -68,11 +68,13 @@ cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
   int open = strcmp(p->op, "open") == 0, seal = strcmp(p->op, "seal") == 0;
   if (open && p->msg_len < CB_TAG_LEN)
     REFUSE("%s open: %zu bytes is shorter than the tag", p->alg, p->msg_len);
-  size_t out_len = d->alg.pk && strcmp(p->op, "verify") == 0 ? 1
-                   : d->out_len                              ? d->out_len
-                   : seal                                    ? p->msg_len + CB_TAG_LEN
-                   : open                                    ? p->msg_len - CB_TAG_LEN
-                                                             : p->msg_len;
+  int kdf = !d->alg.pk && strcmp(p->op, "derive") == 0; /* HKDF: the case's size, else 72 */
+  size_t out_len = kdf                                         ? (p->out_len ? p->out_len : 72)
+                   : d->alg.pk && strcmp(p->op, "verify") == 0 ? 1
+                   : d->out_len                                ? d->out_len
+                   : seal                                      ? p->msg_len + CB_TAG_LEN
+                   : open                                      ? p->msg_len - CB_TAG_LEN
+                                                               : p->msg_len;
   oneshot_cell *c = calloc(1, sizeof *c);
   if (c == NULL || (c->out = malloc(out_len ? out_len : 1)) == NULL) {
     free(c);

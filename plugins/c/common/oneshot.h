@@ -60,6 +60,11 @@ struct oneshot_cell {
 extern const oneshot_alg oneshot_algs[];
 extern const size_t oneshot_nalgs;
 
+/* HKDF-SHA256 (RFC 5869) can give at most 255 hash lengths: a longer `size` is rejected */
+#define ONESHOT_HKDF_MAX (255 * 32)
+#define ONESHOT_HKDF(name, fn)                                                                     \
+  { {name, {"derive"}, 0, 0, 0}, 0, 0, 0, 0, NULL, {fn}, NULL }
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);

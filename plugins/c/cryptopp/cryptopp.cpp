@@ -13,6 +13,7 @@
 #include <crypto++/eccrypto.h>
 #include <crypto++/filters.h>
 #include <crypto++/gcm.h>
+#include <crypto++/hkdf.h>
 #include <crypto++/hmac.h>
 #include <crypto++/modes.h>
 #include <crypto++/oids.h>
@@ -466,6 +467,17 @@ using PKCS1_256 = RSASS<PKCS1v15, SHA256>;
         {oaep_encrypt, oaep_decrypt}, cleanup, 0, 0, rsa_keypair<bits>                             \
   }
 
+// HKDF-SHA256: IKM = msg, salt = key, info = iv
+static int hkdf(oneshot_cell *c) {
+  if (c->out_len > ONESHOT_HKDF_MAX)
+    return oneshot_fail(c, "HKDF output of %zu bytes (at most 8160)", c->out_len), CB_REJECTED;
+  return guard(c, [&] {
+    HKDF<SHA256>().DeriveKey(c->out, c->out_len, c->p.msg, c->p.msg_len, c->p.key, c->p.key_len,
+                             c->p.iv, c->p.iv_len);
+    return 0;
+  });
+}
+
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", SHA256, 32),
     HASH("sha512", SHA512, 64),
@@ -475,6 +487,7 @@ const oneshot_alg oneshot_algs[] = {
     HASH("blake2s-256", BLAKE2s, 32),
     HASH("sm3", SM3, 32),
     {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, hmac_setup, {hmac}, cleanup},
+    ONESHOT_HKDF("hkdf-sha256", hkdf),
     CBC("aes-128-cbc", 16),
     CBC("aes-256-cbc", 32),
     CTR("aes-128-ctr", 16),

@@ -13,6 +13,7 @@
 #include <mbedtls/ecdsa.h>
 #include <mbedtls/entropy.h>
 #include <mbedtls/gcm.h>
+#include <mbedtls/hkdf.h>
 #include <mbedtls/md.h>
 #include <mbedtls/oid.h>
 #include <mbedtls/pk.h>
@@ -553,6 +554,15 @@ RSA_KEYPAIR(4096)
         {prefix##_seal, prefix##_open}, prefix##_cleanup                                           \
   }
 
+/* HKDF-SHA256: IKM = msg, salt = key, info = iv */
+static int hkdf(oneshot_cell *c) {
+  if (c->out_len > ONESHOT_HKDF_MAX)
+    return oneshot_fail(c, "HKDF output of %zu bytes (at most 8160)", c->out_len), CB_REJECTED;
+  int r = mbedtls_hkdf(mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), c->p.key, c->p.key_len,
+                       c->p.msg, c->p.msg_len, c->p.iv, c->p.iv_len, c->out, c->out_len);
+  return r == 0 ? 0 : (oneshot_fail(c, "mbedtls_hkdf: -0x%04x", (unsigned)-r), CB_REJECTED);
+}
+
 const oneshot_alg oneshot_algs[] = {
     {{"sha256", {"hash"}, 0, 0, 0}, 0, 0, 0, 32, NULL, {sha256}, NULL},
     {{"sha512", {"hash"}, 0, 0, 0}, 0, 0, 0, 64, NULL, {sha512}, NULL},
@@ -566,6 +576,7 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, gcm),
     AEAD("aes-256-gcm", 32, gcm),
     AEAD("chacha20-poly1305", 32, chapo),
+    ONESHOT_HKDF("hkdf-sha256", hkdf),
     AEAD("aes-128-ccm", 16, ccm),
     AEAD("aes-256-ccm", 32, ccm),
     ECDSA("ecdsa-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),

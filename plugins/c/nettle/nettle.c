@@ -11,6 +11,7 @@
 #include <nettle/curve25519.h>
 #include <nettle/eddsa.h>
 #include <nettle/gcm.h>
+#include <nettle/hkdf.h>
 #include <nettle/hmac.h>
 #include <nettle/memops.h>
 #include <nettle/sha2.h>
@@ -262,6 +263,23 @@ static int ccm_open(oneshot_cell *c) {
         {prefix##_seal, prefix##_open}, oneshot_free_ctx                                           \
   }
 
+/* HKDF-SHA256: IKM = msg, salt = key, info = iv (hkdf_extract / hkdf_expand over hmac_sha256) */
+static int hkdf(oneshot_cell *c) {
+  if (c->out_len > ONESHOT_HKDF_MAX)
+    return oneshot_fail(c, "HKDF output of %zu bytes (at most 8160)", c->out_len), CB_REJECTED;
+  struct hmac_sha256_ctx h;
+  uint8_t prk[SHA256_DIGEST_SIZE];
+  hmac_sha256_set_key(&h, c->p.key_len, c->p.key);
+  hkdf_extract(&h, (nettle_hash_update_func *)hmac_sha256_update,
+               (nettle_hash_digest_func *)hmac_sha256_digest, SHA256_DIGEST_SIZE, c->p.msg_len,
+               c->p.msg, prk);
+  hmac_sha256_set_key(&h, sizeof prk, prk);
+  hkdf_expand(&h, (nettle_hash_update_func *)hmac_sha256_update,
+              (nettle_hash_digest_func *)hmac_sha256_digest, SHA256_DIGEST_SIZE, c->p.iv_len,
+              c->p.iv, c->out_len, c->out);
+  return 0;
+}
+
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", sha256, SHA256_DIGEST_SIZE),
     HASH("sha512", sha512, SHA512_DIGEST_SIZE),
@@ -312,6 +330,7 @@ const oneshot_alg oneshot_algs[] = {
     AEAD("aes-128-gcm", 16, gcm128),
     AEAD("aes-256-gcm", 32, gcm256),
     AEAD("chacha20-poly1305", 32, chapo),
+    ONESHOT_HKDF("hkdf-sha256", hkdf),
     {{"aes-128-ccm", {"seal", "open"}, 0, 0, 0},
      16,
      12,

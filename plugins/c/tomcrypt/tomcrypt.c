@@ -206,6 +206,15 @@ static int ccm_open(oneshot_cell *c) { /* decryption checks the tag (CRYPT_ERROR
 #define AEAD(name, key, kind)                                                                      \
   { {name, {"seal", "open"}}, key, 12, 0, 0, aead_setup, {seal, open_}, oneshot_free_ctx, kind }
 
+/* HKDF-SHA256: IKM = msg, salt = key, info = iv */
+static int hkdf_sha256(oneshot_cell *c) {
+  if (c->out_len > ONESHOT_HKDF_MAX)
+    return oneshot_fail(c, "HKDF output of %zu bytes (at most 8160)", c->out_len), CB_REJECTED;
+  int r = hkdf(find_hash("sha256"), c->p.key, c->p.key_len, c->p.iv, c->p.iv_len, c->p.msg,
+               c->p.msg_len, c->out, c->out_len);
+  return r == CRYPT_OK ? 0 : (oneshot_fail(c, "hkdf: %s", error_to_string(r)), CB_REJECTED);
+}
+
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", 0, 32),
     HASH("sha512", 1, 64),
@@ -214,6 +223,7 @@ const oneshot_alg oneshot_algs[] = {
     HASH("blake2b-512", 4, 64),
     HASH("blake2s-256", 5, 32),
     {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, NULL, {hmac}, NULL},
+    ONESHOT_HKDF("hkdf-sha256", hkdf_sha256),
     CBC("aes-128-cbc", 16),
     CBC("aes-256-cbc", 32),
     {{"aes-128-ecb", {"encrypt", "decrypt"}},

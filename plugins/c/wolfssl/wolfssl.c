@@ -617,6 +617,15 @@ RSA_KEYPAIR(4096)
 #define GCM(name, key)                                                                             \
   { {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {gcm_seal, gcm_open}, aes_cleanup }
 
+/* HKDF-SHA256: IKM = msg, salt = key, info = iv */
+static int hkdf(oneshot_cell *c) {
+  if (c->out_len > ONESHOT_HKDF_MAX)
+    return oneshot_fail(c, "HKDF output of %zu bytes (at most 8160)", c->out_len), CB_REJECTED;
+  int r = wc_HKDF(WC_SHA256, c->p.msg, N(c->p.msg_len), c->p.key, N(c->p.key_len), c->p.iv,
+                  N(c->p.iv_len), c->out, N(c->out_len));
+  return r == 0 ? 0 : (oneshot_fail(c, "wc_HKDF: %s", wc_GetErrorString(r)), CB_REJECTED);
+}
+
 const oneshot_alg oneshot_algs[] = {
     HASH("sha256", sha256, 32),
     HASH("sha512", sha512, 64),
@@ -624,6 +633,7 @@ const oneshot_alg oneshot_algs[] = {
     HASH("sha3-512", sha3_512, 64),
     HASH("blake2b-512", blake2b_512, 64),
     HASH("blake2s-256", blake2s_256, 32),
+    ONESHOT_HKDF("hkdf-sha256", hkdf),
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
     CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
     CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
