@@ -344,71 +344,117 @@ int rsa_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len
   }
 }
 
-using ECDSA256 = ECDSA<ECP, SHA256>;
-int ecdsa_setup(oneshot_cell *c) {
+// The curves by OID; Curve::Hash is ECDSA's hash (SHA-384 on P-384, SHA-256 on the others)
+struct P256 {
+  static OID oid() { return ASN1::secp256r1(); }
+  using Hash = SHA256;
+};
+struct P384 {
+  static OID oid() { return ASN1::secp384r1(); }
+  using Hash = SHA384;
+};
+struct K256 {
+  static OID oid() { return ASN1::secp256k1(); }
+  using Hash = SHA256;
+};
+template <class Curve> using Ecdsa = ECDSA<ECP, typename Curve::Hash>;
+template <class Curve>
+using EcKeyed = Keyed<typename Ecdsa<Curve>::Signer, typename Ecdsa<Curve>::Verifier>;
+
+template <class Curve> size_t field_len() {
+  return DL_GroupParameters_EC<ECP>(Curve::oid()).GetCurve().GetField().MaxElementByteLength();
+}
+// the key material of a sign, verify or derive cell: the scalar (op 0 of sign, derive) and the
+// SubjectPublicKeyInfo (verify, derive's peer), on this curve and validated by Crypto++
+template <class Curve> int ec_setup(oneshot_cell *c) {
   return guard(c, [&] {
-    auto *k = new Keyed<ECDSA256::Signer, ECDSA256::Verifier>();
+    auto *k = new EcKeyed<Curve>();
     c->ctx = k;
-    if (c->op == 0) {
-      k->ok = c->p.priv_len == 32;
+    size_t f = field_len<Curve>();
+    bool derive = std::strcmp(c->p.op, "derive") == 0;
+    k->ok = true;
+    if (c->op == 0 || derive) {
+      k->ok = c->p.priv_len == f;
       if (k->ok) {
-        k->priv.AccessKey().Initialize(ASN1::secp256r1(), Integer(c->p.priv, 32));
+        k->priv.AccessKey().Initialize(Curve::oid(), Integer(c->p.priv, f));
         k->ok = k->priv.GetKey().Validate(rng(), 1);
       }
-    } else {
-      // a P-256 key (same field and order) whose point Crypto++ validates
-      const DL_GroupParameters_EC<ECP> p256(ASN1::secp256r1());
+    }
+    if (k->ok && (c->op == 1 || derive)) {
+      const DL_GroupParameters_EC<ECP> want(Curve::oid());
       k->ok = load(k->pub.AccessKey(), c->p.pub, c->p.pub_len);
       const auto &g = k->pub.GetKey().GetGroupParameters();
-      k->ok = k->ok && g.GetSubgroupOrder() == p256.GetSubgroupOrder() &&
-              g.GetCurve().GetField().GetModulus() == p256.GetCurve().GetField().GetModulus() &&
+      k->ok = k->ok && g.GetSubgroupOrder() == want.GetSubgroupOrder() &&
+              g.GetCurve().GetField().GetModulus() == want.GetCurve().GetField().GetModulus() &&
               k->pub.GetKey().Validate(rng(), 3);
     }
     return 0;
   });
 }
-int ecdsa_sign(oneshot_cell *c) { // Crypto++ signs r || s; the protocol wants DER
-  auto *k = static_cast<Keyed<ECDSA256::Signer, ECDSA256::Verifier> *>(c->ctx);
+template <class Curve>
+int ecdsa_sign(oneshot_cell *c) { // r || s from Crypto++, DER for the protocol
+  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
   if (!k->ok)
     return oneshot_fail(c, "private key refused"), CB_REJECTED;
   return guard(c, [&] {
-    byte rs[64];
+    byte rs[96];
     size_t n = k->priv.SignMessage(rng(), c->p.msg, c->p.msg_len, rs);
     c->out_len = DSAConvertSignatureFormat(c->out, c->def->out_len, DSA_DER, rs, n, DSA_P1363);
     return 0;
   });
 }
-int ecdsa_verify(oneshot_cell *c) {
-  auto *k = static_cast<Keyed<ECDSA256::Signer, ECDSA256::Verifier> *>(c->ctx);
+template <class Curve> int ecdsa_verify(oneshot_cell *c) {
+  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
   if (!k->ok)
     return oneshot_fail(c, "public key refused"), CB_REJECTED;
   return guard(c, [&] {
-    byte rs[64];
-    size_t n = 0;
+    byte rs[96];
+    size_t want = 2 * field_len<Curve>(), n = 0;
     try {
-      n = DSAConvertSignatureFormat(rs, sizeof rs, DSA_P1363, c->p.sig, c->p.sig_len, DSA_DER);
+      n = DSAConvertSignatureFormat(rs, want, DSA_P1363, c->p.sig, c->p.sig_len, DSA_DER);
     } catch (const std::exception &) {
       n = 0; // not a DER SEQUENCE of two integers
     }
-    if (n != sizeof rs || !k->pub.VerifyMessage(c->p.msg, c->p.msg_len, rs, n))
+    if (n != want || !k->pub.VerifyMessage(c->p.msg, c->p.msg_len, rs, n))
       return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
     c->out[0] = 1;
     return 0;
   });
 }
-int p256_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
-                 size_t errlen) {
+// ECDH: ECDH<ECP>::Domain::Agree on the scalar and the peer's point (uncompressed), both set up
+// once per cell
+template <class Curve> int ecdh_derive(oneshot_cell *c) {
+  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
+  if (!k->ok)
+    return oneshot_fail(c, "key material refused"), CB_REJECTED;
+  return guard(c, [&] {
+    ECDH<ECP>::Domain dh(Curve::oid());
+    size_t f = field_len<Curve>();
+    byte priv[66], point[133];
+    k->priv.GetKey().GetPrivateExponent().Encode(priv, dh.PrivateKeyLength());
+    const auto &g = k->pub.GetKey().GetGroupParameters();
+    g.GetCurve().EncodePoint(point, k->pub.GetKey().GetPublicElement(), false);
+    if (!dh.Agree(c->out, priv, point, true))
+      return oneshot_fail(c, "ECDH Agree refused the peer key"), CB_REJECTED;
+    c->out_len = f;
+    return 0;
+  });
+}
+template <class Curve>
+int ec_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,
+               size_t errlen) {
   try {
-    ECDSA256::PrivateKey key;
-    key.Initialize(rng(), ASN1::secp256r1());
-    ECDSA256::PublicKey pk;
+    typename Ecdsa<Curve>::PrivateKey key;
+    key.Initialize(rng(), Curve::oid());
+    typename Ecdsa<Curve>::PublicKey pk;
     key.MakePublicKey(pk);
     std::string spki;
     StringSink ss(spki);
     pk.Save(ss);
-    byte d[32];
-    key.GetPrivateExponent().Encode(d, sizeof d);
-    return copy_out(priv, priv_len, d, sizeof d) ||
+    byte d[66];
+    size_t f = field_len<Curve>();
+    key.GetPrivateExponent().Encode(d, f);
+    return copy_out(priv, priv_len, d, f) ||
            copy_out(pub, pub_len, reinterpret_cast<const byte *>(spki.data()), spki.size());
   } catch (const std::exception &e) {
     std::snprintf(err, errlen, "%s", e.what());
@@ -456,6 +502,16 @@ const char *library_version() {
 using AES_CCM16 = CCM<AES, 16>;    // a 16-byte tag
 using PSS256 = RSASS<PSS, SHA256>; // salt = the digest length (32), MGF1 with SHA-256
 using PKCS1_256 = RSASS<PKCS1v15, SHA256>;
+#define ECDSA_(name, Curve)                                                                        \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup<Curve>,                            \
+        {ecdsa_sign<Curve>, ecdsa_verify<Curve>}, cleanup, 0, 0, ec_keypair<Curve>                 \
+  }
+#define ECDH_(name, Curve)                                                                         \
+  {                                                                                                \
+    {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup<Curve>, {ecdh_derive<Curve>}, cleanup, 0,   \
+        0, ec_keypair<Curve>                                                                       \
+  }
 #define RSA_SIG(name, Scheme, bits)                                                                \
   {                                                                                                \
     {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup<Scheme>,                          \
@@ -525,17 +581,12 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      x25519_keypair},
-    {{"ecdsa-p256", {"sign", "verify"}, 0, 1, 0},
-     0,
-     0,
-     0,
-     80,
-     ecdsa_setup,
-     {ecdsa_sign, ecdsa_verify},
-     cleanup,
-     0,
-     0,
-     p256_keypair},
+    ECDSA_("ecdsa-p256", P256),
+    ECDSA_("ecdsa-p384", P384),
+    ECDSA_("ecdsa-secp256k1", K256),
+    ECDH_("ecdh-p256", P256),
+    ECDH_("ecdh-p384", P384),
+    ECDH_("ecdh-secp256k1", K256),
     RSA_SIG("rsa-2048-pss", PSS256, 2048),
     RSA_SIG("rsa-3072-pss", PSS256, 3072),
     RSA_SIG("rsa-4096-pss", PSS256, 4096),
