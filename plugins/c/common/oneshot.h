@@ -65,6 +65,42 @@ extern const size_t oneshot_nalgs;
 #define ONESHOT_HKDF(name, fn)                                                                     \
   { {name, {"derive"}, 0, 0, 0}, 0, 0, 0, 0, NULL, {fn}, NULL }
 
+/* A key pair function of one member of a family: fn(...) is impl(arg, ...). */
+#define ONESHOT_KEYPAIR(fn, impl, arg)                                                             \
+  static int fn(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,       \
+                size_t errlen) {                                                                   \
+    return impl(arg, pub, pub_len, priv, priv_len, err, errlen);                                   \
+  }
+
+/* RSA in the protocol's nine variants (rsa-{2048,3072,4096}-{pss,pkcs1,oaep}): arg = the modulus
+ * bits, arg2 = the scheme. The plugin defines rsa_setup, rsa_sign, rsa_verify, oaep_encrypt,
+ * oaep_decrypt, rsa_cleanup and rsa_keypair(bits, ...), then writes ONESHOT_RSA_KEYPAIRS once and
+ * ONESHOT_RSA_ALGS in its catalogue. */
+enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP };
+#define ONESHOT_RSA_KEYPAIRS                                                                       \
+  ONESHOT_KEYPAIR(rsa2048_keypair, rsa_keypair, 2048)                                              \
+  ONESHOT_KEYPAIR(rsa3072_keypair, rsa_keypair, 3072)                                              \
+  ONESHOT_KEYPAIR(rsa4096_keypair, rsa_keypair, 4096)
+#define ONESHOT_RSA_SIG(name, bits, scheme)                                                        \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup, {rsa_sign, rsa_verify},          \
+        rsa_cleanup, bits, scheme, rsa##bits##_keypair                                             \
+  }
+#define ONESHOT_RSA_OAEP_ALG(name, bits)                                                           \
+  {                                                                                                \
+    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup,                              \
+        {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, ONESHOT_RSA_OAEP, rsa##bits##_keypair     \
+  }
+#define ONESHOT_RSA_ALGS                                                                           \
+  ONESHOT_RSA_SIG("rsa-2048-pss", 2048, ONESHOT_RSA_PSS),                                          \
+      ONESHOT_RSA_SIG("rsa-3072-pss", 3072, ONESHOT_RSA_PSS),                                      \
+      ONESHOT_RSA_SIG("rsa-4096-pss", 4096, ONESHOT_RSA_PSS),                                      \
+      ONESHOT_RSA_SIG("rsa-2048-pkcs1", 2048, ONESHOT_RSA_PKCS1),                                  \
+      ONESHOT_RSA_SIG("rsa-3072-pkcs1", 3072, ONESHOT_RSA_PKCS1),                                  \
+      ONESHOT_RSA_SIG("rsa-4096-pkcs1", 4096, ONESHOT_RSA_PKCS1),                                  \
+      ONESHOT_RSA_OAEP_ALG("rsa-2048-oaep", 2048), ONESHOT_RSA_OAEP_ALG("rsa-3072-oaep", 3072),    \
+      ONESHOT_RSA_OAEP_ALG("rsa-4096-oaep", 4096)
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);

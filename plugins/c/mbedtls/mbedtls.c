@@ -369,15 +369,10 @@ static int ec_keypair(mbedtls_ecp_group_id id, uint8_t **pub, size_t *pub_len, u
     snprintf(err, errlen, "mbedtls key pair: -0x%04x", (unsigned)-r);
   return r == 0 ? 0 : -1;
 }
-#define EC_KEYPAIR(fn, id)                                                                         \
-  static int fn(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,       \
-                size_t errlen) {                                                                   \
-    return ec_keypair(id, pub, pub_len, priv, priv_len, err, errlen);                              \
-  }
-EC_KEYPAIR(p256_keypair, MBEDTLS_ECP_DP_SECP256R1)
-EC_KEYPAIR(p384_keypair, MBEDTLS_ECP_DP_SECP384R1)
-EC_KEYPAIR(k256_keypair, MBEDTLS_ECP_DP_SECP256K1)
-EC_KEYPAIR(x25519_keypair, MBEDTLS_ECP_DP_CURVE25519)
+ONESHOT_KEYPAIR(p256_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP256R1)
+ONESHOT_KEYPAIR(p384_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP384R1)
+ONESHOT_KEYPAIR(k256_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP256K1)
+ONESHOT_KEYPAIR(x25519_keypair, ec_keypair, MBEDTLS_ECP_DP_CURVE25519)
 #define ECDSA(name, id, keypair)                                                                   \
   {                                                                                                \
     {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
@@ -389,7 +384,6 @@ EC_KEYPAIR(x25519_keypair, MBEDTLS_ECP_DP_CURVE25519)
 /* ---- RSA: PSS, PKCS#1 v1.5 (SHA-256) and OAEP (SHA-256, MGF1-SHA-256, no label) ----
  * Keys: SubjectPublicKeyInfo and PKCS#8 DER through mbedtls_pk_parse_*; arg = modulus bits,
  * arg2 = the scheme. */
-enum { RSA_PSS, RSA_PKCS1, RSA_OAEP };
 
 typedef struct rsa_state {
   mbedtls_pk_context pk;
@@ -406,7 +400,7 @@ static int rsa_setup(oneshot_cell *c) {
   s->ok = r == 0 && mbedtls_pk_get_type(&s->pk) == MBEDTLS_PK_RSA &&
           mbedtls_pk_get_bitlen(&s->pk) == (size_t)c->def->arg;
   if (s->ok) {
-    int pss = c->def->arg2 != RSA_PKCS1;
+    int pss = c->def->arg2 != ONESHOT_RSA_PKCS1;
     mbedtls_rsa_set_padding(mbedtls_pk_rsa(s->pk),
                             pss ? MBEDTLS_RSA_PKCS_V21 : MBEDTLS_RSA_PKCS_V15,
                             pss ? MBEDTLS_MD_SHA256 : MBEDTLS_MD_NONE);
@@ -427,7 +421,7 @@ static int rsa_sign(oneshot_cell *c) {
     return oneshot_fail(c, "private key refused"), CB_REJECTED;
   mbedtls_rsa_context *rsa = mbedtls_pk_rsa(s->pk);
   int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
-  if (r == 0 && c->def->arg2 == RSA_PSS)
+  if (r == 0 && c->def->arg2 == ONESHOT_RSA_PSS)
     r = mbedtls_rsa_rsassa_pss_sign(rsa, mbedtls_ctr_drbg_random, &drbg, MBEDTLS_RSA_PRIVATE,
                                     MBEDTLS_MD_SHA256, 32, hash, c->out);
   else if (r == 0)
@@ -443,7 +437,7 @@ static int rsa_verify(oneshot_cell *c) {
     return oneshot_fail(c, "key or signature length refused"), CB_REJECTED;
   mbedtls_rsa_context *rsa = mbedtls_pk_rsa(s->pk);
   int r = mbedtls_sha256_ret(c->p.msg, c->p.msg_len, hash, 0);
-  if (r == 0 && c->def->arg2 == RSA_PSS)
+  if (r == 0 && c->def->arg2 == ONESHOT_RSA_PSS)
     r = mbedtls_rsa_rsassa_pss_verify_ext(rsa, NULL, NULL, MBEDTLS_RSA_PUBLIC, MBEDTLS_MD_SHA256,
                                           32, hash, MBEDTLS_MD_SHA256, 32, c->p.sig);
   else if (r == 0)
@@ -521,25 +515,7 @@ static int rsa_keypair(unsigned bits, uint8_t **pub, size_t *pub_len, uint8_t **
     snprintf(err, errlen, "mbedtls RSA key pair: -0x%04x", (unsigned)-r);
   return r == 0 ? 0 : -1;
 }
-#define RSA_KEYPAIR(bits)                                                                          \
-  static int rsa##bits##_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, \
-                                 char *err, size_t errlen) {                                       \
-    return rsa_keypair(bits, pub, pub_len, priv, priv_len, err, errlen);                           \
-  }
-RSA_KEYPAIR(2048)
-RSA_KEYPAIR(3072)
-RSA_KEYPAIR(4096)
-
-#define RSA_SIG(name, bits, scheme)                                                                \
-  {                                                                                                \
-    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup, {rsa_sign, rsa_verify},          \
-        rsa_cleanup, bits, scheme, rsa##bits##_keypair                                             \
-  }
-#define RSA_OAEP(name, bits)                                                                       \
-  {                                                                                                \
-    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup,                              \
-        {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, RSA_OAEP, rsa##bits##_keypair             \
-  }
+ONESHOT_RSA_KEYPAIRS
 
 #define ECB(name, key)                                                                             \
   {                                                                                                \
@@ -586,15 +562,7 @@ const oneshot_alg oneshot_algs[] = {
     ECDH("ecdh-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
     ECDH("ecdh-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
     ECDH("x25519", MBEDTLS_ECP_DP_CURVE25519, x25519_keypair),
-    RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
-    RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
-    RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
-    RSA_SIG("rsa-2048-pkcs1", 2048, RSA_PKCS1),
-    RSA_SIG("rsa-3072-pkcs1", 3072, RSA_PKCS1),
-    RSA_SIG("rsa-4096-pkcs1", 4096, RSA_PKCS1),
-    RSA_OAEP("rsa-2048-oaep", 2048),
-    RSA_OAEP("rsa-3072-oaep", 3072),
-    RSA_OAEP("rsa-4096-oaep", 4096),
+    ONESHOT_RSA_ALGS,
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 

@@ -425,14 +425,9 @@ static int ec_keypair(int curve, uint8_t **pub, size_t *pub_len, uint8_t **priv,
     snprintf(err, errlen, "wolfSSL EC key pair: %s", wc_GetErrorString(r));
   return r == 0 ? 0 : -1;
 }
-#define EC_KEYPAIR(fn, curve)                                                                      \
-  static int fn(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, char *err,       \
-                size_t errlen) {                                                                   \
-    return ec_keypair(curve, pub, pub_len, priv, priv_len, err, errlen);                           \
-  }
-EC_KEYPAIR(p256_keypair, ECC_SECP256R1)
-EC_KEYPAIR(p384_keypair, ECC_SECP384R1)
-EC_KEYPAIR(k256_keypair, ECC_SECP256K1)
+ONESHOT_KEYPAIR(p256_keypair, ec_keypair, ECC_SECP256R1)
+ONESHOT_KEYPAIR(p384_keypair, ec_keypair, ECC_SECP384R1)
+ONESHOT_KEYPAIR(k256_keypair, ec_keypair, ECC_SECP256K1)
 #define ECDSA(name, curve, keypair)                                                                \
   {                                                                                                \
     {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
@@ -448,7 +443,6 @@ EC_KEYPAIR(k256_keypair, ECC_SECP256K1)
  * OAEP (SHA-256, MGF1-SHA-256, no label). SubjectPublicKeyInfo through wc_RsaPublicKeyDecode;
  * PKCS#8 through wc_GetPkcs8TraditionalOffset and wc_RsaPrivateKeyDecode. arg = modulus bits,
  * arg2 = the scheme ---- */
-enum { RSA_PSS, RSA_PKCS1, RSA_OAEP };
 
 typedef struct rsa_state {
   RsaKey key;
@@ -495,7 +489,7 @@ static int rsa_sign(oneshot_cell *c) {
     return RSA_REFUSED(c, "private key");
   CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
   int r;
-  if (c->def->arg2 == RSA_PKCS1) { /* the DigestInfo, then PKCS#1 v1.5 type 1 padding */
+  if (c->def->arg2 == ONESHOT_RSA_PKCS1) { /* the DigestInfo, then PKCS#1 v1.5 type 1 padding */
     byte info[MAX_ENCODED_SIG_SZ];
     word32 ni = wc_EncodeSignature(info, hash, 32, SHA256h);
     r = wc_RsaSSL_Sign(info, ni, c->out, n, &s->key, &rng);
@@ -516,7 +510,8 @@ static int rsa_verify(oneshot_cell *c) {
     return RSA_REFUSED(c, "key or signature length");
   int r;
   CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), hash));
-  if (c->def->arg2 == RSA_PKCS1) { /* the recovered DigestInfo must be exactly the expected one */
+  if (c->def->arg2 ==
+      ONESHOT_RSA_PKCS1) { /* the recovered DigestInfo must be exactly the expected one */
     byte info[MAX_ENCODED_SIG_SZ];
     word32 ni = wc_EncodeSignature(info, hash, 32, SHA256h);
     r = wc_RsaSSL_Verify(c->p.sig, N(c->p.sig_len), out, sizeof out, &s->key);
@@ -586,24 +581,7 @@ static int rsa_keypair(int bits, uint8_t **pub, size_t *pub_len, uint8_t **priv,
     snprintf(err, errlen, "wolfSSL RSA key pair: %s", wc_GetErrorString(r));
   return r == 0 ? 0 : -1;
 }
-#define RSA_KEYPAIR(bits)                                                                          \
-  static int rsa##bits##_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len, \
-                                 char *err, size_t errlen) {                                       \
-    return rsa_keypair(bits, pub, pub_len, priv, priv_len, err, errlen);                           \
-  }
-RSA_KEYPAIR(2048)
-RSA_KEYPAIR(3072)
-RSA_KEYPAIR(4096)
-#define RSA_SIG(name, bits, scheme)                                                                \
-  {                                                                                                \
-    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup, {rsa_sign, rsa_verify},          \
-        rsa_cleanup, bits, scheme, rsa##bits##_keypair                                             \
-  }
-#define RSA_OAEP(name, bits)                                                                       \
-  {                                                                                                \
-    {name, {"encrypt", "decrypt"}, 0, 1, 0}, 0, 0, 0, 512, rsa_setup,                              \
-        {oaep_encrypt, oaep_decrypt}, rsa_cleanup, bits, RSA_OAEP, rsa##bits##_keypair             \
-  }
+ONESHOT_RSA_KEYPAIRS
 
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
@@ -685,15 +663,7 @@ const oneshot_alg oneshot_algs[] = {
     ECDH("ecdh-p256", ECC_SECP256R1, p256_keypair),
     ECDH("ecdh-p384", ECC_SECP384R1, p384_keypair),
     ECDH("ecdh-secp256k1", ECC_SECP256K1, k256_keypair),
-    RSA_SIG("rsa-2048-pss", 2048, RSA_PSS),
-    RSA_SIG("rsa-3072-pss", 3072, RSA_PSS),
-    RSA_SIG("rsa-4096-pss", 4096, RSA_PSS),
-    RSA_SIG("rsa-2048-pkcs1", 2048, RSA_PKCS1),
-    RSA_SIG("rsa-3072-pkcs1", 3072, RSA_PKCS1),
-    RSA_SIG("rsa-4096-pkcs1", 4096, RSA_PKCS1),
-    RSA_OAEP("rsa-2048-oaep", 2048),
-    RSA_OAEP("rsa-3072-oaep", 3072),
-    RSA_OAEP("rsa-4096-oaep", 4096),
+    ONESHOT_RSA_ALGS,
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 
