@@ -109,3 +109,14 @@ def test_a_file_that_is_not_a_plugin_is_one_line(tmp_path):
     res = run_cli("run", "--plugin", junk, "--alg", "sha256", "--db", tmp_path / "r.db")
     assert res.returncode == 2 and "plugin libjunk.so: cannot load" in res.stderr, res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_a_providers_file_lists_a_c_plugin(tmp_path):
+    """`[[provider]] plugin = "./libcb_x.so"`, relative to the file, is the plugin's provider."""
+    build_fault(tmp_path, "good")
+    pf = tmp_path / "p.toml"
+    pf.write_text('[[provider]]\nplugin = "./libcb_fault_good.so"\n')
+    res = run_cli("list", "providers", "--providers-file", pf)
+    assert res.returncode == 0, res.stderr
+    block = res.stdout[res.stdout.index("plugin:fault") :].split("\n\n")[0]
+    assert "version:  fault 1" in block and "sha256 (hash)" in block, block
