@@ -34,7 +34,9 @@ EXAMPLES = {
   cryptobench run --alg sha256 --alg sha512 --provider go:stdlib       # repeated flags add up
   cryptobench run --suite my-suite.toml --provider 'c:*,go:*' --baseline go:stdlib --json out.json
   cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'
-  cryptobench run --plugin mine.py --alg sha256      # your own library (docs/plugins.md) beside c:openssl""",
+  cryptobench run --plugin mine.py --alg sha256      # your own library (docs/plugins.md) beside c:openssl
+  cryptobench run --plugin ./libcb_mine.so --alg sha256   # a C/C++ plugin (docs/plugin-abi.md)
+  cryptobench run --machine-label 'pi5, 2.4 GHz'      # this machine's name in `runs` and the reports""",
     "verify": """examples:
   cryptobench verify                                  # the default suite's algorithms and providers
   cryptobench verify --provider '*' --alg 'aes-*' --md conformance.md
@@ -164,6 +166,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     r.add_argument(
+        "--machine-label",
+        default="",
+        metavar="NAME",
+        help="this machine's name in `runs` and every report (default: its hostname), e.g. 'laptop, on battery'",
+    )
+    r.add_argument(
         "--cpu-features",
         action="append",
         metavar="LIST",
@@ -185,6 +193,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
     v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
     v.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    v.add_argument(
+        "--machine-label",
+        default="",
+        metavar="NAME",
+        help="this machine's name in `runs` and every report (default: its hostname), e.g. 'laptop, on battery'",
+    )
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
@@ -403,6 +417,7 @@ def cmd_run(args) -> int:
         vectors_dir=args.vectors,
         noise=args.noise / 100,
         label=args.label,
+        machine_label=_machine_label(args.machine_label),
         layout=args.layout or suite.layout,
         cpu_features=cpu_off,
         passes=args.passes,
@@ -449,7 +464,8 @@ def cmd_verify(args) -> int:
     store.check_writable()
     settings = Settings(suite=f"verify:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
                         vectors_dir=args.vectors, differential_inputs=args.inputs, monte_checkpoints=args.monte,
-                        seed=args.seed if args.seed > 0 else 1, measure=False)  # fmt: skip
+                        seed=args.seed if args.seed > 0 else 1, measure=False,
+                        machine_label=_machine_label(args.machine_label))  # fmt: skip
     providers = sorted({p for c in cells for p in c.providers})
     try:
         run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
@@ -516,20 +532,31 @@ def cmd_show(args) -> int:
     return 0
 
 
+def _machine_label(text: str) -> str:
+    text = text.strip()
+    if len(text) > 80 or any(not ch.isprintable() for ch in text):
+        raise UserError("--machine-label: at most 80 printable characters, e.g. 'pi5, 2.4 GHz'")
+    return text
+
+
 def cmd_runs(args) -> int:
     store = open_store(args.db)
     runs = store.list_runs()
     if not runs:
         print(f"no runs stored in {store.url}")
         return 0
-    print(f"{'id':>4}  {'started':<25} {'status':<11} {'suite':<12} {'ok':>5} {'failed':>6}  providers / label")
+    print(
+        f"{'id':>4}  {'started':<25} {'status':<11} {'suite':<12} {'machine':<16} {'ok':>5} {'failed':>6}  providers / label"
+    )
     for r in runs:
+        machine = printable(r["machine_label"] or r["hostname"] or "?")  # runs before machine ids: the hostname
+        machine = machine if len(machine) <= 16 else machine[:15] + "…"
         label = f"  [{r['label']}]" if r["label"] else ""
         status = r["status"]
         if status == "running" and environment.process_alive(r["hostname"], r["pid"]) is False:
             status = "abandoned"  # its process died without finishing (killed, machine restarted)
         print(
-            f"{r['id']!s:>4}  {r['started']!s:<25} {status!s:<11} {r['suite']!s:<12} {r['cells_ok']!s:>5} "
+            f"{r['id']!s:>4}  {r['started']!s:<25} {status!s:<11} {r['suite']!s:<12} {machine:<16} {r['cells_ok']!s:>5} "
             f"{r['cells_failed']!s:>6}  {printable(r['providers'] or '')}{printable(label)}"
         )
     return 0

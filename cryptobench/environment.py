@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import subprocess
@@ -72,11 +73,33 @@ def process_alive(hostname: str | None, pid: int | None) -> bool | None:
     return True
 
 
-def capture() -> dict:
+def machine_id() -> str:
+    """A stable id of this machine: a digest of systemd's /etc/machine-id (never the id itself), or
+    of the hostname and CPU model where there is none. The same machine gives the same id in every
+    run and every store; two machines do not share one."""
+    source = (_read("/etc/machine-id") or _read("/var/lib/dbus/machine-id") or "").strip()
+    if not source:
+        source = f"{platform.node()}|{cpu_info()['model']}"
+    return hashlib.sha256(f"cryptobench machine {source}".encode()).hexdigest()[:16]
+
+
+def memory_kb() -> int | None:
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1])
+    return None
+
+
+def capture(machine_label: str = "") -> dict:
+    """The run's environment; `machine_label` is the user's name for this machine (default: its
+    hostname), shown beside the machine id in `runs` and every report."""
     cpu = cpu_info()
     return {
         "cryptobench": __version__,
         "git_commit": git_commit(),
+        "machine_id": machine_id(),
+        "machine_label": machine_label or platform.node(),
+        "memory_kb": memory_kb(),
         "hostname": platform.node(),
         "pid": os.getpid(),  # lets `runs` tell a run still going from one whose process died
         "cpu_model": cpu["model"],

@@ -24,6 +24,7 @@ class Settings:
     seed: int = fixed_input.DEFAULT_SEED
     noise: float = 0.02
     label: str = ""
+    machine_label: str = ""  # this machine's name in runs and reports (default: its hostname)
     passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
     layout: str = "table"
     cpu_features: str = ""

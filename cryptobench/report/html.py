@@ -23,7 +23,7 @@ from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
 from .cells import HEADERS, row_cells
-from .markup import reference_table
+from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
 
@@ -396,6 +396,7 @@ def _environment(rep: Report) -> str:
         return esc(str(x)) if x not in (None, "") else "?"
 
     items = [
+        ("Machine", esc(machine_line(e))),
         ("CPU", f"{v(e.get('cpu_model'))} · {v(e.get('cores'))} cores"),
         ("CPU crypto flags", v(e.get("cpu_flags") or "none")),
         ("System", f"{v(e.get('kernel'))} · governor {v(e.get('governor'))}"),

@@ -27,10 +27,19 @@ def table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
+def machine_line(e: dict) -> str:
+    """The machine a run was measured on: its label, id and memory (runs older than machine ids: the hostname)."""
+    label = e.get("machine_label") or e.get("hostname") or "?"
+    ident = f" · id {e['machine_id']}" if e.get("machine_id") else ""
+    memory = f" · {e['memory_kb'] / 1048576:.1f} GiB memory" if e.get("memory_kb") else ""
+    return f"{label}{ident}{memory}"
+
+
 def environment_lines(rep: Report) -> list[str]:
     e, run = rep.run.env, rep.run
     lines = [
         f"- **Run** {run.id} · suite `{run.suite}` · {run.started} → {run.finished or 'unfinished'} · status **{run.status}**",
+        f"- **Machine** {machine_line(e)}",
         f"- **CPU** {e.get('cpu_model')} · {e.get('cores')} cores · crypto flags: {' '.join(e.get('cpu_flags', [])) or 'none'}",
         f"- **System** {e.get('kernel')} · governor {e.get('governor')} · load {e.get('load_start')} → {e.get('load_end', '?')}",
         f"- **cryptobench** {e.get('cryptobench')} (commit {e.get('git_commit')}) · baseline `{rep.baseline}` · noise threshold {rep.noise * 100:g}%",

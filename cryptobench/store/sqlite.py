@@ -250,11 +250,12 @@ class SqliteStore:
             " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='ok'),"
             " (SELECT COUNT(*) FROM cells c WHERE c.run_id=r.id AND c.status='failed'),"
             " (SELECT GROUP_CONCAT(provider, ',') FROM providers p WHERE p.run_id=r.id),"
-            " json_extract(r.env, '$.hostname'), json_extract(r.env, '$.pid')"
+            " json_extract(r.env, '$.hostname'), json_extract(r.env, '$.pid'),"
+            " json_extract(r.env, '$.machine_label'), json_extract(r.env, '$.machine_id')"
             " FROM runs r ORDER BY r.id"
         ).fetchall()
         keys = ("id", "started", "finished", "status", "suite", "label", "cells_ok", "cells_failed", "providers")
-        keys += ("hostname", "pid")
+        keys += ("hostname", "pid", "machine_label", "machine_id")
         return [dict(zip(keys, row, strict=True)) for row in rows]
 
     @_reported("read")
