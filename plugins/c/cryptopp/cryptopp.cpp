@@ -155,10 +155,19 @@ struct EdSigner : State {
   explicit EdSigner(const byte *seed) : signer(seed) {}
 };
 
-int ed_sign_setup(oneshot_cell *c) {
+struct EdVerifier : State {
+  ed25519Verifier verifier;
+  explicit EdVerifier(const byte *pub) : verifier(pub) {}
+};
+
+// the signer (op 0) or the verifier (op 1), keyed once per cell; none for a key of the wrong
+// length (run() then answers rejected)
+int ed_setup(oneshot_cell *c) {
   return guard(c, [&] {
-    if (c->p.priv_len == ed25519PrivateKey::SECRET_KEYLENGTH)
+    if (c->op == 0 && c->p.priv_len == ed25519PrivateKey::SECRET_KEYLENGTH)
       c->ctx = new EdSigner(c->p.priv);
+    else if (c->op == 1 && c->p.pub_len == ed25519PublicKey::PUBLIC_KEYLENGTH)
+      c->ctx = new EdVerifier(c->p.pub);
     return 0;
   });
 }
@@ -172,11 +181,11 @@ int ed_sign(oneshot_cell *c) {
   });
 }
 int ed_verify(oneshot_cell *c) {
-  if (c->p.pub_len != ed25519PublicKey::PUBLIC_KEYLENGTH || c->p.sig_len != 64)
+  if (c->ctx == nullptr || c->p.sig_len != 64)
     return oneshot_fail(c, "Ed25519 key or signature of the wrong length"), CB_REJECTED;
   return guard(c, [&] {
-    ed25519Verifier v(c->p.pub);
-    if (!v.VerifyMessage(c->p.msg, c->p.msg_len, c->p.sig, c->p.sig_len))
+    if (!static_cast<EdVerifier *>(c->ctx)->verifier.VerifyMessage(c->p.msg, c->p.msg_len, c->p.sig,
+                                                                   c->p.sig_len))
       return oneshot_fail(c, "signature does not verify"), CB_REJECTED;
     c->out[0] = 1;
     return 0;
@@ -364,13 +373,20 @@ using EcKeyed = Keyed<typename Ecdsa<Curve>::Signer, typename Ecdsa<Curve>::Veri
 template <class Curve> size_t field_len() {
   return DL_GroupParameters_EC<ECP>(Curve::oid()).GetCurve().GetField().MaxElementByteLength();
 }
+// an EC cell's state: the keys, and what the operations need of the curve, made at set-up (building
+// the group from its OID is far slower than one ECDH)
+template <class Curve> struct EcState : EcKeyed<Curve> {
+  size_t field = field_len<Curve>(); // the field size in bytes
+  ECDH<ECP>::Domain dh{Curve::oid()};
+  byte scalar[66], peer[133]; // ECDH: the private scalar and the peer's uncompressed point
+};
 // the key material of a sign, verify or derive cell: the scalar (op 0 of sign, derive) and the
 // SubjectPublicKeyInfo (verify, derive's peer), on this curve and validated by Crypto++
 template <class Curve> int ec_setup(oneshot_cell *c) {
   return guard(c, [&] {
-    auto *k = new EcKeyed<Curve>();
+    auto *k = new EcState<Curve>();
     c->ctx = k;
-    size_t f = field_len<Curve>();
+    size_t f = k->field;
     bool derive = std::strcmp(c->p.op, "derive") == 0;
     k->ok = true;
     if (c->op == 0 || derive) {
@@ -388,12 +404,17 @@ template <class Curve> int ec_setup(oneshot_cell *c) {
               g.GetCurve().GetField().GetModulus() == want.GetCurve().GetField().GetModulus() &&
               k->pub.GetKey().Validate(rng(), 3);
     }
+    if (k->ok && derive) {
+      k->priv.GetKey().GetPrivateExponent().Encode(k->scalar, k->dh.PrivateKeyLength());
+      k->pub.GetKey().GetGroupParameters().GetCurve().EncodePoint(
+          k->peer, k->pub.GetKey().GetPublicElement(), false);
+    }
     return 0;
   });
 }
 template <class Curve>
 int ecdsa_sign(oneshot_cell *c) { // r || s from Crypto++, DER for the protocol
-  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
+  auto *k = static_cast<EcState<Curve> *>(c->ctx);
   if (!k->ok)
     return oneshot_fail(c, "private key refused"), CB_REJECTED;
   return guard(c, [&] {
@@ -404,12 +425,12 @@ int ecdsa_sign(oneshot_cell *c) { // r || s from Crypto++, DER for the protocol
   });
 }
 template <class Curve> int ecdsa_verify(oneshot_cell *c) {
-  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
+  auto *k = static_cast<EcState<Curve> *>(c->ctx);
   if (!k->ok)
     return oneshot_fail(c, "public key refused"), CB_REJECTED;
   return guard(c, [&] {
     byte rs[96];
-    size_t want = 2 * field_len<Curve>(), n = 0;
+    size_t want = 2 * k->field, n = 0;
     try {
       n = DSAConvertSignatureFormat(rs, want, DSA_P1363, c->p.sig, c->p.sig_len, DSA_DER);
     } catch (const std::exception &) {
@@ -421,22 +442,15 @@ template <class Curve> int ecdsa_verify(oneshot_cell *c) {
     return 0;
   });
 }
-// ECDH: ECDH<ECP>::Domain::Agree on the scalar and the peer's point (uncompressed), both set up
-// once per cell
+// ECDH: ECDH<ECP>::Domain::Agree on the scalar and the peer's point, encoded at set-up
 template <class Curve> int ecdh_derive(oneshot_cell *c) {
-  auto *k = static_cast<EcKeyed<Curve> *>(c->ctx);
+  auto *k = static_cast<EcState<Curve> *>(c->ctx);
   if (!k->ok)
     return oneshot_fail(c, "key material refused"), CB_REJECTED;
   return guard(c, [&] {
-    ECDH<ECP>::Domain dh(Curve::oid());
-    size_t f = field_len<Curve>();
-    byte priv[66], point[133];
-    k->priv.GetKey().GetPrivateExponent().Encode(priv, dh.PrivateKeyLength());
-    const auto &g = k->pub.GetKey().GetGroupParameters();
-    g.GetCurve().EncodePoint(point, k->pub.GetKey().GetPublicElement(), false);
-    if (!dh.Agree(c->out, priv, point, true))
+    if (!k->dh.Agree(c->out, k->scalar, k->peer, true))
       return oneshot_fail(c, "ECDH Agree refused the peer key"), CB_REJECTED;
-    c->out_len = f;
+    c->out_len = k->field;
     return 0;
   });
 }
@@ -564,7 +578,7 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      64,
-     ed_sign_setup,
+     ed_setup,
      {ed_sign, ed_verify},
      cleanup,
      0,

@@ -250,21 +250,42 @@ static int ed_verify(oneshot_cell *c) {
   return 0;
 }
 
-static int x_derive(oneshot_cell *c) {
+/* X25519: both keys imported once per cell; what the import refused is answered per operation */
+typedef struct x_state {
   curve25519_key priv, pub;
-  word32 n = 32;
+  int import; /* 0, or wolfSSL's error from importing the keys */
+} x_state;
+
+static int x_setup(oneshot_cell *c) {
   if (c->p.priv_len != 32 || c->p.pub_len != 32)
+    return 0; /* run() answers rejected */
+  if (oneshot_ctx(c, sizeof(x_state)) != 0)
+    return CB_FAIL;
+  x_state *s = c->ctx;
+  wc_curve25519_init(&s->priv);
+  wc_curve25519_init(&s->pub);
+  s->import = wc_curve25519_import_private_ex(c->p.priv, 32, &s->priv, EC25519_LITTLE_ENDIAN);
+  if (s->import == 0)
+    s->import = wc_curve25519_import_public_ex(c->p.pub, 32, &s->pub, EC25519_LITTLE_ENDIAN);
+  return 0;
+}
+static void x_cleanup(oneshot_cell *c) {
+  x_state *s = c->ctx;
+  if (s != NULL) {
+    wc_curve25519_free(&s->priv);
+    wc_curve25519_free(&s->pub);
+  }
+  oneshot_free_ctx(c);
+}
+static int x_derive(oneshot_cell *c) {
+  x_state *s = c->ctx;
+  word32 n = 32;
+  if (s == NULL)
     return oneshot_fail(c, "X25519 keys of %zu and %zu bytes", c->p.priv_len, c->p.pub_len),
            CB_REJECTED;
-  wc_curve25519_init(&priv);
-  wc_curve25519_init(&pub);
-  int r = wc_curve25519_import_private_ex(c->p.priv, 32, &priv, EC25519_LITTLE_ENDIAN);
-  if (r == 0)
-    r = wc_curve25519_import_public_ex(c->p.pub, 32, &pub, EC25519_LITTLE_ENDIAN);
-  if (r == 0)
-    r = wc_curve25519_shared_secret_ex(&priv, &pub, c->out, &n, EC25519_LITTLE_ENDIAN);
-  wc_curve25519_free(&priv);
-  wc_curve25519_free(&pub);
+  int r = s->import != 0 ? s->import
+                         : wc_curve25519_shared_secret_ex(&s->priv, &s->pub, c->out, &n,
+                                                          EC25519_LITTLE_ENDIAN);
   return r == 0 ? 0 : (oneshot_fail(c, "X25519: %s", wc_GetErrorString(r)), CB_REJECTED);
 }
 
@@ -656,7 +677,17 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      ed25519_keypair},
-    {{"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, NULL, {x_derive}, NULL, 0, 0, x25519_keypair},
+    {{"x25519", {"derive"}, 0, 1, 0},
+     0,
+     0,
+     0,
+     32,
+     x_setup,
+     {x_derive},
+     x_cleanup,
+     0,
+     0,
+     x25519_keypair},
     ECDSA("ecdsa-p256", ECC_SECP256R1, p256_keypair),
     ECDSA("ecdsa-p384", ECC_SECP384R1, p384_keypair),
     ECDSA("ecdsa-secp256k1", ECC_SECP256K1, k256_keypair),
