@@ -1,31 +1,19 @@
-/* One-shot cells (oneshot.h): length checks, the output buffer, noop, and the
- * table's functions. */
+/* One-shot cells (oneshot.h): length checks, the output buffer, and the table's functions.
+ * `noop` is the generic driver's own (drivers/c/src/ops_plugin.c), not a plugin's. */
 #include "oneshot.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static const oneshot_alg noop = {{"noop", {"noop", NULL}, 0, 0, 0}, 0, 0, 0, 0, NULL, {NULL}, NULL};
-
-static const oneshot_alg *def_at(size_t i) {
-  if (i == 0)
-    return &noop;
-  return i - 1 < oneshot_nalgs ? &oneshot_algs[i - 1] : NULL;
-}
-
 static const oneshot_alg *def_named(const char *name) {
-  const oneshot_alg *d;
-  for (size_t i = 0; (d = def_at(i)) != NULL; i++)
-    if (strcmp(d->alg.name, name) == 0)
-      return d;
+  for (size_t i = 0; i < oneshot_nalgs; i++)
+    if (strcmp(oneshot_algs[i].alg.name, name) == 0)
+      return &oneshot_algs[i];
   return NULL;
 }
 
-const cb_alg *oneshot_alg_at(size_t i) {
-  const oneshot_alg *d = def_at(i);
-  return d != NULL ? &d->alg : NULL;
-}
+const cb_alg *oneshot_alg_at(size_t i) { return i < oneshot_nalgs ? &oneshot_algs[i].alg : NULL; }
 
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...) {
   va_list ap;
@@ -94,8 +82,6 @@ cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
 
 int oneshot_cell_run(cb_cell *cell) {
   oneshot_cell *c = (oneshot_cell *)cell;
-  if (c->def->run[c->op] == NULL) /* noop */
-    return 0;
   int r = c->def->run[c->op](c);
   if (r != 0)
     return r < 0 ? r : CB_FAIL;
@@ -104,7 +90,7 @@ int oneshot_cell_run(cb_cell *cell) {
 
 const uint8_t *oneshot_cell_output(const cb_cell *cell, size_t *len) {
   const oneshot_cell *c = (const oneshot_cell *)cell;
-  *len = c->def->run[c->op] == NULL ? 0 : c->out_len;
+  *len = c->out_len;
   return c->out;
 }
 

@@ -6,10 +6,9 @@
  * A plugin using it defines its catalogue as an array oneshot_algs[] of
  * oneshot_nalgs entries; each entry says the lengths the protocol requires (the
  * helper refuses others in one line) and gives one function per operation,
- * which performs exactly that operation on c->p into c->out. The helper adds
- * `noop` (the driver's per-call floor) and answers alg_at, cell_new, cell_run,
- * cell_output, cell_error and cell_free; ONESHOT_TABLE fills the rest of the
- * table. */
+ * which performs exactly that operation on c->p into c->out. The helper answers
+ * alg_at, cell_new, cell_run, cell_output, cell_error and cell_free;
+ * ONESHOT_TABLE fills the rest of the table (`noop` is the driver's own). */
 #ifndef CB_ONESHOT_H
 #define CB_ONESHOT_H
 
