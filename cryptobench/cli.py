@@ -165,12 +165,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
     r.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
-    r.add_argument(
-        "--machine-label",
-        default="",
-        metavar="NAME",
-        help="this machine's name in `runs` and every report (default: its hostname), e.g. 'laptop, on battery'",
-    )
+    _add_machine_label(r)
     r.add_argument(
         "--cpu-features",
         action="append",
@@ -193,12 +188,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
     v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
     v.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
-    v.add_argument(
-        "--machine-label",
-        default="",
-        metavar="NAME",
-        help="this machine's name in `runs` and every report (default: its hostname), e.g. 'laptop, on battery'",
-    )
+    _add_machine_label(v)
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
@@ -285,6 +275,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     b.add_argument("--all", action="store_true", help="also the heavy builds (OpenSSL versions: minutes, then cached)")
     return p
+
+
+def _add_machine_label(p: argparse.ArgumentParser) -> None:
+    """--machine-label, for the commands that store a run (run, verify)."""
+    p.add_argument(
+        "--machine-label",
+        default="",
+        metavar="NAME",
+        help="this machine's name in `runs` and every report (default: its hostname), e.g. 'laptop, on battery'",
+    )
 
 
 def _terminate_like_ctrl_c(signum, frame) -> None:

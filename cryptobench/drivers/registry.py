@@ -101,7 +101,8 @@ DRIVERS: dict[str, Driver] = {
 
 C_BUILD = REPO / "drivers/c/build"
 C_HOST = C_BUILD / "cbdriver"  # the generic C driver: serves one plugin (.so) per process
-C_PLUGINS = C_BUILD / "plugins"
+C_PLUGINS = C_BUILD / "plugins"  # the built-in libraries' plugins (drivers/c)
+C_ONLY_PLUGINS = REPO / "plugins/c/build"  # the libraries that are only plugins (plugins/c)
 PLUGINS = REPO / "plugins/python"
 
 
@@ -122,9 +123,13 @@ def openssl_versions() -> list[tuple[str, str]]:
 
 
 def _builtin() -> list[Provider]:
-    def c(pid: str, plugin: str, lib: str, lang: str = "c", driver: str = "c") -> Provider:
-        path = C_PLUGINS / plugin
-        return Provider(pid, lang, lib, driver, c_plugin_argv(path), path)
+    def c(pid: str, plugin: str, lib: str, driver: str = "c", where: Path = C_PLUGINS) -> Provider:
+        """A C or C++ library (its language is the id's prefix) as a plugin of the generic C driver."""
+        path = where / plugin
+        return Provider(pid, pid.split(":")[0], lib, driver, c_plugin_argv(path), path)
+
+    def only_plugin(pid: str, name: str, lib: str) -> Provider:  # plugins/c: the libraries that are only plugins
+        return c(pid, f"libcb_{name}.so", lib, "c-plugins", C_ONLY_PLUGINS)
 
     go = REPO / "drivers/go/build/cbdriver-go"
     py = (_python(), "-m", "cbdriver")
@@ -137,22 +142,14 @@ def _builtin() -> list[Provider]:
     providers = [
         c("c:openssl", "libcb_openssl.so", "OpenSSL (system libcrypto, EVP)"),
         c("c:libsodium", "libcb_sodium.so", "libsodium (Debian)"),
-        c("cpp:botan", "libcb_botan.so", "Botan 2 C++ API (Debian)", "cpp"),
+        c("cpp:botan", "libcb_botan.so", "Botan 2 C++ API (Debian)"),
         c("c:botan-ffi", "libcb_botan-ffi.so", "Botan 2 C FFI (Debian)"),
-        *[
-            Provider(pid, pid.split(":")[0], lib, "c-plugins", c_plugin_argv(path), path)
-            for pid, path, lib in (
-                (pid, REPO / "plugins/c/build" / f"libcb_{name}.so", lib)
-                for pid, name, lib in (
-                    ("c:mbedtls", "mbedtls", "Mbed TLS 2.28 (Debian, plugin)"),
-                    ("c:wolfssl", "wolfssl", "wolfSSL 5.5 wolfCrypt (Debian, plugin)"),
-                    ("c:libgcrypt", "gcrypt", "libgcrypt 1.10 (Debian, plugin)"),
-                    ("c:nettle", "nettle", "GNU Nettle 3.8 (Debian, plugin)"),
-                    ("cpp:cryptopp", "cryptopp", "Crypto++ 8.7, C++ (Debian, plugin)"),
-                    ("c:libtomcrypt", "tomcrypt", "LibTomCrypt 1.18 (Debian, plugin)"),
-                )
-            )
-        ],
+        only_plugin("c:mbedtls", "mbedtls", "Mbed TLS 2.28 (Debian, plugin)"),
+        only_plugin("c:wolfssl", "wolfssl", "wolfSSL 5.5 wolfCrypt (Debian, plugin)"),
+        only_plugin("c:libgcrypt", "gcrypt", "libgcrypt 1.10 (Debian, plugin)"),
+        only_plugin("c:nettle", "nettle", "GNU Nettle 3.8 (Debian, plugin)"),
+        only_plugin("cpp:cryptopp", "cryptopp", "Crypto++ 8.7, C++ (Debian, plugin)"),
+        only_plugin("c:libtomcrypt", "tomcrypt", "LibTomCrypt 1.18 (Debian, plugin)"),
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
