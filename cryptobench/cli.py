@@ -21,7 +21,7 @@ from .planner import Filters, check_suite_providers, make_plan
 from .report import exporters, load_report
 from .report import terminal as term_report
 from .runner import Interrupted, Runner, Settings
-from .store import DEFAULT_DB, SpoolingStore, open_store
+from .store import DEFAULT_DB, SpoolingStore, db_url, open_store
 from .suites import list_suites, load_suite, parse_chunks, with_chunks
 from .textsafe import printable
 from .vectors import default_vectors_dir
@@ -113,7 +113,9 @@ def _parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
-    db_help = f"database: a path or sqlite:///path (default ./{DEFAULT_DB})"
+    db_help = (
+        f"store: a path, sqlite:///path or postgresql://user@host/db (default $CRYPTOBENCH_DB, else ./{DEFAULT_DB})"
+    )
     r = cmd("run", "Verify every provider, then measure a suite and report it.")
     r.add_argument(
         "--suite", default="default", help="suite name (see `list suites`) or a .toml file (default: default)"
@@ -518,7 +520,7 @@ def _replay(registry: Registry, cells, x, timeout: float) -> int:
 
 
 def cmd_show(args) -> int:
-    if args.db is None and not Path(DEFAULT_DB).exists():
+    if db_url(args.db) == DEFAULT_DB and not Path(DEFAULT_DB).exists():
         raise UserError(f"no database at ./{DEFAULT_DB} (pass --db or run `cryptobench run` first)")
     exporters.check_requested(exporters.RUN, args)
     store = open_store(args.db)

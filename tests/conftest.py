@@ -63,3 +63,27 @@ def like_a_foreground_job() -> None:
     A test run started in the background by a non-interactive shell (`make test &`, some CI
     runners) inherits SIGINT ignored, and Python then keeps it ignored; a person's run does not."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One real PostgreSQL server for the whole test run (tests/pgserver.py)."""
+    from pgserver import PgServer
+
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """An empty PostgreSQL database of its own for one test."""
+    return pg_server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    """Every store test runs on both backends: an SQLite file, and a database on a real PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.db")
+    return request.getfixturevalue("pg_server").new_database()

@@ -1,31 +1,43 @@
-"""Where runs live: an embedded SQLite file by default, chosen by `--db URL`."""
+"""Where runs live: an embedded SQLite file by default, or a PostgreSQL database, chosen by `--db URL`
+or CRYPTOBENCH_DB."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..errors import UserError
 from .model import CellRecord, RunRecord, VerifyRecord
 from .spool import SpoolingStore, import_spools
-from .sqlite import SqliteStore
+from .sql import SqlStore, redact
 
 DEFAULT_DB = "cryptobench.db"
 
-__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_store", "DEFAULT_DB"]
+__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_store", "DEFAULT_DB", "db_url", "redact"]
 
 
-def open_store(url: str | None):
-    """`./cryptobench.db`, `sqlite:///abs/path.db`, `sqlite:rel.db` or a plain path."""
-    url = url or DEFAULT_DB
-    if url.startswith(("postgres://", "postgresql://")):
-        raise UserError(f"cannot open database {url!r}: PostgreSQL stores are not supported yet")
-    if "://" in url and not url.startswith("sqlite://"):
-        raise UserError(f"cannot open database {url!r}: unknown scheme (use a path or sqlite:///path)")
-    path = url
-    if url.startswith("sqlite:///"):
-        path = url[len("sqlite://") :]
-    elif url.startswith("sqlite:"):
-        path = url[len("sqlite:") :]
-    store = SqliteStore(Path(path))
-    import_spools(store)  # runs kept aside while this database could not be written
+def db_url(given: str | None) -> str:
+    """The store a command uses: --db, else CRYPTOBENCH_DB, else ./cryptobench.db."""
+    return given or os.environ.get("CRYPTOBENCH_DB") or DEFAULT_DB
+
+
+def open_store(url: str | None, import_waiting: bool = True) -> SqlStore:
+    """`./cryptobench.db`, `sqlite:///abs/path.db`, `sqlite:rel.db`, a plain path, or
+    `postgresql://user@host/db` (libpq's settings apply: PGPASSWORD, PGSSLMODE, ~/.pgpass...)."""
+    url = db_url(url)
+    if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
+        store = SqlStore("postgresql+psycopg://" + url.split("://", 1)[1])
+    elif "://" in url and not url.startswith("sqlite://"):
+        raise UserError(
+            f"cannot open database {redact(url)!r}: unknown scheme (use a path, sqlite:///path or postgresql://...)"
+        )
+    else:
+        path = url
+        if url.startswith("sqlite:///"):
+            path = url[len("sqlite://") :]
+        elif url.startswith("sqlite:"):
+            path = url[len("sqlite:") :]
+        store = SqlStore(path, Path(path))
+    if import_waiting:
+        import_spools(store)  # runs kept aside while this database could not be written
     return store

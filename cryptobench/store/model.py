@@ -16,6 +16,8 @@ class RunRecord:
     finished: str | None = None
     label: str = ""
     providers: dict[str, dict] = field(default_factory=dict)  # id -> hello response
+    uid: str = ""  # global id: the same in every store the run is copied to (set when it is created)
+    job: str | None = None  # the queued job it ran for (cryptobench agent), if any
 
 
 @dataclass

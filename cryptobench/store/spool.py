@@ -21,7 +21,6 @@ import fcntl
 import hashlib
 import json
 import os
-import sqlite3
 import sys
 import uuid
 from collections.abc import Callable
@@ -40,17 +39,20 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def spool_dirs(db_path: Path) -> list[Path]:
-    """Where a database's spools may be: beside it, or in the cache (a full or read-only disk)."""
-    db = db_path.resolve()
+def spool_dirs(store) -> list[Path]:
+    """Where a store's spools may be: beside its file (SQLite), or in the cache (a full or read-only
+    disk; a PostgreSQL store, keyed by its URL without the password). `store`: a store or a path."""
+    path = store if isinstance(store, Path) else store.path
+    key = str(path.resolve()) if path is not None else store.spool_key
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cryptobench" / "spool"
-    return [db.parent, cache / hashlib.sha256(str(db).encode()).hexdigest()[:16]]
+    beside = [path.resolve().parent] if path is not None else []
+    return [*beside, cache / hashlib.sha256(key.encode()).hexdigest()[:16]]
 
 
-def find_spools(db_path: Path) -> list[Path]:
-    name = db_path.resolve().name
+def find_spools(store) -> list[Path]:
+    name = store.resolve().name if isinstance(store, Path) else store.spool_name
     found = []
-    for d in spool_dirs(db_path):
+    for d in spool_dirs(store):
         found += sorted(d.glob(f".{name}.spool-*.jsonl")) if d.is_dir() else []
     return found
 
@@ -58,20 +60,20 @@ def find_spools(db_path: Path) -> list[Path]:
 class SpoolFile:
     """Records appended as JSON lines and synced; moves to the next directory when one refuses."""
 
-    def __init__(self, db_path: Path, say: Callable[[str], None]):
-        self.db_path, self.say = db_path.resolve(), say
+    def __init__(self, store, say: Callable[[str], None]):
+        self.name, self.say = store.spool_name, say
         self.id = uuid.uuid4().hex
-        self.records: list[dict] = [{"spool": SPOOL_VERSION, "id": self.id, "db": str(self.db_path)}]
+        self.records: list[dict] = [{"spool": SPOOL_VERSION, "id": self.id, "db": store.spool_key}]
         self.path: Path | None = None
         self._file = None
-        self._dirs = spool_dirs(db_path)
+        self._dirs = spool_dirs(store)
         self._open_next(OSError("no spool yet"))
 
     def _open_next(self, why: OSError) -> None:
         self.close()
         while self._dirs:
             d = self._dirs.pop(0)
-            path = d / f".{self.db_path.name}.spool-{self.id}.jsonl"
+            path = d / f".{self.name}.spool-{self.id}.jsonl"
             try:
                 d.mkdir(parents=True, exist_ok=True)
                 f = open(path, "w", encoding="utf-8")  # noqa: SIM115 - held open (and locked) for the run
@@ -139,14 +141,15 @@ class SpoolingStore:
             try:
                 return write()
             except StoreError as e:
-                self.spool = SpoolFile(self.store.path, self.say)
+                self.spool = SpoolFile(self.store, self.say)
                 where = self.spool.path or "memory"
                 self.say(f"cryptobench: {e}; keeping this run's cells in {where}, imported by the next "
-                         f"cryptobench command that opens {self.store.path}")  # fmt: skip
+                         f"cryptobench command that opens {self.store.url}")  # fmt: skip
         self.spool.append(record)
         return None
 
     def create_run(self, run: RunRecord) -> int:
+        run.uid = run.uid or uuid.uuid4().hex  # before the spool records it: an import lands it once
         run_id = self._write({"op": "create_run", "run": _as_dict(run)}, lambda: self.store.create_run(run))
         if run_id is None:
             run.id = run_id = PROVISIONAL_RUN_ID
@@ -177,7 +180,7 @@ class SpoolingStore:
             self.spool.close()
             imported = import_spools(self.store, lambda _m: None, only=self.spool.path)
             if imported:
-                self.say(f"cryptobench: the database took the run after all: run {imported[0]} is in {self.store.path}")
+                self.say(f"cryptobench: the database took the run after all: run {imported[0]} is in {self.store.url}")
                 self._written[imported[0]] = self._written.get(run_id, [])
                 self.imported_as = imported[0]
 
@@ -257,23 +260,20 @@ def _read_spool(path: Path) -> list[dict] | None:
 def import_spools(store, say: Callable[[str], None] = _say, only: Path | None = None) -> list[int]:
     """Import every spool waiting for `store`'s database; the ids of the runs imported."""
     imported = []
-    for path in [only] if only else find_spools(store.path):
+    for path in [only] if only else find_spools(store):
         records = _read_spool(path)
         if not records or records[0].get("spool") != SPOOL_VERSION:
             continue
         try:
             run_id, cells = _import(store, records)
-        except sqlite3.Error as e:
-            say(f"cryptobench: a run waits in {path}: it is imported when {store.path} can be written ({e})")
-            continue
         except StoreError as e:
-            say(f"cryptobench: a run waits in {path}: it is imported when {store.path} can be written ({e})")
+            say(f"cryptobench: a run waits in {path}: it is imported when {store.url} can be written ({e})")
             continue
         with contextlib.suppress(OSError):
             path.unlink()
         if run_id is not None:
             imported.append(run_id)
-            say(f"cryptobench: imported run {run_id} ({cells} cells), kept in {path} while {store.path} "
+            say(f"cryptobench: imported run {run_id} ({cells} cells), kept in {path} while {store.url} "
                 "could not be written")  # fmt: skip
     return imported
 
@@ -281,7 +281,7 @@ def import_spools(store, say: Callable[[str], None] = _say, only: Path | None = 
 def _import(store, records: list[dict]) -> tuple[int | None, int]:
     spool_id = records[0]["id"]
     key = f"spool:{spool_id}"
-    if store.db.execute("SELECT 1 FROM meta WHERE key=?", (key,)).fetchone():
+    if store.get_meta(key) is not None:
         return None, 0  # imported before; the file outlived its import
     ids: dict[int, int] = {}
     cells = 0
@@ -309,5 +309,5 @@ def _import(store, records: list[dict]) -> tuple[int | None, int]:
             now = datetime.now(UTC).isoformat(timespec="seconds")
             for run_id in run_ids:
                 store.finish_run(run_id, "interrupted", now)
-        store.db.execute("INSERT INTO meta VALUES (?, ?)", (key, datetime.now(UTC).isoformat(timespec="seconds")))
+        store.set_meta(key, datetime.now(UTC).isoformat(timespec="seconds"))
     return (next(iter(run_ids)) if run_ids else None), cells

@@ -1,0 +1,442 @@
+"""The store over SQLAlchemy Core: one class for an SQLite file and a PostgreSQL database.
+
+Every write is committed the moment it is made (a cell measured is a cell kept), except inside
+transaction(). Every database error comes out as a one-line StoreError naming the store (its URL
+with any password masked) and the cause; the runner then keeps the run's cells in a spool file
+(store/spool.py). An SQLite file that is not ours is refused before anything is written to it.
+CRYPTOBENCH_DB_LOCK_TIMEOUT (seconds, default 30) is how long a write waits for another process's
+lock (SQLite) or a connection (PostgreSQL) before it gives up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import exc
+
+from ..errors import StoreError, UserError
+from . import migrate
+from .model import CellRecord, RunRecord, VerifyRecord
+from .schema import cells, conformance, crosschecks, meta, providers, refs, runs, verifications
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def lock_timeout() -> float:
+    try:
+        value = float(os.environ.get("CRYPTOBENCH_DB_LOCK_TIMEOUT", "30"))
+    except ValueError:
+        raise UserError("CRYPTOBENCH_DB_LOCK_TIMEOUT must be a number of seconds") from None
+    return value if value >= 0 else 30.0
+
+
+def redact(url: str) -> str:
+    """A URL fit for reports and logs: its password masked."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except exc.ArgumentError:
+        return url
+
+
+def one_line(e: Exception) -> str:
+    """A driver's error, first line, without SQLAlchemy's statement dump and help link."""
+    orig = getattr(e, "orig", None) or e
+    text = str(orig).strip().splitlines()
+    return (text[0] if text else type(orig).__name__).removeprefix("(psycopg.OperationalError) ")
+
+
+def _reported(action: str):
+    """Turn any database error of the decorated method into one line naming the store and the cause."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def run(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except (exc.SQLAlchemyError, sqlite3.Error) as e:
+                with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
+                    self.conn.rollback()
+                raise StoreError(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
+
+        return run
+
+    return wrap
+
+
+def _j(value) -> str:
+    return json.dumps(value)
+
+
+class SqlStore:
+    def __init__(self, url: str, path: Path | None = None):
+        """`url`: an SQLAlchemy URL (sqlite:///..., postgresql+psycopg://...); `path` for SQLite."""
+        self.path = path
+        self.url = redact(url) if path is None else (f"sqlite:///{path.resolve()}" if path.is_absolute() else str(path))
+        self.dialect = "sqlite" if path is not None else "postgresql"
+        self._batch = False  # inside transaction(): one commit at the end, not one per call
+        if path is not None:
+            _check_sqlite_path(path)
+            engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": lock_timeout()})
+        else:
+            timeout = max(1, int(lock_timeout()))
+            engine = sa.create_engine(url, connect_args={"connect_timeout": timeout}, pool_pre_ping=True)
+        self.engine = engine
+        try:
+            migrate.upgrade(engine, repr(self.url))
+            self.conn = engine.connect()
+        except (exc.SQLAlchemyError, sqlite3.Error) as e:
+            engine.dispose()
+            raise StoreError(f"cannot open database {self.url!r}: {one_line(e)}") from None
+        except StoreError:
+            engine.dispose()
+            raise
+
+    # --- where a run waits while this store cannot be written (store/spool.py) --------------
+
+    @property
+    def spool_key(self) -> str:
+        return str(self.path.resolve()) if self.path is not None else self.url
+
+    @property
+    def spool_name(self) -> str:
+        if self.path is not None:
+            return self.path.resolve().name
+        return "postgresql-" + hashlib.sha256(self.url.encode()).hexdigest()[:12]
+
+    def _commit(self) -> None:
+        if not self._batch:
+            self.conn.commit()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Many writes, one commit: all of them land or none (a spool import must not land twice)."""
+        self._batch = True
+        try:
+            yield
+            self.conn.commit()
+        except BaseException:
+            with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
+                self.conn.rollback()
+            raise
+        finally:
+            self._batch = False
+
+    @_reported("write to")
+    def check_writable(self) -> None:
+        """Before a run measures anything: a write that is rolled back, so a read-only file, a full
+        disk, a lock held too long or a role without rights is said in one line before minutes of
+        measuring, not after."""
+        self.conn.execute(meta.update().where(meta.c.key == "schema_version").values(value=meta.c.value))
+        self.conn.rollback()
+
+    def close(self) -> None:
+        with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
+            self.conn.close()
+        self.engine.dispose()
+
+    # --- meta ----------------------------------------------------------------
+
+    @_reported("read")
+    def get_meta(self, key: str) -> str | None:
+        return self.conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar()
+
+    @_reported("write to")
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(meta.delete().where(meta.c.key == key))
+        self.conn.execute(meta.insert().values(key=key, value=value))
+        self._commit()
+
+    # --- writing ----------------------------------------------------------
+
+    @_reported("write to")
+    def create_run(self, run: RunRecord) -> int:
+        run.uid = run.uid or uuid.uuid4().hex
+        env = run.env if isinstance(run.env, dict) else {}
+        row = self.conn.execute(
+            runs.insert().values(
+                started=run.started, finished=run.finished, status=run.status, suite=run.suite, label=run.label,
+                settings=_j(run.settings), env=_j(run.env), uid=run.uid, job=run.job,
+                machine_id=str(env.get("machine_id") or ""),
+                machine_label=str(env.get("machine_label") or env.get("hostname") or ""),
+            )
+        )  # fmt: skip
+        self._commit()
+        run.id = row.inserted_primary_key[0]
+        return run.id
+
+    @_reported("write to")
+    def add_provider(self, run_id: int, provider: str, hello: dict) -> None:
+        key = (providers.c.run_id == run_id) & (providers.c.provider == provider)
+        self.conn.execute(providers.delete().where(key))
+        self.conn.execute(
+            providers.insert().values(run_id=run_id, provider=provider, hello=json.dumps(hello, sort_keys=True))
+        )
+        self._commit()
+
+    @_reported("write to")
+    def add_verification(self, run_id: int, v: VerifyRecord) -> None:
+        for table in (verifications, conformance):
+            self.conn.execute(
+                table.delete().where(
+                    (table.c.run_id == run_id) & (table.c.provider == v.provider) & (table.c.alg == v.alg)
+                )
+            )
+        self.conn.execute(
+            verifications.insert().values(
+                run_id=run_id, provider=v.provider, alg=v.alg, status=v.status, passed=v.passed, failed=v.failed,
+                skipped=v.skipped, detail=v.detail,
+            )
+        )  # fmt: skip
+        if v.conformance:
+            data = json.dumps(v.conformance, sort_keys=True)
+            self.conn.execute(conformance.insert().values(run_id=run_id, provider=v.provider, alg=v.alg, data=data))
+        self._commit()
+
+    @staticmethod
+    def _cell_row(run_id: int, c: CellRecord) -> dict:
+        return dict(
+            run_id=run_id, provider=c.provider, alg=c.alg, op=c.op, size=c.size, chunk=c.chunk, status=c.status,
+            reason=c.reason, batch=c.batch, samples_ns=_j(c.samples_ns), checksum=c.checksum,
+            checksums_seen=_j(c.checksums_seen), peak_rss_kb=c.peak_rss_kb, rounds=c.rounds, started=c.started,
+            finished=c.finished, extra=_j(c.extra),
+        )  # fmt: skip
+
+    @_reported("write to")
+    def add_cell(self, run_id: int, c: CellRecord) -> None:
+        self.conn.execute(cells.insert().values(**self._cell_row(run_id, c)))
+        self._commit()
+
+    @_reported("write to")
+    def add_cells(self, run_id: int, records: list[CellRecord]) -> None:
+        """Many cells in one statement (copying a run between stores)."""
+        if records:
+            self.conn.execute(cells.insert(), [self._cell_row(run_id, c) for c in records])
+        self._commit()
+
+    @_reported("write to")
+    def add_crosschecks(self, run_id: int, records: list) -> None:
+        if not records:
+            return
+        start = self.conn.execute(
+            sa.select(sa.func.count()).select_from(crosschecks).where(crosschecks.c.run_id == run_id)
+        ).scalar()
+        self.conn.execute(
+            crosschecks.insert(),
+            [
+                dict(run_id=run_id, alg=r.alg, producer=r.producer, consumer=r.consumer, check_name=r.check,
+                     passed=int(r.passed), detail=r.detail, seq=start + i)
+                for i, r in enumerate(records)
+            ],
+        )  # fmt: skip
+        self._commit()
+
+    @_reported("read")
+    def load_crosschecks(self, run_id: int) -> list:
+        from ..crosscheck import CrossRecord
+
+        c = crosschecks.c
+        rows = self.conn.execute(
+            sa.select(c.alg, c.producer, c.consumer, c.check_name, c.passed, c.detail)
+            .where(c.run_id == run_id)
+            .order_by(c.seq)
+        ).fetchall()
+        return [CrossRecord(a, p, co, ch, bool(ok), d) for a, p, co, ch, ok, d in rows]
+
+    @_reported("write to")
+    def add_references(self, refs_: list, added: str) -> list[int]:
+        ids = []
+        for r in refs_:
+            row = self.conn.execute(
+                refs.insert().values(added=added, source=r.source, machine=r.machine, url=r.url, alg=r.alg, op=r.op,
+                                     size=r.size, ns_per_op=r.ns_per_op)
+            )  # fmt: skip
+            r.id = row.inserted_primary_key[0]
+            ids.append(r.id)
+        self._commit()
+        return ids
+
+    @_reported("read")
+    def load_references(self) -> list:
+        from ..references import Reference
+
+        c = refs.c
+        rows = self.conn.execute(
+            sa.select(c.id, c.source, c.machine, c.url, c.alg, c.op, c.size, c.ns_per_op).order_by(c.id)
+        )
+        return [Reference(*row) for row in rows.fetchall()]
+
+    @_reported("write to")
+    def remove_reference(self, ref_id: int) -> bool:
+        gone = self.conn.execute(refs.delete().where(refs.c.id == ref_id)).rowcount
+        self._commit()
+        return gone > 0
+
+    @_reported("write to")
+    def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
+        values = {"status": status, "finished": finished}
+        if env_update:
+            env = json.loads(self.conn.execute(sa.select(runs.c.env).where(runs.c.id == run_id)).scalar())
+            values["env"] = _j({**env, **env_update})
+        self.conn.execute(runs.update().where(runs.c.id == run_id).values(**values))
+        self._commit()
+
+    @_reported("write to")
+    def set_run_status(self, run_id: int, status: str) -> None:
+        self.conn.execute(runs.update().where(runs.c.id == run_id).values(status=status))
+        self._commit()
+
+    # --- reading ----------------------------------------------------------
+
+    @_reported("read")
+    def list_runs(self, machine: str | None = None) -> list[dict]:
+        r, c = runs.c, cells.c
+        ok = sa.select(sa.func.count()).where((c.run_id == r.id) & (c.status == "ok")).scalar_subquery()
+        failed = sa.select(sa.func.count()).where((c.run_id == r.id) & (c.status == "failed")).scalar_subquery()
+        query = sa.select(r.id, r.started, r.finished, r.status, r.suite, r.label, ok, failed, r.env, r.uid,
+                          r.machine_label, r.machine_id, r.job).order_by(r.id)  # fmt: skip
+        if machine:
+            query = query.where(r.machine_label == machine)
+        names: dict[int, list[str]] = {}
+        for run_id, provider in self.conn.execute(
+            sa.select(providers.c.run_id, providers.c.provider).order_by(providers.c.run_id, providers.c.provider)
+        ):
+            names.setdefault(run_id, []).append(provider)
+        out = []
+        for row in self.conn.execute(query):
+            try:
+                env = json.loads(row.env)
+            except ValueError:
+                env = {}
+            env = env if isinstance(env, dict) else {}
+            out.append({
+                "id": row.id, "started": row.started, "finished": row.finished, "status": row.status,
+                "suite": row.suite, "label": row.label, "cells_ok": row[6], "cells_failed": row[7],
+                "providers": ",".join(names.get(row.id, [])) or None, "hostname": env.get("hostname"),
+                "pid": env.get("pid"), "machine_label": row.machine_label or None,
+                "machine_id": row.machine_id or None, "uid": row.uid, "job": row.job,
+            })  # fmt: skip
+        return out
+
+    @_reported("read")
+    def run_ids(self) -> list[int]:
+        return [row[0] for row in self.conn.execute(sa.select(runs.c.id).order_by(runs.c.id))]
+
+    @_reported("read")
+    def run_id_of(self, uid: str) -> int | None:
+        return self.conn.execute(sa.select(runs.c.id).where(runs.c.uid == uid)).scalar()
+
+    @_reported("read")
+    def runs_of_job(self, job: str) -> list[tuple[int, str]]:
+        return [tuple(r) for r in self.conn.execute(sa.select(runs.c.id, runs.c.status).where(runs.c.job == job))]
+
+    def resolve_run(self, ref: str | int | None) -> int:
+        """A run id, `latest`/`last`, `latest~N` (N runs before the latest), or a global id (uid)."""
+        ids = self.run_ids()
+        if not ids:
+            raise UserError(f"no runs stored in {self.url} (run `cryptobench run` first)")
+        text = str(ref if ref is not None else "latest")
+        if text in ("latest", "last") or text.startswith(("latest~", "last~")):
+            tail = text.partition("~")[2]
+            if "~" in text and not tail.isdigit():
+                raise UserError(f"run {text!r}: after '~' comes how many runs back, e.g. latest~1")
+            back = int(tail) if tail else 0
+            if back >= len(ids):
+                raise UserError(f"run {text!r} does not exist: only {len(ids)} runs stored")
+            return ids[-1 - back]
+        if text.isdigit() and int(text) in ids:
+            return int(text)
+        if len(text) == 32 and (found := self.run_id_of(text.lower())) is not None:
+            return found
+        raise UserError(f"run {text!r} not found in {self.url} (see `cryptobench runs`)")
+
+    @_reported("read")
+    def load_run(self, run_id: int) -> tuple[RunRecord, list[VerifyRecord], list[CellRecord]]:
+        r = runs.c
+        row = self.conn.execute(
+            sa.select(r.id, r.started, r.finished, r.status, r.suite, r.label, r.settings, r.env, r.uid, r.job).where(
+                r.id == run_id
+            )
+        ).fetchone()
+        if row is None:
+            raise UserError(f"run {run_id} not found in {self.url}")
+        run = RunRecord(
+            id=row[0], started=row[1], finished=row[2], status=row[3], suite=row[4], label=row[5],
+            settings=json.loads(row[6]), env=json.loads(row[7]), uid=row[8], job=row[9],
+        )  # fmt: skip
+        p = providers.c
+        for provider, hello in self.conn.execute(sa.select(p.provider, p.hello).where(p.run_id == run_id)):
+            run.providers[provider] = json.loads(hello)
+        k = conformance.c
+        extra = {
+            (pr, a): json.loads(d)
+            for pr, a, d in self.conn.execute(sa.select(k.provider, k.alg, k.data).where(k.run_id == run_id))
+        }
+        v = verifications.c
+        verifs = [
+            VerifyRecord(*row, conformance=extra.get((row[0], row[1]), {}))
+            for row in self.conn.execute(
+                sa.select(v.provider, v.alg, v.status, v.passed, v.failed, v.skipped, v.detail)
+                .where(v.run_id == run_id)
+                .order_by(v.provider, v.alg)
+            )
+        ]
+        c = cells.c
+        loaded = []
+        for x in self.conn.execute(sa.select(cells).where(c.run_id == run_id).order_by(c.id)):
+            loaded.append(
+                CellRecord(
+                    provider=x.provider, alg=x.alg, op=x.op, size=x.size, chunk=x.chunk, status=x.status,
+                    reason=x.reason, batch=x.batch, samples_ns=json.loads(x.samples_ns), checksum=x.checksum,
+                    checksums_seen=json.loads(x.checksums_seen), peak_rss_kb=x.peak_rss_kb, rounds=x.rounds,
+                    started=x.started, finished=x.finished, extra=json.loads(x.extra),
+                )
+            )  # fmt: skip
+        return run, verifs, loaded
+
+
+def _check_sqlite_path(path: Path) -> None:
+    if path.parent and not path.parent.exists():
+        raise UserError(f"cannot open database {str(path)!r}: directory {str(path.parent)!r} does not exist")
+    if path.is_dir():
+        raise UserError(f"cannot open database {str(path)!r}: it is a directory")
+    _refuse_foreign(path)
+
+
+def _refuse_foreign(path: Path) -> None:
+    """A file that exists must be an SQLite database with our tables (or none yet): another
+    application's database must not gain our tables. (Damaged pages are found when they are read:
+    every method reports them in one line; a full integrity check on every open would read it all.)"""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(SQLITE_MAGIC))
+    except OSError as e:
+        raise StoreError(f"cannot open database {str(path)!r}: {e.strerror}") from None
+    if magic != SQLITE_MAGIC:
+        raise StoreError(f"cannot open database {str(path)!r}: not an SQLite database")
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=lock_timeout())
+        try:
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables -= {"sqlite_sequence", "alembic_version"}
+            if "meta" in tables:
+                con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open database {str(path)!r}: {e}") from None
+    if tables and "meta" not in tables:
+        raise StoreError(
+            f"{str(path)!r} is not a cryptobench database (it holds tables: {', '.join(sorted(tables))}); "
+            "give another --db"
+        )
