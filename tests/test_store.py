@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from conftest import run_cli
 
 from cryptobench.crosscheck import CrossRecord
 from cryptobench.errors import StoreError, UserError
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store
 from cryptobench.store.schema import SCHEMA_REVISION
-from conftest import run_cli
 
 RELEASE_0_1_DB = Path(__file__).parent / "fixtures" / "store-schema1.db"  # made by cryptobench 0.1 (`run`)
 
