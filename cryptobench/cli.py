@@ -16,6 +16,7 @@ from . import __version__, algorithms, cpufeatures, environment
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
+from .fleet import commands as fleet
 from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan
 from .report import exporters, load_report
@@ -109,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
             name,
             help=help_,
             description=help_,
-            epilog=EXAMPLES[name],
+            epilog={**EXAMPLES, **fleet.EXAMPLES}[name],
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
 
@@ -276,6 +277,7 @@ def _parser() -> argparse.ArgumentParser:
         "c:openssl-3.6.3 to build only theirs",
     )
     b.add_argument("--all", action="store_true", help="also the heavy builds (OpenSSL versions: minutes, then cached)")
+    fleet.add_commands(cmd, db_help)
     return p
 
 
@@ -312,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
             "plugin": cmd_plugin,
             "compare": cmd_compare,
             "reference": cmd_reference,
+            **fleet.HANDLERS,
         }[args.command](args)
     except UserError as e:
         print(f"cryptobench: error: {e}", file=sys.stderr)

@@ -1,3 +1,4 @@
+import gc
 import signal
 import subprocess
 import sys
@@ -70,8 +71,12 @@ def pg_server():
     """One real PostgreSQL server for the whole test run (tests/pgserver.py)."""
     from pgserver import PgServer
 
+    from cryptobench.store.sql import close_all
+
     server = PgServer().start()
     yield server
+    gc.collect()  # stores no test refers to any more let go of their connections now, not at exit
+    close_all()  # and no connection is left open to a server that is going away
     server.stop()
 
 

@@ -19,7 +19,7 @@ RELEASE_0_1_DB = Path(__file__).parent / "fixtures" / "store-schema1.db"  # made
 
 def _engine(url: str) -> sa.Engine:
     if url.startswith("postgresql://"):
-        return sa.create_engine("postgresql+psycopg://" + url.split("://", 1)[1])
+        return sa.create_engine("postgresql+psycopg://" + url.split("://", 1)[1], poolclass=sa.pool.NullPool)
     return sa.create_engine(f"sqlite:///{url}")
 
 

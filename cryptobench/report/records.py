@@ -59,6 +59,8 @@ def to_dict(rep: Report) -> dict:
         "schema_version": RESULT_SCHEMA_VERSION,
         "run": {
             "id": run.id,
+            "uid": run.uid,
+            "job": run.job,
             "started": run.started,
             "finished": run.finished,
             "status": run.status,
@@ -83,11 +85,14 @@ def to_dict(rep: Report) -> dict:
                 "batch": r.cell.batch,
                 "samples_ns": r.cell.samples_ns,
                 "checksum": r.cell.checksum,
+                "checksums_seen": r.cell.checksums_seen,
                 "checksum_mismatch": r.checksum_mismatch,
                 "stats": _stats(r),
                 "vs_baseline": _vs(r, rep.baseline),
                 "peak_rss_kb": r.cell.peak_rss_kb,
                 "rounds": r.cell.rounds,
+                "started": r.cell.started,
+                "finished": r.cell.finished,
                 "notes": r.notes,
                 "extra": r.cell.extra,
             }

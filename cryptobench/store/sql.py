@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import uuid
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,13 @@ from .model import CellRecord, RunRecord, VerifyRecord
 from .schema import cells, conformance, crosschecks, meta, providers, refs, runs, verifications
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+_OPEN: weakref.WeakSet = weakref.WeakSet()  # every open store, for close_all()
+
+
+def close_all() -> None:
+    """Close every store's connections (before a server they talk to goes away: tests, agents)."""
+    for store in list(_OPEN):
+        store.close()
 
 
 def lock_timeout() -> float:
@@ -42,9 +50,10 @@ def lock_timeout() -> float:
 def redact(url: str) -> str:
     """A URL fit for reports and logs: its password masked."""
     try:
-        return sa.engine.make_url(url).render_as_string(hide_password=True)
+        shown = sa.engine.make_url(url).render_as_string(hide_password=True)
     except exc.ArgumentError:
         return url
+    return shown.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
 def one_line(e: Exception) -> str:
@@ -93,6 +102,7 @@ class SqlStore:
         try:
             migrate.upgrade(engine, repr(self.url))
             self.conn = engine.connect()
+            _OPEN.add(self)
         except (exc.SQLAlchemyError, sqlite3.Error) as e:
             engine.dispose()
             raise StoreError(f"cannot open database {self.url!r}: {one_line(e)}") from None
