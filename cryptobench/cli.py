@@ -169,6 +169,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     _add_machine_label(r)
+    r.add_argument("--job", default="", help=argparse.SUPPRESS)  # set by `cryptobench agent`: the job run
     r.add_argument(
         "--cpu-features",
         action="append",
@@ -422,10 +423,11 @@ def cmd_run(args) -> int:
         vectors_dir=args.vectors,
         noise=args.noise / 100,
         label=args.label,
-        machine_label=_machine_label(args.machine_label),
+        machine_label=environment.checked_machine_label(args.machine_label),
         layout=args.layout or suite.layout,
         cpu_features=cpu_off,
         passes=args.passes,
+        job=args.job,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))
     code = 0
@@ -470,7 +472,7 @@ def cmd_verify(args) -> int:
     settings = Settings(suite=f"verify:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
                         vectors_dir=args.vectors, differential_inputs=args.inputs, monte_checkpoints=args.monte,
                         seed=args.seed if args.seed > 0 else 1, measure=False,
-                        machine_label=_machine_label(args.machine_label))  # fmt: skip
+                        machine_label=environment.checked_machine_label(args.machine_label))  # fmt: skip
     providers = sorted({p for c in cells for p in c.providers})
     try:
         run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
@@ -535,13 +537,6 @@ def cmd_show(args) -> int:
         exporters.print_stdout(exporters.RUN, args.format, rep, color=sys.stdout.isatty())
     exporters.write_requested(exporters.RUN, rep, args)
     return 0
-
-
-def _machine_label(text: str) -> str:
-    text = text.strip()
-    if len(text) > 80 or any(not ch.isprintable() for ch in text):
-        raise UserError("--machine-label: at most 80 printable characters, e.g. 'pi5, 2.4 GHz'")
-    return text
 
 
 def cmd_runs(args) -> int:

@@ -90,6 +90,16 @@ def memory_kb() -> int | None:
     return None
 
 
+def checked_machine_label(text: str) -> str:
+    """--machine-label as given (stripped), or a UserError in one line."""
+    from .errors import UserError
+
+    text = text.strip()
+    if len(text) > 80 or any(not ch.isprintable() for ch in text):
+        raise UserError("--machine-label: at most 80 printable characters, e.g. 'pi5, 2.4 GHz'")
+    return text
+
+
 def capture(machine_label: str = "") -> dict:
     """The run's environment; `machine_label` is the user's name for this machine (default: its
     hostname), shown beside the machine id in `runs` and every report."""

@@ -77,7 +77,7 @@ class Runner:
     def run(self, cells: list[CellSpec], providers: list[str]) -> int:
         self.limits = plausibility.measure()
         env = {**environment.capture(self.s.machine_label), "machine_limits": self.limits}
-        run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), env, label=self.s.label)
+        run = RunRecord(None, now(), self.s.suite, self.s.to_dict(), env, label=self.s.label, job=self.s.job or None)
         run_id = self.store.create_run(run)
         tracks: dict[tuple[CellSpec, str], Track] = {}
         try:

@@ -25,6 +25,7 @@ class Settings:
     noise: float = 0.02
     label: str = ""
     machine_label: str = ""  # this machine's name in runs and reports (default: its hostname)
+    job: str = ""  # the queued job this run is for (set by `cryptobench agent`)
     passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
     layout: str = "table"
     cpu_features: str = ""

@@ -21,6 +21,21 @@ runs keep their global id: pushing twice adds nothing""",
   cryptobench import pi5-run.json                 # a result file from another machine (`run --json`)
   cryptobench import other-laptop.db --db postgresql://cb_runner@fleet.example/cryptobench
 importing the same run twice adds nothing""",
+    "submit": """examples:
+  cryptobench submit --suite default --machines laptop,pi5 --db postgresql://cb_submit@fleet/cryptobench
+  cryptobench submit --suite versions --alg 'aes-*' --cpu-features no-aesni --machines laptop
+a job carries a suite's name, filters and settings, never a command: agents refuse anything else""",
+    "agent": """examples:
+  cryptobench agent --db postgresql://cb_run@fleet/cryptobench                 # this machine's jobs, forever
+  cryptobench agent --db postgresql://cb_run@fleet/cryptobench --until-empty   # drain, then exit
+  cryptobench agent --machine-label pi5 --lease 60
+one job at a time; a job whose agent died is queued again after --lease seconds without a heartbeat""",
+    "jobs": """example:
+  cryptobench jobs --db postgresql://cb_submit@fleet/cryptobench      # every job: machine, status, attempts""",
+    "fleet": """examples:
+  cryptobench fleet init --db postgresql://postgres@fleet/cryptobench   # tables, job queue, three roles
+  CRYPTOBENCH_NEW_PASSWORD=... cryptobench fleet adduser lab_pi5 --role runner --db postgresql://postgres@fleet/cryptobench
+roles: <prefix>_reader (reads), <prefix>_submitter (reads, enqueues), <prefix>_runner (claims jobs, writes runs)""",
 }
 
 
@@ -33,6 +48,38 @@ def add_commands(cmd, db_help: str) -> None:
     im = cmd("import", "Copy runs from result files or another store into this store (idempotent).")
     im.add_argument("sources", nargs="+", metavar="FILE.json|OTHER.db|URL", help="what to import")
     im.add_argument("--db", help=db_help + "; the store to import into")
+
+    sb = cmd("submit", "Queue a suite for machines to run (their agents pick it up).")
+    sb.add_argument("--suite", default="default", help="a suite name the agents have (default: default)")
+    sb.add_argument("--machines", action="append", required=True, metavar="LABEL,...",
+                    help="the machines to run it, by label (comma-separated; repeat to add): one job each")  # fmt: skip
+    for flag in ("alg", "provider", "size", "chunk"):
+        sb.add_argument(f"--{flag}", action="append", help=f"as for run: these {flag}s (repeat to add)")
+    sb.add_argument("--baseline")
+    sb.add_argument("--time-per-cell", type=float, metavar="S")
+    sb.add_argument("--noise", type=float, metavar="PCT")
+    sb.add_argument("--passes", type=int, metavar="N")
+    sb.add_argument("--label", help="a note stored with every run of the job")
+    sb.add_argument("--cpu-features", metavar="LIST", help="as for run, e.g. no-aesni")
+    sb.add_argument("--db", help=db_help + " (PostgreSQL: the queue lives there)")
+
+    ag = cmd("agent", "Run this machine's queued jobs, one at a time, into the shared store.")
+    ag.add_argument("--db", help=db_help + " (PostgreSQL)")
+    ag.add_argument("--machine-label", default="", metavar="NAME", help="this machine's label (default: hostname)")
+    ag.add_argument("--until-empty", action="store_true", help="exit when no job is left for this machine")
+    ag.add_argument("--lease", type=float, default=30.0, metavar="S",
+                    help="a job whose agent sent no heartbeat for S seconds is queued again (default 30)")  # fmt: skip
+
+    jb = cmd("jobs", "List the queued jobs and what became of them.")
+    jb.add_argument("--db", help=db_help + " (PostgreSQL)")
+    jb.add_argument("--json", action="store_true", help="as JSON")
+
+    fl = cmd("fleet", "Set up a shared PostgreSQL store: tables, job queue, roles (`init`); login roles (`adduser`).")
+    fl.add_argument("action", choices=["init", "adduser"])
+    fl.add_argument("name", nargs="?", help="adduser: the login role to create")
+    fl.add_argument("--role", choices=["reader", "submitter", "runner"], help="adduser: which group it joins")
+    fl.add_argument("--prefix", default="cryptobench", help="the roles' prefix (default: cryptobench)")
+    fl.add_argument("--db", help=db_help + " (PostgreSQL, as a role that may create roles)")
 
 
 def _copy(src, run_ids: list[int], dst, outcome: Outcome) -> None:
@@ -83,4 +130,90 @@ def cmd_import(args) -> int:
     return 0
 
 
-HANDLERS = {"push": cmd_push, "import": cmd_import}
+def _submitted_job(args) -> dict:
+    job: dict = {"suite": args.suite}
+    for key in ("alg", "provider", "size", "chunk"):
+        if getattr(args, key):
+            job[key] = getattr(args, key)
+    for key in ("baseline", "time_per_cell", "noise", "passes", "label", "cpu_features"):
+        if getattr(args, key) is not None:
+            job[key] = getattr(args, key)
+    return job
+
+
+def _machines(args) -> list[str]:
+    names = [m.strip() for text in args.machines for m in text.split(",") if m.strip()]
+    if not names:
+        raise UserError("--machines: name at least one machine label, e.g. --machines laptop,pi5")
+    return list(dict.fromkeys(names))
+
+
+def cmd_submit(args) -> int:
+    from . import queue
+
+    url = db_url(args.db)
+    machines = _machines(args)
+    ids = queue.submit(url, _submitted_job(args), machines)
+    for m, i in zip(machines, ids, strict=True):
+        print(f"job {i}: suite {args.suite} on {m}")
+    return 0
+
+
+def cmd_agent(args) -> int:
+    import platform
+
+    from ..environment import checked_machine_label
+    from . import queue
+
+    url = db_url(args.db)
+    queue.libpq_url(url)
+    if args.lease < 1:
+        raise UserError("--lease: at least 1 second")
+    store = open_store(url)
+    label = checked_machine_label(args.machine_label) or platform.node()
+    agent = queue.Agent(url, label, store, lease=args.lease)
+    print(f"agent {label}: waiting for jobs in {store.url}", file=sys.stderr, flush=True)
+    ran = agent.serve(until_empty=args.until_empty)
+    print(f"agent {label}: {ran} job{'s' if ran != 1 else ''} run", file=sys.stderr)
+    return 0
+
+
+def cmd_jobs(args) -> int:
+    import json
+
+    from . import queue
+
+    rows = queue.list_jobs(db_url(args.db))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'job':>5}  {'machine':<16} {'suite':<12} {'status':<10} attempts")
+    for r in rows:
+        print(
+            f"{r['id']:>5}  {str(r['machine'])[:16]:<16} {str(r['suite'])[:12]:<12} {r['status']:<10} {r['attempts']}"
+        )
+    return 0
+
+
+def cmd_fleet(args) -> int:
+    from . import roles
+
+    url = db_url(args.db)
+    if args.action == "init":
+        for line in roles.init(url, args.prefix):
+            print(line)
+        return 0
+    if not args.name or not args.role:
+        raise UserError("fleet adduser needs NAME and --role reader|submitter|runner")
+    print(roles.adduser(url, args.prefix, args.name, args.role))
+    return 0
+
+
+HANDLERS = {
+    "push": cmd_push,
+    "import": cmd_import,
+    "submit": cmd_submit,
+    "agent": cmd_agent,
+    "jobs": cmd_jobs,
+    "fleet": cmd_fleet,
+}
