@@ -62,7 +62,9 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
     "compare": """examples:
   cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
   cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
-  cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%""",
+  cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%
+  cryptobench compare --machines laptop,pi5 --suite default     # each machine's latest run, per cycle too
+  cryptobench compare --machines laptop,pi5,ci --layout matrix --html machines.html   # machines × algorithms""",
     "reference": """examples:
   cryptobench reference add paper-table4.toml      # a paper's figures, with their source and machine
   cryptobench reference list
@@ -238,9 +240,29 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--alg", action="append", help="only these algorithms (comma-separated globs; repeat to add)")
     c.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold in %% (default 2)")
     c.add_argument(
-        "--format", choices=exporters.stdout_formats(exporters.COMPARE), default="terminal", help="format on stdout"
+        "--machines",
+        action="append",
+        metavar="A,B,...",
+        help="the latest complete run of each machine (by label; the first is the reference; repeat to add)",
+    )
+    c.add_argument("--suite", help="with --machines: the latest run of this suite on each machine")
+    c.add_argument(
+        "--layout",
+        choices=["pairs", "matrix"],
+        default="pairs",
+        help="with --machines: 'matrix' is machines × algorithms, throughput as measured (default: pairs)",
+    )
+    c.add_argument(
+        "--format",
+        choices=list(
+            dict.fromkeys(exporters.stdout_formats(exporters.COMPARE) + exporters.stdout_formats(exporters.MATRIX))
+        ),
+        default="terminal",
+        help="format on stdout (csv and html: --layout matrix)",
     )
     exporters.add_file_flags(c, exporters.COMPARE)
+    c.add_argument("--csv", metavar="FILE", help="with --layout matrix: also write it as CSV")
+    c.add_argument("--html", metavar="FILE", help="with --layout matrix: also write it as HTML")
     c.add_argument(
         "--fail-on-regression",
         type=float,
@@ -625,6 +647,10 @@ def cmd_compare(args) -> int:
             cells = [c for c in cells if any(fnmatch.fnmatchcase(c.alg, g) for g in globs)]
         return run, cells
 
+    if args.machines:
+        return _compare_machines(args, store, load)
+    if args.layout == "matrix" or args.csv or args.html or args.format in ("csv", "html"):
+        raise UserError("--layout matrix, --csv, --html and --format csv|html go with --machines A,B")
     if args.providers:
         if len(args.runs) > 1:
             raise UserError("with --providers give at most one run")
@@ -647,6 +673,29 @@ def cmd_compare(args) -> int:
                 file=sys.stderr,
             )
             return 1
+    return 0
+
+
+def _compare_machines(args, store, load) -> int:
+    from .compare import compare_machines, latest_of_machine
+    from .report import machine_matrix
+
+    if args.runs or args.providers:
+        raise UserError("--machines compares each machine's latest run: give no RUN and no --providers")
+    labels = list(dict.fromkeys(m.strip() for m in _listed(args.machines).split(",") if m.strip()))
+    runs = []
+    for label in labels:
+        run, cells = load(latest_of_machine(store, label, args.suite))
+        runs.append((label, run, cells))
+    if args.layout == "matrix":
+        subject, thing = exporters.MATRIX, machine_matrix.build(runs)
+    else:
+        if args.csv or args.html or args.format in ("csv", "html"):
+            raise UserError("--csv, --html and --format csv|html go with --layout matrix")
+        subject, thing = exporters.COMPARE, compare_machines(runs, args.noise / 100)
+    exporters.check_requested(subject, args)
+    exporters.print_stdout(subject, args.format, thing, color=sys.stdout.isatty())
+    exporters.write_requested(subject, thing, args)
     return 0
 
 

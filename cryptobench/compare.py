@@ -32,7 +32,7 @@ class Pair:
 
 @dataclass
 class Comparison:
-    mode: str  # runs | providers
+    mode: str  # runs | providers | machines
     reference_label: str
     subject_labels: list[str]
     noise: float
@@ -40,6 +40,15 @@ class Comparison:
     pairs: dict[str, list[Pair]] = field(default_factory=dict)  # subject label -> pairs
     only_reference: list[str] = field(default_factory=list)
     only_subject: list[str] = field(default_factory=list)
+    clock_hz: dict[str, float] = field(default_factory=dict)  # machines: each one's highest reported clock
+
+    def per_cycle(self, label: str, p: Pair) -> tuple[float, float, float] | None:
+        """The time ratio per cycle (machines with known clocks): times scaled by each one's clock."""
+        ref_hz, sub_hz = self.clock_hz.get(self.reference_label), self.clock_hz.get(label)
+        if not ref_hz or not sub_hz:
+            return None
+        f = sub_hz / ref_hz
+        return p.ratio.value * f, p.ratio.low * f, p.ratio.high * f
 
     def all_pairs(self) -> list[Pair]:
         return [p for ps in self.pairs.values() for p in ps]
@@ -113,4 +122,37 @@ def compare_providers(run: RunRecord, cells: list[CellRecord], providers: list[s
         comp.only_subject += [f"{s}: {_describe(k)}" for k in sub if k not in ref]
     every_subject = set().union(*(by_provider[s].keys() for s in subjects))
     comp.only_reference = [f"{ref_label}: {_describe(k)}" for k in ref if k not in every_subject]
+    return comp
+
+
+def latest_of_machine(store, machine: str, suite: str | None) -> int:
+    """The newest complete run of a machine (of a suite, if given)."""
+    runs = [r for r in store.list_runs(machine=machine) if r["status"] == "complete" and suite in (None, r["suite"])]
+    if not runs:
+        known = sorted({r["machine_label"] for r in store.list_runs() if r["machine_label"]})
+        of = f" of suite {suite!r}" if suite else ""
+        raise UserError(f"no complete run{of} from machine {machine!r} (machines: {', '.join(known) or 'none'})")
+    return runs[-1]["id"]
+
+
+def compare_machines(runs: list[tuple[str, RunRecord, list[CellRecord]]], noise: float) -> Comparison:
+    """The latest run of each machine against the first machine's, cell by cell (same provider)."""
+    if len(runs) < 2:
+        raise UserError("--machines needs at least two machine labels, e.g. --machines laptop,pi5")
+    (ref_label, _, ref_cells), subjects = runs[0], runs[1:]
+    ref = {(c.provider, *c.key): c for c in _ok(ref_cells)}
+    comp = Comparison("machines", ref_label, [s[0] for s in subjects], noise, [r for _, r, _ in runs])
+    for label, run, _ in runs:
+        hz = (run.env.get("machine_limits") or {}).get("max_hz")
+        if isinstance(hz, int | float) and hz > 0:
+            comp.clock_hz[label] = float(hz)
+    seen: set = set()
+    for label, _run, cells in subjects:
+        sub = {(c.provider, *c.key): c for c in _ok(cells)}
+        comp.pairs[label] = [_pair(k, ref[k], sub[k], noise) for k in ref if k in sub]
+        comp.only_subject += [f"{label}: {_describe(k)}" for k in sub if k not in ref]
+        seen |= set(sub)
+    comp.only_reference = [f"{ref_label}: {_describe(k)}" for k in ref if k not in seen]
+    if not comp.all_pairs():
+        raise UserError(f"the latest runs of {', '.join(r[0] for r in runs)} have no measured cell in common")
     return comp

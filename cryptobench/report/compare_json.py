@@ -18,6 +18,7 @@ def to_dict(comp: Comparison) -> dict:
         "subjects": comp.subject_labels,
         "runs": [r.id for r in comp.runs],
         "noise_threshold": comp.noise,
+        "clock_hz": comp.clock_hz,  # machines: each one's highest reported clock (nominal)
         "summary": {"compared": total, "same": same, "median_change_percent": comp.shift()},
         "pairs": [
             {
@@ -35,6 +36,7 @@ def to_dict(comp: Comparison) -> dict:
                 "time_ratio_ci95": [p.ratio.low, p.ratio.high],
                 "delta_percent": p.ratio.percent,
                 "verdict": p.verdict,
+                "time_ratio_per_cycle": (comp.per_cycle(label, p) or [None])[0],
             }
             for label, pairs in comp.pairs.items()
             for p in pairs

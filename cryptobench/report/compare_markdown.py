@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..compare import Comparison
 from .compare_table import headers, summary_lines, tables
-from .markup import safe_lines, table
+from .markup import machine_line, safe_lines, table
 
 
 def render(comp: Comparison) -> str:
@@ -13,7 +13,7 @@ def render(comp: Comparison) -> str:
     for run in comp.runs:
         e = run.env
         out.append(
-            f"- run {run.id} ({run.suite}, {run.started}, {run.status}): {e.get('cpu_model')}, {e.get('cores')} cores, "
+            f"- run {run.id} on {machine_line(e)} ({run.suite}, {run.started}, {run.status}): {e.get('cpu_model')}, {e.get('cores')} cores, "
             f"commit {e.get('git_commit')}" + (f", label '{run.label}'" if run.label else "")
             + (f", CPU features off: {run.settings['cpu_features']}" if run.settings.get("cpu_features") else "")
         )  # fmt: skip

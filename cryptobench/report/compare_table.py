@@ -21,12 +21,26 @@ def delta_text(p: Pair) -> str:
     return f"{p.ratio.percent:+.1f}% [{(p.ratio.low - 1) * 100:+.1f}, {(p.ratio.high - 1) * 100:+.1f}]"
 
 
+def _by_provider(comp: Comparison) -> bool:
+    return comp.mode in ("runs", "machines")
+
+
+def _cycles(comp: Comparison, label: str) -> bool:
+    return comp.mode == "machines" and label in comp.clock_hz and comp.reference_label in comp.clock_hz
+
+
 def headers(comp: Comparison) -> list[str]:
-    first = ["provider", "size"] if comp.mode == "runs" else ["size"]
+    first = ["provider", "size"] if _by_provider(comp) else ["size"]
     cols = first + [f"{comp.reference_label} /op"]
     for s in comp.subject_labels:
         cols += [f"{s} /op", "Δ time [95% CI]", "verdict", "faster"]
+        cols += ["Δ per cycle (nominal clock)"] if _cycles(comp, s) else []
     return cols
+
+
+def cycle_text(comp: Comparison, label: str, p: Pair) -> str:
+    r = comp.per_cycle(label, p)
+    return "-" if r is None else f"{(r[0] - 1) * 100:+.1f}% [{(r[1] - 1) * 100:+.1f}, {(r[2] - 1) * 100:+.1f}]"
 
 
 def tables(comp: Comparison) -> list[tuple[str, list[list[str]]]]:
@@ -43,14 +57,15 @@ def tables(comp: Comparison) -> list[tuple[str, list[list[str]]]]:
         for provider, size, chunk in row_keys:
             size_s = format_size(size) + (f" ({format_size(chunk)} chunks)" if chunk else "")
             any_pair = next(d[(provider, size, chunk)] for d in per_subject.values() if (provider, size, chunk) in d)
-            row = ([provider] if comp.mode == "runs" else []) + [size_s, format_ns(any_pair.ref_summary.median)]
+            row = ([provider] if _by_provider(comp) else []) + [size_s, format_ns(any_pair.ref_summary.median)]
             for s in comp.subject_labels:
                 p = per_subject.get(s, {}).get((provider, size, chunk))
                 if p is None:
-                    row += ["-", "-", "-", "-"]
+                    row += ["-", "-", "-", "-"] + (["-"] if _cycles(comp, s) else [])
                 else:
                     row += [format_ns(p.sub_summary.median), delta_text(p), p.verdict,
                             faster_side(p, comp.reference_label, s)]  # fmt: skip
+                    row += [cycle_text(comp, s, p)] if _cycles(comp, s) else []
             rows.append(row)
         out.append((f"{alg} — {op}", rows))
     return out
@@ -66,6 +81,15 @@ def summary_lines(comp: Comparison) -> list[str]:
         f"(negative = subject faster); noise threshold {comp.noise * 100:g}%.",
         f"{same} same (within noise), {faster} faster, {slower} slower.",
     ]
+    if comp.mode == "machines":
+        clocks = ", ".join(f"{m} {comp.clock_hz[m] / 1e9:.2f} GHz" if m in comp.clock_hz else f"{m} unknown"
+                           for m in [comp.reference_label, *comp.subject_labels])  # fmt: skip
+        lines.append(
+            "Throughput is compared as measured. 'Δ per cycle' scales each machine's time by its highest "
+            f"reported clock ({clocks}): nominal clock cycles, not counted core cycles; shown only where both "
+            "clocks are known."
+        )
+        return lines
     shift = comp.shift()
     if comp.mode == "runs" and shift is not None:
         lines.append(f"Median change over all cells: {shift:+.1f}%.")

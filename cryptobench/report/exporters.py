@@ -14,9 +14,20 @@ from typing import Any
 
 from ..errors import UserError
 from ..outputs import check_writable, write_atomic
-from . import compare_json, compare_markdown, compare_terminal, conformance, csv_, html, json_, markdown, terminal
+from . import (
+    compare_json,
+    compare_markdown,
+    compare_terminal,
+    conformance,
+    csv_,
+    html,
+    json_,
+    machine_matrix,
+    markdown,
+    terminal,
+)
 
-RUN, COMPARE, VERIFY = "run", "compare", "verify"
+RUN, COMPARE, VERIFY, MATRIX = "run", "compare", "verify", "matrix"
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,11 @@ EXPORTERS: tuple[Exporter, ...] = (
     Exporter(COMPARE, "terminal", lambda comp, color: compare_terminal.render(comp, color=color), to_file=False),
     Exporter(COMPARE, "md", _plain(compare_markdown.render), help="also write the comparison as Markdown"),
     Exporter(COMPARE, "json", _plain(compare_json.render), help="also write it as JSON (docs/results-schema.md)"),
+    Exporter(MATRIX, "terminal", lambda m, color: machine_matrix.render_terminal(m, color=color), to_file=False),
+    Exporter(MATRIX, "md", _plain(machine_matrix.render_markdown), help="also write the matrix as Markdown"),
+    Exporter(MATRIX, "json", _plain(machine_matrix.render_json), help="also write the matrix as JSON"),
+    Exporter(MATRIX, "csv", _plain(machine_matrix.render_csv), help="also write one CSV row per machine and cell"),
+    Exporter(MATRIX, "html", _plain(machine_matrix.render_html), help="also write the matrix as HTML"),
     Exporter(VERIFY, "terminal", lambda v, color: conformance.render_terminal(v, color=color), to_file=False),
     Exporter(VERIFY, "json", _plain(conformance.render_json), help="also write the matrix as JSON"),
     Exporter(VERIFY, "md", _plain(conformance.render_markdown), help="also write the matrix as Markdown"),

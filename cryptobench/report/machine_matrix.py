@@ -1,0 +1,172 @@
+"""Machines × algorithms: the latest run of each machine in one table (`compare --machines --layout
+matrix`, and the published site's front page). A cell is the median throughput with its 95%
+interval, as measured on that machine (MB/s for messages, op/s for operations without one)."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from .. import RESULT_SCHEMA_VERSION, stats
+from ..store.model import CellRecord, RunRecord
+from ..units import format_rate, format_size
+from .markup import machine_line, rich_table, safe_lines, table
+
+
+@dataclass
+class Figure:
+    median_ns: float
+    low_ns: float
+    high_ns: float
+    size: int
+
+    @property
+    def rate(self) -> tuple[float, float, float, str]:
+        """(value, low, high, unit): MB/s for a message, op/s without one."""
+        if self.size > 0:
+            f = lambda ns: self.size / ns * 1e3  # noqa: E731 - bytes per ns -> MB/s
+            return f(self.median_ns), f(self.high_ns), f(self.low_ns), "MB/s"
+        return 1e9 / self.median_ns, 1e9 / self.high_ns, 1e9 / self.low_ns, "op/s"
+
+    def text(self) -> str:
+        v, lo, hi, unit = self.rate
+        half = (hi - lo) / 2 / v * 100 if v else 0
+        return f"{format_rate(v)} {unit} ±{half:.1f}%"
+
+
+@dataclass
+class MachineMatrix:
+    machines: list[tuple[str, RunRecord]]
+    columns: list[tuple[str, str, int, int]] = field(default_factory=list)  # (alg, op, size, chunk)
+    rows: dict[tuple[str, str], dict[tuple, Figure]] = field(default_factory=dict)  # (machine, provider) -> figures
+
+    def column_title(self, key: tuple) -> str:
+        alg, op, size, chunk = key
+        return f"{alg} {op}" + (f" {format_size(size)}" if size else "") + (f" /{format_size(chunk)}" if chunk else "")
+
+    def headers(self) -> list[str]:
+        return ["machine", "provider"] + [self.column_title(k) for k in self.columns]
+
+    def text_rows(self) -> list[list[str]]:
+        out = []
+        for (machine, provider), figs in self.rows.items():
+            out.append([machine, provider] + [figs[k].text() if k in figs else "-" for k in self.columns])
+        return out
+
+
+def build(runs: list[tuple[str, RunRecord, list[CellRecord]]]) -> MachineMatrix:
+    m = MachineMatrix([(label, run) for label, run, _ in runs])
+    keys = set()
+    for label, _run, cells in runs:
+        for c in cells:
+            if not c.measured:
+                continue
+            s = stats.summarize(c.per_op_ns, c.round_sizes)
+            m.rows.setdefault((label, c.provider), {})[c.key] = Figure(s.median, s.ci_low, s.ci_high, c.size)
+            keys.add(c.key)
+    m.columns = sorted(keys)
+    return m
+
+
+def _intro(m: MachineMatrix) -> list[str]:
+    lines = ["Latest complete run of each machine; median throughput ± half its 95% interval, as measured."]
+    for label, run in m.machines:
+        lines.append(f"{label}: run {run.id} ({run.suite}, {run.started}) — {machine_line(run.env)}, "
+                     f"{run.env.get('cpu_model', '?')}, {run.env.get('cores', '?')} cores")  # fmt: skip
+    return lines
+
+
+def render_terminal(m: MachineMatrix, color: bool = False) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, width=250, force_terminal=color, color_system="standard" if color else None)
+    for line in _intro(m):
+        console.print(line, markup=False)
+    console.print(rich_table("machines × algorithms", m.headers(), m.text_rows()))
+    return buf.getvalue()
+
+
+def render_markdown(m: MachineMatrix) -> str:
+    out = ["# Machines × algorithms", ""] + [f"- {x}" for x in _intro(m)] + [""]
+    return safe_lines(out + table(m.headers(), m.text_rows()))
+
+
+def to_dict(m: MachineMatrix) -> dict:
+    return {
+        "schema": "cryptobench-machines",
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "machines": [
+            {
+                "label": label,
+                "run": run.id,
+                "uid": run.uid,
+                "suite": run.suite,
+                "started": run.started,
+                "cpu_model": run.env.get("cpu_model"),
+                "machine_id": run.env.get("machine_id"),
+            }
+            for label, run in m.machines
+        ],  # fmt: skip
+        "cells": [
+            {
+                "machine": machine,
+                "provider": provider,
+                "alg": k[0],
+                "op": k[1],
+                "size": k[2],
+                "chunk": k[3],
+                "median_ns": f.median_ns,
+                "ci95_ns": [f.low_ns, f.high_ns],
+                "rate": f.rate[0],
+                "rate_ci95": [f.rate[1], f.rate[2]],
+                "unit": f.rate[3],
+            }
+            for (machine, provider), figs in m.rows.items()
+            for k, f in figs.items()
+        ],  # fmt: skip
+    }
+
+
+def render_json(m: MachineMatrix) -> str:
+    return json.dumps(to_dict(m), indent=2) + "\n"
+
+
+def render_csv(m: MachineMatrix) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["machine", "provider", "alg", "op", "size", "chunk", "median_ns", "ci95_low_ns", "ci95_high_ns",
+                "rate", "unit"])  # fmt: skip
+    for c in to_dict(m)["cells"]:
+        w.writerow([c["machine"], c["provider"], c["alg"], c["op"], c["size"], c["chunk"], f"{c['median_ns']:.3f}",
+                    f"{c['ci95_ns'][0]:.3f}", f"{c['ci95_ns'][1]:.3f}", f"{c['rate']:.3f}", c["unit"]])  # fmt: skip
+    return buf.getvalue()
+
+
+def html_table(m: MachineMatrix, link=None) -> str:
+    """The matrix as an HTML table; `link(machine)` gives a cell's run page, if any."""
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in m.headers())
+    body = []
+    runs = dict(m.machines)
+    for (machine, provider), figs in m.rows.items():
+        cells = []
+        for k in m.columns:
+            text = e(figs[k].text()) if k in figs else "-"
+            href = link(runs[machine], k) if (link and k in figs) else None
+            cells.append(f'<td><a href="{e(href)}">{text}</a></td>' if href else f"<td>{text}</td>")
+        body.append(f"<tr><th>{e(machine)}</th><td>{e(provider)}</td>{''.join(cells)}</tr>")
+    return f"<table class='matrix'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def render_html(m: MachineMatrix) -> str:
+    intro = "".join(f"<li>{html.escape(x)}</li>" for x in _intro(m))
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Machines × algorithms</title>"
+        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}</style></head><body>"
+        f"<h1>Machines × algorithms</h1><ul>{intro}</ul>{html_table(m)}</body></html>\n"
+    )
