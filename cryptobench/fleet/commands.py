@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
+from ..report import exporters
 from ..store import db_url, open_store
 from ..store.transfer import Outcome, copy_into, from_result_file, from_store, is_sqlite_file
 
@@ -32,6 +33,11 @@ a job carries a suite's name, filters and settings, never a command: agents refu
 one job at a time; a job whose agent died is queued again after --lease seconds without a heartbeat""",
     "jobs": """example:
   cryptobench jobs --db postgresql://cb_submit@fleet/cryptobench      # every job: machine, status, attempts""",
+    "history": """examples:
+  cryptobench history --alg aes-128-gcm --provider c:openssl                 # every machine, op and size
+  cryptobench history --alg sha256 --provider go:stdlib --machine ci --size 16KiB --html sha256.html
+  cryptobench history --alg aes-128-gcm --provider c:openssl --fail-on-change   # for CI: exit 1 on a change
+a change point is found by ruptures (PELT) and given a verdict with its 95% interval""",
     "fleet": """examples:
   cryptobench fleet init --db postgresql://postgres@fleet/cryptobench   # tables, job queue, three roles
   CRYPTOBENCH_NEW_PASSWORD=... cryptobench fleet adduser lab_pi5 --role runner --db postgresql://postgres@fleet/cryptobench
@@ -73,6 +79,19 @@ def add_commands(cmd, db_help: str) -> None:
     jb = cmd("jobs", "List the queued jobs and what became of them.")
     jb.add_argument("--db", help=db_help + " (PostgreSQL)")
     jb.add_argument("--json", action="store_true", help="as JSON")
+
+    hi = cmd("history", "One cell's figures over runs, with the change points found in them.")
+    hi.add_argument("--alg", required=True, help="the algorithm")
+    hi.add_argument("--provider", help="the provider (default: every one that measured it)")
+    hi.add_argument("--machine", help="only this machine's runs (by label)")
+    hi.add_argument("--op", help="only this operation (e.g. seal)")
+    hi.add_argument("--size", help="only this size (e.g. 16KiB)")
+    hi.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold for verdicts (default 2)")
+    hi.add_argument("--fail-on-change", action="store_true",
+                    help="exit 1 when a change point is significant (faster or slower beyond the noise)")  # fmt: skip
+    hi.add_argument("--format", choices=exporters.stdout_formats(exporters.HISTORY), default="terminal")
+    exporters.add_file_flags(hi, exporters.HISTORY)
+    hi.add_argument("--db", help=db_help)
 
     fl = cmd("fleet", "Set up a shared PostgreSQL store: tables, job queue, roles (`init`); login roles (`adduser`).")
     fl.add_argument("action", choices=["init", "adduser"])
@@ -209,7 +228,34 @@ def cmd_fleet(args) -> int:
     return 0
 
 
+def cmd_history(args) -> int:
+    import math
+
+    from ..units import parse_size
+    from . import history
+
+    if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
+        raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
+    try:
+        size = parse_size(args.size) if args.size else None
+    except ValueError as e:
+        raise UserError(f"--size {args.size!r}: {e}") from None
+    exporters.check_requested(exporters.HISTORY, args)
+    store = open_store(args.db)
+    series = history.history(store, args.alg, args.provider, args.machine, args.op, size, args.noise / 100)
+    exporters.print_stdout(exporters.HISTORY, args.format, series, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.HISTORY, series, args)
+    found = history.significant(series)
+    if args.fail_on_change and found:
+        s, c = found[0]
+        print(f"cryptobench: {len(found)} significant change(s); first: {s.title} {c.percent:+.1f}% {c.verdict} "
+              f"at run {s.points[c.index].run['id']}", file=sys.stderr)  # fmt: skip
+        return 1
+    return 0
+
+
 HANDLERS = {
+    "history": cmd_history,
     "push": cmd_push,
     "import": cmd_import,
     "submit": cmd_submit,

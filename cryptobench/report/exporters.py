@@ -20,6 +20,7 @@ from . import (
     compare_terminal,
     conformance,
     csv_,
+    history_report,
     html,
     json_,
     machine_matrix,
@@ -27,7 +28,7 @@ from . import (
     terminal,
 )
 
-RUN, COMPARE, VERIFY, MATRIX = "run", "compare", "verify", "matrix"
+RUN, COMPARE, VERIFY, MATRIX, HISTORY = "run", "compare", "verify", "matrix", "history"
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,16 @@ EXPORTERS: tuple[Exporter, ...] = (
     Exporter(MATRIX, "json", _plain(machine_matrix.render_json), help="also write the matrix as JSON"),
     Exporter(MATRIX, "csv", _plain(machine_matrix.render_csv), help="also write one CSV row per machine and cell"),
     Exporter(MATRIX, "html", _plain(machine_matrix.render_html), help="also write the matrix as HTML"),
+    Exporter(HISTORY, "terminal", lambda h, color: history_report.render_terminal(h, color=color), to_file=False),
+    Exporter(HISTORY, "md", _plain(history_report.render_markdown), help="also write the history as Markdown"),
+    Exporter(HISTORY, "json", _plain(history_report.render_json), help="also write the history as JSON"),
+    Exporter(
+        HISTORY,
+        "html",
+        _plain(history_report.render_html),
+        available=html.ensure_available,
+        help="also write the history as HTML, a chart per series (nothing fetched when opened)",
+    ),
     Exporter(VERIFY, "terminal", lambda v, color: conformance.render_terminal(v, color=color), to_file=False),
     Exporter(VERIFY, "json", _plain(conformance.render_json), help="also write the matrix as JSON"),
     Exporter(VERIFY, "md", _plain(conformance.render_markdown), help="also write the matrix as Markdown"),

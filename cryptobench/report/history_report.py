@@ -1,0 +1,139 @@
+"""A history (fleet/history.py) in every format: terminal, Markdown, JSON, HTML (a chart per series)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+
+from rich.console import Console
+
+from .. import RESULT_SCHEMA_VERSION
+from ..fleet.history import Series
+from ..units import format_ns
+from .markup import rich_table, safe_lines, table
+
+HEADERS = ["#", "run", "started", "median /op [95% CI]", "commit", "library", "CPU features off", "change"]
+
+
+def _change_at(s: Series, i: int) -> str:
+    c = next((c for c in s.changes if c.index == i), None)
+    return (
+        ""
+        if c is None
+        else f"← {c.percent:+.1f}% [{(c.ratio.low - 1) * 100:+.1f}, {(c.ratio.high - 1) * 100:+.1f}] {c.verdict}"
+    )
+
+
+def rows(s: Series) -> list[list[str]]:
+    return [
+        [str(i + 1), str(p.run["id"]), p.run["started"], f"{format_ns(p.median_ns)} [{format_ns(p.low_ns)}, "
+         f"{format_ns(p.high_ns)}]", (p.run["commit"] or "?")[:12], p.run["library_version"] or "?",
+         p.run["cpu_features"] or "-", _change_at(s, i)]
+        for i, p in enumerate(s.points)
+    ]  # fmt: skip
+
+
+def summary(s: Series) -> str:
+    if s.note:
+        return f"{s.title}: {s.note}"
+    if not s.changes:
+        return f"{s.title}: {len(s.points)} runs, no change point found"
+    parts = [f"before run #{c.index + 1}: {c.percent:+.1f}% {c.verdict}" for c in s.changes]
+    return f"{s.title}: {len(s.points)} runs, {len(s.changes)} change point(s): " + "; ".join(parts)
+
+
+INTRO = ("Change points found by ruptures (PELT, least squares on log median scaled by the series' noise); each "
+         "verdict compares the runs after a change with the runs before it (95% interval, noise threshold).")  # fmt: skip
+
+
+def render_terminal(series: list[Series], color: bool = False) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, width=200, force_terminal=color, color_system="standard" if color else None)
+    console.print(INTRO, markup=False)
+    for s in series:
+        console.print(summary(s), markup=False)
+        console.print(rich_table(s.title, HEADERS, rows(s)))
+    return buf.getvalue()
+
+
+def render_markdown(series: list[Series]) -> str:
+    out = ["# History", "", INTRO]
+    for s in series:
+        out += ["", f"## {s.title}", "", summary(s), ""] + table(HEADERS, rows(s))
+    return safe_lines(out)
+
+
+def to_dict(series: list[Series]) -> dict:
+    return {
+        "schema": "cryptobench-history",
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "method": "ruptures PELT (l2) on log(median)/sigma, penalty 3 ln n, min segment 2 runs",
+        "series": [
+            {
+                "machine": s.machine, "provider": s.provider, "alg": s.alg, "op": s.op, "size": s.size,
+                "chunk": s.chunk, "note": s.note or None,
+                "points": [{**p.run, "median_ns": p.median_ns, "ci95_ns": [p.low_ns, p.high_ns]} for p in s.points],
+                "changes": [{"index": c.index, "run": s.points[c.index].run["id"], "before_ns": c.before_ns,
+                             "after_ns": c.after_ns, "time_ratio": c.ratio.value,
+                             "time_ratio_ci95": [c.ratio.low, c.ratio.high], "verdict": c.verdict}
+                            for c in s.changes],
+            }
+            for s in series
+        ],
+    }  # fmt: skip
+
+
+def render_json(series: list[Series]) -> str:
+    return json.dumps(to_dict(series), indent=2) + "\n"
+
+
+def chart_data(series: list[Series], href=None) -> dict:
+    """What history.js draws: per series, per run, throughput (MB/s with a message, op/s without)."""
+    out = []
+    for s in series:
+        scale = (lambda ns, size=s.size: size / ns * 1e3) if s.size else (lambda ns: 1e9 / ns)
+        out.append({
+            "title": s.title, "unit": "MB/s" if s.size else "op/s",
+            "points": [{"run": p.run["id"], "started": p.run["started"], "value": scale(p.median_ns),
+                        "low": scale(p.high_ns), "high": scale(p.low_ns), "commit": p.run["commit"],
+                        "library": p.run["library_version"], "features": p.run["cpu_features"],
+                        "href": href(p.run) if href else None} for p in s.points],
+            "changes": [{"index": c.index, "percent": c.percent, "verdict": c.verdict} for c in s.changes],
+        })  # fmt: skip
+    return {"series": out}
+
+
+def charts_html(series: list[Series], href=None) -> tuple[str, str]:
+    """(the figures' markup, the scripts: data, library, drawing) for a page of history charts."""
+    from .html import ASSETS, _json_for_script, _library
+
+    _version, licence, library = _library()
+    script = (ASSETS / "history.js").read_text(encoding="utf-8")
+    figures = []
+    for n, s in enumerate(series):
+        figures.append(f"<figure><figcaption>{html.escape(summary(s))}</figcaption>"
+                       f'<div class="chart" id="history-{n}" style="height:300px"></div></figure>')  # fmt: skip
+    scripts = (f'<script type="application/json" id="cryptobench-history">{_json_for_script(chart_data(series, href))}'
+               f"</script><script>{licence}{library}</script><script>{script}</script>")  # fmt: skip
+    return "\n".join(figures), scripts
+
+
+def _table_html(s: Series) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in HEADERS)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows(s))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+STYLE = ("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}"
+         "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left}figure{margin:1em 0}"
+         "figcaption{font-weight:600}.chart{width:100%;max-width:1000px}")  # fmt: skip
+
+
+def render_html(series: list[Series]) -> str:
+    figures, scripts = charts_html(series)
+    tables = "".join(f"<h2>{html.escape(s.title)}</h2>{_table_html(s)}" for s in series)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>cryptobench history</title>"
+            f"<style>{STYLE}</style></head><body><h1>History</h1><p>{html.escape(INTRO)}</p>{figures}{tables}"
+            f"{scripts}</body></html>\n")  # fmt: skip
