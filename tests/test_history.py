@@ -4,6 +4,7 @@ import json
 import random
 
 from conftest import run_cli
+
 from cryptobench.store import CellRecord, RunRecord, open_store
 
 
@@ -31,7 +32,7 @@ def test_a_step_is_found_with_its_verdict_and_a_flat_series_is_not(store_url, tm
     assert change["index"] == 6 and change["verdict"] == "slower" and 1.9 < change["time_ratio"] < 2.1
     assert doc["m1"]["points"][6]["library_version"] == "OpenSSL 3.6.3" and doc["m1"]["points"][0]["commit"] == "c000"
     assert doc["flat"]["changes"] == []
-    assert "slower" in (tmp_path / "h.md").read_text() and "id=\"history-1\"" in (tmp_path / "h.html").read_text()
+    assert "slower" in (tmp_path / "h.md").read_text() and 'id="history-1"' in (tmp_path / "h.html").read_text()
     # --fail-on-change: exit 1 with the change in one line; --machine narrows to the flat series: exit 0
     r = run_cli("history", "--db", store_url, "--alg", "aes-128-gcm", "--fail-on-change")
     assert r.returncode == 1 and "+100" in r.stderr.replace("+99", "+100") and "slower" in r.stderr, r.stderr
