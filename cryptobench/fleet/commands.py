@@ -38,6 +38,10 @@ one job at a time; a job whose agent died is queued again after --lease seconds 
   cryptobench history --alg sha256 --provider go:stdlib --machine ci --size 16KiB --html sha256.html
   cryptobench history --alg aes-128-gcm --provider c:openssl --fail-on-change   # for CI: exit 1 on a change
 a change point is found by ruptures (PELT) and given a verdict with its 95% interval""",
+    "publish": """examples:
+  cryptobench publish site/                          # index, one page per algorithm, one per run
+  cryptobench publish /var/www/crypto --db postgresql://cb_read@fleet/cryptobench
+the site is static and offline: open site/index.html from disk or serve the folder""",
     "fleet": """examples:
   cryptobench fleet init --db postgresql://postgres@fleet/cryptobench   # tables, job queue, three roles
   CRYPTOBENCH_NEW_PASSWORD=... cryptobench fleet adduser lab_pi5 --role runner --db postgresql://postgres@fleet/cryptobench
@@ -92,6 +96,10 @@ def add_commands(cmd, db_help: str) -> None:
     hi.add_argument("--format", choices=exporters.stdout_formats(exporters.HISTORY), default="terminal")
     exporters.add_file_flags(hi, exporters.HISTORY)
     hi.add_argument("--db", help=db_help)
+
+    pb = cmd("publish", "Write a static, offline site from a store: machines, the latest matrix, histories, runs.")
+    pb.add_argument("dir", metavar="DIR", help="where to write the site (created if missing)")
+    pb.add_argument("--db", help=db_help)
 
     fl = cmd("fleet", "Set up a shared PostgreSQL store: tables, job queue, roles (`init`); login roles (`adduser`).")
     fl.add_argument("action", choices=["init", "adduser"])
@@ -254,7 +262,23 @@ def cmd_history(args) -> int:
     return 0
 
 
+def cmd_publish(args) -> int:
+    from ..report.html import ensure_available
+    from . import publish
+
+    ensure_available()
+    store = open_store(args.db)
+    out = Path(args.dir)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"publish: {args.dir!r} is a file, not a directory")
+    got = publish.publish(store, out, say=lambda line: print(line, file=sys.stderr))
+    print(f"published {got['machines']} machines, {got['algorithms']} algorithm pages and {got['runs']} runs to "
+          f"{out / 'index.html'}")  # fmt: skip
+    return 0
+
+
 HANDLERS = {
+    "publish": cmd_publish,
     "history": cmd_history,
     "push": cmd_push,
     "import": cmd_import,

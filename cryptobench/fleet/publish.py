@@ -1,0 +1,131 @@
+"""`cryptobench publish DIR`: a static, offline site from a store.
+
+    index.html           machines, suites, the latest cross-machine matrix (each figure links to its
+                         run), and one link per algorithm
+    alg/<alg>.html       the algorithm's history: a chart per series with its change points; each
+                         point opens its run
+    runs/<uid>.html      every run shown on the site, as cryptobench's HTML report
+
+Every page is self-contained (its charting library inlined): the site loads nothing from the
+network and can be copied anywhere, opened from disk or served by any static server.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from ..errors import UserError
+from ..outputs import write_atomic
+from ..report import history_report, machine_matrix
+from . import history
+
+STYLE = history_report.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
+
+
+def _page(title: str, body: str, root: str, scripts: str = "", charts: bool = False) -> str:
+    ready = "" if charts else ' data-ready="1" data-expected-charts="0"'
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+            f"<style>{STYLE}</style></head><body{ready}><nav><a href='{root}index.html'>cryptobench</a></nav>"
+            f"<h1>{html.escape(title)}</h1>{body}{scripts}</body></html>\n")  # fmt: skip
+
+
+def publish(store, out: Path, say=print) -> dict:
+    """Write the site; what it holds (counts), for the command's last line."""
+    from ..compare import latest_of_machine
+    from ..report.html import render as render_run
+    from ..report.model import load_report
+
+    listed = [r for r in store.list_runs() if r["status"] == "complete"]
+    if not listed:
+        raise UserError(f"no complete runs in {store.url}: nothing to publish")
+    try:
+        (out / "alg").mkdir(parents=True, exist_ok=True)
+        (out / "runs").mkdir(exist_ok=True)
+    except OSError as e:
+        raise UserError(f"cannot write the site to {str(out)!r}: {e.strerror}") from None
+    machines = sorted({r["machine_label"] or r["hostname"] or "?" for r in listed})
+    latest = []
+    for m in machines:
+        run_id = latest_of_machine(store, m, None)
+        run, _, cells = store.load_run(run_id)
+        latest.append((m, run, cells))
+    published: dict[str, int] = {}  # uid -> run id: every run a page links to
+
+    def run_href(run: dict, prefix: str = "../") -> str:
+        published[run["uid"]] = run["id"]
+        return f"{prefix}runs/{run['uid']}.html"
+
+    # one page per algorithm: its history over every machine and provider
+    algs = sorted(_all_algs(store))
+    alg_pages = []
+    for alg in algs:
+        try:
+            series = history.history(store, alg, None, None, None, None, 0.02)
+        except UserError:
+            continue
+        figures, scripts = history_report.charts_html(series, href=run_href)
+        tables = "".join(f"<h2>{html.escape(s.title)}</h2><p>{html.escape(history_report.summary(s))}</p>"
+                         + _history_table(s, run_href) for s in series)  # fmt: skip
+        body = f"<p>{html.escape(history_report.INTRO)}</p>{figures}{tables}"
+        write_atomic(out / "alg" / f"{_slug(alg)}.html", _page(f"{alg}: history", body, "../", scripts, charts=True))
+        changes = sum(len(s.changes) for s in series)
+        alg_pages.append((alg, len(series), changes))
+
+    # the front page
+    matrix = machine_matrix.build(latest)
+    for _m, run, _ in latest:
+        published[run.uid] = run.id
+    table = machine_matrix.html_table(matrix, link=lambda run, _key: f"runs/{run.uid}.html")
+    rows = "".join(
+        f"<tr><td>{html.escape(m)}</td><td>{html.escape(str(run.env.get('machine_id') or '?'))}</td>"
+        f"<td>{html.escape(str(run.env.get('cpu_model') or '?'))}</td><td>{run.env.get('cores', '?')}</td>"
+        f"<td>{sum(1 for r in listed if (r['machine_label'] or r['hostname']) == m)}</td>"
+        f"<td><a href='runs/{run.uid}.html'>run {run.id} ({html.escape(run.started)})</a></td></tr>"
+        for m, run, _ in latest
+    )
+    suites = sorted({r["suite"] for r in listed})
+    body = (
+        "<h2>Machines</h2><table><thead><tr><th>machine</th><th>id</th><th>CPU</th><th>cores</th><th>runs</th>"
+        f"<th>latest run</th></tr></thead><tbody>{rows}</tbody></table>"
+        f"<h2>Suites</h2><ul>{''.join(f'<li>{html.escape(s)}</li>' for s in suites)}</ul>"
+        "<h2>Latest run of each machine</h2><p>Median throughput ± half its 95% interval, as measured; "
+        f"each figure opens its run.</p>{table}"
+        "<h2>Algorithms</h2><ul>"
+        + "".join(f"<li><a href='alg/{_slug(a)}.html'>{html.escape(a)}</a> — {n} series, {c} change point(s)</li>"
+                  for a, n, c in alg_pages)
+        + "</ul>"
+    )  # fmt: skip
+    write_atomic(out / "index.html", _page("cryptobench results", body, ""))
+
+    # every run a page links to
+    for n, (uid, run_id) in enumerate(sorted(published.items(), key=lambda x: x[1]), 1):
+        write_atomic(out / "runs" / f"{uid}.html", render_run(load_report(store, run_id)))
+        if n % 20 == 0:
+            say(f"publish: {n}/{len(published)} run pages")
+    return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(published)}
+
+
+def _all_algs(store) -> set[str]:
+    import sqlalchemy as sa
+
+    from ..store.schema import cells
+
+    with store.engine.connect() as conn:
+        return {r[0] for r in conn.execute(sa.select(cells.c.alg).where(cells.c.status == "ok").distinct())}
+
+
+def _history_table(s, run_href) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(h)}</th>" for h in history_report.HEADERS)
+    body = []
+    for row, p in zip(history_report.rows(s), s.points, strict=True):
+        cells = [e(c) for c in row]
+        cells[1] = f"<a href='{e(run_href(p.run))}'>{cells[1]}</a>"
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
