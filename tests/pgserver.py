@@ -52,14 +52,22 @@ class PgServer:
             shutil.chown(pwfile, "postgres")
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--pwfile", str(pwfile),
                   "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8", "--no-sync")  # fmt: skip
+        return self.resume()
+
+    def resume(self) -> PgServer:
+        """Start the server (again: after halt(), with its data)."""
         opts = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.dir} -c fsync=off -c max_connections=200"
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.dir / "log"), "-o", opts, "-w",
                   "start", timeout=60)  # fmt: skip
         return self
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server at once, as a crash or a lost network would: its data stays for resume()."""
         subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
                        capture_output=True, timeout=60)  # fmt: skip
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, db: str = "postgres", user: str = SUPERUSER, password: str = PASSWORD) -> str:

@@ -264,3 +264,46 @@ def test_threads_do_not_matter_to_the_shield():
     t.start()
     t.join()
     assert not errors
+
+
+# --- PostgreSQL: the server goes away -----------------------------------------------------------
+
+
+def test_postgresql_lost_mid_run_keeps_every_cell_and_lands_when_it_is_back(slow_suite, providers_file, tmp_path):
+    """A real server stopped (immediate shutdown) while a run measures, then started again."""
+    from pgserver import PgServer
+
+    from cryptobench.store.sql import close_all
+
+    server = PgServer().start()
+    try:
+        url = server.new_database()
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        run = subprocess.Popen([sys.executable, "-m", "cryptobench", *run_args(slow_suite, providers_file, url)],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not open_store(url, import_waiting=False).list_runs()[:1]:
+            time.sleep(0.2)
+        time.sleep(1.0)  # a cell or two stored, the rest to come
+        close_all()
+        server.halt()
+        out, err = run.communicate(timeout=180)
+        assert run.returncode == 0, err
+        assert "Traceback" not in err and "s3cret" not in err + out
+        assert "keeping this run's cells in" in err and "run not yet in" in err, err
+        server.resume()
+        r = run_cli("runs", "--db", url, env=env)  # the next command that opens the store imports the run
+        assert r.returncode == 0 and "imported run" in r.stderr, r.stderr
+        store = open_store(url)
+        runs = [x for x in store.list_runs() if x["status"] == "complete"]
+        assert len(runs) == 1 and runs[0]["cells_ok"] == 6, store.list_runs()  # every size, each once
+        close_all()
+    finally:
+        close_all()
+        server.stop()
+
+
+def test_postgresql_unreachable_at_start_is_one_line_before_anything_is_measured(slow_suite, providers_file):
+    r = run_cli(*run_args(slow_suite, providers_file, "postgresql://me:pw-hidden@127.0.0.1:9/cb"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "cannot open database 'postgresql://me:***@127.0.0.1:9/cb'" in r.stderr and "pw-hidden" not in r.stderr

@@ -72,8 +72,7 @@ def _reported(action: str):
             try:
                 return method(self, *args, **kwargs)
             except (exc.SQLAlchemyError, sqlite3.Error) as e:
-                with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
-                    self.conn.rollback()
+                self._recover()
                 raise StoreError(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
 
         return run
@@ -121,6 +120,21 @@ class SqlStore:
         if self.path is not None:
             return self.path.resolve().name
         return "postgresql-" + hashlib.sha256(self.url.encode()).hexdigest()[:12]
+
+    def _recover(self) -> None:
+        """After an error: roll back, and if the connection itself was lost (a server restarted, a
+        network cut), take a new one for the next call, so a run whose writes went to a spool can
+        still land when the server is back."""
+        try:
+            self.conn.rollback()
+            if not self.conn.invalidated:
+                return
+        except (exc.SQLAlchemyError, sqlite3.Error):
+            pass
+        with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
+            self.conn.close()
+        with contextlib.suppress(exc.SQLAlchemyError, sqlite3.Error):
+            self.conn = self.engine.connect()
 
     def _commit(self) -> None:
         if not self._batch:
