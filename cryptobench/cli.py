@@ -254,15 +254,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument(
         "--format",
-        choices=list(
-            dict.fromkeys(exporters.stdout_formats(exporters.COMPARE) + exporters.stdout_formats(exporters.MATRIX))
-        ),
+        choices=exporters.stdout_formats(exporters.COMPARE, exporters.MATRIX),
         default="terminal",
         help="format on stdout (csv and html: --layout matrix)",
     )
-    exporters.add_file_flags(c, exporters.COMPARE)
-    c.add_argument("--csv", metavar="FILE", help="with --layout matrix: also write it as CSV")
-    c.add_argument("--html", metavar="FILE", help="with --layout matrix: also write it as HTML")
+    exporters.add_file_flags(c, exporters.COMPARE, exporters.MATRIX)
     c.add_argument(
         "--fail-on-regression",
         type=float,

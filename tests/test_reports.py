@@ -78,7 +78,8 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 5
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 6
+    assert len(doc["run"]["uid"]) == 32 and "job" in doc["run"]
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
     assert go["stats"]["median_ns"] == pytest.approx(2000, rel=0.001)
@@ -209,15 +210,16 @@ def test_each_command_offers_the_registrys_formats_and_nothing_else():
     from cryptobench.report import exporters
 
     sub = next(a for a in _parser()._actions if a.dest == "command").choices
-    for command, subject in (("run", exporters.RUN), ("show", exporters.RUN), ("compare", exporters.COMPARE),
-                             ("verify", exporters.VERIFY)):  # fmt: skip
+    for command, subjects in (("run", [exporters.RUN]), ("show", [exporters.RUN]),
+                              ("compare", [exporters.COMPARE, exporters.MATRIX]), ("verify", [exporters.VERIFY]),
+                              ("history", [exporters.HISTORY])):  # fmt: skip
         flags = {o for a in sub[command]._actions for o in a.option_strings}
-        wanted = {f"--{n}" for n in exporters.file_formats(subject)}
+        wanted = {f"--{n}" for n in exporters.file_formats(*subjects)}
         others = {f"--{e.name}" for e in exporters.EXPORTERS if e.to_file} - wanted
         assert wanted <= flags and not (others & flags), command
         fmt = next((a for a in sub[command]._actions if a.dest == "format"), None)
         if fmt is not None:
-            assert list(fmt.choices) == exporters.stdout_formats(subject), command
+            assert list(fmt.choices) == exporters.stdout_formats(*subjects), command
     with pytest.raises(Exception, match="no html format for compare reports"):
         exporters.get(exporters.COMPARE, "html")
 

@@ -84,20 +84,23 @@ EXPORTERS: tuple[Exporter, ...] = (
 )
 
 
-def stdout_formats(subject: str) -> list[str]:
-    """The --format choices of a command."""
-    return [e.name for e in EXPORTERS if e.subject == subject and e.to_stdout]
+def stdout_formats(*subjects: str) -> list[str]:
+    """The --format choices of a command (of the subjects it shows)."""
+    return list(dict.fromkeys(e.name for e in EXPORTERS if e.subject in subjects and e.to_stdout))
 
 
-def file_formats(subject: str) -> list[str]:
+def file_formats(*subjects: str) -> list[str]:
     """The file flags of a command, without their dashes."""
-    return [e.name for e in EXPORTERS if e.subject == subject and e.to_file]
+    return list(dict.fromkeys(e.name for e in EXPORTERS if e.subject in subjects and e.to_file))
 
 
-def add_file_flags(parser, subject: str) -> None:
-    """`--json FILE`, `--md FILE`, ...: one per exporter of the subject that writes files."""
+def add_file_flags(parser, *subjects: str) -> None:
+    """`--json FILE`, `--md FILE`, ...: one per format any of the subjects writes to files (a command
+    that shows two subjects, like compare's pairs and matrix, offers each format once)."""
+    seen = set()
     for e in EXPORTERS:
-        if e.subject == subject and e.to_file:
+        if e.subject in subjects and e.to_file and e.name not in seen:
+            seen.add(e.name)
             parser.add_argument(f"--{e.name}", metavar="FILE", help=e.help)
 
 
