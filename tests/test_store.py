@@ -138,3 +138,12 @@ def test_cryptobench_db_names_the_store(pg_url, tmp_path):
     store.create_run(RunRecord(None, "t", "envsuite", {}, {"machine_label": "m1"}))
     r = run_cli("runs", env={**os.environ, "CRYPTOBENCH_DB": pg_url}, cwd=tmp_path)
     assert r.returncode == 0 and "envsuite" in r.stdout, r.stderr
+
+
+def test_libpq_settings_pass_through_tls_asked_of_a_server_without_it(pg_url):
+    """TLS is libpq's: sslmode in the URL (or PGSSLMODE) reaches the server; the test server has no
+    certificate, so asking for TLS is refused by it, in one line."""
+    with pytest.raises(StoreError, match="SSL") as e:
+        open_store(pg_url + "?sslmode=require")
+    assert "\n" not in str(e.value) and "s3cret" not in str(e.value)
+    assert open_store(pg_url + "?sslmode=disable").list_runs() == []
