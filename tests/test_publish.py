@@ -36,7 +36,7 @@ def test_the_site_has_every_page_linked_and_draws_in_chromium(store_url, tmp_pat
     assert "laptop" in index and "pi5" in index and "alg/aes-128-gcm.html" in index
     # every link on every page resolves to a file of the site; nothing points outside it
     for page in site.rglob("*.html"):
-        for href in re.findall(r"href=['\"]([^'\"]+)['\"]", page.read_text()):
+        for href in re.findall(r"(?:href|src)=['\"]([^'\"]+)['\"]", page.read_text()):
             assert not href.startswith(("http:", "https:", "//")), (page, href)
             if href.startswith("#"):
                 continue  # within the page
@@ -47,6 +47,12 @@ def test_the_site_has_every_page_linked_and_draws_in_chromium(store_url, tmp_pat
     result = _browser_check(alg, tmp_path / "a.png")
     assert result["charts"] == 2 and result["external_requests"] == [] and result["console_errors"] == []
     assert "slower" in alg.read_text()
+    # the charting library once for the whole site, not inlined in every page
+    run_pages = list((site / "runs").glob("*.html"))
+    assert len(run_pages) == 13 and max(p.stat().st_size for p in run_pages) < 300_000
+    assert (site / "assets" / "echarts.min.js").stat().st_size > 500_000
+    result = _browser_check(run_pages[0], tmp_path / "r.png")
+    assert result["charts"] >= 1 and result["external_requests"] == [] and result["console_errors"] == []
 
 
 def test_publish_errors_are_one_line(tmp_path):

@@ -5,9 +5,10 @@
     alg/<alg>.html       the algorithm's history: a chart per series with its change points; each
                          point opens its run
     runs/<uid>.html      every run shown on the site, as cryptobench's HTML report
+    assets/echarts.min.js  the charting library (with its licence notices), once for every page
 
-Every page is self-contained (its charting library inlined): the site loads nothing from the
-network and can be copied anywhere, opened from disk or served by any static server.
+The site loads nothing from the network: copy it anywhere, open it from disk or serve it with any
+static server.
 """
 
 from __future__ import annotations
@@ -47,8 +48,15 @@ def publish(store, out: Path, say=print) -> dict:
     try:
         (out / "alg").mkdir(parents=True, exist_ok=True)
         (out / "runs").mkdir(exist_ok=True)
+        (out / "assets").mkdir(exist_ok=True)
     except OSError as e:
         raise UserError(f"cannot write the site to {str(out)!r}: {e.strerror}") from None
+    from ..report.html import _library
+
+    _version, licence, library = _library()
+    write_atomic(out / "assets" / "echarts.min.js", licence + library)
+    inlined = f'<script id="charting-library">{licence}{library}</script>'  # as a run page has it
+    shared = '<script id="charting-library" src="../assets/echarts.min.js"></script>'
     machines = sorted({r["machine_label"] or r["hostname"] or "?" for r in listed})
     latest = []
     for m in machines:
@@ -69,7 +77,7 @@ def publish(store, out: Path, say=print) -> dict:
             series = history.history(store, alg, None, None, None, None, 0.02)
         except UserError:
             continue
-        figures, scripts = history_report.charts_html(series, href=run_href)
+        figures, scripts = history_report.charts_html(series, href=run_href, library_src="../assets/echarts.min.js")
         tables = "".join(f"<h2>{html.escape(s.title)}</h2><p>{html.escape(history_report.summary(s))}</p>"
                          + _history_table(s, run_href) for s in series)  # fmt: skip
         body = f"<p>{html.escape(history_report.INTRO)}</p>{figures}{tables}"
@@ -105,7 +113,8 @@ def publish(store, out: Path, say=print) -> dict:
 
     # every run a page links to
     for n, (uid, run_id) in enumerate(sorted(published.items(), key=lambda x: x[1]), 1):
-        write_atomic(out / "runs" / f"{uid}.html", render_run(load_report(store, run_id)))
+        page = render_run(load_report(store, run_id))
+        write_atomic(out / "runs" / f"{uid}.html", page.replace(inlined, shared, 1))
         if n % 20 == 0:
             say(f"publish: {n}/{len(published)} run pages")
     return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(published)}

@@ -104,8 +104,9 @@ def chart_data(series: list[Series], href=None) -> dict:
     return {"series": out}
 
 
-def charts_html(series: list[Series], href=None) -> tuple[str, str]:
-    """(the figures' markup, the scripts: data, library, drawing) for a page of history charts."""
+def charts_html(series: list[Series], href=None, library_src: str | None = None) -> tuple[str, str]:
+    """(the figures' markup, the scripts: data, library, drawing) for a page of history charts; the
+    library inlined, or from `library_src` (a file of the same site: publish writes it once)."""
     from .html import ASSETS, _json_for_script, _library
 
     _version, licence, library = _library()
@@ -114,8 +115,11 @@ def charts_html(series: list[Series], href=None) -> tuple[str, str]:
     for n, s in enumerate(series):
         figures.append(f"<figure><figcaption>{html.escape(summary(s))}</figcaption>"
                        f'<div class="chart" id="history-{n}" style="height:300px"></div></figure>')  # fmt: skip
+    lib = (
+        f'<script src="{html.escape(library_src)}"></script>' if library_src else f"<script>{licence}{library}</script>"
+    )
     scripts = (f'<script type="application/json" id="cryptobench-history">{_json_for_script(chart_data(series, href))}'
-               f"</script><script>{licence}{library}</script><script>{script}</script>")  # fmt: skip
+               f"</script>{lib}<script>{script}</script>")  # fmt: skip
     return "\n".join(figures), scripts
 
 
