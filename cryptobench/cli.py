@@ -57,8 +57,9 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
   cryptobench show latest --html report.html      # charts, one self-contained file
   cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout
   cryptobench show latest --warnings         # every warning of the run in full, by kind""",
-    "runs": """example:
-  cryptobench runs --db results/cryptobench.db""",
+    "runs": """examples:
+  cryptobench runs --db results/cryptobench.db
+  cryptobench runs --machine pi5 --json --db postgresql://cb_read@fleet/cryptobench""",
     "compare": """examples:
   cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
   cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
@@ -230,6 +231,8 @@ def _parser() -> argparse.ArgumentParser:
 
     rs = cmd("runs", "List the stored runs.")
     rs.add_argument("--db", help=db_help)
+    rs.add_argument("--machine", metavar="LABEL", help="only this machine's runs")
+    rs.add_argument("--json", action="store_true", help="as JSON, with each run's global id (uid) and job")
 
     c = cmd("compare", "Compare two stored runs, or providers within one run, with significance.")
     c.add_argument("runs", nargs="*", help="RUN_A RUN_B, or with --providers one RUN (default latest)")
@@ -558,8 +561,13 @@ def cmd_show(args) -> int:
 
 
 def cmd_runs(args) -> int:
+    import json
+
     store = open_store(args.db)
-    runs = store.list_runs()
+    runs = store.list_runs(machine=args.machine)
+    if args.json:
+        print(json.dumps(runs, indent=2))
+        return 0
     if not runs:
         print(f"no runs stored in {store.url}")
         return 0

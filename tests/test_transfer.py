@@ -45,6 +45,9 @@ def test_push_copies_runs_whole_and_twice_adds_nothing(tmp_path, store_url):
     r = run_cli("push", "--db", src, "--to", store_url)
     assert r.returncode == 0 and "0 runs (0 cells) copied" in r.stdout and "2 already there" in r.stdout
     assert _contents(store_url) == _contents(str(src))
+    listed = json.loads(run_cli("runs", "--db", store_url, "--json", "--machine", "box-a").stdout)
+    assert sorted(r["uid"] for r in listed) == sorted(u for u, *_ in _contents(str(src)))
+    assert json.loads(run_cli("runs", "--db", store_url, "--json", "--machine", "nope").stdout) == []
 
 
 def test_import_a_release_0_1_store_and_a_result_file(tmp_path, store_url):
