@@ -17,12 +17,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import exc
-
 from ..crosscheck import CrossRecord
 from ..errors import StoreError, UserError
 from .model import CellRecord, RunRecord, VerifyRecord
-from .sql import SQLITE_MAGIC, one_line
+from .sql import SQLITE_MAGIC
 
 
 @dataclass
@@ -138,11 +136,3 @@ def is_sqlite_file(path: Path) -> bool:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
     except OSError:
         return False
-
-
-def guarded(action):
-    """A database error while copying: one line (the destination keeps what landed before it)."""
-    try:
-        return action()
-    except exc.SQLAlchemyError as e:
-        raise StoreError(one_line(e)) from None
