@@ -28,6 +28,8 @@ def pattern(seed: int = DEFAULT_SEED) -> bytes:
 
 
 def message(size: int, seed: int = DEFAULT_SEED) -> bytes:
+    if size <= 4096:  # a prefix of the pattern: not worth making (and caching) the whole MiB for it
+        return xorshift32(seed, size)
     p = pattern(seed)
     reps, rest = divmod(size, PERIOD)
     return p * reps + p[:rest]
