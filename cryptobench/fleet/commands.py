@@ -10,7 +10,6 @@ from pathlib import Path
 from ..errors import UserError
 from ..report import exporters
 from ..store import db_url, open_store
-from ..store.transfer import Outcome, copy_into, from_result_file, from_store, is_sqlite_file
 
 EXAMPLES = {
     "push": """examples:
@@ -109,12 +108,14 @@ def add_commands(cmd, db_help: str) -> None:
     fl.add_argument("--db", help=db_help + " (PostgreSQL, as a role that may create roles)")
 
 
-def _copy(src, run_ids: list[int], dst, outcome: Outcome) -> None:
+def _copy(src, run_ids: list[int], dst, outcome) -> None:
+    from ..store.transfer import copy_into, from_store
+
     for run_id in run_ids:
         copy_into(dst, from_store(src, run_id), outcome)
 
 
-def _report(outcome: Outcome, dst) -> None:
+def _report(outcome, dst) -> None:
     """What landed, also when a later source failed (what landed stays)."""
     if outcome.copied or outcome.present or sys.exc_info()[0] is None:
         print(outcome.line(dst.url))
@@ -128,6 +129,8 @@ def cmd_push(args) -> int:
     if not ids:
         print(f"no runs stored in {src.url}: nothing to push")
         return 0
+    from ..store.transfer import Outcome
+
     dst = open_store(args.to)
     outcome = Outcome()
     try:
@@ -138,6 +141,8 @@ def cmd_push(args) -> int:
 
 
 def cmd_import(args) -> int:
+    from ..store.transfer import Outcome, copy_into, from_result_file, is_sqlite_file
+
     dst = open_store(args.db)
     outcome = Outcome()
     try:

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UserError
 from .model import CellRecord, RunRecord, VerifyRecord
 from .spool import SpoolingStore, import_spools
-from .sql import SqlStore, redact
+
+if TYPE_CHECKING:
+    from .sql import SqlStore
 
 DEFAULT_DB = "cryptobench.db"
 
 __all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_store", "DEFAULT_DB", "db_url", "redact"]
+
+
+def redact(url: str) -> str:
+    """A URL fit for reports and logs: its password masked."""
+    from .sql import redact as redact_url  # SQLAlchemy is loaded when a store is used, not at start-up
+
+    return redact_url(url)
 
 
 def db_url(given: str | None) -> str:
@@ -24,6 +34,8 @@ def db_url(given: str | None) -> str:
 def open_store(url: str | None, import_waiting: bool = True) -> SqlStore:
     """`./cryptobench.db`, `sqlite:///abs/path.db`, `sqlite:rel.db`, a plain path, or
     `postgresql://user@host/db` (libpq's settings apply: PGPASSWORD, PGSSLMODE, ~/.pgpass...)."""
+    from .sql import SqlStore
+
     url = db_url(url)
     if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
         store = SqlStore("postgresql+psycopg://" + url.split("://", 1)[1])
