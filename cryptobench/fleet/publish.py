@@ -22,7 +22,7 @@ from ..outputs import write_atomic
 from ..report import history_report, machine_matrix
 from . import history
 
-STYLE = history_report.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}"
+STYLE = history_report.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}.matrix .name{text-align:left}"
 
 
 def _slug(text: str) -> str:

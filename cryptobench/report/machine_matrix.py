@@ -158,7 +158,7 @@ def html_table(m: MachineMatrix, link=None) -> str:
             text = e(figs[k].text()) if k in figs else "-"
             href = link(runs[machine], k) if (link and k in figs) else None
             cells.append(f'<td><a href="{e(href)}">{text}</a></td>' if href else f"<td>{text}</td>")
-        body.append(f"<tr><th>{e(machine)}</th><td>{e(provider)}</td>{''.join(cells)}</tr>")
+        body.append(f"<tr><th class='name'>{e(machine)}</th><td class='name'>{e(provider)}</td>{''.join(cells)}</tr>")
     return f"<table class='matrix'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
@@ -167,6 +167,6 @@ def render_html(m: MachineMatrix) -> str:
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>Machines × algorithms</title>"
         "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}</style></head><body>"
+        "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}.name{text-align:left}</style></head><body>"
         f"<h1>Machines × algorithms</h1><ul>{intro}</ul>{html_table(m)}</body></html>\n"
     )
