@@ -100,6 +100,20 @@ enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP }
       ONESHOT_RSA_OAEP_ALG("rsa-2048-oaep", 2048), ONESHOT_RSA_OAEP_ALG("rsa-3072-oaep", 3072),    \
       ONESHOT_RSA_OAEP_ALG("rsa-4096-oaep", 4096)
 
+/* ECDSA and ECDH entries of a catalogue: arg = the library's curve id. The plugin defines
+ * ec_setup, ecdsa_sign, ecdsa_verify, ecdh_derive and ec_cleanup, and a key pair function per
+ * curve (ONESHOT_KEYPAIR). */
+#define ONESHOT_ECDSA(name, curve, keypair)                                                        \
+  {                                                                                                \
+    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
+        ec_cleanup, curve, 0, keypair                                                              \
+  }
+#define ONESHOT_ECDH(name, curve, keypair)                                                         \
+  {                                                                                                \
+    {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup, {ecdh_derive}, ec_cleanup, curve, 0,       \
+        keypair                                                                                    \
+  }
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);

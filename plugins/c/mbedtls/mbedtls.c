@@ -373,13 +373,6 @@ ONESHOT_KEYPAIR(p256_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP256R1)
 ONESHOT_KEYPAIR(p384_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP384R1)
 ONESHOT_KEYPAIR(k256_keypair, ec_keypair, MBEDTLS_ECP_DP_SECP256K1)
 ONESHOT_KEYPAIR(x25519_keypair, ec_keypair, MBEDTLS_ECP_DP_CURVE25519)
-#define ECDSA(name, id, keypair)                                                                   \
-  {                                                                                                \
-    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
-        ec_cleanup, id, 0, keypair                                                                 \
-  }
-#define ECDH(name, id, keypair)                                                                    \
-  { {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup, {ecdh_derive}, ec_cleanup, id, 0, keypair }
 
 /* ---- RSA: PSS, PKCS#1 v1.5 (SHA-256) and OAEP (SHA-256, MGF1-SHA-256, no label) ----
  * Keys: SubjectPublicKeyInfo and PKCS#8 DER through mbedtls_pk_parse_*; arg = modulus bits,
@@ -555,13 +548,13 @@ const oneshot_alg oneshot_algs[] = {
     ONESHOT_HKDF("hkdf-sha256", hkdf),
     AEAD("aes-128-ccm", 16, ccm),
     AEAD("aes-256-ccm", 32, ccm),
-    ECDSA("ecdsa-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
-    ECDSA("ecdsa-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
-    ECDSA("ecdsa-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
-    ECDH("ecdh-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
-    ECDH("ecdh-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
-    ECDH("ecdh-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
-    ECDH("x25519", MBEDTLS_ECP_DP_CURVE25519, x25519_keypair),
+    ONESHOT_ECDSA("ecdsa-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
+    ONESHOT_ECDSA("ecdsa-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
+    ONESHOT_ECDSA("ecdsa-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
+    ONESHOT_ECDH("ecdh-p256", MBEDTLS_ECP_DP_SECP256R1, p256_keypair),
+    ONESHOT_ECDH("ecdh-p384", MBEDTLS_ECP_DP_SECP384R1, p384_keypair),
+    ONESHOT_ECDH("ecdh-secp256k1", MBEDTLS_ECP_DP_SECP256K1, k256_keypair),
+    ONESHOT_ECDH("x25519", MBEDTLS_ECP_DP_CURVE25519, x25519_keypair),
     ONESHOT_RSA_ALGS,
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];

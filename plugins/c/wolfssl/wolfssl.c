@@ -449,16 +449,6 @@ static int ec_keypair(int curve, uint8_t **pub, size_t *pub_len, uint8_t **priv,
 ONESHOT_KEYPAIR(p256_keypair, ec_keypair, ECC_SECP256R1)
 ONESHOT_KEYPAIR(p384_keypair, ec_keypair, ECC_SECP384R1)
 ONESHOT_KEYPAIR(k256_keypair, ec_keypair, ECC_SECP256K1)
-#define ECDSA(name, curve, keypair)                                                                \
-  {                                                                                                \
-    {name, {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 120, ec_setup, {ecdsa_sign, ecdsa_verify},       \
-        ec_cleanup, curve, 0, keypair                                                              \
-  }
-#define ECDH(name, curve, keypair)                                                                 \
-  {                                                                                                \
-    {name, {"derive"}, 0, 1, 0}, 0, 0, 0, 48, ec_setup, {ecdh_derive}, ec_cleanup, curve, 0,       \
-        keypair                                                                                    \
-  }
 
 /* ---- RSA: PSS (SHA-256, MGF1-SHA-256, salt 32), PKCS#1 v1.5 with SHA-256 (wc_Signature*),
  * OAEP (SHA-256, MGF1-SHA-256, no label). SubjectPublicKeyInfo through wc_RsaPublicKeyDecode;
@@ -688,12 +678,12 @@ const oneshot_alg oneshot_algs[] = {
      0,
      0,
      x25519_keypair},
-    ECDSA("ecdsa-p256", ECC_SECP256R1, p256_keypair),
-    ECDSA("ecdsa-p384", ECC_SECP384R1, p384_keypair),
-    ECDSA("ecdsa-secp256k1", ECC_SECP256K1, k256_keypair),
-    ECDH("ecdh-p256", ECC_SECP256R1, p256_keypair),
-    ECDH("ecdh-p384", ECC_SECP384R1, p384_keypair),
-    ECDH("ecdh-secp256k1", ECC_SECP256K1, k256_keypair),
+    ONESHOT_ECDSA("ecdsa-p256", ECC_SECP256R1, p256_keypair),
+    ONESHOT_ECDSA("ecdsa-p384", ECC_SECP384R1, p384_keypair),
+    ONESHOT_ECDSA("ecdsa-secp256k1", ECC_SECP256K1, k256_keypair),
+    ONESHOT_ECDH("ecdh-p256", ECC_SECP256R1, p256_keypair),
+    ONESHOT_ECDH("ecdh-p384", ECC_SECP384R1, p384_keypair),
+    ONESHOT_ECDH("ecdh-secp256k1", ECC_SECP256K1, k256_keypair),
     ONESHOT_RSA_ALGS,
 };
 const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
