@@ -27,6 +27,7 @@ import sys
 
 from ..errors import UserError
 from ..store import redact
+from ..store.sql import one_line
 from . import jobs
 
 TASK = "cryptobench.run"
@@ -49,14 +50,6 @@ def make_app(url: str):
     return procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=libpq_url(url)))
 
 
-def _one_line(e: BaseException) -> str:
-    """The first line of the database's own words (procrastinate wraps them in "Database error.")."""
-    while any(c.__name__ == "ConnectorException" for c in type(e).__mro__) and (e.__cause__ or e.__context__):
-        e = e.__cause__ or e.__context__
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
-
-
 def queue_ready(app) -> bool:
     rows = app.connector.get_sync_connector().execute_query_all(
         "SELECT to_regclass('procrastinate_jobs') IS NOT NULL AS ready"
@@ -74,13 +67,13 @@ def opened(url: str):
     try:
         app.open()
     except (psycopg.Error, OSError, ConnectorException) as e:
-        raise UserError(f"cannot open the job queue in {redact(url)!r}: {_one_line(e)}") from None
+        raise UserError(f"cannot open the job queue in {redact(url)!r}: {one_line(e)}") from None
     try:
         if not queue_ready(app):
             raise UserError(f"no job queue in {redact(url)!r} yet: create it with `cryptobench fleet init --db URL`")
         yield app
     except (psycopg.Error, ConnectorException) as e:
-        raise UserError(f"job queue in {redact(url)!r}: {_one_line(e)}") from None
+        raise UserError(f"job queue in {redact(url)!r}: {one_line(e)}") from None
     finally:
         with contextlib.suppress(Exception):
             app.close()
@@ -130,7 +123,7 @@ class Agent:
         try:
             return self._run_job(job_id, job)
         except Exception as e:
-            self.say(f"agent {self.machine}: job {job_id}: failed: {_one_line(e)}")
+            self.say(f"agent {self.machine}: job {job_id}: failed: {one_line(e)}")
             raise
 
     def _run_job(self, job_id: int, job: dict) -> str:
@@ -209,5 +202,5 @@ class Agent:
         try:
             asyncio.run(self._loop(until_empty, poll))
         except (psycopg.Error, OSError, ConnectorException) as e:
-            raise UserError(f"agent {self.machine}: the job queue in {redact(self.url)!r}: {_one_line(e)}") from None
+            raise UserError(f"agent {self.machine}: the job queue in {redact(self.url)!r}: {one_line(e)}") from None
         return self.ran

@@ -56,11 +56,14 @@ def redact(url: str) -> str:
     return shown.replace("postgresql+psycopg://", "postgresql://", 1)
 
 
-def one_line(e: Exception) -> str:
-    """A driver's error, first line, without SQLAlchemy's statement dump and help link."""
-    orig = getattr(e, "orig", None) or e
-    text = str(orig).strip().splitlines()
-    return (text[0] if text else type(orig).__name__).removeprefix("(psycopg.OperationalError) ")
+def one_line(e: BaseException) -> str:
+    """The database's own words, first line: without SQLAlchemy's statement dump and help link
+    (its `.orig`) and without procrastinate's "Database error." wrapper (its cause)."""
+    e = getattr(e, "orig", None) or e
+    while any(c.__name__ == "ConnectorException" for c in type(e).__mro__) and (e.__cause__ or e.__context__):
+        e = e.__cause__ or e.__context__
+    text = str(e).strip().splitlines()
+    return (text[0] if text else type(e).__name__).removeprefix("(psycopg.OperationalError) ")
 
 
 def _reported(action: str):
