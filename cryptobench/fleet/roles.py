@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from ..errors import UserError
 from ..store import open_store
+from ..store.migrate import current_revision
 from . import queue
 
 OUR_TABLES = ["meta", "runs", "providers", "verifications", "cells", "refs", "conformance", "crosschecks",
@@ -58,7 +59,9 @@ def init(url: str, prefix: str) -> list[str]:
     prefix = _ident(prefix, "--prefix")
     queue.libpq_url(url)
     store = open_store(url)  # creates or migrates cryptobench's tables
-    done = [f"store: tables at schema revision {_revision(store)} in {store.url}"]
+    with store.engine.connect() as conn:
+        revision = current_revision(conn)
+    done = [f"store: tables at schema revision {revision} in {store.url}"]
     app = queue.make_app(url)
     app.open()
     try:
@@ -80,11 +83,6 @@ def init(url: str, prefix: str) -> list[str]:
             conn.execute(sa.text(statement))
     store.close()
     return done
-
-
-def _revision(store) -> str:
-    with store.engine.connect() as conn:
-        return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
 
 
 def adduser(url: str, prefix: str, name: str, role: str) -> str:
