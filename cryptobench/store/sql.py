@@ -367,13 +367,15 @@ class SqlStore:
 
     @_reported("read")
     def series_cells(self, alg: str, provider: str | None, machine: str | None) -> list[tuple[dict, CellRecord]]:
-        """Every measured-or-failed cell of `alg` (and `provider`) in complete runs, oldest run first,
-        with its run's fields: the raw material of a history."""
-        r, c = runs.c, cells.c
+        """Every measured cell of `alg` (and `provider`) in complete runs, oldest run first, with its
+        run's fields and the provider's reported version: the raw material of a history. One query;
+        a run's fields are read once however many cells it has."""
+        r, c, p = runs.c, cells.c, providers.c
         q = (
             sa.select(r.id, r.uid, r.started, r.suite, r.label, r.machine_label, r.env, r.settings, c.provider, c.op,
-                      c.size, c.chunk, c.status, c.batch, c.samples_ns, c.extra)
+                      c.size, c.chunk, c.status, c.batch, c.samples_ns, c.extra, p.hello)
             .join(cells, c.run_id == r.id)
+            .outerjoin(providers, (p.run_id == r.id) & (p.provider == c.provider))
             .where((c.alg == alg) & (r.status == "complete") & (c.status == "ok"))
             .order_by(r.started, r.id, c.id)
         )  # fmt: skip
@@ -381,24 +383,20 @@ class SqlStore:
             q = q.where(c.provider == provider)
         if machine:
             q = q.where(r.machine_label == machine)
-        hellos = {}
+        runs_seen: dict[int, dict] = {}
         out = []
         for x in self.conn.execute(q):
-            env = json.loads(x.env)
-            if (x.id, x.provider) not in hellos:
-                hello = self.conn.execute(
-                    sa.select(providers.c.hello).where(
-                        (providers.c.run_id == x.id) & (providers.c.provider == x.provider)
-                    )
-                ).scalar()
-                hellos[(x.id, x.provider)] = json.loads(hello) if hello else {}
-            run = {"id": x.id, "uid": x.uid, "started": x.started, "suite": x.suite, "label": x.label,
-                   "machine": x.machine_label or env.get("hostname") or "?", "commit": env.get("git_commit"),
-                   "cpu_features": json.loads(x.settings).get("cpu_features") or "",
-                   "library_version": hellos[(x.id, x.provider)].get("library_version", "")}  # fmt: skip
-            extra = json.loads(x.extra)
+            if x.id not in runs_seen:
+                env = json.loads(x.env)
+                runs_seen[x.id] = {
+                    "id": x.id, "uid": x.uid, "started": x.started, "suite": x.suite, "label": x.label,
+                    "machine": x.machine_label or env.get("hostname") or "?", "commit": env.get("git_commit"),
+                    "cpu_features": json.loads(x.settings).get("cpu_features") or "",
+                }  # fmt: skip
+            hello = json.loads(x.hello) if x.hello else {}
+            run = {**runs_seen[x.id], "library_version": hello.get("library_version", "")}
             cell = CellRecord(provider=x.provider, alg=alg, op=x.op, size=x.size, chunk=x.chunk, status=x.status,
-                              batch=x.batch, samples_ns=json.loads(x.samples_ns), extra=extra)  # fmt: skip
+                              batch=x.batch, samples_ns=json.loads(x.samples_ns), extra=json.loads(x.extra))  # fmt: skip
             out.append((run, cell))
         return out
 
