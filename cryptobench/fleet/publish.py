@@ -79,7 +79,7 @@ def publish(store, out: Path, say=print) -> dict:
             continue
         figures, scripts = history_report.charts_html(series, href=run_href, library_src="../assets/echarts.min.js")
         tables = "".join(f"<h2>{html.escape(s.title)}</h2><p>{html.escape(history_report.summary(s))}</p>"
-                         + _history_table(s, run_href) for s in series)  # fmt: skip
+                         + history_report.table_html(s, run_href) for s in series)  # fmt: skip
         body = f"<p>{html.escape(history_report.INTRO)}</p>{figures}{tables}"
         write_atomic(out / "alg" / f"{_slug(alg)}.html", _page(f"{alg}: history", body, "../", scripts, charts=True))
         changes = sum(len(s.changes) for s in series)
@@ -127,14 +127,3 @@ def _all_algs(store) -> set[str]:
 
     with store.engine.connect() as conn:
         return {r[0] for r in conn.execute(sa.select(cells.c.alg).where(cells.c.status == "ok").distinct())}
-
-
-def _history_table(s, run_href) -> str:
-    e = html.escape
-    head = "".join(f"<th>{e(h)}</th>" for h in history_report.HEADERS)
-    body = []
-    for row, p in zip(history_report.rows(s), s.points, strict=True):
-        cells = [e(c) for c in row]
-        cells[1] = f"<a href='{e(run_href(p.run))}'>{cells[1]}</a>"
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"

@@ -123,11 +123,17 @@ def charts_html(series: list[Series], href=None, library_src: str | None = None)
     return "\n".join(figures), scripts
 
 
-def _table_html(s: Series) -> str:
+def table_html(s: Series, href=None) -> str:
+    """The series' table; with `href(run)`, each run number links to its run's page."""
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h in HEADERS)
-    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows(s))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    body = []
+    for row, p in zip(rows(s), s.points, strict=True):
+        cells = [e(c) for c in row]
+        if href:
+            cells[1] = f"<a href='{e(href(p.run))}'>{cells[1]}</a>"
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 STYLE = ("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}"
@@ -137,7 +143,7 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{bord
 
 def render_html(series: list[Series]) -> str:
     figures, scripts = charts_html(series)
-    tables = "".join(f"<h2>{html.escape(s.title)}</h2>{_table_html(s)}" for s in series)
+    tables = "".join(f"<h2>{html.escape(s.title)}</h2>{table_html(s)}" for s in series)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>cryptobench history</title>"
             f"<style>{STYLE}</style></head><body><h1>History</h1><p>{html.escape(INTRO)}</p>{figures}{tables}"
             f"{scripts}</body></html>\n")  # fmt: skip
