@@ -73,6 +73,12 @@ def _sig3(x: float) -> str:
     return f"{x:.2f}"
 
 
+def throughput(size: int, ns: float) -> tuple[float, str]:
+    """A time per operation as a rate: MB/s (10^6 bytes per second) for a message of `size` bytes,
+    op/s for an operation without one (size 0: a signature, a key pair)."""
+    return (size / ns * 1e3, "MB/s") if size > 0 else (1e9 / ns, "op/s")
+
+
 def format_rate(x: float) -> str:
     if x != x:
         return "-"

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION
 from ..fleet.history import Series
-from ..units import format_ns
+from ..units import format_ns, throughput
 from .markup import rich_table, safe_lines, table
 
 HEADERS = ["#", "run", "started", "median /op [95% CI]", "commit", "library", "CPU features off", "change"]
@@ -92,13 +92,14 @@ def chart_data(series: list[Series], href=None) -> dict:
     """What history.js draws: per series, per run, throughput (MB/s with a message, op/s without)."""
     out = []
     for s in series:
-        scale = (lambda ns, size=s.size: size / ns * 1e3) if s.size else (lambda ns: 1e9 / ns)
+        points, unit = [], ""
+        for p in s.points:
+            (value, unit), (low, _), (high, _) = (throughput(s.size, ns) for ns in (p.median_ns, p.high_ns, p.low_ns))
+            points.append({"run": p.run["id"], "started": p.run["started"], "value": value, "low": low,
+                           "high": high, "commit": p.run["commit"], "library": p.run["library_version"],
+                           "features": p.run["cpu_features"], "href": href(p.run) if href else None})  # fmt: skip
         out.append({
-            "title": s.title, "unit": "MB/s" if s.size else "op/s",
-            "points": [{"run": p.run["id"], "started": p.run["started"], "value": scale(p.median_ns),
-                        "low": scale(p.high_ns), "high": scale(p.low_ns), "commit": p.run["commit"],
-                        "library": p.run["library_version"], "features": p.run["cpu_features"],
-                        "href": href(p.run) if href else None} for p in s.points],
+            "title": s.title, "unit": unit, "points": points,
             "changes": [{"index": c.index, "percent": c.percent, "verdict": c.verdict} for c in s.changes],
         })  # fmt: skip
     return {"series": out}

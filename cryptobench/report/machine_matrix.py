@@ -14,7 +14,7 @@ from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION, stats
 from ..store.model import CellRecord, RunRecord
-from ..units import format_rate, format_size
+from ..units import format_rate, format_size, throughput
 from .markup import machine_line, rich_table, safe_lines, table
 
 
@@ -28,10 +28,10 @@ class Figure:
     @property
     def rate(self) -> tuple[float, float, float, str]:
         """(value, low, high, unit): MB/s for a message, op/s without one."""
-        if self.size > 0:
-            f = lambda ns: self.size / ns * 1e3  # noqa: E731 - bytes per ns -> MB/s
-            return f(self.median_ns), f(self.high_ns), f(self.low_ns), "MB/s"
-        return 1e9 / self.median_ns, 1e9 / self.high_ns, 1e9 / self.low_ns, "op/s"
+        (value, unit), (low, _), (high, _) = (
+            throughput(self.size, ns) for ns in (self.median_ns, self.high_ns, self.low_ns)
+        )
+        return value, low, high, unit
 
     def text(self) -> str:
         v, lo, hi, unit = self.rate
