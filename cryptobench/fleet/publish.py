@@ -70,7 +70,7 @@ def publish(store, out: Path, say=print) -> dict:
         return f"{prefix}runs/{run['uid']}.html"
 
     # one page per algorithm: its history over every machine and provider
-    algs = sorted(_all_algs(store))
+    algs = store.measured_algorithms()
     alg_pages = []
     for alg in algs:
         try:
@@ -118,12 +118,3 @@ def publish(store, out: Path, say=print) -> dict:
         if n % 20 == 0:
             say(f"publish: {n}/{len(published)} run pages")
     return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(published)}
-
-
-def _all_algs(store) -> set[str]:
-    import sqlalchemy as sa
-
-    from ..store.schema import cells
-
-    with store.engine.connect() as conn:
-        return {r[0] for r in conn.execute(sa.select(cells.c.alg).where(cells.c.status == "ok").distinct())}

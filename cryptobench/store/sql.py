@@ -354,6 +354,12 @@ class SqlStore:
         return out
 
     @_reported("read")
+    def measured_algorithms(self) -> list[str]:
+        """Every algorithm with a measured cell in some run, sorted."""
+        q = sa.select(cells.c.alg).where(cells.c.status == "ok").distinct().order_by(cells.c.alg)
+        return [row[0] for row in self.conn.execute(q)]
+
+    @_reported("read")
     def run_ids(self) -> list[int]:
         return [row[0] for row in self.conn.execute(sa.select(runs.c.id).order_by(runs.c.id))]
 
