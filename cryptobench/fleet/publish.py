@@ -55,8 +55,6 @@ def publish(store, out: Path, say=print) -> dict:
 
     _version, licence, library = _library()
     write_atomic(out / "assets" / "echarts.min.js", licence + library)
-    inlined = f'<script id="charting-library">{licence}{library}</script>'  # as a run page has it
-    shared = '<script id="charting-library" src="../assets/echarts.min.js"></script>'
     machines = sorted({r["machine_label"] or r["hostname"] or "?" for r in listed})
     latest = []
     for m in machines:
@@ -113,8 +111,8 @@ def publish(store, out: Path, say=print) -> dict:
 
     # every run a page links to
     for n, (uid, run_id) in enumerate(sorted(published.items(), key=lambda x: x[1]), 1):
-        page = render_run(load_report(store, run_id))
-        write_atomic(out / "runs" / f"{uid}.html", page.replace(inlined, shared, 1))
+        page = render_run(load_report(store, run_id), library_src="../assets/echarts.min.js")
+        write_atomic(out / "runs" / f"{uid}.html", page)
         if n % 20 == 0:
             say(f"publish: {n}/{len(published)} run pages")
     return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(published)}

@@ -450,7 +450,9 @@ def _references(rep: Report) -> str:
     )
 
 
-def render(rep: Report) -> str:
+def render(rep: Report, library_src: str | None = None) -> str:
+    """The page, its charting library inlined, or loaded from `library_src` (a file beside it: the
+    published site writes the library once for all its pages)."""
     version, licence, library = _library()
     script = (ASSETS / "report.js").read_text(encoding="utf-8")
     style = (ASSETS / "report.css").read_text(encoding="utf-8")
@@ -549,10 +551,17 @@ def render(rep: Report) -> str:
     parts += [
         "</main>",
         f"<footer>Charts drawn by Apache ECharts {esc(version)} (Apache License 2.0; with ZRender, BSD-3-Clause, "
-        "and tslib, 0BSD), inlined in this file with its licence notices. This page loads nothing from the network.",
+        + (
+            f"and tslib, 0BSD), from {esc(library_src)} beside this page, with its licence notices. "
+            if library_src
+            else "and tslib, 0BSD), inlined in this file with its licence notices. "
+        )
+        + "This page loads nothing from the network.",
         "</footer>",
         f'<script type="application/json" id="cryptobench-data">{_json_for_script(_data(rep, ch))}</script>',
-        f'<script id="charting-library">{licence}{library}</script>',
+        f'<script id="charting-library" src="{html.escape(library_src)}"></script>'
+        if library_src
+        else f'<script id="charting-library">{licence}{library}</script>',
         f"<script>{script}</script>",
         "</body></html>",
     ]
