@@ -94,7 +94,10 @@ exit status of check: 1 when a case fails or a driver rule is broken (docs/plugi
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
   cryptobench build --all        # also OpenSSL 1.1.1, 3.x and 4.0 from source (minutes once, then cached)
-  cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version""",
+  cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version
+  cryptobench build python:cryptography@41.0.7 rust:ring@0.16   # releases from the registries (cached)
+  cryptobench build --list       # the cached version builds: size, build time, last use
+  cryptobench build --prune rust:ring --unused-for 30""",
 }
 
 
@@ -134,8 +137,14 @@ def _parser() -> argparse.ArgumentParser:
         "--provider",
         action="append",
         help="these providers (comma-separated globs, e.g. 'c:*,go:stdlib'; repeat to add); a provider the "
-        "suite does not list is timed on every algorithm of the suite",
+        "suite does not list is timed on every algorithm of the suite. NAME@VERSION builds that release "
+        "(cached): python:cryptography@41.0.7, rust:ring@0.16, js:noble@latest, c:openssl@3.0, "
+        "java:bouncycastle@'>=1.80' (docs/versions.md)",
     )
+    r.add_argument(
+        "--newest", type=int, default=3, metavar="N",
+        help="a version range (@'>=44', @'46.*') takes its N newest releases (default: 3)",
+    )  # fmt: skip
     r.add_argument(
         "--size",
         action="append",
@@ -186,7 +195,12 @@ def _parser() -> argparse.ArgumentParser:
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
     v.add_argument("--suite", default="default", help="whose algorithms and providers to verify (default: default)")
     v.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
-    v.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    v.add_argument(
+        "--provider",
+        action="append",
+        help="these providers (comma-separated globs; repeat to add; NAME@VERSION verifies that release, as for `run`)",
+    )
+    v.add_argument("--newest", type=int, default=3, metavar="N", help="a version range takes its N newest releases")
     v.add_argument(
         "--inputs", type=int, default=500, metavar="N", help="differential inputs per operation (default 500)"
     )
@@ -299,6 +313,15 @@ def _parser() -> argparse.ArgumentParser:
         "c:openssl-3.6.3 to build only theirs",
     )
     b.add_argument("--all", action="store_true", help="also the heavy builds (OpenSSL versions: minutes, then cached)")
+    b.add_argument("--list", action="store_true", help="list the cached version builds (NAME@VERSION): size, age")
+    b.add_argument("--json", action="store_true", help="with --list: JSON")
+    b.add_argument(
+        "--prune", action="store_true",
+        help="remove cached version builds: those named (e.g. rust:ring, 'python:cryptography@41.*'), else all",
+    )  # fmt: skip
+    b.add_argument("--unused-for", type=float, metavar="DAYS", help="with --prune: only builds unused that long")
+    b.add_argument("--rebuild", action="store_true", help="build NAME@VERSION again even when cached")
+    b.add_argument("--newest", type=int, default=3, metavar="N", help="a version range builds its N newest")
     fleet.add_commands(cmd, db_help)
     return p
 
@@ -378,6 +401,23 @@ def _registry(args) -> Registry:
     return registry
 
 
+def _versions(args, registry: Registry, suite) -> None:
+    """`base@version` names (on the command line or in the suite) become built, registered providers;
+    old ids (`c:openssl-3.6.3`) their canonical ones. Builds show progress and never stop the run."""
+    from .versions.resolve import ensure_built, expand
+
+    newest = getattr(args, "newest", None) or 3
+    if args.provider:
+        names = [x.strip() for v in args.provider for x in v.split(",") if x.strip()]
+        args.provider = [",".join(expand(registry, names, newest))] if names else args.provider
+    for g in suite.groups:
+        if g.providers:
+            g.providers = expand(registry, g.providers, newest)
+    named = [p for v in args.provider or [] for p in v.split(",")]
+    named += [p for g in suite.groups for p in g.providers or []]
+    ensure_built(registry, list(dict.fromkeys(named)), lambda line: print(f"cryptobench: {line}", file=sys.stderr))
+
+
 def _listed(values: list[str] | None) -> str | None:
     """Repeated list flags add up: `--alg sha256 --alg sha512` is `--alg sha256,sha512`."""
     return None if values is None else ",".join(values)
@@ -417,8 +457,9 @@ def cmd_run(args) -> int:
     _check_run_args(args)
     suite = load_suite(args.suite)
     registry = _registry(args)
+    _versions(args, registry, suite)
     check_suite_providers(suite, list(registry.providers))
-    baseline = args.baseline or suite.baseline
+    baseline = registry.canonical(args.baseline or suite.baseline)
     if args.baseline:
         registry.get(args.baseline)
     cpu_off = ",".join(cpufeatures.parse(_listed(args.cpu_features))) if args.cpu_features else ""
@@ -480,6 +521,7 @@ def cmd_verify(args) -> int:
     exporters.check_requested(exporters.VERIFY, args)
     suite = load_suite(args.suite)
     registry = _registry(args)
+    _versions(args, registry, suite)
     check_suite_providers(suite, list(registry.providers))
     filters = Filters.parse(args.alg, args.provider, None)
     built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
@@ -844,8 +886,23 @@ def cmd_build(args) -> int:
     import shutil
     import time
 
+    from .versions import commands as version_builds
+
     registry = Registry()
-    names = args.drivers or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
+    if args.list:
+        return version_builds.list_builds(args.json)
+    if args.prune:
+        return version_builds.prune(args.drivers, args.unused_for)
+    if args.json or args.unused_for is not None:
+        raise UserError("--json goes with --list, --unused-for with --prune")
+    versioned = [n for n in args.drivers if "@" in n]
+    if versioned:
+        failed = version_builds.build_named(registry, versioned, args.newest, args.rebuild)
+        if len(versioned) == len(args.drivers):
+            return failed
+        return max(failed, cmd_build(argparse.Namespace(**{**vars(args), "drivers": [
+            n for n in args.drivers if "@" not in n]})))  # fmt: skip
+    names = [registry.canonical(n) for n in args.drivers] or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
     targets: list[tuple[str, str | None]] = []  # (driver, one provider of it or None for all)
     for n in names:
         if n in DRIVERS:

@@ -38,6 +38,12 @@ class DriverPool:
             self.broken[pid] = f"driver failed to start: {e}"
             self.log(f"{pid}: {self.broken[pid]}")
             return None
+        mismatch = self._version_mismatch(p, hello)
+        if mismatch:
+            d.close(timeout=2)
+            self.broken[pid] = mismatch
+            self.log(f"{pid}: {mismatch}")
+            return None
         hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
         if self.cpu_features and cpufeatures.applies_to(pid):
             hello["cpu_features_off"] = self.cpu_features
@@ -45,6 +51,19 @@ class DriverPool:
         self.drivers[pid] = d
         self.hellos[pid] = hello
         return hello
+
+    @staticmethod
+    def _version_mismatch(p, hello: dict) -> str | None:
+        """`base@version` must run that version: what the library says at run time is the truth."""
+        if p.version is None:
+            return None
+        from .versions.families import FAMILIES
+
+        said = hello.get("library_version", "")
+        got = FAMILIES[p.family].reported_version(said) if p.family in FAMILIES else None
+        if got != p.version:
+            return f"asked for version {p.version}, but the library reports {got or 'no version'} ({said!r})"
+        return None
 
     def restart(self, pid: str) -> None:
         """A fresh process after a crash, hang or lie; a provider that cannot restart is `broken`."""

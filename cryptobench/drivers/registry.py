@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UserError
@@ -55,9 +55,15 @@ class Provider:
     command: tuple[str, ...] = field(default=())
     artifact: Path | None = None  # what must exist before the provider can run
     hidden: bool = False  # a test path: used only when named exactly (`--provider ID`)
+    # `base@version` (docs/versions.md): the version asked for, the id the driver serves (its
+    # hello must say the asked version), extra environment, and the build family
+    version: str | None = None
+    serves: str | None = None
+    extra_env: tuple[tuple[str, str], ...] = ()
+    family: str | None = None
 
     def argv(self) -> list[str]:
-        return [*self.command, "--provider", self.id]
+        return [*self.command, "--provider", self.serves or self.id]
 
 
 def _python() -> str:
@@ -214,8 +220,14 @@ def _builtin() -> list[Provider]:
     providers.append(c("c:liboqs", "libcb_liboqs.so", "liboqs", driver="liboqs"))
     for pid, version in openssl_versions():
         lib = f"OpenSSL {version} (static, from crates.io openssl-src)"
-        providers.append(c(pid, f"libcb_openssl-{version}.so", lib, driver="openssl-versions"))
+        pin = c(f"c:openssl@{version}", f"libcb_openssl-{version}.so", lib, driver="openssl-versions")
+        providers.append(replace(pin, version=version, serves=pid, family="c-openssl"))
     return providers
+
+
+def aliases() -> dict[str, str]:
+    """Old ids that still work: `c:openssl-3.6.3` is `c:openssl@3.6.3` (the pinned OpenSSL builds)."""
+    return {pid: f"c:openssl@{version}" for pid, version in openssl_versions()}
 
 
 class Registry:
@@ -225,6 +237,8 @@ class Registry:
             for p in _load_providers_file(Path(providers_file)):
                 self.providers[p.id] = p
         self.plugin_ids: list[str] = []  # what `--plugin` added, in the order given
+        self.aliases = aliases()
+        self.build_errors: dict[str, str] = {}  # versioned provider -> why its build failed
         for spec in plugins or []:
             p = plugin_provider(spec, Path.cwd())
             self.providers[p.id] = p
@@ -235,9 +249,15 @@ class Registry:
         named = named or []
         return [pid for pid, p in self.providers.items() if not p.hidden or pid in named]
 
+    def canonical(self, pid: str) -> str:
+        return self.aliases.get(pid, pid)
+
+    def add(self, p: Provider) -> None:
+        self.providers[p.id] = p
+
     def get(self, pid: str) -> Provider:
         try:
-            return self.providers[pid]
+            return self.providers[self.canonical(pid)]
         except KeyError:
             raise UserError(f"unknown provider {pid!r} (see `cryptobench list providers`)") from None
 
@@ -247,8 +267,14 @@ class Registry:
     def usable(self, p: Provider) -> tuple[bool, str]:
         """(True, '') when the provider can run, else (False, what is missing and the fix)."""
         d = self.driver_of(p)
+        if p.id in self.build_errors:
+            return False, self.build_errors[p.id]
         if p.command[:1] == (str(C_HOST),) and not C_HOST.exists():
             return False, "the generic C driver is not built: `cryptobench build c` adds it"
+        if p.family and d is None:  # a version built on demand (docs/versions.md)
+            if p.artifact is not None and not p.artifact.exists():
+                return False, f"not built: `cryptobench build {p.id}` adds it"
+            return True, ""
         if d is None:
             exe = p.command[0] if p.command else ""
             if exe and not (Path(exe).exists() or shutil.which(exe)):
@@ -259,9 +285,8 @@ class Registry:
         return True, ""
 
     def env_for(self, p: Provider) -> dict:
-        if p.driver == "python":
-            return {"PYTHONPATH": str(DRIVERS["python"].directory)}
-        return {}
+        env = {"PYTHONPATH": str(DRIVERS["python"].directory)} if p.driver == "python" else {}
+        return {**env, **dict(p.extra_env)}
 
 
 def plugin_provider(spec: str, base: Path) -> Provider:

@@ -3,7 +3,8 @@
 # `openssl-src` crate ships, cache it, and build + test the C driver against it.
 #
 #   scripts/openssl/build.sh [options] SPEC...   SPEC: 1.1.1 | 3 | 3.6 | 4.0 | 4.0.3 | all |
-#                                                 a crate version (400.0.2+4.0.3) | a provider id
+#                                                 a crate version (400.0.2+4.0.3; an unpinned one
+#                                                 too, e.g. 300.0.13+3.0.13) | a provider id
 #   scripts/openssl/build.sh list                 the pinned builds (versions.txt) and their cache state
 #   scripts/openssl/build.sh check                compare the pins with the newest openssl-src
 #                                                 per series that crates.io serves now
@@ -59,6 +60,12 @@ resolve() {
       found=1
     fi
   done < <(pins)
+  # An unpinned openssl-src crate version (cryptobench's `c:openssl@VERSION` asks for these):
+  # built like a pin, its plugin serving `c:openssl@<OpenSSL version>`.
+  if [[ $found == 0 && $spec =~ ^[0-9]+\.[0-9]+\.[0-9]+\+([0-9][0-9a-z.-]*)$ ]]; then
+    echo "$spec ${BASH_REMATCH[1]} c:openssl@${BASH_REMATCH[1]}"
+    found=1
+  fi
   [[ $found == 1 ]] || die "no pinned openssl-src build matches '$spec' (see $VERSIONS)"
 }
 

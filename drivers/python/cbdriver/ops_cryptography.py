@@ -170,7 +170,7 @@ class CryptographyProvider(Provider):
             "memory stays bounded whatever the message size",
         ]
         pk = pk_cryptography.notes(
-            cryptography.__version__, own, rust_openssl.CRYPTOGRAPHY_OPENSSL_350_OR_GREATER
+            cryptography.__version__, own, getattr(rust_openssl, "CRYPTOGRAPHY_OPENSSL_350_OR_GREATER", False)
         )
         return notes + pk + super().notes()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import cryptography
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives import serialization as ser
@@ -186,9 +187,14 @@ class ECDSA(ECKeys):
     def __init__(self, curve: ec.EllipticCurve, field_bytes: int, hash_cls):
         super().__init__(curve, field_bytes)
         self.algorithm = ec.ECDSA(hash_cls())
-        self.deterministic = ec.ECDSA(hash_cls(), deterministic_signing=True)  # RFC 6979
+        try:
+            self.deterministic = ec.ECDSA(hash_cls(), deterministic_signing=True)  # RFC 6979
+        except TypeError:  # cryptography < 43 has no RFC 6979 signing (a build of an older release)
+            self.deterministic = None
 
     def signer(self, private, deterministic: bool = False):
+        if deterministic and self.deterministic is None:
+            raise Unsupported(f"deterministic ECDSA: cryptography {cryptography.__version__} has no RFC 6979")
         sign, algorithm = private.sign, self.deterministic if deterministic else self.algorithm
         return lambda msg: sign(msg, algorithm)
 

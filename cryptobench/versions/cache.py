@@ -1,0 +1,128 @@
+"""Builds of one provider family at one version, kept by (family, version, toolchain).
+
+    ~/.cache/cryptobench/versions/<family>/<version>+<toolchain>/
+        build.json   what was built, from what, how long it took, its size
+        build.log    the tool's full output
+        ...          the environment itself (a venv, a jar, a binary, node_modules)
+
+A build goes into a staging folder beside its final place and is renamed there only when
+complete, under a lock per folder, so two runs never see half a build and never build one
+thing twice at once. `cryptobench build --list / --prune` read and remove these folders.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+STAMP = "build.json"
+
+
+def root() -> Path:
+    base = os.environ.get("CRYPTOBENCH_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cryptobench"
+    )
+    return Path(base) / "versions"
+
+
+def folder(family: str, version: str, toolchain: str) -> Path:
+    return root() / family / f"{version}+{toolchain}"
+
+
+@contextlib.contextmanager
+def locked(place: Path):
+    """One builder of `place` at a time (other runs wait, then find it built)."""
+    place.parent.mkdir(parents=True, exist_ok=True)
+    with open(place.parent / f".lock-{place.name}", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def stamp(place: Path) -> dict | None:
+    try:
+        data = json.loads((place / STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_stamp(place: Path, data: dict) -> None:
+    (place / STAMP).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def size_of(place: Path) -> int:
+    total = 0
+    for dirpath, _dirs, files in os.walk(place):
+        for f in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(dirpath, f)).st_size
+    return total
+
+
+@dataclass
+class Entry:
+    family: str
+    version: str
+    toolchain: str
+    path: Path
+    stamp: dict | None  # None: an unfinished or foreign folder
+
+    @property
+    def size(self) -> int:
+        return size_of(self.path)
+
+    @property
+    def last_used(self) -> float:
+        used = self.path / ".last-used"
+        return used.stat().st_mtime if used.exists() else self.path.stat().st_mtime
+
+
+def entries() -> list[Entry]:
+    out = []
+    base = root()
+    for fam in sorted(base.iterdir()) if base.is_dir() else []:
+        if not fam.is_dir():
+            continue
+        for place in sorted(fam.iterdir()):
+            if not place.is_dir() or place.name.startswith(".") or place.name.endswith(".new"):
+                continue
+            version, _, toolchain = place.name.partition("+")
+            out.append(Entry(fam.name, version, toolchain, place, stamp(place)))
+    return out
+
+
+def touch(place: Path) -> None:
+    """Record a use, for `--prune --unused-for`."""
+    with contextlib.suppress(OSError):
+        (place / ".last-used").touch()
+
+
+def remove(place: Path) -> None:
+    shutil.rmtree(place, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        (place.parent / f".lock-{place.name}").unlink()
+
+
+def human_size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GiB"
+
+
+def age(seconds: float) -> str:
+    s = max(0.0, time.time() - seconds)
+    for limit, unit, div in ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600)):
+        if s < limit:
+            return f"{s / div:.0f} {unit} ago"
+    return f"{s / 86400:.0f} d ago"

@@ -1,0 +1,111 @@
+"""`cryptobench build NAME@VERSION`, `build --list`, `build --prune`: the version build cache."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import sys
+import time
+
+from ..drivers.registry import Registry
+from ..errors import UserError
+from . import cache
+from .families import FAMILIES, family_of
+from .resolve import build, expand
+from .spec import split
+
+
+def build_named(registry: Registry, names: list[str], newest: int, force: bool = False) -> int:
+    """Build each `base@spec` named (resolved like `run` does); 1 when any build failed."""
+    failed = 0
+    for pid in expand(registry, names, newest):
+        p = registry.get(pid)
+        if p.family is None:
+            raise UserError(f"{pid}: not a version build (`cryptobench build {pid.split('@')[0]}` builds it)")
+        if p.driver is not None:  # a pinned OpenSSL: its own driver builds it
+            print(f"{pid:<34} pinned build: `cryptobench build {p.serves}` (scripts/openssl/build.sh)")
+            continue
+        why = build(FAMILIES[p.family], p.version, p.artifact.parent, lambda line: print(line, flush=True), force)
+        if why:
+            failed += 1
+            print(f"{pid:<34} FAILED: {why}")
+        else:
+            st = cache.stamp(p.artifact.parent) or {}
+            print(f"{pid:<34} ok: {st.get('seconds', 0):.0f} s to build, {cache.human_size(st.get('bytes', 0))}")
+    return 1 if failed else 0
+
+
+def _rows() -> list[dict]:
+    toolchains: dict[str, str] = {}
+    rows = []
+    for e in cache.entries():
+        fam = FAMILIES.get(e.family)
+        if fam and e.family not in toolchains:
+            toolchains[e.family] = fam.toolchain()
+        st = e.stamp or {}
+        rows.append(
+            {
+                "family": e.family,
+                "providers": [f"{b}@{e.version}" for b in (fam.serves if fam else [])],
+                "version": e.version,
+                "toolchain": e.toolchain,
+                "state": "incomplete" if e.stamp is None
+                else "stale toolchain" if toolchains.get(e.family) not in (None, e.toolchain)
+                else "built",
+                "bytes": e.size,
+                "build_seconds": st.get("seconds"),
+                "built_at": st.get("built_at"),
+                "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e.last_used)),
+                "path": str(e.path),
+            }
+        )  # fmt: skip
+    return rows
+
+
+def list_builds(as_json: bool) -> int:
+    rows = _rows()
+    if as_json:
+        json.dump({"cache": str(cache.root()), "builds": rows}, sys.stdout, indent=2)
+        print()
+        return 0
+    if not rows:
+        print(f"no version builds in {cache.root()} (they appear after `run --provider NAME@VERSION`)")
+        return 0
+    print(f"version builds in {cache.root()}:")
+    print(f"{'provider':<34} {'toolchain':<14} {'state':<16} {'size':>10} {'build':>7}  last used")
+    for r in rows:
+        took = f"{r['build_seconds']:.0f} s" if r["build_seconds"] is not None else "-"
+        used = cache.age(time.mktime(time.strptime(r["last_used"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone)
+        name = ", ".join(r["providers"]) or f"{r['family']} {r['version']}"
+        print(f"{name:<34} {r['toolchain']:<14} {r['state']:<16} {cache.human_size(r['bytes']):>10} {took:>7}  {used}")
+    total = sum(r["bytes"] for r in rows)
+    print(f"{len(rows)} builds, {cache.human_size(total)}; `cryptobench build --prune` removes them")
+    return 0
+
+
+def prune(selectors: list[str], unused_days: float | None) -> int:
+    """Remove version builds: those a selector names (`python:cryptography`, `rust:ring@0.16.*`),
+    else all; only those unused for `unused_days` when given. Says what it freed."""
+    families = []
+    for sel in selectors:
+        base, spec = split(sel)
+        fam = family_of(base)
+        if fam is None:
+            raise UserError(f"{sel!r}: not a provider with version builds ({', '.join(sorted(FAMILIES))})")
+        families.append((fam.name, spec or "*"))
+    cutoff = None if unused_days is None else time.time() - unused_days * 86400
+    freed, removed = 0, []
+    for e in cache.entries():
+        if families and not any(e.family == f and fnmatch.fnmatchcase(e.version, v) for f, v in families):
+            continue
+        if cutoff is not None and e.last_used > cutoff:
+            continue
+        size = e.size
+        with cache.locked(e.path):
+            cache.remove(e.path)
+        freed += size
+        removed.append(f"{e.family} {e.version} ({e.toolchain})")
+    for line in removed:
+        print(f"removed {line}")
+    print(f"pruned {len(removed)} builds, freed {cache.human_size(freed)}")
+    return 0
