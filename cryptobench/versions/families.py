@@ -11,6 +11,7 @@ npm with an install prefix; OpenSSL's own build script over crates.io's openssl-
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import shutil
 import subprocess
@@ -81,6 +82,18 @@ class Family:
     tools: tuple[str, ...] = ()
     env: Callable[[Path], dict] = lambda _place: {}
     pins: Callable[[], list[str]] = list  # versions that are built-in providers (`<base>@<version>`)
+    sources: tuple[str, ...] = ()  # our driver's files compiled into a build: a change rebuilds it
+
+    def sources_hash(self) -> str:
+        """A digest of our driver sources compiled into the build ('' when it runs them live)."""
+        h = hashlib.sha256()
+        for top in self.sources:
+            base = REPO / top
+            files = sorted(base.rglob("*")) if base.is_dir() else [base]
+            for f in files:
+                if f.is_file():
+                    h.update(str(f.relative_to(REPO)).encode() + b"\0" + f.read_bytes())
+        return h.hexdigest()[:16] if self.sources else ""
 
     def reported_version(self, library_version: str) -> str | None:
         m = re.search(self.reported, library_version or "")
@@ -217,12 +230,14 @@ def _build_noble(version: str, stage: Path, log: Path) -> dict:
     spec = [f"{n}@{v}" for n, v in packages.items()]
     _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", *spec], stage, log)
     # our driver's sources, resolved against these node_modules (Node resolves imports beside the file)
-    shutil.copytree(REPO / "drivers/js/src", stage / "src")
+    # our driver's sources, linked: Node (with --preserve-symlinks) resolves their imports in these
+    # node_modules, and the link always runs the current driver
+    (stage / "src").symlink_to(REPO / "drivers/js/src", target_is_directory=True)
     return {"command": "npm install " + " ".join(spec), "packages": packages}
 
 
 def _noble_command(place: Path, _pid: str, _stamp: dict) -> tuple[str, ...]:
-    return ("node", str(place / "src/main_node.js"))
+    return ("node", "--preserve-symlinks", "--preserve-symlinks-main", str(place / "src/main_node.js"))
 
 
 # --- c:openssl: OpenSSL's libcrypto from crates.io's openssl-src, our plugin linked to it --------
@@ -289,11 +304,13 @@ FAMILIES: dict[str, Family] = {
             lambda: list(registries.maven("org.bouncycastle", "bcprov-jdk18on")),
             lambda: "java" + _tool_version(("java", "-version"), r'version "([0-9]+)'),
             _build_java, _java_command, r"v([0-9][0-9.]*)", ("mvn", "java"), env=_java_env,
+            sources=("drivers/java/src/main", "drivers/java/pom.xml"),
         ),
         Family(
             "rust-ring", ("rust:ring",), "crates.io ring", lambda: list(registries.crates("ring")),
             lambda: "rustc" + _tool_version(("rustc", "-V"), r"rustc ([0-9.]+)"),
             _build_rust_crate("ring"), _rust_command, r"ring ([^ ,;]+)", ("cargo",),
+            sources=("drivers/rust/src", "drivers/rust/Cargo.toml", "drivers/rust/Cargo.lock", "drivers/rust/build.rs"),
         ),
         Family(
             "js-noble", ("js:noble",), "npm @noble/hashes (with the ciphers, curves and post-quantum of its major)",
@@ -305,7 +322,7 @@ FAMILIES: dict[str, Family] = {
             "c-openssl", ("c:openssl",), "crates.io openssl-src", _openssl_releases,
             lambda: "gcc" + _tool_version(("gcc", "-dumpfullversion"), r"([0-9.]+)"),
             _build_openssl, _openssl_command, r"OpenSSL ([^ ]+)", ("cargo", "make", "gcc", "perl"),
-            pins=_openssl_pins,
+            pins=_openssl_pins, sources=("drivers/c/src", "include"),
         ),
     ]
 }  # fmt: skip

@@ -104,9 +104,12 @@ def ensure_built(registry: Registry, pids: list[str], log: Log) -> None:
 def build(fam: Family, version: str, place: Path, log: Log, force: bool = False) -> str | None:
     """Build `fam` at `version` into `place` unless it is there; None, or why it failed (one line)."""
     with cache.locked(place):
-        if cache.stamp(place) and not force:
+        st, sources = cache.stamp(place), fam.sources_hash()
+        if st and st.get("sources", "") == sources and not force:
             cache.touch(place)
             return None
+        if st and not force:
+            log(f"{fam.name} {version}: our driver's sources changed since it was built; building again")
         missing = [t for t in fam.tools if shutil.which(t) is None]
         if missing:
             return f"cannot build {fam.name} {version}: needs {', '.join(missing)} (scripts/setup.sh installs it)"
@@ -136,6 +139,7 @@ def build(fam: Family, version: str, place: Path, log: Log, force: bool = False)
                 "source": fam.source,
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(seconds, 1),
+                "sources": sources,
                 **extra,
             },
         )

@@ -23,10 +23,14 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CARGO_ENCODED_RUSTFLAGS");
 
     let lock = fs::read_to_string(&lock_path).expect("Cargo.lock (build with --locked)");
-    println!(
-        "cargo:rustc-env=CB_LOCKED_VERSIONS={}",
-        locked_versions(&lock)
-    );
+    let locked = locked_versions(&lock);
+    println!("cargo:rustc-env=CB_LOCKED_VERSIONS={locked}");
+    // `rust:ring@0.16.x` (docs/versions.md) builds this crate against ring 0.16, whose API
+    // differs in two calls; ring_pk.rs picks them by this cfg.
+    println!("cargo::rustc-check-cfg=cfg(ring_016)");
+    if locked.split(',').any(|p| p.starts_with("ring 0.16.")) {
+        println!("cargo:rustc-cfg=ring_016");
+    }
 
     let manifest = fs::read_to_string(Path::new(&dir).join("Cargo.toml")).expect("Cargo.toml");
     println!("cargo:rerun-if-changed=Cargo.toml");

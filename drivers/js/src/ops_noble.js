@@ -226,7 +226,8 @@ function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
       try {
         return cons(c.key, c.iv, aad).decrypt(c.msg);
       } catch (e) {
-        if (e instanceof Error && /invalid tag/.test(e.message)) throw new Rejected();
+        // "invalid tag" (noble 2.x), "invalid ghash tag" (1.x: `js:noble@1`, docs/versions.md)
+        if (e instanceof Error && /invalid (ghash )?tag/.test(e.message)) throw new Rejected();
         throw e;
       }
     },

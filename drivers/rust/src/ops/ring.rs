@@ -82,7 +82,7 @@ impl StreamOp for HashStream {
 }
 
 fn hash(name: &'static str, alg: &'static digest::Algorithm) -> Alg {
-    let n = alg.output_len();
+    let n = digest_len(alg);
     Alg::new(
         name,
         &[Op::Hash],
@@ -116,7 +116,7 @@ impl StreamOp for HmacStream {
 }
 
 fn hmac_sha256() -> Alg {
-    let n = hmac::HMAC_SHA256.digest_algorithm().output_len();
+    let n = digest_len(hmac::HMAC_SHA256.digest_algorithm());
     Alg::new(
         "hmac-sha256",
         &[Op::Mac],
@@ -214,4 +214,15 @@ fn aead_alg(name: &'static str, alg: &'static aead::Algorithm) -> Alg {
             }))
         },
     )
+}
+
+// ring 0.16 (`rust:ring@0.16.x`, docs/versions.md; build.rs sets the cfg) has the length as a field.
+#[cfg(not(ring_016))]
+fn digest_len(alg: &'static digest::Algorithm) -> usize {
+    alg.output_len()
+}
+
+#[cfg(ring_016)]
+fn digest_len(alg: &'static digest::Algorithm) -> usize {
+    alg.output_len
 }

@@ -146,8 +146,7 @@ fn ecdsa(
                 let scalar = ec_scalar(&c.private, curve)?;
                 let point = ec_public_point(curve, scalar)?;
                 let rng = sys();
-                let kp = EcdsaKeyPair::from_private_key_and_public_key(alg, scalar, &point, &rng)
-                    .map_err(rejected)?;
+                let kp = ecdsa_from_parts(alg, scalar, &point, &rng).map_err(rejected)?;
                 let sig = kp
                     .sign(&rng, &c.msg)
                     .map_err(|_| Failure::Error("sign failed".into()))?;
@@ -174,7 +173,7 @@ fn ecdsa(
                 ));
             }
             let (doc, keys) = ecdsa_generate(curve, alg, &rng)?;
-            let kp = EcdsaKeyPair::from_pkcs8(alg, &doc, &rng).map_err(|e| format!("{e}"))?;
+            let kp = ecdsa_from_pkcs8(alg, &doc, &rng).map_err(|e| format!("{e}"))?;
             let msg = message(p);
             match p.op {
                 Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
@@ -288,7 +287,7 @@ fn rsa(
         msg: &[u8],
         out: &mut [u8],
     ) -> Result<usize, String> {
-        let n = kp.public().modulus_len();
+        let n = modulus_len(kp);
         let sig = out.get_mut(..n).ok_or("signature buffer")?;
         kp.sign(pad, rng, msg, sig).map_err(unspecified("sign"))?;
         Ok(n)
@@ -300,7 +299,7 @@ fn rsa(
         move |c: &Case| match c.op {
             Op::Sign => {
                 let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
-                let mut sig = vec![0; kp.public().modulus_len()];
+                let mut sig = vec![0; modulus_len(&kp)];
                 sign_into(&kp, pad, &sys(), &c.msg, &mut sig)?;
                 Ok(sig)
             }
@@ -328,7 +327,7 @@ fn rsa(
                     sign_into(&kp, pad, &rng, m, out)
                 })),
                 Op::Verify => {
-                    let mut sig = vec![0; kp.public().modulus_len()];
+                    let mut sig = vec![0; modulus_len(&kp)];
                     sign_into(&kp, pad, &rng, &msg, &mut sig)?;
                     let der = rsa_public_from_spki(&keys.public)
                         .map_err(|_| "public key".to_string())?
@@ -345,4 +344,54 @@ fn rsa(
         let (private, public) = super::awslc_pk::rsa_generate(bits)?;
         Ok(KeyPair { public, private })
     })
+}
+
+// ring 0.17 and 0.16 (a `rust:ring@0.16.x` build, docs/versions.md; build.rs sets the cfg)
+// differ here only: 0.16 takes no RNG to load an ECDSA key and names the modulus length apart.
+#[cfg(not(ring_016))]
+fn ecdsa_from_pkcs8(
+    alg: &'static EcdsaSigningAlgorithm,
+    doc: &[u8],
+    rng: &SystemRandom,
+) -> Result<EcdsaKeyPair, ring::error::KeyRejected> {
+    EcdsaKeyPair::from_pkcs8(alg, doc, rng)
+}
+
+#[cfg(ring_016)]
+fn ecdsa_from_pkcs8(
+    alg: &'static EcdsaSigningAlgorithm,
+    doc: &[u8],
+    _rng: &SystemRandom,
+) -> Result<EcdsaKeyPair, ring::error::KeyRejected> {
+    EcdsaKeyPair::from_pkcs8(alg, doc)
+}
+
+#[cfg(not(ring_016))]
+fn ecdsa_from_parts(
+    alg: &'static EcdsaSigningAlgorithm,
+    private: &[u8],
+    public: &[u8],
+    rng: &SystemRandom,
+) -> Result<EcdsaKeyPair, ring::error::KeyRejected> {
+    EcdsaKeyPair::from_private_key_and_public_key(alg, private, public, rng)
+}
+
+#[cfg(ring_016)]
+fn ecdsa_from_parts(
+    alg: &'static EcdsaSigningAlgorithm,
+    private: &[u8],
+    public: &[u8],
+    _rng: &SystemRandom,
+) -> Result<EcdsaKeyPair, ring::error::KeyRejected> {
+    EcdsaKeyPair::from_private_key_and_public_key(alg, private, public)
+}
+
+#[cfg(not(ring_016))]
+fn modulus_len(kp: &RsaKeyPair) -> usize {
+    kp.public().modulus_len()
+}
+
+#[cfg(ring_016)]
+fn modulus_len(kp: &RsaKeyPair) -> usize {
+    kp.public_modulus_len()
 }
