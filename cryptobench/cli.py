@@ -189,7 +189,9 @@ def _parser() -> argparse.ArgumentParser:
         help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni,no-shani "
         "(no-aesni no-pclmul no-avx no-avx2 no-shani no-avx512 no-vaes no-vpclmulqdq)",
     )
-    r.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the suite's)")
+    r.add_argument(
+        "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the suite's)"
+    )
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
@@ -235,7 +237,9 @@ def _parser() -> argparse.ArgumentParser:
         "--warnings", action="store_true", help="every warning and failure of the run in full (run's end: a summary)"
     )
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
-    s.add_argument("--layout", choices=["table", "matrix", "ops"], help="report layout (default: the run's)")
+    s.add_argument(
+        "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the run's)"
+    )
     exporters.add_file_flags(s, exporters.RUN)
     s.add_argument(
         "--normalise",

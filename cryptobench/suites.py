@@ -102,11 +102,11 @@ def load_suite(ref: str) -> Suite:
         raise err.general("a suite needs at least one [[group]] with algs = [...]")
     groups = [_group(g, sizes, err) for g in raw_groups]
     layout = data.get("layout", "table")
-    if layout not in ("table", "matrix", "ops"):
+    if layout not in ("table", "matrix", "ops", "versions"):
         raise err.at(
             "layout",
             "layout must be 'table' (a row per provider), 'matrix' (providers as columns) or 'ops' (public-key: "
-            "operations down, providers across)",
+            "operations down, providers across) or 'versions' (a provider's releases across, docs/versions.md)",
         )
     return Suite(
         name=str(data.get("name", path.stem)),

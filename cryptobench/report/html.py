@@ -26,6 +26,7 @@ from .cells import HEADERS, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
+from .versions_layout import NO_RELEASES, chart_series, version_tables, versions_title
 
 ASSETS = Path(__file__).parent / "assets"
 LIBRARY = ASSETS / "node_modules" / "echarts"
@@ -364,9 +365,34 @@ def _row_class(r: Row) -> str:
     return {"faster": "v-faster", "slower": "v-slower", "baseline": "v-baseline"}.get(r.verdict, "")
 
 
+def _version_charts(ch: _Charts) -> list[str]:
+    if ch.rep.layout != "versions":
+        return []
+    out = []
+    for vt in version_tables(ch.rep):
+        series = [
+            {"provider": s["label"], "color": PALETTE[i % len(PALETTE)], "baseline": False, "flagged": None,
+             "points": s["points"]}
+            for i, s in enumerate(chart_series(vt))
+        ]  # fmt: skip
+        if series:
+            unit = chart_series(vt)[0]["unit"]
+            out.append(ch.add("versions", f"{vt.base} — {vt.alg}", f"{unit} at each release", 340, series=series,
+                              versions=[p.partition("@")[2] for p in vt.versions], unit=unit))  # fmt: skip
+    return out
+
+
 def _tables(rep: Report) -> str:
     out = []
     providers = providers_of(rep)
+    releases = version_tables(rep) if rep.layout == "versions" else []
+    for vt in releases:
+        out.append(f"<h3>{html.escape(versions_title(vt))}</h3>")
+        out.append(_table(vt.headers, vt.rows))
+    if releases:
+        return "\n".join(out)
+    if rep.layout == "versions":
+        out.append(f"<p class=note>{html.escape(NO_RELEASES)}</p>")
     if rep.layout == "matrix":
         out.append(f"<p class=note>Cells: MB/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} [95% CI] "
                    "(no speed: the baseline).</p>")  # fmt: skip
@@ -432,7 +458,7 @@ def _list(items: list[str], cls: str) -> str:
 
 
 NAV = {"overview": "Overview", "throughput": "Throughput vs size", "bars": "By provider",
-       "granularity": "Granularity", "pubkey": "Public key"}  # fmt: skip
+       "granularity": "Granularity", "pubkey": "Public key", "versions": "Releases"}  # fmt: skip
 
 
 def _references(rep: Report) -> str:
@@ -481,6 +507,11 @@ def render(rep: Report, library_src: str | None = None) -> str:
         sections.append(("granularity", "Granularity: streaming in chunks", gran, "grid2",
                          "The same message fed in pieces of the chunk size; a provider flagged ⚠ (red) has an "
                          "access-path pathology."))  # fmt: skip
+    rel = _version_charts(ch)
+    if rel:
+        sections.append(("versions", "Speed against release", rel, "grid2",
+                         "One line per operation and size, releases oldest first; error bars: the 95% confidence "
+                         "interval of the median. The tables give each change with its interval and verdict."))  # fmt: skip
     pk = _pubkey_charts(ch)
     if pk:
         sections.append(("pubkey", "Public-key operations", pk, "grid2",

@@ -7,6 +7,7 @@ from .cells import HEADERS, row_cells
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
+from .versions_layout import NO_RELEASES, version_tables, versions_title
 
 
 def render(rep: Report) -> str:
@@ -29,12 +30,18 @@ def render(rep: Report) -> str:
     if rep.layout == "matrix":
         out += ["", f"Cells: MB/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] (no speed: the baseline)."]
     providers = providers_of(rep)
+    releases = version_tables(rep) if rep.layout == "versions" else []
+    for vt in releases:
+        out += ["", f"## {versions_title(vt)}", ""]
+        out += table(vt.headers, vt.rows)
+    if rep.layout == "versions" and not releases:
+        out += ["", NO_RELEASES]
     if rep.layout == "ops":
         out += ["", f"Cells: ops/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] and verdict."]
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             out += ["", f"## {alg}", ""]
             out += table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers))
-    for t in rep.tables if rep.layout != "ops" else []:
+    for t in rep.tables if rep.layout != "ops" and not releases else []:
         out += ["", f"## {t.alg} — {t.op}", ""]
         if rep.layout == "matrix":
             out += table(*matrix(t, providers))

@@ -13,6 +13,7 @@ from .cells import HEADERS, row_cells
 from .markup import environment_lines, plain, reference_table, rich_table
 from .matrix import matrix, ops_matrix, providers_of
 from .model import Report, failures_by_reason, notes_by_kind
+from .versions_layout import NO_RELEASES, version_tables, versions_title
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
 
@@ -23,11 +24,16 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
     for line in environment_lines(rep):
         console.print(Text(printable(line.replace("**", "").replace("`", ""))))
     providers = providers_of(rep)
+    releases = version_tables(rep) if rep.layout == "versions" else []
+    for vt in releases:
+        console.print(rich_table(versions_title(vt), vt.headers, vt.rows))
+    if rep.layout == "versions" and not releases:
+        console.print(Text(NO_RELEASES))
     if rep.layout == "ops":
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
             console.print(rich_table(f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", headers, rows))
-    for t in rep.tables if rep.layout != "ops" else []:
+    for t in rep.tables if rep.layout != "ops" and not releases else []:
         if rep.layout == "matrix":
             headers, rows = matrix(t, providers)
             console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))

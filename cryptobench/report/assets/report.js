@@ -166,7 +166,7 @@
         data: s.points.map(function (p) { return { value: [p.x, p.v], pt: p }; }),
         tooltip: {
           formatter: function (params) {
-            return pointTooltip(title, s.provider, xFmt(params.data.pt.x), params.data.pt, "MB/s");
+            return pointTooltip(title, s.provider, xFmt(params.data.pt.x), params.data.pt, spec.unit || "MB/s");
           },
         },
       };
@@ -360,6 +360,21 @@
     return finish(opt);
   }
 
+  // Speed against release (the versions layout): the line chart of one provider's releases, x is
+  // the release's index (labelled with its version, evenly spaced), y the speed on a log scale.
+  function versionChart(spec, title, width) {
+    var label = function (i) {
+      return spec.versions[i] === undefined ? "" : spec.versions[i];
+    };
+    var opt = lineChart(spec, title, "release", label, width);
+    opt.xAxis = axisCommon({
+      type: "value", min: -0.25, max: spec.versions.length - 0.75, interval: 1, name: "release", nameGap: 32,
+      axisLabel: { color: AXIS, fontSize: 11, formatter: function (v) { return Number.isInteger(v) ? label(v) : ""; } },
+    });
+    opt.yAxis.name = spec.unit + " (log scale)";
+    return opt;
+  }
+
   function build(spec, title, width) {
     switch (spec.kind) {
       case "throughput":
@@ -371,6 +386,8 @@
         return panelChart(spec);
       case "heatmap":
         return heatmap(spec);
+      case "versions":
+        return versionChart(spec, title, width);
     }
     throw new Error("unknown chart kind " + spec.kind);
   }
