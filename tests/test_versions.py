@@ -1,0 +1,105 @@
+"""provider@version (docs/versions.md): releases resolved from the real registries, built into a
+cache, verified and timed; every way a version can be wrong is a one-line failure of that
+provider while the rest of the run goes on."""
+
+import json
+import os
+import re
+import shutil
+import sqlite3
+
+import pytest
+from conftest import REPO, run_cli
+
+from cryptobench.drivers.registry import Registry
+from cryptobench.errors import UserError
+from cryptobench.versions.spec import key, pick, split
+
+RELEASES = ["41.0.7", "42.0.8", "43.0.3", "44.0.0", "44.0.3", "45.0.0rc1", "46.0.7", "4.1"]
+
+
+def test_what_may_follow_the_at_sign():
+    assert split("python:cryptography@41.0.7") == ("python:cryptography", "41.0.7")
+    assert split("python:cryptography") == ("python:cryptography", None)
+    assert pick("p@x", "44.0.0", RELEASES) == ["44.0.0"]
+    assert pick("p@x", "44", RELEASES) == ["44.0.3"]  # newest of a series
+    assert pick("p@x", "4", RELEASES) == ["4.1"]  # a component boundary: 4 is not 41 or 44
+    assert pick("p@x", "latest", RELEASES) == ["46.0.7"]  # pre-releases only when named exactly
+    assert pick("p@x", ">=43", RELEASES) == ["44.0.0", "44.0.3", "46.0.7"]  # the N newest, oldest first
+    assert pick("p@x", ">=43", RELEASES, newest=1) == ["46.0.7"]
+    assert pick("p@x", "44.*", RELEASES) == ["44.0.0", "44.0.3"]
+    assert pick("p@x", "45.0.0rc1", RELEASES) == ["45.0.0rc1"]
+    assert key("1.1.1w") > key("1.1.1") and key("3.0.8") > key("1.1.1w")  # OpenSSL's letter releases
+    for bad, needle in (("99", "no release"), ("9.9.9", "no release"), ("banana", "no release")):
+        with pytest.raises(UserError, match=needle):
+            pick("p@x", bad, RELEASES)
+    with pytest.raises(UserError, match="nothing after '@'"):
+        split("python:cryptography@")
+
+
+def test_the_pinned_openssl_builds_are_versions_and_their_old_ids_still_work():
+    from cryptobench.versions.resolve import expand
+
+    reg = Registry()
+    assert reg.canonical("c:openssl-3.6.3") == "c:openssl@3.6.3"
+    assert reg.get("c:openssl-1.1.1").id == "c:openssl@1.1.1w"
+    # a series resolves to its pin without asking crates.io; argv still serves the id built in
+    assert expand(reg, ["c:openssl@1.1.1", "c:openssl@3", "c:openssl-4.0"]) == [
+        "c:openssl@1.1.1w", "c:openssl@3.6.3", "c:openssl@4.0.3"]  # fmt: skip
+    assert reg.get("c:openssl@3.6.3").argv()[-2:] == ["--provider", "c:openssl-3.6.3"]
+    with pytest.raises(UserError, match="has no versions to choose from"):
+        expand(reg, ["go:stdlib@1.22"])
+    with pytest.raises(UserError, match="unknown provider"):
+        expand(reg, ["python:cryptogrophy@41.0.7"])
+
+
+def _fake_build_of_another_release(cache, version: str) -> None:
+    """A cached 'build' of `version` whose venv is really the project's (cryptography as pinned):
+    what a corrupted cache or a resolver bug would hand the run."""
+    place = cache / "versions/python-cryptography" / f"{version}+py3.11"
+    (place / "venv/bin").mkdir(parents=True)
+    os.symlink(REPO / ".venv/bin/python", place / "venv/bin/python")
+    (place / "build.json").write_text(json.dumps({"family": "python-cryptography", "version": version,
+                                                  "sources": "", "seconds": 0, "bytes": 0}))  # fmt: skip
+
+
+def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
+    """One run: two real releases measured (versions layout), a release that does not exist, one
+    that does not build (no wheel for this Python), one lacking an algorithm the others have, and a
+    build whose library reports another version than asked. The measured cells survive them all."""
+    cache, db = tmp_path / "cache", tmp_path / "v.db"
+    _fake_build_of_another_release(cache, "45.0.7")
+    env = {**os.environ, "CRYPTOBENCH_CACHE": str(cache)}
+    wanted = "python:cryptography@41.0.7,python:cryptography@44,python:cryptography@0.0.0,python:cryptography@1.0,python:cryptography@45.0.7"  # noqa: E501
+    res = run_cli("run", "--db", db, "--provider", wanted, "--alg", "sha256,sm4-gcm", "--size", "1KiB",
+                  "--time-per-cell", "0.1", "--layout", "versions", "--md", tmp_path / "v.md",
+                  env=env, timeout=600)  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "Traceback" not in res.stderr
+    with sqlite3.connect(db) as con:
+        cells = {(p, a): (s, r) for p, a, s, r in con.execute("SELECT provider, alg, status, reason FROM cells")}
+    assert cells[("python:cryptography@41.0.7", "sha256")][0] == "ok"
+    assert cells[("python:cryptography@44.0.3", "sha256")][0] == "ok"  # @44: the newest 44.x
+    assert cells[("python:cryptography@41.0.7", "sm4-gcm")][0] == "not-offered"  # 41 has no SM4-GCM
+    assert cells[("python:cryptography@44.0.3", "sm4-gcm")][0] == "ok"
+    status, reason = cells[("python:cryptography@0.0.0", "sha256")]
+    assert status == "failed" and "no release" in reason and "\n" not in reason
+    status, reason = cells[("python:cryptography@1.0", "sha256")]
+    assert status == "failed" and "build of python-cryptography 1.0 failed" in reason and "log:" in reason
+    status, reason = cells[("python:cryptography@45.0.7", "sha256")]
+    assert status == "failed" and re.search(r"asked for version 45\.0\.7, but the library reports (?!45\.0\.7)\d", reason)
+    # the versions layout: releases across, the change between them with its interval and verdict
+    md = (tmp_path / "v.md").read_text()
+    assert "## python:cryptography — sha256: releases, oldest first" in md
+    assert "| 41.0.7 | 41.0.7 → 44.0.3 | 44.0.3 |" in md
+    assert any(v in md for v in ("faster |", "slower |", "same (within noise) |"))
+    # the cache lists what was built, with sizes, and prunes it
+    listed = run_cli("build", "--list", "--json", env=env)
+    builds = {b["version"]: b for b in json.loads(listed.stdout)["builds"]}
+    assert builds["41.0.7"]["state"] == "built" and builds["41.0.7"]["bytes"] > 1_000_000
+    assert builds["41.0.7"]["providers"] == ["python:cryptography@41.0.7"] and "1.0" not in builds
+    pruned = run_cli("build", "--prune", "python:cryptography@41.*", env=env)
+    assert "pruned 1 builds" in pruned.stdout
+    left = {b["version"] for b in json.loads(run_cli("build", "--list", "--json", env=env).stdout)["builds"]}
+    assert left == {"44.0.3", "45.0.7"}
+    shutil.rmtree(cache, ignore_errors=True)
