@@ -87,7 +87,9 @@ def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
     status, reason = cells[("python:cryptography@1.0", "sha256")]
     assert status == "failed" and "build of python-cryptography 1.0 failed" in reason and "log:" in reason
     status, reason = cells[("python:cryptography@45.0.7", "sha256")]
-    assert status == "failed" and re.search(r"asked for version 45\.0\.7, but the library reports (?!45\.0\.7)\d", reason)
+    assert status == "failed" and re.search(
+        r"asked for version 45\.0\.7, but the library reports (?!45\.0\.7)\d", reason
+    )
     # the versions layout: releases across, the change between them with its interval and verdict
     md = (tmp_path / "v.md").read_text()
     assert "## python:cryptography — sha256: releases, oldest first" in md
