@@ -899,13 +899,13 @@ def cmd_build(args) -> int:
         return version_builds.prune(args.drivers, args.unused_for)
     if args.json or args.unused_for is not None:
         raise UserError("--json goes with --list, --unused-for with --prune")
-    versioned = [n for n in args.drivers if "@" in n]
+    versioned = [n for n in args.drivers if "@" in n and n not in registry.providers]
     if versioned:
-        failed = version_builds.build_named(registry, versioned, args.newest, args.rebuild)
-        if len(versioned) == len(args.drivers):
+        failed, pinned = version_builds.build_named(registry, versioned, args.newest, args.rebuild)
+        rest = [n for n in args.drivers if n not in versioned] + pinned
+        if not rest:
             return failed
-        return max(failed, cmd_build(argparse.Namespace(**{**vars(args), "drivers": [
-            n for n in args.drivers if "@" not in n]})))  # fmt: skip
+        return max(failed, cmd_build(argparse.Namespace(**{**vars(args), "drivers": rest})))
     names = [registry.canonical(n) for n in args.drivers] or [n for n, d in DRIVERS.items() if not d.heavy or args.all]
     targets: list[tuple[str, str | None]] = []  # (driver, one provider of it or None for all)
     for n in names:
@@ -929,7 +929,7 @@ def cmd_build(args) -> int:
             failed += 1
             print(f"{n:<17} FAILED: needs {', '.join(missing_tools)}, not installed (run scripts/setup.sh)")
             continue
-        command = d.command_for(one)
+        command = d.command_for(registry.get(one).serves or one if one else None)  # pins: the id built in
         print(f"{n:<17} building: {' '.join(command)}", flush=True)
         t0 = time.monotonic()
         try:

@@ -90,7 +90,7 @@ def entries() -> list[Entry]:
     out = []
     base = root()
     for fam in sorted(base.iterdir()) if base.is_dir() else []:
-        if not fam.is_dir():
+        if not fam.is_dir() or fam.name.startswith("."):  # .cargo-target: shared, see shared_folders()
             continue
         for place in sorted(fam.iterdir()):
             if not place.is_dir() or place.name.startswith(".") or place.name.endswith(".new"):
@@ -126,3 +126,8 @@ def age(seconds: float) -> str:
         if s < limit:
             return f"{s / div:.0f} {unit} ago"
     return f"{s / 86400:.0f} d ago"
+
+
+def shared_folders() -> list[Path]:
+    """Folders several builds share (the Rust builds' cargo target): listed, pruned with the last build."""
+    return [p for p in [root() / ".cargo-target"] if p.is_dir()]

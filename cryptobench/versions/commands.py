@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import fnmatch
 import json
 import sys
@@ -15,15 +16,20 @@ from .resolve import build, expand
 from .spec import split
 
 
-def build_named(registry: Registry, names: list[str], newest: int, force: bool = False) -> int:
-    """Build each `base@spec` named (resolved like `run` does); 1 when any build failed."""
-    failed = 0
+def build_named(registry: Registry, names: list[str], newest: int, force: bool = False) -> tuple[int, list[str]]:
+    """Build each `base@spec` named (resolved like `run` does): (1 when any build failed, the pinned
+    builds among them, which their own driver builds)."""
+    failed, pinned = 0, []
     for pid in expand(registry, names, newest):
         p = registry.get(pid)
         if p.family is None:
             raise UserError(f"{pid}: not a version build (`cryptobench build {pid.split('@')[0]}` builds it)")
-        if p.driver is not None:  # a pinned OpenSSL: its own driver builds it
-            print(f"{pid:<34} pinned build: `cryptobench build {p.serves}` (scripts/openssl/build.sh)")
+        if p.driver is not None:  # a pinned OpenSSL (scripts/openssl/versions.txt)
+            pinned.append(pid)
+            continue
+        if p.artifact is None:  # did not resolve: the reason is recorded
+            failed += 1
+            print(f"{pid:<34} FAILED: {registry.build_errors.get(pid, 'not resolved')}")
             continue
         why = build(FAMILIES[p.family], p.version, p.artifact.parent, lambda line: print(line, flush=True), force)
         if why:
@@ -32,7 +38,7 @@ def build_named(registry: Registry, names: list[str], newest: int, force: bool =
         else:
             st = cache.stamp(p.artifact.parent) or {}
             print(f"{pid:<34} ok: {st.get('seconds', 0):.0f} s to build, {cache.human_size(st.get('bytes', 0))}")
-    return 1 if failed else 0
+    return (1 if failed else 0), pinned
 
 
 def _rows() -> list[dict]:
@@ -59,6 +65,32 @@ def _rows() -> list[dict]:
                 "path": str(e.path),
             }
         )  # fmt: skip
+    for place in cache.shared_folders():
+        rows.append({"family": "shared", "providers": [f"{place.name} (shared by the rust:ring builds)"],
+                     "version": "", "toolchain": "", "state": "shared", "bytes": cache.size_of(place),
+                     "build_seconds": None, "built_at": None, "path": str(place),
+                     "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(place.stat().st_mtime))})  # fmt: skip
+    return rows + _openssl_libraries()
+
+
+def _openssl_libraries() -> list[dict]:
+    """The libcrypto builds scripts/openssl/build.sh keeps (shared by the pins and c:openssl@V):
+    listed for their size and build time; that script owns them."""
+    rows = []
+    base = cache.root().parent / "openssl"
+    for place in sorted(base.iterdir()) if base.is_dir() else []:
+        if not (place / "lib/libcrypto.a").exists():
+            continue
+        timing = dict(
+            line.split(" ", 1) for line in (place / "build-time.txt").read_text().splitlines() if " " in line
+        ) if (place / "build-time.txt").exists() else {}  # fmt: skip
+        rows.append({
+            "family": "openssl-libcrypto", "providers": [f"libcrypto {place.name}"], "version": place.name,
+            "toolchain": "gcc", "state": "openssl/build.sh", "bytes": cache.size_of(place),
+            "build_seconds": float(timing["build_seconds"]) if "build_seconds" in timing else None,
+            "built_at": timing.get("date"), "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(
+                place.stat().st_mtime)), "path": str(place),
+        })  # fmt: skip
     return rows
 
 
@@ -72,14 +104,14 @@ def list_builds(as_json: bool) -> int:
         print(f"no version builds in {cache.root()} (they appear after `run --provider NAME@VERSION`)")
         return 0
     print(f"version builds in {cache.root()}:")
-    print(f"{'provider':<34} {'toolchain':<14} {'state':<16} {'size':>10} {'build':>7}  last used")
+    print(f"{'provider':<50} {'toolchain':<12} {'state':<16} {'size':>10} {'build':>7}  last used")
     for r in rows:
         took = f"{r['build_seconds']:.0f} s" if r["build_seconds"] is not None else "-"
-        used = cache.age(time.mktime(time.strptime(r["last_used"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone)
+        used = cache.age(calendar.timegm(time.strptime(r["last_used"], "%Y-%m-%dT%H:%M:%SZ")))
         name = ", ".join(r["providers"]) or f"{r['family']} {r['version']}"
-        print(f"{name:<34} {r['toolchain']:<14} {r['state']:<16} {cache.human_size(r['bytes']):>10} {took:>7}  {used}")
+        print(f"{name:<50} {r['toolchain']:<12} {r['state']:<16} {cache.human_size(r['bytes']):>10} {took:>7}  {used}")
     total = sum(r["bytes"] for r in rows)
-    print(f"{len(rows)} builds, {cache.human_size(total)}; `cryptobench build --prune` removes them")
+    print(f"{len(rows)} builds, {cache.human_size(total)}; `cryptobench build --prune` removes the version builds")
     return 0
 
 
@@ -105,6 +137,11 @@ def prune(selectors: list[str], unused_days: float | None) -> int:
             cache.remove(e.path)
         freed += size
         removed.append(f"{e.family} {e.version} ({e.toolchain})")
+    if not any(e.family.startswith("rust-") for e in cache.entries()):
+        for place in cache.shared_folders():  # no Rust build left to share it
+            freed += cache.size_of(place)
+            cache.remove(place)
+            removed.append(f"{place.name} (shared by the Rust builds)")
     for line in removed:
         print(f"removed {line}")
     print(f"pruned {len(removed)} builds, freed {cache.human_size(freed)}")
