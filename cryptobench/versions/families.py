@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -32,8 +33,6 @@ class BuildFailed(Exception):
 
 
 def _run(argv: list[str], cwd: Path, log_file: Path, env: dict | None = None, timeout: float = 3600) -> None:
-    import os
-
     with open(log_file, "a", encoding="utf-8") as out:
         out.write(f"$ {' '.join(argv)}\n")
         out.flush()

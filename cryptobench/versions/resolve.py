@@ -8,7 +8,6 @@ rest of the run goes on.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import time
@@ -129,6 +128,7 @@ def build(fam: Family, version: str, place: Path, log: Log, force: bool = False)
         shutil.rmtree(place, ignore_errors=True)
         os.replace(stage, place)
         shutil.move(str(log_file), place / "build.log")
+        size = cache.size_of(place)  # before the stamp: what the build itself takes
         cache.write_stamp(
             place,
             {
@@ -140,11 +140,9 @@ def build(fam: Family, version: str, place: Path, log: Log, force: bool = False)
                 "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                 "seconds": round(seconds, 1),
                 "sources": sources,
+                "bytes": size,
                 **extra,
             },
         )
-        size = cache.size_of(place)
-        st = json.loads((place / cache.STAMP).read_text(encoding="utf-8"))
-        cache.write_stamp(place, {**st, "bytes": size})
         log(f"built {fam.name} {version} in {seconds:.0f} s ({cache.human_size(size)}): {place}")
         return None
