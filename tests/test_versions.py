@@ -47,6 +47,9 @@ def test_the_pinned_openssl_builds_are_versions_and_their_old_ids_still_work():
     assert expand(reg, ["c:openssl@1.1.1", "c:openssl@3", "c:openssl-4.0"]) == [
         "c:openssl@1.1.1w", "c:openssl@3.6.3", "c:openssl@4.0.3"]  # fmt: skip
     assert reg.get("c:openssl@3.6.3").argv()[-2:] == ["--provider", "c:openssl-3.6.3"]
+    # a range asks crates.io (it once came back empty, dropping the provider named)
+    newest_4 = expand(reg, ["c:openssl@>=4.0"], newest=1)
+    assert len(newest_4) == 1 and newest_4[0].startswith("c:openssl@4."), newest_4
     with pytest.raises(UserError, match="has no versions to choose from"):
         expand(reg, ["go:stdlib@1.22"])
     with pytest.raises(UserError, match="unknown provider"):

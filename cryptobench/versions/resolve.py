@@ -18,7 +18,7 @@ from ..drivers.registry import Provider, Registry
 from ..errors import UserError
 from . import cache
 from .families import FAMILIES, BuildFailed, Family, family_of
-from .spec import DEFAULT_NEWEST, pick, split
+from .spec import DEFAULT_NEWEST, is_range, pick, split
 
 Log = Callable[[str], None]
 
@@ -57,9 +57,9 @@ def expand(registry: Registry, names: list[str], newest: int = DEFAULT_NEWEST) -
 def resolve(fam: Family, name: str, spec: str, newest: int) -> list[str]:
     """Pinned (built-in) versions first, so `c:openssl@3` is the pinned 3.x without a network."""
     pins = fam.pins()
-    if pins:
+    if pins and not is_range(spec):  # a range means the registry's releases, pinned or not
         try:
-            return pick(name, spec, pins, newest) if not spec.startswith((">", "<", "~", "=", "!")) else []
+            return pick(name, spec, pins, newest)
         except UserError:
             pass
     return pick(name, spec, fam.releases(), newest)
