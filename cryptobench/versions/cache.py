@@ -12,6 +12,7 @@ thing twice at once. `cryptobench build --list / --prune` read and remove these 
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import fcntl
 import json
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 STAMP = "build.json"
+UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def root() -> Path:
@@ -110,6 +112,15 @@ def remove(place: Path) -> None:
     shutil.rmtree(place, ignore_errors=True)
     with contextlib.suppress(OSError):
         (place.parent / f".lock-{place.name}").unlink()
+
+
+def utc(epoch: float | None = None) -> str:
+    """A time as the stamps and `build --list --json` write it (UTC, seconds)."""
+    return time.strftime(UTC_FORMAT, time.gmtime(epoch))
+
+
+def from_utc(text: str) -> float:
+    return calendar.timegm(time.strptime(text, UTC_FORMAT))
 
 
 def human_size(n: float) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import calendar
 import fnmatch
 import json
 import sys
@@ -61,7 +60,7 @@ def _rows() -> list[dict]:
                 "bytes": e.size,
                 "build_seconds": st.get("seconds"),
                 "built_at": st.get("built_at"),
-                "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(e.last_used)),
+                "last_used": cache.utc(e.last_used),
                 "path": str(e.path),
             }
         )  # fmt: skip
@@ -69,7 +68,7 @@ def _rows() -> list[dict]:
         rows.append({"family": "shared", "providers": [f"{place.name} (shared by the rust:ring builds)"],
                      "version": "", "toolchain": "", "state": "shared", "bytes": cache.size_of(place),
                      "build_seconds": None, "built_at": None, "path": str(place),
-                     "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(place.stat().st_mtime))})  # fmt: skip
+                     "last_used": cache.utc(place.stat().st_mtime)})  # fmt: skip
     return rows + _openssl_libraries()
 
 
@@ -88,8 +87,7 @@ def _openssl_libraries() -> list[dict]:
             "family": "openssl-libcrypto", "providers": [f"libcrypto {place.name}"], "version": place.name,
             "toolchain": "gcc", "state": "openssl/build.sh", "bytes": cache.size_of(place),
             "build_seconds": float(timing["build_seconds"]) if "build_seconds" in timing else None,
-            "built_at": timing.get("date"), "last_used": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(
-                place.stat().st_mtime)), "path": str(place),
+            "built_at": timing.get("date"), "last_used": cache.utc(place.stat().st_mtime), "path": str(place),
         })  # fmt: skip
     return rows
 
@@ -107,7 +105,7 @@ def list_builds(as_json: bool) -> int:
     print(f"{'provider':<50} {'toolchain':<12} {'state':<16} {'size':>10} {'build':>7}  last used")
     for r in rows:
         took = f"{r['build_seconds']:.0f} s" if r["build_seconds"] is not None else "-"
-        used = cache.age(calendar.timegm(time.strptime(r["last_used"], "%Y-%m-%dT%H:%M:%SZ")))
+        used = cache.age(cache.from_utc(r["last_used"]))
         name = ", ".join(r["providers"]) or f"{r['family']} {r['version']}"
         print(f"{name:<50} {r['toolchain']:<12} {r['state']:<16} {cache.human_size(r['bytes']):>10} {took:>7}  {used}")
     total = sum(r["bytes"] for r in rows)

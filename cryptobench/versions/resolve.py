@@ -137,7 +137,7 @@ def build(fam: Family, version: str, place: Path, log: Log, force: bool = False)
                 "version": version,
                 "toolchain": fam.toolchain(),
                 "source": fam.source,
-                "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                "built_at": cache.utc(),
                 "seconds": round(seconds, 1),
                 "sources": sources,
                 "bytes": size,
