@@ -26,7 +26,7 @@ from .cells import HEADERS, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
-from .versions_layout import NO_RELEASES, chart_series, version_tables, versions_title
+from .versions_layout import NO_RELEASES, release_lines, version_tables, versions_title
 
 ASSETS = Path(__file__).parent / "assets"
 LIBRARY = ASSETS / "node_modules" / "echarts"
@@ -370,15 +370,18 @@ def _version_charts(ch: _Charts) -> list[str]:
         return []
     out = []
     for vt in version_tables(ch.rep):
+        lines = release_lines(vt)
+        if not lines:
+            continue
+        rate = "ops" if lines[0][1] else "mbs"
         series = [
-            {"provider": s["label"], "color": PALETTE[i % len(PALETTE)], "baseline": False, "flagged": None,
-             "points": s["points"]}
-            for i, s in enumerate(chart_series(vt))
+            {"provider": label, "color": PALETTE[i % len(PALETTE)], "baseline": False, "flagged": None,
+             "points": [_point(r, x, rate) for x, r in rows]}
+            for i, (label, _per_op, rows) in enumerate(lines)
         ]  # fmt: skip
-        if series:
-            unit = chart_series(vt)[0]["unit"]
-            out.append(ch.add("versions", f"{vt.base} — {vt.alg}", f"{unit} at each release", 340, series=series,
-                              versions=[p.partition("@")[2] for p in vt.versions], unit=unit))  # fmt: skip
+        unit = "ops/s" if rate == "ops" else "MB/s"
+        out.append(ch.add("versions", f"{vt.base} — {vt.alg}", f"{unit} at each release", 340, series=series,
+                          versions=[p.partition("@")[2] for p in vt.versions], unit=unit))  # fmt: skip
     return out
 
 

@@ -109,20 +109,14 @@ def version_tables(rep: Report) -> list[VersionTable]:
     return out
 
 
-def chart_series(vt: VersionTable) -> list[dict]:
-    """One line per (operation, size): speed (MB/s, or ops/s) at each release index, with its interval."""
-    series = []
+def release_lines(vt: VersionTable) -> list[tuple[str, bool, list[tuple[int, Row]]]]:
+    """One chart line per (operation, size): its label, whether it is rated per operation (ops/s)
+    rather than per byte (MB/s), and its measured rows by release index."""
+    lines = []
     for k, measured in zip(vt.keys, vt.cells, strict=False):
-        points = []
-        for i, r in enumerate(measured):
-            if r is None or not r.ok:
-                continue
-            per_op = r.public_key or not r.cell.size
-            rate = r.ops_per_s if per_op else r.mb_per_s
-            s = r.summary
-            points.append({"x": i, "v": rate(), "lo": rate(s.ci_high), "hi": rate(s.ci_low),
-                           "ci": round(s.ci_rel_halfwidth * 100, 2)})  # fmt: skip
-        if points:
-            label = f"{k[0]} {size_label(measured[points[0]['x']])}" if k[1] else k[0]
-            series.append({"label": label, "unit": "ops/s" if per_op else "MB/s", "points": points})
-    return series
+        rows = [(i, r) for i, r in enumerate(measured) if r is not None and r.ok]
+        if rows:
+            first = rows[0][1]
+            label = f"{k[0]} {size_label(first)}" if k[1] else k[0]
+            lines.append((label, first.public_key or not first.cell.size, rows))
+    return lines
