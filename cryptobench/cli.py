@@ -848,7 +848,7 @@ def cmd_check_driver(args) -> int:
                 print(f"{pid:<26} not checked: {why}")
             continue
         start = lambda p=p: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
-        found[pid] = drivercheck.check(pid, start, args.timeout)
+        found[pid] = drivercheck.check(p.driver_id, start, args.timeout)  # the id its hello must name
         bad = found[pid]
         broken = len({v.rule for v in bad})
         print(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if bad else 'ok'}")
@@ -929,7 +929,7 @@ def cmd_build(args) -> int:
             failed += 1
             print(f"{n:<17} FAILED: needs {', '.join(missing_tools)}, not installed (run scripts/setup.sh)")
             continue
-        command = d.command_for(registry.get(one).serves or one if one else None)  # pins: the id built in
+        command = d.command_for(registry.get(one).driver_id if one else None)  # pins: the id built in
         print(f"{n:<17} building: {' '.join(command)}", flush=True)
         t0 = time.monotonic()
         try:

@@ -26,7 +26,7 @@ def start_fake(broken: str | None):
 @pytest.mark.parametrize("pid", BUILT)
 def test_every_built_driver_keeps_every_rule(pid):
     p = REGISTRY.get(pid)
-    found = drivercheck.check(pid, lambda: DriverProcess(pid, p.argv(), env=REGISTRY.env_for(p)), timeout=60)
+    found = drivercheck.check(p.driver_id, lambda: DriverProcess(pid, p.argv(), env=REGISTRY.env_for(p)), timeout=60)
     assert found == [], "\n".join(map(str, found))
 
 

@@ -62,8 +62,14 @@ class Provider:
     extra_env: tuple[tuple[str, str], ...] = ()
     family: str | None = None
 
+    @property
+    def driver_id(self) -> str:
+        """The id the driver is started for, and its hello names: the pinned OpenSSL builds serve
+        the id built into them (`c:openssl-3.6.3` for `c:openssl@3.6.3`)."""
+        return self.serves or self.id
+
     def argv(self) -> list[str]:
-        return [*self.command, "--provider", self.serves or self.id]
+        return [*self.command, "--provider", self.driver_id]
 
 
 def _python() -> str:
