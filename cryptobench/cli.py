@@ -175,6 +175,14 @@ def _parser() -> argparse.ArgumentParser:
         help="passes over the plan, each taking a share of every cell's budget, so a cell's samples are "
         "spread over the run and a slow moment of the machine cannot own one cell (default 3)",
     )
+    r.add_argument(
+        "--precision",
+        type=float,
+        metavar="PCT",
+        help="the 95%% interval each cell aims for, as +-PCT of its median (default: the suite's, 1). A cell "
+        "stops early once its reported interval is that tight; the budget left over then goes to the cells "
+        "still wider, widest first; the report names the cells that did not get there and why",
+    )
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
@@ -440,6 +448,8 @@ def _check_run_args(args) -> None:
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
     if args.passes < 1:
         raise UserError(f"--passes must be at least 1, not {args.passes}")
+    if args.precision is not None:
+        _finite(args.precision, "--precision", 0, 100, "percent")
     if args.vectors and not Path(args.vectors).is_dir():
         raise UserError(f"vector directory {args.vectors!r} does not exist")
     exporters.check_requested(exporters.RUN, args)  # before a long run, not after it
@@ -493,6 +503,7 @@ def cmd_run(args) -> int:
         layout=args.layout or suite.layout,
         cpu_features=cpu_off,
         passes=args.passes,
+        max_rel_ci=(args.precision if args.precision is not None else suite.precision) / 100,
         job=args.job,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))

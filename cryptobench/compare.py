@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import stats
+from . import probe, stats
 from .errors import UserError
 from .store.model import CellRecord, RunRecord
 
@@ -30,6 +30,47 @@ class Pair:
         return self.reference.alg
 
 
+HOST_LIMIT = 0.10  # the host probe moved more than this: cells cannot be told from the host
+HOST_UNSTEADY = 0.05  # a run whose probe varied more than this (CV): the host was not steady
+
+
+@dataclass(frozen=True)
+class HostShift:
+    """How the host itself moved between two runs, by the probe both took (probe.py): the subject
+    run's probe time over the reference's, and whether the runs can be compared honestly."""
+
+    ratio: stats.Ratio
+    verdict: str  # of the probe: same (within noise), faster, slower
+    problem: str = ""  # why the runs cannot be compared honestly ("" when they can)
+
+    @property
+    def moved(self) -> bool:
+        return self.verdict != stats.SAME
+
+
+def host_shift(ref: RunRecord, sub: RunRecord, noise: float) -> tuple[HostShift | None, str]:
+    """The host's move between two runs, or None and why it cannot be told."""
+    pr, ps = (r.env.get("probe") for r in (ref, sub))
+    a, b = probe.summary_of(pr), probe.summary_of(ps)
+    missing = [f"run {r.id}" for r, x in ((ref, a), (sub, b)) if x is None]
+    if missing:
+        return (
+            None,
+            f"no host probe in {' and '.join(missing)} (stored before probes were taken, or c:openssl was missing)",
+        )
+    r = stats.ratio(b, a)
+    problems = []
+    if abs(r.value - 1) > HOST_LIMIT:
+        problems.append(f"the host itself was {abs(r.percent):.0f}% {'slower' if r.value > 1 else 'faster'}")
+    for run, x in ((ref, a), (sub, b)):
+        if x.cv > HOST_UNSTEADY:
+            problems.append(f"the host was unsteady during run {run.id} (probe CV {x.cv * 100:.0f}%)")
+    cpus = {r_.env.get("cpu_model") for r_ in (ref, sub)}
+    if len(cpus) > 1:
+        problems.append("the runs come from different CPUs")
+    return HostShift(r, stats.verdict(r, noise / 2), "; ".join(problems)), ""
+
+
 @dataclass
 class Comparison:
     mode: str  # runs | providers | machines
@@ -41,6 +82,8 @@ class Comparison:
     only_reference: list[str] = field(default_factory=list)
     only_subject: list[str] = field(default_factory=list)
     clock_hz: dict[str, float] = field(default_factory=dict)  # machines: each one's highest reported clock
+    host: HostShift | None = None  # runs: how the host moved between them (the probe)
+    host_unknown: str = ""  # runs: why the host's move cannot be told
 
     def per_cycle(self, label: str, p: Pair) -> tuple[float, float, float] | None:
         """The time ratio per cycle (machines with known clocks): times scaled by each one's clock."""
@@ -94,6 +137,7 @@ def compare_runs(
     kb = {(c.provider, *c.key): c for c in _ok(cells_b)}
     label_a, label_b = f"run {run_a.id}", f"run {run_b.id}"
     comp = Comparison("runs", label_a, [label_b], noise, [run_a, run_b])
+    comp.host, comp.host_unknown = host_shift(run_a, run_b, noise)
     comp.pairs[label_b] = [_pair(k, ka[k], kb[k], noise) for k in ka if k in kb]
     comp.only_reference = [_describe(k) for k in ka if k not in kb]
     comp.only_subject = [_describe(k) for k in kb if k not in ka]

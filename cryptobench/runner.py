@@ -22,6 +22,7 @@ from . import (
     crosscheck,
     differential,
     environment,
+    hoststate,
     memory,
     plausibility,
     sampler,
@@ -32,6 +33,7 @@ from .drivers.registry import Registry
 from .errors import DriverError
 from .interrupts import shielded
 from .planner import CellSpec
+from .probe import HostProbe
 from .sampler import Track, now
 from .settings import Settings
 from .store.model import CellRecord, RunRecord, VerifyRecord
@@ -71,6 +73,8 @@ class Runner:
         self._known: dict[tuple[str, str], dict[str, list[int]]] = {}  # message lengths of passed answers
         self._agreed: dict[tuple[str, str], dict[str, list[int]]] = {}  # ...of agreed differential inputs
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
+        self.probe = HostProbe(registry, settings.timeout)  # the host's speed all through the run (probe.py)
+        self._spent = 0.0  # seconds of measuring so far, every cell and provider
 
     # --- the run -----------------------------------------------------------
 
@@ -88,16 +92,18 @@ class Runner:
                 self.progress.finish()
                 self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
                 return run_id
-            estimate = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells) * 1.3
+            budget = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells)
             passes = max(1, self.s.passes)
-            self.progress.start(len(cells) * passes, estimate, passes)
+            self.progress.start(len(cells) * passes, budget * 1.3, passes)
+            self.probe.start()
             for pass_no in range(passes):
                 for i, spec in enumerate(cells):
                     if pass_no == 0:
                         self._classify(run_id, spec, tracks)
                     self._measure(run_id, pass_no * len(cells) + i, spec, tracks, pass_no)
+            self._sharpen(run_id, cells, tracks, budget)
             self.progress.finish()
-            self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
+            self.store.finish_run(run_id, "complete", now(), self._end_env())
         except KeyboardInterrupt:
             with shielded(self.progress.log):  # a second and third Ctrl-C must not lose what the first saves
                 self.progress.finish()
@@ -105,13 +111,17 @@ class Runner:
                     if track.samples:  # keep everything measured so far
                         self._store_cell(run_id, spec, pid, track, interrupted=True)
                 self._store_verifications(run_id, interrupted=True)
-                self.store.finish_run(run_id, "interrupted", now(), {"load_end": environment.load_average()})
+                self.store.finish_run(run_id, "interrupted", now(), self._end_env())
                 self.pool.stop_all()
             raise Interrupted(run_id) from None
         finally:
             with shielded(self.progress.log):
                 self.pool.stop_all()
+                self.probe.stop()
         return run_id
+
+    def _end_env(self) -> dict:
+        return {"load_end": environment.load_average(), "probe": self.probe.record()}
 
     # --- drivers -------------------------------------------------------------
 
@@ -346,6 +356,8 @@ class Runner:
         a few seconds in which the machine is slow hit many cells a little, not a few cells entirely.
         """
         active = [pid for pid in spec.providers if (spec, pid) in tracks]
+        if active:
+            self._probe_for([tracks[(spec, pid)] for pid in active])
         for pid in active:
             tracks[(spec, pid)].paused = False
         rotation = 0
@@ -362,6 +374,41 @@ class Runner:
             if tracks[(spec, pid)].done:
                 self._store_cell(run_id, spec, pid, tracks[(spec, pid)])
                 del tracks[(spec, pid)]
+
+    def _probe_for(self, active: list[Track]) -> None:
+        """A host probe reading (at most one a second), remembered by the tracks about to be measured."""
+        self.probe.maybe_take()
+        if self.probe.readings:
+            for t in active:
+                t.probe_ns.append(self.probe.readings[-1][1])
+
+    def _sharpen(self, run_id: int, cells: list[CellSpec], tracks: dict, budget: float) -> None:
+        """Precision passes: what the run has not spent of its budget (cells that met the target early
+        leave some) goes to the cells whose interval is still wider than the target, widest first, one
+        round per provider per visit, until every interval meets it or the budget is spent. Whatever
+        is left then is stored as it is, its interval's shortfall said in the report."""
+        pass_no = max(1, self.s.passes)
+        while self._spent < budget:
+            wide: dict[CellSpec, float] = {}
+            for (spec, _pid), t in tracks.items():
+                if not t.done and t.samples:
+                    wide[spec] = max(wide.get(spec, 0.0), sampler.halfwidth(t))
+            if not wide:
+                break
+            self.progress.log(
+                f"precision pass {pass_no - self.s.passes + 1}: {len(wide)} cells wider than "
+                f"±{self.s.max_rel_ci * 100:g}%, {budget - self._spent:.0f} s of the run's budget left"
+            )
+            last = (self.s.passes - 1) * len(cells)  # shown as the last pass's cells
+            for spec in sorted(wide, key=lambda c: -wide[c]):
+                if self._spent >= budget:
+                    break
+                self._measure(run_id, last + cells.index(spec), spec, tracks, pass_no)
+            pass_no += 1
+        for (spec, pid), t in list(tracks.items()):
+            if t.samples or t.failed or t.not_offered:
+                self._store_cell(run_id, spec, pid, t)
+            del tracks[(spec, pid)]
 
     def _unmeasurable(self, pid: str, spec: CellSpec) -> str | None:
         if pid in self.pool.broken:
@@ -385,6 +432,7 @@ class Runner:
         """One request to one provider's driver: ask what the sampler says, check, absorb, decide."""
         req = sampler.request_for(spec, track, self.s)
         t0 = time.monotonic()
+        host_before = hoststate.cpu_times()
         try:
             driver = self.pool.drivers.get(pid)
             if driver is None:
@@ -406,6 +454,8 @@ class Runner:
             return
         finally:
             track.spent += time.monotonic() - t0
+            self._spent += time.monotonic() - t0
+            track.host.add(host_before, hoststate.cpu_times())
         sampler.absorb(track, resp, rss)
         sampler.decide(spec, track, self.s, pass_no)
 
@@ -422,6 +472,13 @@ class Runner:
             self._store_simple(run_id, spec, pid, "not-offered", track.not_offered)
             return
         extra: dict = {"spent_s": round(track.spent, 3), "round_sizes": track.round_sizes}
+        host = track.host.summary()
+        if host:
+            extra["host"] = host
+        if track.probe_ns:
+            extra["probe_ns"] = round(stats.median(track.probe_ns), 2)
+        if track.samples and track.batch:
+            extra["precision"] = {"target": self.s.max_rel_ci, "halfwidth": round(sampler.halfwidth(track), 5)}
         if interrupted:
             extra["interrupted"] = True
         if len(set(track.checksums)) > 1 and spec.algorithm.deterministic(spec.op):

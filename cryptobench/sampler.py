@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from . import fixed_input, stats
+from .hoststate import HostTally
 from .planner import CellSpec
 from .settings import Settings
 
@@ -36,6 +37,8 @@ class Track:
     failed: str = ""
     not_offered: str = ""
     started: str = field(default_factory=now)
+    host: HostTally = field(default_factory=HostTally)  # steal and other load over its rounds
+    probe_ns: list[float] = field(default_factory=list)  # host probe readings taken while it was measured
 
     @property
     def median_sample(self) -> float:
@@ -96,20 +99,30 @@ def absorb(track: Track, resp: dict, rss_kb: int | None) -> None:
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
 
 
-def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
-    """After a round: go on, pause until the next pass over the plan, or stop.
+def halfwidth(track: Track) -> float:
+    """The relative half-width of the interval the reports show (`stats.summarize` with the rounds),
+    so the runner stops on exactly what the reader will see."""
+    return stats.summarize([x / track.batch for x in track.samples], track.round_sizes).ci_rel_halfwidth
 
-    Each of the `passes` passes may spend its share of the cell's budget; the last pass stops when
-    the interval is tight (after `min_samples`) or the budget is spent. Very slow cells stop at five
-    budgets or `max_samples` whatever the pass.
+
+def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
+    """After a round: go on, pause until the next pass over the plan (or the precision passes), or stop.
+
+    Each of the `passes` passes may spend its share of the cell's budget. A cell is done when its
+    interval meets the target (after `min_samples`) in the last pass or later; one that spent its
+    budget without meeting it pauses, and the precision passes give it more of the run's unspent
+    budget if any is left (runner.Runner._sharpen). Very slow cells stop at five budgets or
+    `max_samples` whatever the pass.
     """
     budget = spec.budget or s.time_per_cell
     passes = max(1, s.passes)
     enough = len(track.samples) >= s.min_samples
-    tight = enough and stats.summarize([x / track.batch for x in track.samples]).ci_rel_halfwidth <= s.max_rel_ci
+    tight = enough and halfwidth(track) <= s.max_rel_ci
     if pass_no >= passes - 1:
-        if enough and (tight or track.spent >= budget):
+        if tight:
             track.done = True
+        elif enough and track.spent >= budget * min(pass_no + 1, passes) / passes:
+            track.paused = True
     elif tight or track.spent >= budget * (pass_no + 1) / passes:
         track.paused = True
     if track.spent >= 5 * budget or len(track.samples) >= s.max_samples:

@@ -4,6 +4,7 @@ name = "default"
 baseline = "c:openssl"
 sizes = ["64B", "1KiB", "16KiB", "1MiB"]
 time_per_cell = 0.5            # seconds per provider per cell
+precision = 1.0                # percent: the 95% interval each cell aims for (`--precision`)
 
 [[group]]
 algs = ["sha256", "sha512"]   # required
@@ -26,7 +27,7 @@ from .units import format_size, parse_size
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
-_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "group", "layout"}
+_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "precision", "group", "layout"}
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
 
@@ -50,6 +51,7 @@ class Suite:
     groups: list[Group] = field(default_factory=list)
     layout: str = "table"
     text: str = ""
+    precision: float = 1.0  # percent
 
 
 def suite_path(ref: str) -> Path:
@@ -94,6 +96,9 @@ def load_suite(ref: str) -> Suite:
     tpc = data.get("time_per_cell", 0.5)
     if not isinstance(tpc, (int, float)) or isinstance(tpc, bool) or not 0 < tpc <= 3600:
         raise err.at("time_per_cell", "time_per_cell must be a number of seconds in (0, 3600]")
+    precision = data.get("precision", 1.0)
+    if not isinstance(precision, (int, float)) or isinstance(precision, bool) or not 0 < precision <= 100:
+        raise err.at("precision", "precision must be a percentage in (0, 100]: the 95% interval each cell aims for")
     baseline = data.get("baseline", "c:openssl")
     if not isinstance(baseline, str):
         raise err.at("baseline", "baseline must be a provider id such as 'c:openssl'")
@@ -113,6 +118,7 @@ def load_suite(ref: str) -> Suite:
         path=path,
         description=str(data.get("description", "")),
         baseline=baseline,
+        precision=float(precision),
         time_per_cell=float(tpc),
         groups=groups,
         text=text,

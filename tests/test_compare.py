@@ -69,3 +69,25 @@ def test_providers_within_one_run(tmp_path, providers_file, sha_suite):
     assert bad.returncode == 2 and "has no measured cell" in bad.stderr
     bad = run_cli("compare", "1", "--db", db)
     assert bad.returncode == 2 and "give two runs" in bad.stderr
+
+
+def test_the_host_probe_tells_the_host_from_the_cells():
+    from cryptobench import compare
+    from cryptobench.store.model import RunRecord
+
+    def run(i, readings, cpu="EPYC"):
+        env = {"cpu_model": cpu, "probe": {"readings": [[t, ns] for t, ns in enumerate(readings)]}}
+        return RunRecord(i, "2026-11-25T00:00:00+00:00", "default", {}, env)
+
+    steady = [10_000 + (i % 3) for i in range(30)]
+    same, why = compare.host_shift(run(1, steady), run(2, steady), 0.02)
+    assert why == "" and not same.moved and same.problem == ""
+    slower = [x * 1.05 for x in steady]
+    moved, _ = compare.host_shift(run(1, steady), run(2, slower), 0.02)
+    assert moved.moved and moved.verdict == "slower" and abs(moved.ratio.value - 1.05) < 1e-3 and not moved.problem
+    far, _ = compare.host_shift(run(1, steady), run(2, [x * 1.3 for x in steady], cpu="Xeon"), 0.02)
+    assert "the host itself was 30% slower" in far.problem and "different CPUs" in far.problem
+    unsteady, _ = compare.host_shift(run(1, steady), run(2, [10_000, 20_000] * 15), 0.02)
+    assert "unsteady during run 2" in unsteady.problem
+    none, why = compare.host_shift(RunRecord(3, "", "default", {}, {}), run(2, steady), 0.02)
+    assert none is None and "no host probe in run 3" in why

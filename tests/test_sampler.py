@@ -75,3 +75,51 @@ def test_fresh_outputs_by_design_are_not_held_to_the_rule():
     assert not algorithms.get("ecdsa-p256").repeatable("sign")
     assert algorithms.get("ml-kem-768").repeatable("decaps") and algorithms.get("x25519").repeatable("derive")
     assert not algorithms.get("pq-ntor-768").repeatable("full")
+
+
+def test_the_stopping_rule_reads_the_interval_the_reports_show():
+    """Rounds that disagree widen the reported interval (stats.summarize with the rounds): a cell
+    whose samples are tight within each round but whose rounds moved 5% is not tight."""
+    from cryptobench import stats
+
+    drifting = [1_000_000] * 24 + [1_050_000] * 6  # one round of five 5% slower
+    t = sampler.Track(batch=1, samples=list(drifting), rounds=5, round_sizes=[6] * 5, spent=0.1)
+    assert stats.summarize(drifting).ci_rel_halfwidth <= S.max_rel_ci  # the within-sample interval alone
+    assert sampler.halfwidth(t) > S.max_rel_ci
+    sampler.decide(GCM, t, S, 2)
+    assert not t.done and not t.paused  # budget left: go on
+    t.spent = 1.0  # budget spent, still wide: paused for the precision passes, not done
+    sampler.decide(GCM, t, S, 2)
+    assert t.paused and not t.done
+
+
+def test_a_cell_that_misses_its_precision_says_why():
+    from cryptobench import precision, stats
+    from cryptobench.store.model import CellRecord
+
+    samples = [1_000_000] * 5 + [1_100_000] * 5 + [1_000_000, 1_500_000] * 3
+    c = CellRecord("p", "sha256", "hash", 1024, 0, "ok", batch=1, samples_ns=samples,
+                   extra={"round_sizes": [5, 5, 6], "precision": {"target": 0.01},
+                          "host": {"steal_pct": 3.5, "busy_cores": 1.9}})  # fmt: skip
+    s = stats.summarize(c.per_op_ns, c.round_sizes)
+    assert precision.missed(c, s) == 0.01
+    why = precision.reasons(c, s)
+    assert any(w.startswith("CV ") for w in why) and "steal time 3.5%" in why
+    assert any("rounds' medians differ by 25.0%" in w for w in why) and "0.9 cores busy with other work" in why
+    tight = CellRecord("p", "sha256", "hash", 1024, 0, "ok", batch=1, samples_ns=[1000] * 20,
+                       extra={"precision": {"target": 0.01}})  # fmt: skip
+    assert precision.missed(tight, stats.summarize(tight.per_op_ns)) is None
+
+
+def test_host_time_is_read_from_proc_stat(tmp_path):
+    from cryptobench import hoststate
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_text("cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 1 2 3\n")
+    b.write_text("cpu  200 0 100 850 10 0 0 80 0 0\n")
+    tally = hoststate.HostTally()
+    tally.add(hoststate.cpu_times(str(a)), hoststate.cpu_times(str(b)))
+    got = tally.summary(cpus=2)
+    assert got["steal_pct"] == 16.67 and got["busy_cores"] == 1.25 and got["jiffies"] == 240
+    assert hoststate.cpu_times(str(tmp_path / "missing")) is None
+    assert hoststate.HostTally().summary() is None

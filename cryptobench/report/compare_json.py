@@ -20,6 +20,7 @@ def to_dict(comp: Comparison) -> dict:
         "noise_threshold": comp.noise,
         "clock_hz": comp.clock_hz,  # machines: each one's highest reported clock (nominal)
         "summary": {"compared": total, "same": same, "median_change_percent": comp.shift()},
+        "host_probe": _host(comp),
         "pairs": [
             {
                 "subject": label,
@@ -44,6 +45,17 @@ def to_dict(comp: Comparison) -> dict:
         "only_reference": comp.only_reference,
         "only_subject": comp.only_subject,
     }
+
+
+def _host(comp: Comparison) -> dict | None:
+    """runs: the probe's time ratio between the runs, its verdict, and why they cannot be compared."""
+    if comp.mode != "runs":
+        return None
+    if comp.host is None:
+        return {"unknown": comp.host_unknown}
+    r = comp.host.ratio
+    return {"time_ratio": r.value, "time_ratio_ci95": [r.low, r.high], "verdict": comp.host.verdict,
+            "cannot_compare": comp.host.problem or None}  # fmt: skip
 
 
 def render(comp: Comparison) -> str:

@@ -71,6 +71,29 @@ def tables(comp: Comparison) -> list[tuple[str, list[list[str]]]]:
     return out
 
 
+def host_lines(comp: Comparison) -> list[str]:
+    """What the host probe says about the host between the runs (compare.host_shift)."""
+    h = comp.host
+    if h is None:
+        return [f"Host probe: {comp.host_unknown}; a change common to every cell cannot be told from the host's."]
+    r = h.ratio
+    line = (
+        f"Host probe (a fixed SHA-256 workload timed between cells): {comp.subject_labels[0]} / "
+        f"{comp.reference_label} time {r.value:.3f} [{r.low:.3f}-{r.high:.3f}]"
+    )
+    if h.moved:
+        line += (
+            f": the host moved by {r.percent:+.1f}%; a cell that moved by about as much may have moved "
+            "with the host, not the code."
+        )
+    else:
+        line += ": the host did not move beyond the noise."
+    out = [line]
+    if h.problem:
+        out.append(f"Caution: these runs cannot be compared honestly: {h.problem}.")
+    return out
+
+
 def summary_lines(comp: Comparison) -> list[str]:
     same, total = comp.same_fraction()
     faster = sum(p.verdict == stats.FASTER for p in comp.all_pairs())
@@ -90,6 +113,8 @@ def summary_lines(comp: Comparison) -> list[str]:
             "clocks are known."
         )
         return lines
+    if comp.mode == "runs":
+        lines += host_lines(comp)
     shift = comp.shift()
     if comp.mode == "runs" and shift is not None:
         lines.append(f"Median change over all cells: {shift:+.1f}%.")

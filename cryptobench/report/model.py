@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import algorithms, analysis, stats
+from .. import algorithms, analysis, precision, stats
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
@@ -39,6 +39,7 @@ NOTE_KINDS = {
     "clock": f"samples within {CLOCK_FACTOR}x the clock resolution",
     "checksum-unstable": "output changed between rounds",
     "interrupted": "interrupted before the interval was tight",
+    "precision": "interval wider than the precision aimed for",
     "within-noise": "differs from the baseline, but within the noise",
     "outputs-disagree": "outputs disagree between providers",
     "identical-figures": "identical figures in different cells",
@@ -299,6 +300,11 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
     if c.extra.get("interrupted"):
         r.notes.append("interrupted")
         out.append(Note(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)", "interrupted"))
+    target = precision.missed(c, s)
+    if target is not None and not c.extra.get("interrupted"):
+        why = ", ".join(precision.reasons(c, s))
+        text = f"{_label(c)}: interval ±{s.ci_rel_halfwidth * 100:.1f}%, aimed for ±{target * 100:g}%: {why}"
+        out.append(Note(text, "precision", s.ci_rel_halfwidth / target))
     if r.ratio and not r.is_baseline and r.verdict == stats.SAME and abs(r.ratio.value - 1) > noise:
         out.append(
             Note(
