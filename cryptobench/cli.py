@@ -37,7 +37,9 @@ EXAMPLES = {
   cryptobench run --suite versions --cpu-features no-aesni --label 'AES-NI off'
   cryptobench run --plugin mine.py --alg sha256      # your own library (docs/plugins.md) beside c:openssl
   cryptobench run --plugin ./libcb_mine.so --alg sha256   # a C/C++ plugin (docs/plugin-abi.md)
-  cryptobench run --machine-label 'pi5, 2.4 GHz'      # this machine's name in `runs` and the reports""",
+  cryptobench run --machine-label 'pi5, 2.4 GHz'      # this machine's name in `runs` and the reports
+  cryptobench run --precision 0.5                     # aim every cell at a ±0.5% interval (default: ±1%)
+  cryptobench run --unit cpb,mbs                      # TSC reference cycles per byte beside MB/s""",
     "verify": """examples:
   cryptobench verify                                  # the default suite's algorithms and providers
   cryptobench verify --provider '*' --alg 'aes-*' --md conformance.md
@@ -56,7 +58,8 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
   cryptobench show 3 --md run3.md --json run3.json --csv run3.csv
   cryptobench show latest --html report.html      # charts, one self-contained file
   cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout
-  cryptobench show latest --warnings         # every warning of the run in full, by kind""",
+  cryptobench show latest --warnings         # every warning of the run in full, by kind
+  cryptobench show latest --unit cpb --unit ns    # cycles per byte (TSC reference cycles), then ns""",
     "runs": """examples:
   cryptobench runs --db results/cryptobench.db
   cryptobench runs --machine pi5 --json --db postgresql://cb_read@fleet/cryptobench""",
@@ -200,6 +203,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the suite's)"
     )
+    r.add_argument("--unit", action="append", metavar="LIST", help=UNIT_HELP)
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
@@ -248,6 +252,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the run's)"
     )
+    s.add_argument("--unit", action="append", metavar="LIST", help=UNIT_HELP)
     exporters.add_file_flags(s, exporters.RUN)
     s.add_argument(
         "--normalise",
@@ -435,6 +440,26 @@ def _listed(values: list[str] | None) -> str | None:
     return None if values is None else ",".join(values)
 
 
+UNIT_HELP = (
+    "figures in the tables, repeatable or comma-separated, in order: ns (median per operation), mbs (MB/s), "
+    "ops (operations/s), cpb (TSC reference cycles per byte, per operation for key and signature cells; "
+    "only where the CPU's time-stamp counter is invariant). Default: ns,mbs,ops"
+)
+
+
+def _units(args) -> list[str] | None:
+    """`--unit` values in the order given, each once; an unknown one refused in one line."""
+    from .report.cells import UNIT_TITLES
+
+    if not args.unit:
+        return None
+    units = [u.strip() for text in args.unit for u in text.split(",") if u.strip()]
+    for u in units:
+        if u not in UNIT_TITLES:
+            raise UserError(f"--unit {u!r} is not a unit (known: {', '.join(UNIT_TITLES)})")
+    return list(dict.fromkeys(units)) or None
+
+
 def _finite(value: float | None, flag: str, low: float, high: float, unit: str) -> None:
     """NaN, infinities and values out of range are refused in one line."""
     if value is not None and not (math.isfinite(value) and low < value <= high):
@@ -442,6 +467,7 @@ def _finite(value: float | None, flag: str, low: float, high: float, unit: str) 
 
 
 def _check_run_args(args) -> None:
+    _units(args)  # an unknown unit is refused before anything runs
     _finite(args.time_per_cell, "--time-per-cell", 0, 3600, "seconds")
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
     if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
@@ -513,7 +539,11 @@ def cmd_run(args) -> int:
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
-    rep = load_report(store, run_id, baseline=baseline)
+    try:
+        rep = load_report(store, run_id, baseline=baseline, units=_units(args))
+    except UserError as e:  # `--unit cpb` on a host without an invariant TSC: the run is stored all the same
+        print(f"cryptobench: {e}; showing the default units", file=sys.stderr)
+        rep = load_report(store, run_id, baseline=baseline)
     exporters.print_stdout(exporters.RUN, "terminal", rep, color=sys.stdout.isatty())
     exporters.write_requested(exporters.RUN, rep, args)
     for line in unbuilt:  # again at the end: the first time scrolled away with the progress lines
@@ -608,7 +638,7 @@ def cmd_show(args) -> int:
     exporters.check_requested(exporters.RUN, args)
     store = open_store(args.db)
     run_id = store.resolve_run(args.run)
-    rep = load_report(store, run_id, args.baseline, args.layout, _normalisation(args.normalise))
+    rep = load_report(store, run_id, args.baseline, args.layout, _normalisation(args.normalise), _units(args))
     if args.warnings:
         print(term_report.render_warnings(rep), end="")
     else:

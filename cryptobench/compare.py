@@ -123,8 +123,8 @@ def _describe(key: tuple) -> str:
 
 
 def _pair(key, ref: CellRecord, sub: CellRecord, noise: float) -> Pair:
-    rs = stats.summarize(ref.per_op_ns, ref.round_sizes)
-    ss = stats.summarize(sub.per_op_ns, sub.round_sizes)
+    rs = ref.summary()
+    ss = sub.summary()
     r = stats.ratio(ss, rs)
     return Pair(key, ref, sub, rs, ss, r, stats.verdict(r, noise))
 

@@ -16,6 +16,7 @@ class DriverPool:
         self.drivers: dict[str, DriverProcess] = {}
         self.hellos: dict[str, dict] = {}
         self.broken: dict[str, str] = {}  # provider -> why it cannot be used
+        self.process: dict[str, int] = {}  # provider -> how many processes it had before this one
 
     def env(self, p) -> dict:
         env = dict(self.registry.env_for(p))
@@ -65,8 +66,16 @@ class DriverPool:
             return f"asked for version {p.version}, but the library reports {got or 'no version'} ({said!r})"
         return None
 
+    def renew(self) -> None:
+        """A fresh process for every running driver: each pass of a run measures in new processes, so
+        the variation between processes (memory layout) is inside the run's intervals (stats.summarize)."""
+        for pid in list(self.drivers):
+            self.drivers.pop(pid).close(timeout=2)
+            self.restart(pid)
+
     def restart(self, pid: str) -> None:
         """A fresh process after a crash, hang or lie; a provider that cannot restart is `broken`."""
+        self.process[pid] = self.process.get(pid, 0) + 1
         old = self.drivers.pop(pid, None)
         if old:
             old.kill()

@@ -29,6 +29,7 @@ class HostProbe:
     timeout: float = 30.0
     readings: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, ns per op)
     unavailable: str = ""
+    clock: dict | None = None  # the C driver's hello clock: resolution, and the TSC rate (cycles.py)
     _driver: DriverProcess | None = None
     _batch: int = 0
     _t0: float = field(default_factory=time.monotonic)
@@ -42,7 +43,7 @@ class HostProbe:
             return
         try:
             self._driver = DriverProcess(p.id, p.argv(), env=self.registry.env_for(p))
-            self._driver.hello(timeout=self.timeout)
+            self.clock = self._driver.hello(timeout=self.timeout).get("clock")
         except DriverError as e:
             self.unavailable = f"{PROVIDER} did not start: {e}"
             self._driver = None

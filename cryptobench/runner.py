@@ -20,6 +20,7 @@ from . import (
     bench_response,
     conformance,
     crosscheck,
+    cycles,
     differential,
     environment,
     hoststate,
@@ -97,6 +98,8 @@ class Runner:
             self.progress.start(len(cells) * passes, budget * 1.3, passes)
             self.probe.start()
             for pass_no in range(passes):
+                if pass_no:
+                    self.pool.renew()
                 for i, spec in enumerate(cells):
                     if pass_no == 0:
                         self._classify(run_id, spec, tracks)
@@ -121,7 +124,9 @@ class Runner:
         return run_id
 
     def _end_env(self) -> dict:
-        return {"load_end": environment.load_average(), "probe": self.probe.record()}
+        flags = environment.cpu_info()["all_flags"]
+        return {"load_end": environment.load_average(), "probe": self.probe.record(),
+                "cycles": cycles.counter(self.probe.clock, flags)}  # fmt: skip
 
     # --- drivers -------------------------------------------------------------
 
@@ -395,6 +400,7 @@ class Runner:
                     wide[spec] = max(wide.get(spec, 0.0), sampler.halfwidth(t))
             if not wide:
                 break
+            self.pool.renew()
             self.progress.log(
                 f"precision pass {pass_no - self.s.passes + 1}: {len(wide)} cells wider than "
                 f"±{self.s.max_rel_ci * 100:g}%, {budget - self._spent:.0f} s of the run's budget left"
@@ -456,7 +462,7 @@ class Runner:
             track.spent += time.monotonic() - t0
             self._spent += time.monotonic() - t0
             track.host.add(host_before, hoststate.cpu_times())
-        sampler.absorb(track, resp, rss)
+        sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0))
         sampler.decide(spec, track, self.s, pass_no)
 
     # --- storing ---------------------------------------------------------------
@@ -471,7 +477,8 @@ class Runner:
         if track.not_offered and not track.samples:
             self._store_simple(run_id, spec, pid, "not-offered", track.not_offered)
             return
-        extra: dict = {"spent_s": round(track.spent, 3), "round_sizes": track.round_sizes}
+        extra: dict = {"spent_s": round(track.spent, 3), "round_sizes": track.round_sizes,
+                       "round_process": track.round_process}  # fmt: skip
         host = track.host.summary()
         if host:
             extra["host"] = host

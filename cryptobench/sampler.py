@@ -34,6 +34,7 @@ class Track:
     done: bool = False
     paused: bool = False  # done for this pass, not for the run
     round_sizes: list[int] = field(default_factory=list)  # samples per request, in order
+    round_process: list[int] = field(default_factory=list)  # the driver process of each request (one per pass)
     failed: str = ""
     not_offered: str = ""
     started: str = field(default_factory=now)
@@ -84,7 +85,7 @@ def request_for(spec: CellSpec, track: Track, s: Settings) -> dict:
     return req
 
 
-def absorb(track: Track, resp: dict, rss_kb: int | None) -> None:
+def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0) -> None:
     """Add a checked `bench` response to the track. A JIT's warm-up (reported by the driver) is not
     part of the cell's measuring budget."""
     warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
@@ -95,6 +96,7 @@ def absorb(track: Track, resp: dict, rss_kb: int | None) -> None:
     track.batch = int(resp["batch"])
     track.samples.extend(int(x) for x in resp["samples_ns"])
     track.round_sizes.append(len(resp["samples_ns"]))
+    track.round_process.append(process)
     track.checksums.append(resp["checksum"])
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
 
@@ -102,7 +104,8 @@ def absorb(track: Track, resp: dict, rss_kb: int | None) -> None:
 def halfwidth(track: Track) -> float:
     """The relative half-width of the interval the reports show (`stats.summarize` with the rounds),
     so the runner stops on exactly what the reader will see."""
-    return stats.summarize([x / track.batch for x in track.samples], track.round_sizes).ci_rel_halfwidth
+    per_op = [x / track.batch for x in track.samples]
+    return stats.summarize(per_op, track.round_sizes, track.round_process).ci_rel_halfwidth
 
 
 def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:

@@ -93,13 +93,19 @@ def median(xs: list[float]) -> float:
     return quantile(sorted(xs), 0.5)
 
 
-def summarize(xs: list[float], round_sizes: list[int] | None = None) -> Summary:
+def summarize(xs: list[float], round_sizes: list[int] | None = None, round_process: list[int] | None = None) -> Summary:
     """Median, spread and the median's 95% interval.
 
     Samples taken in one round (one request, back to back) are not independent of each other: a slow
     spell of the machine lasts longer than a round. With `round_sizes` the interval is widened to cover
     the spread of the rounds' medians too, so it reflects the variation over the run, not only within
     a few milliseconds.
+
+    Nor are rounds of one process independent: each driver process has its own memory layout, and
+    the same code is a little faster in one process than in the next, so two runs differ by more
+    than either run's rounds do. The runner measures each pass in a fresh process; with
+    `round_process` (the process of each round) the interval is widened, in quadrature, by the
+    standard error of the processes' medians, so it covers the variation between runs too.
     """
     if not xs:
         raise ValueError("no samples")
@@ -113,6 +119,10 @@ def summarize(xs: list[float], round_sizes: list[int] | None = None) -> Summary:
     if round_sizes and len(round_sizes) >= 2 and sum(round_sizes) == n:
         r_lo, r_hi = _between_rounds(xs, round_sizes)
         lo, hi = min(lo, r_lo), max(hi, r_hi)
+        if round_process and len(round_process) == len(round_sizes) and len(set(round_process)) >= 2 and med > 0:
+            se = _between_processes(xs, round_sizes, round_process)
+            lo = med * math.exp(-math.hypot(math.log(med / lo) if lo > 0 else math.inf, Z95 * se))
+            hi = med * math.exp(math.hypot(math.log(hi / med), Z95 * se))
     return Summary(n, med, mean, math.sqrt(var), s[0], s[-1], lo, hi, quantile(s, 0.1), quantile(s, 0.9))
 
 
@@ -123,6 +133,21 @@ def round_medians(xs: list[float], round_sizes: list[int]) -> list[float]:
         medians.append(quantile(sorted(xs[start : start + k]), 0.5))
         start += k
     return medians
+
+
+def _between_processes(xs: list[float], round_sizes: list[int], round_process: list[int]) -> float:
+    """Standard error of log(median) from the spread of the processes' medians."""
+    by_process: dict[int, list[float]] = {}
+    start = 0
+    for k, proc in zip(round_sizes, round_process, strict=True):
+        by_process.setdefault(proc, []).extend(xs[start : start + k])
+        start += k
+    logs = [math.log(median(v)) for v in by_process.values() if v and median(v) > 0]
+    if len(logs) < 2:
+        return 0.0
+    mean = math.fsum(logs) / len(logs)
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    return sd / math.sqrt(len(logs))
 
 
 def _between_rounds(xs: list[float], round_sizes: list[int]) -> tuple[float, float]:

@@ -256,3 +256,30 @@ def test_the_conformance_matrix_fits_the_terminal_however_many_providers():
     for p in providers:
         assert p in out, p  # whole names: none folded over two lines
     assert out.count("│ sha256 ") == tables and out.count("✓ 20") == 48
+
+
+def test_cycles_per_byte_only_from_an_invariant_tsc(tmp_path):
+    """`--unit cpb`: ns x the measured TSC rate, labelled reference cycles; refused in one line where
+    the counter is not invariant (cycles.py)."""
+    from cryptobench import cycles
+    from cryptobench.errors import UserError
+    from cryptobench.report import load_report
+
+    clock = {"tsc_hz": 2.0e9}
+    assert cycles.counter(clock, ["constant_tsc", "nonstop_tsc"])["hz"] == 2.0e9
+    assert "not invariant" in cycles.counter(clock, ["constant_tsc"])["unavailable"]
+    assert "no time-stamp counter" in cycles.counter({}, ["constant_tsc", "nonstop_tsc"])["unavailable"]
+    store = open_store(str(tmp_path / "r.db"))
+    runs = {}
+    for flags in (["constant_tsc", "nonstop_tsc"], []):
+        rid = store.create_run(RunRecord(None, "2026-11-25T10:00:00+00:00", "default", {}, {}))
+        store.add_cell(rid, cell("c:openssl", 1000))  # 1000 ns per 1 KiB: 2000 cycles, 1.95 per byte
+        store.add_cell(rid, cell("c:openssl", 50_000, alg="ed25519", op="sign", size=32))
+        store.finish_run(rid, "complete", "2026-11-25T10:01:00+00:00", {"cycles": cycles.counter(clock, flags)})
+        runs[bool(flags)] = rid
+    rep = load_report(store, runs[True], units=["cpb", "ns"])
+    md = md_report.render(rep)
+    assert "| provider | size | TSC cycles | median/op | 95% CI |" in md
+    assert "| 1.95 /B | 1.00 µs |" in md and "100.0 k /op" in md  # a signature: cycles per operation
+    with pytest.raises(UserError, match="--unit cpb: run 2 has no cycle counter: the TSC is not invariant"):
+        load_report(store, runs[False], units=["cpb"])

@@ -69,7 +69,7 @@ def load(store, alg: str, provider: str | None, machine: str | None, op: str | N
             continue
         key = (run["machine"], cell.provider, cell.op, cell.size, cell.chunk)
         s = found.setdefault(key, Series(key[0], key[1], alg, key[2], key[3], key[4]))
-        summary = stats.summarize(cell.per_op_ns, cell.round_sizes)
+        summary = cell.summary()
         s.points.append(Point(run, summary.median, summary.ci_low, summary.ci_high))
     if not found:
         what = " ".join(x for x in (provider, alg, op) if x)

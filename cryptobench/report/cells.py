@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from .. import cycles
 from ..units import format_ns, format_rate, format_size
 from .model import Row
 
-HEADERS = ["provider", "size", "median/op", "MB/s", "ops/s", "95% CI", "speed vs baseline [95% CI]", "verdict"]
+# the figures a table can show (`--unit`, repeatable): their column titles
+UNIT_TITLES = {"ns": "median/op", "mbs": "MB/s", "ops": "ops/s", "cpb": "TSC cycles"}
+DEFAULT_UNITS = ("ns", "mbs", "ops")
+
+
+def headers(units: tuple[str, ...] = DEFAULT_UNITS) -> list[str]:
+    return ["provider", "size", *(UNIT_TITLES[u] for u in units), "95% CI", "speed vs baseline [95% CI]", "verdict"]
 
 
 def size_label(r: Row) -> str:
@@ -22,12 +29,41 @@ def speed_text(r: Row) -> str:
     return f"{sp[0]:.2f}x [{sp[1]:.2f}-{sp[2]:.2f}]"
 
 
-def row_cells(r: Row) -> list[str]:
+def cycles_note(units: tuple[str, ...], hz: float | None) -> str:
+    """The one line every format prints under its tables when they show cycles."""
+    if "cpb" not in units or not hz:
+        return ""
+    return (
+        f"TSC cycles are {cycles.LABEL} (the invariant time-stamp counter, measured at {hz / 1e9:.3f} GHz): "
+        "time x that rate, not core cycles; per byte for messages, per operation for the rest."
+    )
+
+
+def cycles_text(r: Row, hz: float | None) -> str:
+    """Reference cycles per byte for messages, per operation for the rest; "-" without a rate."""
+    if not hz:
+        return "-"
+    if r.cell.size and r.mb_per_s() == r.mb_per_s():  # a message length that means bytes per second
+        return f"{cycles.per_byte(r.summary.median, r.cell.size, hz):,.2f} /B"
+    return f"{format_rate(cycles.per_op(r.summary.median, hz))} /op"
+
+
+def _figure(r: Row, unit: str, hz: float | None) -> str:
+    if unit == "ns":
+        return format_ns(r.summary.median)
+    if unit == "mbs":
+        mbs = r.mb_per_s()
+        return f"{mbs:,.1f}" if mbs == mbs else "-"
+    if unit == "ops":
+        return format_rate(r.ops_per_s())
+    return cycles_text(r, hz)
+
+
+def row_cells(r: Row, units: tuple[str, ...] = DEFAULT_UNITS, hz: float | None = None) -> list[str]:
     if not r.ok:
         short = "not offered" if r.cell.status == "not-offered" else r.cell.status
-        return [r.provider, size_label(r), short, "", "", "", "", r.cell.reason or r.cell.status]
+        return [r.provider, size_label(r), short, *[""] * len(units), "", "", r.cell.reason or r.cell.status]
     s = r.summary
-    mbs = r.mb_per_s()
     flags = []
     if r.checksum_mismatch:
         flags.append("OUTPUT DIFFERS")
@@ -36,9 +72,7 @@ def row_cells(r: Row) -> list[str]:
     return [
         r.provider,
         size_label(r),
-        format_ns(s.median),
-        f"{mbs:,.1f}" if mbs == mbs else "-",
-        format_rate(r.ops_per_s()),
+        *(_figure(r, u, hz) for u in units),
         f"±{s.ci_rel_halfwidth * 100:.1f}%",
         speed_text(r),
         verdict.strip(),

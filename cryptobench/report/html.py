@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
-from .cells import HEADERS, row_cells
+from .cells import cycles_note, headers, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
@@ -411,7 +411,8 @@ def _tables(rep: Report) -> str:
         if rep.layout == "matrix":
             out.append(_table(*matrix(t, providers)))
         else:
-            out.append(_table(HEADERS, [row_cells(r) for r in t.rows], [_row_class(r) for r in t.rows]))
+            cells = [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows]
+            out.append(_table(headers(rep.units), cells, [_row_class(r) for r in t.rows]))
     return "\n".join(out)
 
 
@@ -555,6 +556,9 @@ def render(rep: Report, library_src: str | None = None) -> str:
         '<section id="tables"><h2>Results</h2>',
         "<p class=note>Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
         "speed is baseline time / provider time (above 1 = faster than the baseline).</p>",
+        f"<p class=note>{esc(cycles_note(rep.units, rep.cycles_hz))}</p>"
+        if rep.cycles_hz and "cpb" in rep.units
+        else "",
         _tables(rep),
         "</section>",
     ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from .. import RESULT_SCHEMA_VERSION, stats
+from .. import RESULT_SCHEMA_VERSION
 from ..store.model import CellRecord, RunRecord
 from ..units import format_rate, format_size, throughput
 from .markup import machine_line, rich_table, safe_lines, table
@@ -66,7 +66,7 @@ def build(runs: list[tuple[str, RunRecord, list[CellRecord]]]) -> MachineMatrix:
         for c in cells:
             if not c.measured:
                 continue
-            s = stats.summarize(c.per_op_ns, c.round_sizes)
+            s = c.summary()
             m.rows.setdefault((label, c.provider), {})[c.key] = Figure(s.median, s.ci_low, s.ci_high, c.size)
             keys.add(c.key)
     m.columns = sorted(keys)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..composition import compare_steps
-from .cells import HEADERS, row_cells
+from .cells import cycles_note, headers, row_cells
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
@@ -27,6 +27,8 @@ def render(rep: Report) -> str:
         "Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
         "speed is baseline time / provider time (above 1 = faster than the baseline).",
     ]
+    if cycles_note(rep.units, rep.cycles_hz):
+        out += ["", cycles_note(rep.units, rep.cycles_hz)]
     if rep.layout == "matrix":
         out += ["", f"Cells: MB/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] (no speed: the baseline)."]
     providers = providers_of(rep)
@@ -46,7 +48,7 @@ def render(rep: Report) -> str:
         if rep.layout == "matrix":
             out += table(*matrix(t, providers))
         else:
-            out += table(HEADERS, [row_cells(r) for r in t.rows])
+            out += table(headers(rep.units), [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows])
     if rep.crosschecks:
         out += ["", "## Cross-verification", "",
                 "Each provider's keys, signatures and ciphertexts checked by every other provider "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import algorithms, analysis, precision, stats
+from .. import algorithms, analysis, cycles, precision, stats
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
@@ -112,6 +112,8 @@ class Report:
     references: list = field(default_factory=list)  # references.Reference for algorithms in this run
     normalise: tuple[float, str] | None = None  # (factor, reason): the reader's opt-in to cross-machine ratios
     binding_costs: list[dict] = field(default_factory=list)
+    units: tuple[str, ...] = ("ns", "mbs", "ops")  # the figures tables show (`--unit`, report/cells.py)
+    cycles_hz: float | None = None  # the invariant TSC's rate (cycles.py), None: no cycles shown
 
     @property
     def rows(self) -> list[Row]:
@@ -146,7 +148,7 @@ def build_report(
     for c in cells:
         row = Row(c)
         if c.measured:
-            row.summary = stats.summarize(c.per_op_ns, c.round_sizes)
+            row.summary = c.summary()
         elif c.status == "ok":  # stored before samples were checked: not a measurement
             failures.append(f"{_label(c)}: failed: the stored samples are not durations (0 ns or not a number)")
         elif c.status == "not-offered":
@@ -239,14 +241,16 @@ def build_report(
         references=[ref for ref in references or [] if (ref.alg, ref.op) in present],
         normalise=normalise,
         binding_costs=analysis.binding_costs(overheads),
+        cycles_hz=cycles.rate_of(run.env),
     )
 
 
 def load_report(store, run_id: int, baseline: str | None = None, layout: str | None = None,
-                normalise: tuple[float, str] | None = None) -> Report:  # fmt: skip
+                normalise: tuple[float, str] | None = None, units: list[str] | None = None) -> Report:  # fmt: skip
     """The report of a stored run, in one step: its cells, verifications, cross-checks and the
-    references for what it measured, as every command that shows a run needs them."""
-    return build_report(
+    references for what it measured, as every command that shows a run needs them. `units`: the
+    figures its tables show (`--unit`; `cpb` refused in one line when the run has no cycle rate)."""
+    rep = build_report(
         *store.load_run(run_id),
         baseline=baseline,
         layout=layout,
@@ -254,6 +258,11 @@ def load_report(store, run_id: int, baseline: str | None = None, layout: str | N
         references=store.load_references(),
         normalise=normalise,
     )
+    if units:
+        if "cpb" in units:
+            cycles.require(rep.run.env, run_id)
+        rep.units = tuple(units)
+    return rep
 
 
 def _busy_machine(rows: list[Row]) -> Note | None:

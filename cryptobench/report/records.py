@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .. import RESULT_SCHEMA_VERSION
+from .. import RESULT_SCHEMA_VERSION, cycles
 from ..composition import compare_steps
 from .model import Report, Row, notes_by_kind_keyed
 
@@ -16,7 +16,7 @@ def _num(x: float | None) -> float | None:
     return round(x, 6) if isinstance(x, float) else x
 
 
-def _stats(r: Row) -> dict | None:
+def _stats(r: Row, hz: float | None = None) -> dict | None:
     s = r.summary
     if s is None:
         return None
@@ -35,6 +35,9 @@ def _stats(r: Row) -> dict | None:
         "mb_per_s": _num(r.mb_per_s()),
         "mb_per_s_ci95": [_num(r.mb_per_s(s.ci_high)), _num(r.mb_per_s(s.ci_low))],
         "ops_per_s": _num(r.ops_per_s()),
+        # TSC reference cycles (environment.cycles), null where the counter is not invariant
+        "tsc_cycles_per_op": _num(cycles.per_op(s.median, hz)) if hz else None,
+        "tsc_cycles_per_byte": _num(cycles.per_byte(s.median, r.cell.size, hz)) if hz and r.cell.size else None,
     }
 
 
@@ -87,7 +90,7 @@ def to_dict(rep: Report) -> dict:
                 "checksum": r.cell.checksum,
                 "checksums_seen": r.cell.checksums_seen,
                 "checksum_mismatch": r.checksum_mismatch,
-                "stats": _stats(r),
+                "stats": _stats(r, rep.cycles_hz),
                 "vs_baseline": _vs(r, rep.baseline),
                 "peak_rss_kb": r.cell.peak_rss_kb,
                 "rounds": r.cell.rounds,

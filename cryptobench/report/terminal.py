@@ -9,7 +9,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..textsafe import printable
-from .cells import HEADERS, row_cells
+from .cells import cycles_note, row_cells
+from .cells import headers as table_headers
 from .markup import environment_lines, plain, reference_table, rich_table
 from .matrix import matrix, ops_matrix, providers_of
 from .model import Report, failures_by_reason, notes_by_kind
@@ -39,16 +40,18 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))
             continue
         table = RichTable(title=f"{t.alg} — {t.op}", title_justify="left", show_lines=False)
-        for i, h in enumerate(HEADERS):
-            table.add_column(h, justify="left" if i in (0, 1, 7) else "right", no_wrap=i < 7)
+        titles = table_headers(rep.units)
+        last = len(titles) - 1  # the verdict
+        for i, h in enumerate(titles):
+            table.add_column(h, justify="left" if i in (0, 1, last) else "right", no_wrap=i < last)
         last_size = None
         for r in t.rows:
             if last_size is not None and r.cell.size != last_size:
                 table.add_section()
             last_size = r.cell.size
-            cells = row_cells(r)
+            cells = row_cells(r, rep.units, rep.cycles_hz)
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
-            table.add_row(*map(plain, cells[:7]), Text(printable(cells[7]), style=style))
+            table.add_row(*map(plain, cells[:last]), Text(printable(cells[last]), style=style))
         console.print(table)
     if rep.references:
         title = "References, measured elsewhere (no ratio unless --normalise)"
@@ -60,6 +63,8 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
 def _summary(console: Console, rep: Report, worst: int = 2) -> None:
     """Warnings counted by kind with the worst cases, failures by provider and reason: a run's end that
     fits on a screen. Every line in full: `show RUN --warnings`, --md, --json."""
+    if cycles_note(rep.units, rep.cycles_hz):
+        console.print(Text(cycles_note(rep.units, rep.cycles_hz)))
     if rep.warnings:
         console.print(
             Text(

@@ -72,6 +72,19 @@ class CellRecord:
         return [s / self.batch for s in self.samples_ns] if self.batch else []
 
     @property
+    def round_process(self) -> list[int] | None:
+        """The driver process (one per pass) each round ran in (None for cells stored before it was kept)."""
+        procs = self.extra.get("round_process")
+        sizes = self.round_sizes
+        return procs if isinstance(procs, list) and sizes is not None and len(procs) == len(sizes) else None
+
+    def summary(self):
+        """Median and the 95% interval every report shows (stats.summarize with rounds and processes)."""
+        from .. import stats
+
+        return stats.summarize(self.per_op_ns, self.round_sizes, self.round_process)
+
+    @property
     def round_sizes(self) -> list[int] | None:
         """How many samples each request returned, in order (None for cells stored before it was kept)."""
         sizes = self.extra.get("round_sizes")

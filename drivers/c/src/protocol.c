@@ -160,12 +160,16 @@ static json_t *handle_hello(json_t *req) {
     snprintf(language, sizeof language, "%s", provider_language);
   else if (colon != NULL && (size_t)(colon - provider_id) < sizeof language)
     snprintf(language, sizeof language, "%.*s", (int)(colon - provider_id), provider_id);
-  return json_pack("{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:i}, s:o, s:o, s:o}", "ok", 1,
-                   "protocol", CB_PROTOCOL_VERSION, "provider", provider_id, "language", language,
-                   "library", ops_library_name(), "library_version", ops_library_version(),
-                   "runtime", runtime, "clock", "source", TIMING_CLOCK_SOURCE, "resolution_ns",
-                   (json_int_t)timing_resolution_ns(), "probe_reads", TIMING_PROBE_READS, "offers",
-                   offers, "stream", stream, "notes", notes);
+  json_t *hello = json_pack(
+      "{s:b, s:i, s:s, s:s, s:s, s:s, s:s, s:{s:s, s:I, s:i}, s:o, s:o, s:o}", "ok", 1, "protocol",
+      CB_PROTOCOL_VERSION, "provider", provider_id, "language", language, "library",
+      ops_library_name(), "library_version", ops_library_version(), "runtime", runtime, "clock",
+      "source", TIMING_CLOCK_SOURCE, "resolution_ns", (json_int_t)timing_resolution_ns(),
+      "probe_reads", TIMING_PROBE_READS, "offers", offers, "stream", stream, "notes", notes);
+  double tsc_hz = timing_tsc_hz();
+  if (hello != NULL && tsc_hz > 0) /* protocol 5: the cycle counter's measured rate */
+    json_object_set_new(json_object_get(hello, "clock"), "tsc_hz", json_real(tsc_hz));
+  return hello;
 }
 
 /* ---- verify: the case executor ---- */

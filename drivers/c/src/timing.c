@@ -27,6 +27,25 @@ uint64_t timing_resolution_ns(void) {
 }
 
 #if defined(__x86_64__)
+#include <x86intrin.h>
+
+double timing_tsc_hz(void) {
+  static double cached = -1;
+  if (cached < 0) {
+    uint64_t t0 = timing_now_ns(), c0 = __rdtsc(), t1, c1;
+    do {
+      t1 = timing_now_ns();
+      c1 = __rdtsc();
+    } while (t1 - t0 < TIMING_TSC_NS);
+    cached = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+  }
+  return cached;
+}
+#else
+double timing_tsc_hz(void) { return 0; }
+#endif
+
+#if defined(__x86_64__)
 /* Zero zmm16-31 with 128-bit EVEX writes (which clear the upper bits), then vzeroupper for
  * zmm0-15. Separate, never inlined, and compiled for AVX-512 so the clobbers are legal. */
 __attribute__((target("avx512f"), noinline)) static void clean_avx512(void) {

@@ -18,6 +18,12 @@ uint64_t timing_now_ns(void);
  * differed (measured once, then cached). */
 uint64_t timing_resolution_ns(void);
 
+/* The time-stamp counter's rate in Hz, measured against the clock over TIMING_TSC_NS (x86-64;
+ * measured once, then cached), 0 where there is no such counter. The orchestrator turns times into
+ * TSC reference cycles with it only where the CPU says the counter is invariant. */
+#define TIMING_TSC_NS 20000000u
+double timing_tsc_hz(void);
+
 /* Put the vector registers in a clean state (x86-64), so a cell does not inherit a slowdown from
  * the cell before it; called before each cell's warm-up, outside the timed region. */
 void timing_clean_vector_state(void);
