@@ -12,7 +12,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from . import __version__, algorithms, cpufeatures, environment
+from . import __version__, algorithms, cpufeatures, environment, scaling
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
@@ -204,6 +204,14 @@ def _parser() -> argparse.ArgumentParser:
         "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the suite's)"
     )
     r.add_argument("--unit", action="append", metavar="LIST", help=UNIT_HELP)
+    r.add_argument(
+        "--workers",
+        action="append",
+        metavar="LIST",
+        help="multi-core scaling: after the run, every measured cell again with N processes of the provider at "
+        "once, each pinned to its own core, e.g. 1,2 or 1,all (repeatable); the report gives aggregate and "
+        "per-worker throughput and the efficiency against one worker, with intervals",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
@@ -467,6 +475,7 @@ def _finite(value: float | None, flag: str, low: float, high: float, unit: str) 
 
 
 def _check_run_args(args) -> None:
+    scaling.parse_workers(args.workers)  # refused before anything runs
     _units(args)  # an unknown unit is refused before anything runs
     _finite(args.time_per_cell, "--time-per-cell", 0, 3600, "seconds")
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
@@ -530,6 +539,7 @@ def cmd_run(args) -> int:
         cpu_features=cpu_off,
         passes=args.passes,
         max_rel_ci=(args.precision if args.precision is not None else suite.precision) / 100,
+        workers=scaling.parse_workers(args.workers or suite.workers),
         job=args.job,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))

@@ -27,6 +27,7 @@ from . import (
     memory,
     plausibility,
     sampler,
+    scaling,
     stats,
 )
 from .driverpool import DriverPool
@@ -76,6 +77,7 @@ class Runner:
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
         self.probe = HostProbe(registry, settings.timeout)  # the host's speed all through the run (probe.py)
         self._spent = 0.0  # seconds of measuring so far, every cell and provider
+        self._scaled: list[dict] = []  # --workers: scaling.Scaled records
 
     # --- the run -----------------------------------------------------------
 
@@ -105,6 +107,7 @@ class Runner:
                         self._classify(run_id, spec, tracks)
                     self._measure(run_id, pass_no * len(cells) + i, spec, tracks, pass_no)
             self._sharpen(run_id, cells, tracks, budget)
+            self._scale(cells)
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), self._end_env())
         except KeyboardInterrupt:
@@ -123,8 +126,41 @@ class Runner:
                 self.probe.stop()
         return run_id
 
+    def _scale(self, cells: list[CellSpec]) -> None:
+        """`--workers`: every measured cell again with N pinned processes at once (scaling.py)."""
+        if len([n for n in self.s.workers if n > 1]) == 0:
+            return
+        top = max(self.s.workers)
+        for pid in sorted({p for c in cells for p in c.providers}):
+            mine = [c for c in cells if pid in c.providers and self._unmeasurable(pid, c) is None]
+            if not mine or pid not in self.pool.drivers:
+                continue
+            p = self.registry.get(pid)
+            try:
+                pinned = scaling.Pinned(p.argv(), self.pool.env(p), p.driver_id, top, self.s.timeout)
+            except DriverError as e:
+                self.progress.log(f"scaling: {pid}: {e}")
+                continue
+            try:
+                for i, spec in enumerate(mine):
+                    self.progress.step("scaling", i, len(mine), f"{pid} {spec.alg} {spec.op} {format_size(spec.size)}")
+                    req = scaling.request_for(spec, self.s.seed)
+                    try:
+                        found = scaling.measure(pinned, spec, req, self.s.workers, spec.budget or self.s.time_per_cell)
+                    except DriverError as e:
+                        self.progress.log(f"scaling: {pid} {spec.alg} {spec.op}: {e}")
+                        continue
+                    for s in found:
+                        s.provider = pid
+                        self._scaled.append(s.record())
+            finally:
+                pinned.close()
+
     def _end_env(self) -> dict:
         flags = environment.cpu_info()["all_flags"]
+        if self._scaled:
+            return {"load_end": environment.load_average(), "probe": self.probe.record(),
+                    "cycles": cycles.counter(self.probe.clock, flags), "scaling": self._scaled}  # fmt: skip
         return {"load_end": environment.load_average(), "probe": self.probe.record(),
                 "cycles": cycles.counter(self.probe.clock, flags)}  # fmt: skip
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import fixed_input
 
@@ -31,6 +31,7 @@ class Settings:
     cpu_features: str = ""
     differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
     measure: bool = True  # False: verify only (`cryptobench verify`)
+    workers: list[int] = field(default_factory=list)  # --workers: worker counts for the scaling phase (scaling.py)
     monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
 
     def to_dict(self) -> dict:

@@ -27,7 +27,7 @@ from .units import format_size, parse_size
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
-_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "precision", "group", "layout"}
+_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "precision", "workers", "group", "layout"}
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
 
@@ -52,6 +52,7 @@ class Suite:
     layout: str = "table"
     text: str = ""
     precision: float = 1.0  # percent
+    workers: list[str] = field(default_factory=list)  # scaling: worker counts ("1", "2", "all")
 
 
 def suite_path(ref: str) -> Path:
@@ -99,6 +100,9 @@ def load_suite(ref: str) -> Suite:
     precision = data.get("precision", 1.0)
     if not isinstance(precision, (int, float)) or isinstance(precision, bool) or not 0 < precision <= 100:
         raise err.at("precision", "precision must be a percentage in (0, 100]: the 95% interval each cell aims for")
+    workers = data.get("workers", [])
+    if not isinstance(workers, list) or not all(isinstance(w, (int, str)) and not isinstance(w, bool) for w in workers):
+        raise err.at("workers", 'workers must be a list of worker counts, e.g. [1, "all"]')
     baseline = data.get("baseline", "c:openssl")
     if not isinstance(baseline, str):
         raise err.at("baseline", "baseline must be a provider id such as 'c:openssl'")
@@ -119,6 +123,7 @@ def load_suite(ref: str) -> Suite:
         description=str(data.get("description", "")),
         baseline=baseline,
         precision=float(precision),
+        workers=[str(w) for w in workers],
         time_per_cell=float(tpc),
         groups=groups,
         text=text,

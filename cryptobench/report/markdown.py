@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..composition import compare_steps
+from . import scaling_table
 from .cells import cycles_note, headers, row_cells
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -49,6 +50,9 @@ def render(rep: Report) -> str:
             out += table(*matrix(t, providers))
         else:
             out += table(headers(rep.units), [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows])
+    if rep.run.env.get("scaling"):
+        out += ["", "## Multi-core scaling", "", scaling_table.NOTE, ""]
+        out += table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
     if rep.crosschecks:
         out += ["", "## Cross-verification", "",
                 "Each provider's keys, signatures and ciphertexts checked by every other provider "

@@ -9,6 +9,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..textsafe import printable
+from . import scaling_table
 from .cells import cycles_note, row_cells
 from .cells import headers as table_headers
 from .markup import environment_lines, plain, reference_table, rich_table
@@ -53,6 +54,11 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
             table.add_row(*map(plain, cells[:last]), Text(printable(cells[last]), style=style))
         console.print(table)
+    if rep.run.env.get("scaling"):
+        console.print(
+            rich_table("Multi-core scaling", scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
+        )
+        console.print(Text(scaling_table.NOTE))
     if rep.references:
         title = "References, measured elsewhere (no ratio unless --normalise)"
         console.print(rich_table(title, *reference_table(rep)))
