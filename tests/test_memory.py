@@ -41,3 +41,30 @@ def test_a_process_that_is_gone_has_no_figure():
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait()
     assert memory.peak_kb(p.pid) is None and memory.reset_peak(p.pid) is False
+
+
+def test_big_streamed_decryption_keeps_memory_bounded(tmp_path):
+    """Above 64 MiB a streamed decrypt/open makes its ciphertext again piece by piece, off the clock,
+    instead of holding it (docs/protocol.md): its peak stays within 64 MiB of the encrypting cell's,
+    and its output is the same plaintext in every provider (no disagreement)."""
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "r.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "cryptobench", "run", "--db", str(tmp_path / "r.db"), "--suite", "big",
+         "--size", "100MB", "--alg", "aes-128-gcm,aes-128-ctr", "--provider", "c:openssl,python:cryptography,go:stdlib",
+         "--time-per-cell", "0.05", "--passes", "1", "--quiet", "--json", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(out.read_text())
+    cells = {(c["provider"], c["alg"], c["op"]): c for c in doc["cells"] if c["status"] == "ok"}
+    pairs = [("c:openssl", "aes-128-gcm", "seal", "open"), ("python:cryptography", "aes-128-gcm", "seal", "open"),
+             ("c:openssl", "aes-128-ctr", "encrypt", "decrypt"), ("go:stdlib", "aes-128-ctr", "encrypt", "decrypt")]  # fmt: skip
+    for pid, alg, fwd, inv in pairs:
+        enc, dec = cells[(pid, alg, fwd)], cells[(pid, alg, inv)]
+        assert dec["peak_rss_kb"] < enc["peak_rss_kb"] + 64 * 1024, (pid, alg, enc["peak_rss_kb"], dec["peak_rss_kb"])
+        assert dec["checksum"].startswith("05f5e100:"), dec["checksum"]  # 100 MB of plaintext
+    assert not any("outputs disagree" in w for w in doc["warnings"]), doc["warnings"]

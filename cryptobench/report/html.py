@@ -22,6 +22,7 @@ from pathlib import Path
 from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
+from . import scaling_table
 from .cells import cycles_note, headers, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -562,6 +563,10 @@ def render(rep: Report, library_src: str | None = None) -> str:
         _tables(rep),
         "</section>",
     ]
+    if rep.run.env.get("scaling"):
+        parts.append('<section id="scaling"><h2>Multi-core scaling</h2>'
+                     f"<p class=note>{esc(scaling_table.NOTE)}</p>"
+                     + _table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"])) + "</section>")  # fmt: skip
     crosschecks = getattr(rep, "crosschecks", None) or []
     if crosschecks:
         parts.append('<section id="crosscheck"><h2>Cross-verification</h2><p class=note>Each provider\'s keys, '

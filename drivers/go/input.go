@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // The fixed input (protocol.md, "The fixed input"): every driver generates
@@ -58,6 +59,34 @@ type source struct {
 	size int
 	pat  []byte // P ‖ P when the input is the fixed input
 	kept []byte // the whole input otherwise
+
+	// A big streamed decrypt's ciphertext made again piece by piece
+	// (regeneratingSource): a fresh encrypter per operation, one piece of
+	// buffer, and the time spent on it, which the timed batch subtracts.
+	plain   *source
+	fresh   func() func(dst, src []byte)
+	crypt   func(dst, src []byte)
+	buf     []byte
+	untimed int64
+}
+
+// regenerateAbove: above this a streamed decrypt makes its ciphertext again
+// piece by piece, off the clock, instead of holding all of it
+// (docs/protocol.md, "With chunk > 0").
+const regenerateAbove = 64 << 20
+
+// regeneratingSource reads the ciphertext of plain: each piece encrypted just
+// before it is returned by an encrypter fresh for every operation (reads
+// start at offset 0 and go in order), the time taken added to untimed.
+func regeneratingSource(plain *source, chunk int, fresh func() func(dst, src []byte)) *source {
+	return &source{size: plain.size, plain: plain, fresh: fresh, buf: make([]byte, chunk)}
+}
+
+// takeUntimed returns and resets the time spent making pieces.
+func (s *source) takeUntimed() int64 {
+	ns := s.untimed
+	s.untimed = 0
+	return ns
 }
 
 // patternSource is the fixed input of size bytes for seed.
@@ -73,6 +102,15 @@ func keptSource(b []byte) *source {
 // at returns the n input bytes at offset off; n is at most maxChunk for a
 // pattern source.
 func (s *source) at(off, n int) []byte {
+	if s.plain != nil {
+		t0 := time.Now()
+		if off == 0 {
+			s.crypt = s.fresh()
+		}
+		s.crypt(s.buf[:n], s.plain.at(off, n))
+		s.untimed += int64(time.Since(t0))
+		return s.buf[:n]
+	}
 	if s.pat == nil {
 		return s.kept[off : off+n]
 	}

@@ -248,6 +248,7 @@ type pieceCell struct {
 }
 
 func (c *pieceCell) Output() []byte     { return c.buf }
+func (c *pieceCell) takeUntimed() int64 { return c.in.takeUntimed() }
 func (c *pieceCell) setFold(f *fnvFold) { c.fold = f }
 func newPieceCell(in *source, chunk int) pieceCell {
 	return pieceCell{in: in, chunk: chunk, buf: make([]byte, min(chunk, max(in.size, 1)))}
@@ -568,7 +569,9 @@ func blockAlgWith(name string, keyLen int, mode blockMode, bc blockCipher) *Alg 
 					return nil, fmt.Errorf("not offered: chunk %d is not a multiple of 16 (Go's cipher.BlockMode takes whole blocks)", p.Chunk)
 				}
 				in := p.Src
-				if !encrypt { // the ciphertext, by the streamed encryption, kept whole
+				if !encrypt && in.size > regenerateAbove { // bounded memory: made again per piece
+					in = regeneratingSource(in, p.Chunk, func() func(dst, src []byte) { return crypter(b, p.IV, true) })
+				} else if !encrypt { // the ciphertext, by the streamed encryption, kept whole
 					ct := make([]byte, in.size)
 					piecesInto(ct, in, p.Chunk, crypter(b, p.IV, true))
 					in = keptSource(ct)

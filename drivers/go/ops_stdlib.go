@@ -203,7 +203,12 @@ func chacha20Alg() *Alg {
 			}
 			if p.Chunk > 0 {
 				in := p.Src
-				if p.Op == "decrypt" { // the ciphertext, by the streamed encryption, kept whole
+				if p.Op == "decrypt" && in.size > regenerateAbove { // bounded memory: made again per piece
+					in = regeneratingSource(in, p.Chunk, func() func(dst, src []byte) {
+						s, _ := chacha20.NewUnauthenticatedCipher(p.Key, p.IV) // checked above
+						return s.XORKeyStream
+					})
+				} else if p.Op == "decrypt" { // the ciphertext, by the streamed encryption, kept whole
 					s, err := chacha20.NewUnauthenticatedCipher(p.Key, p.IV)
 					if err != nil {
 						return nil, err

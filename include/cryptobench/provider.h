@@ -214,6 +214,19 @@ typedef struct cb_provider {
                  char *err, size_t errlen);
 } cb_provider;
 
+/* Optional, and additive to ABI version 1 (a plugin without them works as before): big streamed
+ * decrypt/open with bounded memory. A plugin exporting both (with CB_PROVIDER_EXPORT) gets, for a
+ * streamed decrypt/open of more than 64 MiB, the plaintext pattern (cb_params.period > 0, open:
+ * no tag) instead of a whole ciphertext. Its cell then makes each ciphertext piece (and for open
+ * the tag) again from the pattern with an encrypting context, just before the piece is decrypted,
+ * and adds the nanoseconds that took (clock reads included) to a counter that
+ * cryptobench_cell_untimed_ns returns and resets; the driver subtracts it from the timed batch.
+ * docs/plugin-abi.md, "Optional functions". */
+#define CB_REGENERATES_ENTRY "cryptobench_regenerates_ciphertext"
+#define CB_UNTIMED_ENTRY "cryptobench_cell_untimed_ns"
+typedef int (*cb_regenerates_fn)(void);
+typedef uint64_t (*cb_untimed_fn)(cb_cell *c);
+
 /* The entry point every plugin defines (with CB_PROVIDER_EXPORT). */
 typedef const cb_provider *(*cb_provider_entry)(void);
 

@@ -115,6 +115,17 @@ const uint8_t *ops_cell_output(const ops_cell *c, size_t *len);
  */
 void ops_cell_tap(ops_cell *c, ops_tap *tap);
 
+/* Big streamed decrypt/open with bounded memory (docs/protocol.md, "With chunk > 0"): a library
+ * that regenerates each ciphertext piece just before it is consumed, outside the clock, defines
+ * ops_regenerates_ciphertext() to return 1. Its decrypt/open cell is then given the plaintext
+ * pattern (ops_params.period > 0) instead of a whole ciphertext, keeps an encrypting context
+ * beside the decrypting one, and reports the nanoseconds it spent regenerating through
+ * ops_cell_take_untimed_ns() (since the last call), which the timed batch subtracts. A plugin
+ * offers this through two optional exported functions (include/cryptobench/provider.h,
+ * CB_REGENERATES_ENTRY); without them: 0 and 0, and the whole ciphertext is kept. */
+int ops_regenerates_ciphertext(void);
+uint64_t ops_cell_take_untimed_ns(ops_cell *c);
+
 /* A one-line message for the last OPS_FAIL. */
 const char *ops_cell_error(const ops_cell *c);
 

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* ops for OpenSSL libcrypto, through EVP only.
  *
  * Compiles against OpenSSL 1.1.1 and 3.x/4.0. The 3.x branch fetches each algorithm once per
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -118,10 +120,15 @@ struct ops_cell {
   int enc;           /* encrypt / seal */
   const uint8_t *in; /* data to process */
   size_t in_len;
-  size_t period;      /* > 0: `in` is the periodic pattern (ops_params.period) */
-  int streaming;      /* chunk > 0: output goes to a piece-sized buffer, through the tap */
-  ops_tap *tap;       /* streaming: where the output stream is folded (NULL while timed) */
-  const uint8_t *tag; /* open: the expected tag (end of msg) */
+  size_t period;        /* > 0: `in` is the periodic pattern (ops_params.period) */
+  int streaming;        /* chunk > 0: output goes to a piece-sized buffer, through the tap */
+  ops_tap *tap;         /* streaming: where the output stream is folded (NULL while timed) */
+  const uint8_t *tag;   /* open: the expected tag (end of msg) */
+  int regen;            /* big streamed decrypt/open: the ciphertext is regenerated per piece */
+  EVP_CIPHER_CTX *gctx; /* regen: the encrypting context that makes each piece */
+  uint8_t *gbuf;        /* regen: one piece of ciphertext */
+  uint8_t gtag[16];     /* regen, open: the tag the encrypting context made */
+  uint64_t untimed_ns;  /* regen: time spent making ciphertext, subtracted by timing.c */
   const uint8_t *aad;
   size_t aad_len;
   size_t step;  /* bytes per update call */
@@ -300,6 +307,8 @@ void ops_cell_free(ops_cell *c) {
   EVP_MD_CTX_free(c->mdctx);
   md_put(c->md);
   EVP_CIPHER_CTX_free(c->cctx);
+  EVP_CIPHER_CTX_free(c->gctx);
+  free(c->gbuf);
   cipher_put(c->cipher);
 #if CB_OSSL3
   EVP_MAC_CTX_free(c->macctx);
@@ -380,6 +389,54 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
 #endif
   return 0;
+}
+
+/* The driver's clock (timing.c), for the regeneration time it subtracts. */
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
+int ops_regenerates_ciphertext(void) { return 1; }
+
+uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
+  uint64_t ns = c->untimed_ns;
+  c->untimed_ns = 0;
+  return ns;
+}
+
+CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
+
+CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
+  return ops_cell_take_untimed_ns((ops_cell *)cell);
+}
+
+/* regen: the encrypting context (same key and nonce) and one piece's buffer. */
+static int prepare_regeneration(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
+  c->gctx = EVP_CIPHER_CTX_new();
+  c->gbuf = malloc(c->step + 48);
+  int ok = c->gctx != NULL && c->gbuf != NULL &&
+           EVP_CipherInit_ex(c->gctx, c->cipher, NULL, NULL, NULL, 1);
+  if (ok && c->def->kind != K_CIPHER)
+    ok = EVP_CIPHER_CTX_ctrl(c->gctx, EVP_CTRL_AEAD_SET_IVLEN, (int)p->iv_len, NULL);
+  ok = ok && EVP_CipherInit_ex(c->gctx, NULL, NULL, p->key, NULL, 1) &&
+       EVP_CIPHER_CTX_set_padding(c->gctx, 0);
+  if (!ok) {
+    set_ossl_err(err, errlen, "ciphertext regeneration set-up");
+    return -1;
+  }
+  return 0;
+}
+
+/* regen: the next piece of ciphertext from `len` bytes of plaintext, off the clock. */
+static const uint8_t *regenerate(ops_cell *c, const uint8_t *in, size_t len) {
+  uint64_t t0 = mono_ns();
+  int outl = 0;
+  int ok = EVP_CipherUpdate(c->gctx, c->gbuf, &outl, in, (int)len) && (size_t)outl == len;
+  c->untimed_ns += mono_ns() - t0;
+  return ok ? c->gbuf : NULL;
 }
 
 static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
@@ -484,7 +541,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
   }
   /* a block of slack for final + the tag; a streaming cell holds one piece's output */
   c->out_cap = (c->streaming ? c->step : c->in_len) + 48;
-  return 0;
+  return c->regen ? prepare_regeneration(c, p, err, errlen) : 0;
 }
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
@@ -546,9 +603,10 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->in_len = p->msg_len;
   c->period = p->period;
   c->streaming = p->chunk > 0;
+  c->regen = (op == OP_DECRYPT || op == OP_OPEN) && p->period > 0 && c->streaming;
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
-  if (op == OP_OPEN) {
+  if (op == OP_OPEN && !c->regen) {
     if (p->msg_len < OPS_TAG_LEN) {
       set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       ops_cell_free(c);
@@ -659,6 +717,13 @@ static int run_cipher(ops_cell *c) {
 
   if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1))
     return fail(c, "EVP_CipherInit_ex");
+  if (c->regen) { /* the same message's ciphertext, made again from its start */
+    uint64_t t0 = mono_ns();
+    int ok = EVP_CipherInit_ex(c->gctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1);
+    c->untimed_ns += mono_ns() - t0;
+    if (!ok)
+      return fail(c, "regeneration: EVP_CipherInit_ex");
+  }
   if (d->mode == M_CCM) {
     if (c->op == OP_OPEN &&
         !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, (void *)c->tag))
@@ -685,6 +750,8 @@ static int run_cipher(ops_cell *c) {
     for (size_t off = 0; off < c->in_len; off += c->step) {
       size_t len = c->in_len - off < c->step ? c->in_len - off : c->step;
       const uint8_t *in = ops_input_at(c->in, c->period, off);
+      if (c->regen && (in = regenerate(c, in, len)) == NULL)
+        return fail(c, "regeneration: EVP_CipherUpdate");
       if (c->streaming) { /* each piece's output overwrites the previous one's */
         if (!EVP_CipherUpdate(ctx, c->out, &outl, in, (int)len))
           return fail(c, "EVP_CipherUpdate");
@@ -697,6 +764,16 @@ static int run_cipher(ops_cell *c) {
         total += (size_t)outl;
       }
     }
+  }
+  if (c->regen && c->op == OP_OPEN) { /* the tag of the regenerated ciphertext */
+    uint64_t t0 = mono_ns();
+    int gl = 0;
+    int ok = EVP_CipherFinal_ex(c->gctx, c->gbuf, &gl) &&
+             EVP_CIPHER_CTX_ctrl(c->gctx, EVP_CTRL_AEAD_GET_TAG, OPS_TAG_LEN, c->gtag);
+    c->untimed_ns += mono_ns() - t0;
+    if (!ok)
+      return fail(c, "regeneration: tag");
+    c->tag = c->gtag;
   }
   if (c->op == OP_OPEN && d->mode != M_CCM &&
       !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, (void *)c->tag))

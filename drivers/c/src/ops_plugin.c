@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 static const cb_provider *P;
+static cb_regenerates_fn regenerates; /* optional (provider.h): big streamed decrypt/open */
+static cb_untimed_fn untimed;
 static char plugin_file[256]; /* the file name, for messages and notes */
 static char own_id[128];      /* the id the plugin serves: its `id`, else plugin:<name> */
 static const char *volatile phase = "loading";
@@ -123,7 +125,18 @@ int plugin_load(const char *path, char *err, size_t errlen) {
   snprintf(own_id, sizeof own_id, t->id != NULL ? "%s" : "plugin:%s",
            t->id != NULL ? t->id : t->name);
   P = t;
+  /* optional functions (provider.h, CB_REGENERATES_ENTRY): both, or neither */
+  *(void **)(&regenerates) = dlsym(h, CB_REGENERATES_ENTRY);
+  *(void **)(&untimed) = dlsym(h, CB_UNTIMED_ENTRY);
+  if (regenerates == NULL || untimed == NULL)
+    regenerates = NULL, untimed = NULL;
   return 0;
+}
+
+int ops_regenerates_ciphertext(void) { return regenerates != NULL && regenerates(); }
+
+uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
+  return untimed != NULL && c != NOOP_CELL ? untimed((cb_cell *)c) : 0;
 }
 
 const char *plugin_id(void) { return own_id; }

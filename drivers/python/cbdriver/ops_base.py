@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from . import inputs
+from . import inputs, timing
 from .inputs import unhex
 
 # Parameter sizes of the algorithms the Python providers serve (docs/protocol.md, the timed region).
@@ -90,6 +90,7 @@ class Cell:
     call: Callable[[], int]  # one timed operation -> first byte of its output
     checksum: Callable[[], str]  # the same operation once, untimed -> the checksum of its whole output
     output: Callable[[], bytes] | None = None  # the same operation -> its whole output (not for streams)
+    untimed: timing.Untimed = timing.NOTHING_UNTIMED  # work inside `call` the timed batch subtracts
 
 
 def copied_cell(keyed, finish: Callable[[object], bytes], spec: CellSpec) -> Cell:
@@ -145,7 +146,10 @@ def output_cell(output: Callable[[], bytes]) -> Cell:
     return make_cell(lambda: output()[0], output)
 
 
-def stream_cell(call: Callable[[], int], run: Callable[[Callable[[bytes], None]], None]) -> Cell:
+def stream_cell(
+    call: Callable[[], int], run: Callable[[Callable[[bytes], None]], None],
+    untimed: timing.Untimed = timing.NOTHING_UNTIMED,
+) -> Cell:  # fmt: skip
     """A streamed cell: `run(emit)` performs one operation, passing each piece of output to `emit`,
     so the checksum covers the whole output stream without holding it."""
 
@@ -154,7 +158,36 @@ def stream_cell(call: Callable[[], int], run: Callable[[Callable[[bytes], None]]
         run(c.update)
         return c.text()
 
-    return Cell(call, checksum)
+    return Cell(call, checksum, untimed=untimed)
+
+
+# Above this a streamed decrypt/open makes its ciphertext again piece by piece, off the clock,
+# instead of holding all of it (docs/protocol.md, "With chunk > 0")
+REGENERATE_ABOVE = 64 * 1024 * 1024
+
+
+def regenerated(plain: Callable[[], Iterable[memoryview]], encryptor: Callable[[], object],
+                untimed: timing.Untimed, tag: list) -> Callable[[], Iterable[bytes]]:  # fmt: skip
+    """The ciphertext of the streamed message, each piece made just before it is consumed by a fresh
+    encryptor of the same key and nonce; the time that takes is added to `untimed` (the timed batch
+    subtracts it). After the last piece, `tag[0]` is the encryptor's tag (AEAD), if it has one."""
+    clock = timing.clock
+
+    def pieces() -> Iterable[bytes]:
+        t0 = clock()
+        enc = encryptor()
+        untimed.ns += clock() - t0
+        for p in plain():
+            t0 = clock()
+            piece = enc.update(p)
+            untimed.ns += clock() - t0
+            yield piece
+        t0 = clock()
+        enc.finalize()  # stream modes and unpadded blocks: nothing more
+        tag[:] = [getattr(enc, "tag", None)]
+        untimed.ns += clock() - t0
+
+    return pieces
 
 
 def noop_cell() -> Cell:

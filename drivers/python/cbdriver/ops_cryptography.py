@@ -12,8 +12,9 @@ from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESCCM, AESGCM, ChaCha20Poly1305
 
-from . import inputs, pk_cryptography
+from . import inputs, pk_cryptography, timing
 from .ops_base import (
+    REGENERATE_ABOVE,
     TAG_LEN,
     Cell,
     CellSpec,
@@ -23,6 +24,7 @@ from .ops_base import (
     copied_cell,
     make_cell,
     noop_cell,
+    regenerated,
     stream_cell,
 )
 
@@ -338,7 +340,11 @@ def _cipher_cell(spec: CellSpec) -> Cell:
         return make_cell(call, output)
 
     pieces = spec.input_pieces()
-    if spec.op == "decrypt":  # the ciphertext, made by the streaming encryption and kept whole
+    untimed = timing.NOTHING_UNTIMED
+    if spec.op == "decrypt" and spec.size > REGENERATE_ABOVE:  # bounded memory: made again per piece
+        untimed = timing.Untimed()
+        pieces = regenerated(pieces, lambda: new_cipher(alg, key, iv).encryptor(), untimed, [])
+    elif spec.op == "decrypt":  # the ciphertext, made by the streaming encryption and kept whole
         enc = new_cipher(alg, key, iv).encryptor()
         ct = bytearray()
         for p in pieces():
@@ -385,7 +391,7 @@ def _cipher_cell(spec: CellSpec) -> Cell:
             ctx.finalize()
             return first[0]
 
-    return stream_cell(call, run)
+    return stream_cell(call, run, untimed)
 
 
 def _aead_cell(spec: CellSpec) -> Cell:
@@ -461,6 +467,27 @@ def _gcm_cipher_cell(spec: CellSpec) -> Cell:
             emit(ctx.tag)
 
         return stream_cell(call, run)
+
+    if spec.size > REGENERATE_ABOVE:  # bounded memory: the ciphertext and tag made again per piece
+        untimed, tag_of = timing.Untimed(), []
+        regen = regenerated(pieces, lambda: Cipher(algo, GCMode(iv)).encryptor(), untimed, tag_of)
+
+        def call() -> int:
+            ctx = Cipher(algo, GCMode(iv)).decryptor()
+            it = iter(regen())
+            first = ctx.update(next(it))
+            for p in it:
+                ctx.update(p)
+            ctx.finalize_with_tag(tag_of[0])  # raises InvalidTag when the tag does not verify
+            return first[0]
+
+        def run(emit) -> None:
+            ctx = Cipher(algo, GCMode(iv)).decryptor()
+            for p in regen():
+                emit(ctx.update(p))
+            emit(ctx.finalize_with_tag(tag_of[0]))
+
+        return stream_cell(call, run, untimed)
 
     # the ciphertext and tag, made by the streaming seal of the same message and kept whole
     enc = Cipher(algo, GCMode(iv)).encryptor()

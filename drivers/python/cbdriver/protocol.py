@@ -200,7 +200,7 @@ def bench(provider: Provider, req: dict) -> dict:
         spec = CellSpec(alg, op, size, chunk, spec.key, spec.iv, seed, inputs.message(seed, size))
     cell = provider.cell(spec)
     checksum = cell.checksum()  # one operation on the fixed input, untimed
-    timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples)
+    timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples, cell.untimed)
     after = cell.checksum()  # one more, untimed: state leaking between operations shows here
     return {"ok": True, **timed, "checksum": checksum, "checksum_after": after, "peak_rss_kb": peak_rss_kb()}
 
