@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from . import cpufeatures
 from .drivers.client import DriverProcess
@@ -66,12 +67,18 @@ class DriverPool:
             return f"asked for version {p.version}, but the library reports {got or 'no version'} ({said!r})"
         return None
 
-    def renew(self) -> None:
-        """A fresh process for every running driver: each pass of a run measures in new processes, so
-        the variation between processes (memory layout) is inside the run's intervals (stats.summarize)."""
-        for pid in list(self.drivers):
+    def renew(self, only: set[str] | None = None) -> None:
+        """A fresh process for every running driver (or those in `only`): each pass of a run measures
+        in new processes, so the variation between processes (memory layout) is inside the run's
+        intervals (stats.summarize)."""
+        pids = [p for p in self.drivers if only is None or p in only]
+
+        def one(pid: str) -> None:
             self.drivers.pop(pid).close(timeout=2)
             self.restart(pid)
+
+        with ThreadPoolExecutor(max_workers=max(1, len(pids))) as pool:  # start-up is mostly waiting
+            list(pool.map(one, pids))
 
     def restart(self, pid: str) -> None:
         """A fresh process after a crash, hang or lie; a provider that cannot restart is `broken`."""

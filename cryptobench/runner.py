@@ -436,7 +436,11 @@ class Runner:
                     wide[spec] = max(wide.get(spec, 0.0), sampler.halfwidth(t))
             if not wide:
                 break
-            self.pool.renew()
+            t0 = time.monotonic()  # fresh processes are part of what precision costs: counted in the budget
+            self.pool.renew({pid for (spec, pid), t in tracks.items() if not t.done and spec in wide})
+            self._spent += time.monotonic() - t0
+            if self._spent >= budget:
+                break
             self.progress.log(
                 f"precision pass {pass_no - self.s.passes + 1}: {len(wide)} cells wider than "
                 f"±{self.s.max_rel_ci * 100:g}%, {budget - self._spent:.0f} s of the run's budget left"
