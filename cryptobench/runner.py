@@ -77,6 +77,7 @@ class Runner:
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
         self.probe = HostProbe(registry, settings.timeout)  # the host's speed all through the run (probe.py)
         self._spent = 0.0  # seconds of measuring so far, every cell and provider
+        self._budget = float("inf")  # the run's: cells x providers x time per cell (set by run)
         self._scaled: list[dict] = []  # --workers: scaling.Scaled records
 
     # --- the run -----------------------------------------------------------
@@ -95,7 +96,7 @@ class Runner:
                 self.progress.finish()
                 self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
                 return run_id
-            budget = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells)
+            budget = self._budget = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells)
             passes = max(1, self.s.passes)
             self.progress.start(len(cells) * passes, budget * 1.3, passes)
             self.probe.start()
@@ -411,8 +412,11 @@ class Runner:
             for pid in order:
                 self.progress.cell(index, spec, pid)
                 self._round(spec, pid, tracks[(spec, pid)], pass_no)
-        for pid in active:  # a cell is stored the moment it is finished (and forgotten only once stored)
-            if tracks[(spec, pid)].done:
+        # a cell is stored the moment it is finished (and forgotten only once stored); one still wider
+        # than the target waits for the precision passes only while the run has budget left for them
+        last = pass_no >= self.s.passes - 1 and self._spent >= self._budget
+        for pid in active:
+            if tracks[(spec, pid)].done or (last and tracks[(spec, pid)].paused):
                 self._store_cell(run_id, spec, pid, tracks[(spec, pid)])
                 del tracks[(spec, pid)]
 

@@ -54,15 +54,17 @@ def test_big_streamed_decryption_keeps_memory_bounded(tmp_path):
     out = tmp_path / "r.json"
     run = subprocess.run(
         [sys.executable, "-m", "cryptobench", "run", "--db", str(tmp_path / "r.db"), "--suite", "big",
-         "--size", "100MB", "--alg", "aes-128-gcm,aes-128-ctr", "--provider", "c:openssl,python:cryptography,go:stdlib",
+         "--size", "100MB", "--alg", "aes-128-gcm,aes-128-ctr", "--provider", "c:openssl,go:stdlib",
          "--time-per-cell", "0.05", "--passes", "1", "--quiet", "--json", str(out)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     doc = json.loads(out.read_text())
     cells = {(c["provider"], c["alg"], c["op"]): c for c in doc["cells"] if c["status"] == "ok"}
-    pairs = [("c:openssl", "aes-128-gcm", "seal", "open"), ("python:cryptography", "aes-128-gcm", "seal", "open"),
-             ("c:openssl", "aes-128-ctr", "encrypt", "decrypt"), ("go:stdlib", "aes-128-ctr", "encrypt", "decrypt")]  # fmt: skip
+    # (the Python driver's regeneration is tested in drivers/python/tests: its pure-Python checksum of
+    # 100 MB takes 16 s a cell)
+    pairs = [("c:openssl", "aes-128-gcm", "seal", "open"), ("c:openssl", "aes-128-ctr", "encrypt", "decrypt"),
+             ("go:stdlib", "aes-128-ctr", "encrypt", "decrypt")]  # fmt: skip
     for pid, alg, fwd, inv in pairs:
         enc, dec = cells[(pid, alg, fwd)], cells[(pid, alg, inv)]
         assert dec["peak_rss_kb"] < enc["peak_rss_kb"] + 64 * 1024, (pid, alg, enc["peak_rss_kb"], dec["peak_rss_kb"])

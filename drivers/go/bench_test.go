@@ -408,3 +408,30 @@ func TestMeasurementLoopCheckValues(t *testing.T) {
 		}
 	}
 }
+
+// Above regenerateAbove (lowered here) a streamed decrypt makes its
+// ciphertext again per piece off the clock: the same output, and time handed
+// to the loop to subtract (docs/protocol.md, "With chunk > 0").
+func TestBigStreamedDecryptRegeneratesItsCiphertext(t *testing.T) {
+	saved := regenerateAbove
+	regenerateAbove = 100
+	defer func() { regenerateAbove = saved }()
+	for _, alg := range []string{"aes-128-ctr", "aes-128-cbc", "chacha20"} {
+		d := NewDriver(providers["go:stdlib"])
+		a := d.prov.alg(alg)
+		key, iv := keyIV(alg)
+		want := expected(t, a, "decrypt", key, iv, Message(benchSeed, 4096))
+		r := doBench(t, d, benchLine(alg, "decrypt", key, iv, 4096, 1024))
+		if !r.OK || r.Checksum != want || r.After != want {
+			t.Errorf("%s: %+v, want %s", alg, r, want)
+		}
+		c, err := a.NewCell(&CellParams{Op: "decrypt", Size: 4096, Chunk: 1024, Key: mustHex(key), IV: mustHex(iv), Src: patternSource(benchSeed, 4096)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Run()
+		if u, ok := c.(untimedCell); !ok || u.takeUntimed() <= 0 {
+			t.Errorf("%s: no regeneration time measured", alg)
+		}
+	}
+}

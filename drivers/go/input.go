@@ -73,7 +73,7 @@ type source struct {
 // regenerateAbove: above this a streamed decrypt makes its ciphertext again
 // piece by piece, off the clock, instead of holding all of it
 // (docs/protocol.md, "With chunk > 0").
-const regenerateAbove = 64 << 20
+var regenerateAbove = 64 << 20 // a variable only so that tests can lower it
 
 // regeneratingSource reads the ciphertext of plain: each piece encrypted just
 // before it is returned by an encrypter fresh for every operation (reads

@@ -404,3 +404,29 @@ def test_what_is_not_offered_says_so(provider_id):
     for req in (bench_request("no-such-alg", "hash", 64, 0), bench_request("noop", "no-such-op", 0, 0)):
         resp = protocol.handle(provider, req)
         assert resp["ok"] is False and resp["error"].startswith("not offered:"), resp
+
+
+@pytest.mark.parametrize(
+    ("alg", "op"), [("aes-128-gcm", "open"), ("aes-128-ctr", "decrypt"), ("aes-128-cbc", "decrypt")]
+)
+def test_a_big_streamed_decryption_regenerates_its_ciphertext_off_the_clock(monkeypatch, alg, op):
+    """Above REGENERATE_ABOVE (lowered here) the ciphertext is made again per piece: same output
+    as the reference, and the time that took is subtracted (docs/protocol.md, "With chunk > 0")."""
+    from cbdriver import ops_cryptography, timing
+
+    taken = []
+    real_take = timing.Untimed.take
+
+    def take(self):
+        ns = real_take(self)
+        taken.append(ns)
+        return ns
+
+    monkeypatch.setattr(ops_cryptography, "REGENERATE_ABOVE", 100)
+    monkeypatch.setattr(timing.Untimed, "take", take)
+    provider = load_provider("python:cryptography")
+    resp = protocol.handle(provider, bench_request(alg, op, 4096, 1024, batch=2))
+    assert resp["ok"], resp
+    expected = reference(alg, op, key_for(alg), iv_for(alg), inputs.message(SEED, 4096))
+    assert resp["checksum"] == inputs.checksum(expected) == resp["checksum_after"]
+    assert any(ns > 0 for ns in taken)  # regeneration time was measured and handed to the loop
