@@ -129,7 +129,7 @@ class Runner:
 
     def _scale(self, cells: list[CellSpec]) -> None:
         """`--workers`: every measured cell again with N pinned processes at once (scaling.py)."""
-        if len([n for n in self.s.workers if n > 1]) == 0:
+        if max(self.s.workers, default=1) < 2:
             return
         top = max(self.s.workers)
         for pid in sorted({p for c in cells for p in c.providers}):
@@ -145,25 +145,24 @@ class Runner:
             try:
                 for i, spec in enumerate(mine):
                     self.progress.step("scaling", i, len(mine), f"{pid} {spec.alg} {spec.op} {format_size(spec.size)}")
-                    req = scaling.request_for(spec, self.s.seed)
+                    req = sampler.request_for(spec, Track(), self.s)  # the same request a first round sends
+                    budget = spec.budget or self.s.time_per_cell
                     try:
-                        found = scaling.measure(pinned, spec, req, self.s.workers, spec.budget or self.s.time_per_cell)
+                        found = scaling.measure(pinned, pid, spec, req, self.s.workers, budget)
                     except DriverError as e:
                         self.progress.log(f"scaling: {pid} {spec.alg} {spec.op}: {e}")
                         continue
-                    for s in found:
-                        s.provider = pid
-                        self._scaled.append(s.record())
+                    self._scaled += [s.record() for s in found]
             finally:
                 pinned.close()
 
     def _end_env(self) -> dict:
         flags = environment.cpu_info()["all_flags"]
+        env = {"load_end": environment.load_average(), "probe": self.probe.record(),
+               "cycles": cycles.counter(self.probe.clock, flags)}  # fmt: skip
         if self._scaled:
-            return {"load_end": environment.load_average(), "probe": self.probe.record(),
-                    "cycles": cycles.counter(self.probe.clock, flags), "scaling": self._scaled}  # fmt: skip
-        return {"load_end": environment.load_average(), "probe": self.probe.record(),
-                "cycles": cycles.counter(self.probe.clock, flags)}  # fmt: skip
+            env["scaling"] = self._scaled
+        return env
 
     # --- drivers -------------------------------------------------------------
 
@@ -503,8 +502,9 @@ class Runner:
                 self.pool.restart(pid)
             return
         finally:
-            track.spent += time.monotonic() - t0
-            self._spent += time.monotonic() - t0
+            elapsed = time.monotonic() - t0
+            track.spent += elapsed
+            self._spent += elapsed
             track.host.add(host_before, hoststate.cpu_times())
         sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0))
         sampler.decide(spec, track, self.s, pass_no)

@@ -124,7 +124,7 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
     if pass_no >= passes - 1:
         if tight:
             track.done = True
-        elif enough and track.spent >= budget * min(pass_no + 1, passes) / passes:
+        elif enough and track.spent >= budget:
             track.paused = True
     elif tight or track.spent >= budget * (pass_no + 1) / passes:
         track.paused = True

@@ -16,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from . import fixed_input, stats
+from . import stats
 from .drivers.client import DriverProcess
 from .errors import DriverError, UserError
 from .planner import CellSpec
@@ -112,7 +112,8 @@ def _rate(resp: dict) -> float:
     return resp["batch"] / stats.median(resp["samples_ns"]) * 1e9
 
 
-def measure(pool: Pinned, spec: CellSpec, base_req: dict, counts: list[int], budget_s: float) -> list[Scaled]:
+def measure(pool: Pinned, provider: str, spec: CellSpec, base_req: dict, counts: list[int],
+            budget_s: float) -> list[Scaled]:  # fmt: skip
     """Rounds of one worker alone then each N together, until the budget is spent (at least MIN_ROUNDS)."""
     first = pool.bench({**base_req, "batch": 0, "target_ns": TARGET_NS, "samples": 1}, 1)[0]
     req = {**base_req, "batch": first["batch"], "samples": SAMPLES, "warmup_ns": 1_000_000}
@@ -128,17 +129,6 @@ def measure(pool: Pinned, spec: CellSpec, base_req: dict, counts: list[int], bud
     for n, rates in together.items():
         agg = [sum(r) for r in rates]
         eff = [a / (n * s) for a, s in zip(agg, single, strict=True)]
-        out.append(Scaled("", spec, n, stats.summarize(single), stats.summarize(agg),
+        out.append(Scaled(provider, spec, n, stats.summarize(single), stats.summarize(agg),
                           stats.summarize([x for r in rates for x in r]), stats.summarize(eff)))  # fmt: skip
     return out
-
-
-def request_for(spec: CellSpec, seed: int) -> dict:
-    a = spec.algorithm
-    req = {"cmd": "bench", "alg": spec.alg, "op": spec.op, "size": spec.size, "chunk": spec.chunk, "seed": seed,
-           "warmup_ns": 50_000_000}  # fmt: skip
-    if a.key_len:
-        req["key"] = fixed_input.cell_key(a.key_len)
-    if a.iv_len:
-        req["iv"] = fixed_input.cell_iv(a.iv_len)
-    return req
