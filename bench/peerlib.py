@@ -3,7 +3,9 @@ rounds of a peer harness against it, summarised as a ratio with its range."""
 
 from __future__ import annotations
 
+import re
 import statistics
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +37,16 @@ def driver_ns(d: DriverProcess, alg: str, op: str, size: int, seconds: float) ->
         req["iv"] = fixed_input.cell_iv(a.iv_len)
     resp = d.request(req, timeout=seconds * 10 + 60)
     return statistics.median(s / resp["batch"] for s in resp["samples_ns"])
+
+
+def openssl_speed_bps(openssl: str, alg: str, size: int, seconds: int) -> float:
+    """Bytes per second `openssl speed -mr -elapsed -evp ALG -bytes SIZE` reports."""
+    out = subprocess.run([openssl, "speed", "-mr", "-elapsed", "-evp", alg, "-bytes", str(size), "-seconds",
+                          str(seconds)], capture_output=True, text=True, check=True).stdout  # fmt: skip
+    m = re.search(r"^\+F:\d+:[^:]+:([0-9.]+)", out, re.M)
+    if not m:
+        raise SystemExit(f"cannot parse openssl speed output for {alg}: {out[-200:]!r}")
+    return float(m.group(1))
 
 
 def interleave(rounds: int, theirs: Callable[[], float], ours: Callable[[], float]) -> tuple[float, float, float]:
