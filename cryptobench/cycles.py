@@ -28,7 +28,7 @@ def counter(clock: dict | None, cpu_flags: list[str] | set[str]) -> dict:
             "unavailable": f"the TSC is not invariant here (no {', '.join(missing)}): its ticks are not a fixed unit"
         }
     return {"counter": "TSC", "kind": LABEL, "hz": round(float(hz), 1),
-            "measured": "rdtsc against CLOCK_MONOTONIC over 20 ms, in the c:openssl driver"}  # fmt: skip
+            "measured": "rdtsc against CLOCK_MONOTONIC over the clock resolution probe, in the c:openssl driver"}  # fmt: skip
 
 
 def rate_of(env: dict) -> float | None:

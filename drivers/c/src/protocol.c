@@ -167,7 +167,7 @@ static json_t *handle_hello(json_t *req) {
       "source", TIMING_CLOCK_SOURCE, "resolution_ns", (json_int_t)timing_resolution_ns(),
       "probe_reads", TIMING_PROBE_READS, "offers", offers, "stream", stream, "notes", notes);
   double tsc_hz = timing_tsc_hz();
-  if (hello != NULL && tsc_hz > 0) /* protocol 5: the cycle counter's measured rate */
+  if (hello != NULL && tsc_hz > 0) /* optional (docs/protocol.md, hello): the TSC's rate */
     json_object_set_new(json_object_get(hello, "clock"), "tsc_hz", json_real(tsc_hz));
   return hello;
 }

@@ -9,41 +9,40 @@ uint64_t timing_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static uint64_t tsc_now(void) { return __rdtsc(); }
+#else
+static uint64_t tsc_now(void) { return 0; } /* no time-stamp counter: no rate */
+#endif
+
+static double tsc_hz; /* measured by the resolution probe, 0 where there is no counter */
+
 uint64_t timing_resolution_ns(void) {
   static int probed;
   static uint64_t cached;
   if (!probed) {
-    uint64_t best = 0, prev = timing_now_ns();
+    (void)timing_now_ns(); /* the first read can be slow (a cold vDSO page): not in the span */
+    uint64_t c0 = tsc_now(), best = 0, prev = timing_now_ns(), t0 = prev;
     for (int i = 0; i < TIMING_PROBE_READS; i++) {
       uint64_t now = timing_now_ns();
       if (now > prev && (best == 0 || now - prev < best))
         best = now - prev;
       prev = now;
     }
+    uint64_t c1 = tsc_now();
     cached = best;
+    /* the counter's ticks over the probe's span of the clock (about 20000 reads, a few 100 µs) */
+    tsc_hz = prev > t0 && c1 > c0 ? (double)(c1 - c0) * 1e9 / (double)(prev - t0) : 0;
     probed = 1;
   }
   return cached;
 }
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-
 double timing_tsc_hz(void) {
-  static double cached = -1;
-  if (cached < 0) {
-    uint64_t t0 = timing_now_ns(), c0 = __rdtsc(), t1, c1;
-    do {
-      t1 = timing_now_ns();
-      c1 = __rdtsc();
-    } while (t1 - t0 < TIMING_TSC_NS);
-    cached = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
-  }
-  return cached;
+  (void)timing_resolution_ns();
+  return tsc_hz;
 }
-#else
-double timing_tsc_hz(void) { return 0; }
-#endif
 
 #if defined(__x86_64__)
 /* Zero zmm16-31 with 128-bit EVEX writes (which clear the upper bits), then vzeroupper for

@@ -18,10 +18,9 @@ uint64_t timing_now_ns(void);
  * differed (measured once, then cached). */
 uint64_t timing_resolution_ns(void);
 
-/* The time-stamp counter's rate in Hz, measured against the clock over TIMING_TSC_NS (x86-64;
- * measured once, then cached), 0 where there is no such counter. The orchestrator turns times into
- * TSC reference cycles with it only where the CPU says the counter is invariant. */
-#define TIMING_TSC_NS 20000000u
+/* The time-stamp counter's rate in Hz (x86-64), measured against the clock during the resolution
+ * probe (no start-up time of its own), 0 where there is no such counter. The orchestrator turns
+ * times into TSC reference cycles with it only where the CPU says the counter is invariant. */
 double timing_tsc_hz(void);
 
 /* Put the vector registers in a clean state (x86-64), so a cell does not inherit a slowdown from
