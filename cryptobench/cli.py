@@ -18,7 +18,7 @@ from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .fleet import commands as fleet
 from .outputs import check_writable, write_atomic
-from .planner import Filters, check_suite_providers, make_plan
+from .planner import Filters, check_suite_providers, make_plan, split_list
 from .report import exporters, load_report
 from .report import terminal as term_report
 from .runner import Interrupted, Runner, Settings
@@ -459,13 +459,11 @@ def _units(args) -> list[str] | None:
     """`--unit` values in the order given, each once; an unknown one refused in one line."""
     from .report.cells import UNIT_TITLES
 
-    if not args.unit:
-        return None
-    units = [u.strip() for text in args.unit for u in text.split(",") if u.strip()]
-    for u in units:
+    units = split_list(args.unit, "--unit")
+    for u in units or []:
         if u not in UNIT_TITLES:
             raise UserError(f"--unit {u!r} is not a unit (known: {', '.join(UNIT_TITLES)})")
-    return list(dict.fromkeys(units)) or None
+    return units
 
 
 def _finite(value: float | None, flag: str, low: float, high: float, unit: str) -> None:

@@ -57,7 +57,7 @@ class Filters:
     @staticmethod
     def parse(alg: str | list[str] | None, provider: str | list[str] | None, size: str | list[str] | None) -> Filters:
         """Each filter is a comma-separated list, or several of them (repeated flags add up)."""
-        return Filters(_split(alg, "--alg"), _split(provider, "--provider"), _split(size, "--size"))
+        return Filters(split_list(alg, "--alg"), split_list(provider, "--provider"), split_list(size, "--size"))
 
     @property
     def exact_sizes(self) -> list[int]:
@@ -68,13 +68,15 @@ class Filters:
         return [s for s in self.sizes or [] if _is_glob(s)]
 
 
-def _split(value: str | list[str] | None, flag: str) -> list[str] | None:
+def split_list(value: str | list[str] | None, flag: str) -> list[str] | None:
+    """A flag's values: comma-separated, repeated flags adding up, each once, in order; None when the
+    flag was not given, a one-line error when it names nothing."""
     if value is None:
         return None
     texts = [value] if isinstance(value, str) else list(value)
     items = [x.strip() for t in texts for x in t.split(",") if x.strip()]
     if not items:
-        raise UserError(f"{flag} {','.join(texts)!r} names nothing (leave the flag out to take the suite's)")
+        raise UserError(f"{flag} {','.join(texts)!r} names nothing (leave the flag out for the default)")
     if flag == "--size":
         for s in items:
             if not _is_glob(s):

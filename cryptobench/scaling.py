@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from . import stats
 from .drivers.client import DriverProcess
 from .errors import DriverError, UserError
-from .planner import CellSpec
+from .planner import CellSpec, split_list
 
 SAMPLES = 3
 TARGET_NS = 5_000_000
@@ -38,10 +38,9 @@ def parse_workers(text: str | list[str] | None) -> list[int]:
     """`1,2`, `1,all`: worker counts, each at most the cores available; [] when not asked for."""
     if not text:
         return []
-    texts = [text] if isinstance(text, str) else list(text)
     available = len(cores())
     out = []
-    for item in (x.strip() for t in texts for x in t.split(",") if x.strip()):
+    for item in split_list(text, "--workers"):
         n = available if item == "all" else int(item) if item.isdigit() else 0
         if n < 1:
             raise UserError(f"--workers {item!r}: a number of worker processes (1, 2, ...) or 'all'")

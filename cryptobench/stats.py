@@ -142,7 +142,8 @@ def _between_processes(xs: list[float], round_sizes: list[int], round_process: l
     for k, proc in zip(round_sizes, round_process, strict=True):
         by_process.setdefault(proc, []).extend(xs[start : start + k])
         start += k
-    logs = [math.log(median(v)) for v in by_process.values() if v and median(v) > 0]
+    medians = [median(v) for v in by_process.values() if v]
+    logs = [math.log(m) for m in medians if m > 0]
     if len(logs) < 2:
         return 0.0
     mean = math.fsum(logs) / len(logs)
