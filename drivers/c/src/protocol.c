@@ -8,7 +8,9 @@
 #include <sys/resource.h>
 
 #include "input.h"
+#include "leak.h"
 #include "ops.h"
+#include "request.h"
 #include "timing.h"
 
 #define MAX_SAMPLES 1000000u
@@ -33,95 +35,6 @@ json_t *cb_error(const char *fmt, ...) {
 }
 
 /* ---- field decoding: 0 on success, -1 with a message in err ---- */
-
-static int get_string(json_t *obj, const char *name, int required, const char **out, char *err,
-                      size_t errlen) {
-  json_t *v = json_object_get(obj, name);
-  if (v == NULL) {
-    if (!required) {
-      *out = NULL;
-      return 0;
-    }
-    snprintf(err, errlen, "missing field: %s", name);
-    return -1;
-  }
-  if (!json_is_string(v)) {
-    snprintf(err, errlen, "field %s must be a string", name);
-    return -1;
-  }
-  *out = json_string_value(v);
-  return 0;
-}
-
-/* A non-negative integer no larger than max (integral reals are accepted too). */
-static int get_uint(json_t *obj, const char *name, int required, uint64_t dflt, uint64_t max,
-                    uint64_t *out, char *err, size_t errlen) {
-  json_t *v = json_object_get(obj, name);
-  if (v == NULL) {
-    if (!required) {
-      *out = dflt;
-      return 0;
-    }
-    snprintf(err, errlen, "missing field: %s", name);
-    return -1;
-  }
-  double d;
-  if (json_is_integer(v)) {
-    json_int_t i = json_integer_value(v);
-    if (i < 0 || (uint64_t)i > max) {
-      snprintf(err, errlen, "field %s out of range: %lld (0 .. %llu)", name, (long long)i,
-               (unsigned long long)max);
-      return -1;
-    }
-    *out = (uint64_t)i;
-    return 0;
-  }
-  if (json_is_real(v) && (d = json_real_value(v)) >= 0 && d <= (double)max &&
-      d == (double)(uint64_t)d) {
-    *out = (uint64_t)d;
-    return 0;
-  }
-  snprintf(err, errlen, "field %s must be an integer in 0 .. %llu", name, (unsigned long long)max);
-  return -1;
-}
-
-/* An optional hex field ("" when absent) decoded into a fresh allocation (free()). */
-static int get_hex(json_t *obj, const char *name, uint8_t **out, size_t *len, char *err,
-                   size_t errlen) {
-  const char *s;
-  if (get_string(obj, name, 0, &s, err, errlen) != 0)
-    return -1;
-  if (hex_decode(s != NULL ? s : "", out, len) != 0) {
-    snprintf(err, errlen, "field %s is not valid hex", name);
-    return -1;
-  }
-  return 0;
-}
-
-/* An optional hex field: *out stays NULL (and *len 0) when the field is absent, so presence can be
- * told apart from "" (a fresh 1-byte allocation then). */
-static int get_hex_opt(json_t *obj, const char *name, uint8_t **out, size_t *len, char *err,
-                       size_t errlen) {
-  *out = NULL;
-  *len = 0;
-  if (json_object_get(obj, name) == NULL)
-    return 0;
-  return get_hex(obj, name, out, len, err, errlen);
-}
-
-/* An optional boolean field (false when absent). */
-static int get_bool(json_t *obj, const char *name, int *out, char *err, size_t errlen) {
-  json_t *v = json_object_get(obj, name);
-  *out = 0;
-  if (v == NULL)
-    return 0;
-  if (!json_is_boolean(v)) {
-    snprintf(err, errlen, "field %s must be true or false", name);
-    return -1;
-  }
-  *out = json_is_true(v);
-  return 0;
-}
 
 /* ---- hello ---- */
 
@@ -188,104 +101,19 @@ static json_t *case_error(json_t *id, const char *msg) {
 
 static json_t *verify_case(const char *alg, json_t *cs) {
   char err[300] = "";
-  json_t *id = json_object_get(cs, "id");
-  if (!json_is_object(cs))
-    return case_error(NULL, "case is not an object");
-  const char *op;
-  uint8_t *key = NULL, *iv = NULL, *aad = NULL, *msg = NULL;
-  uint8_t *pub = NULL, *priv = NULL, *sig = NULL, *seed = NULL, *m = NULL, *ctx = NULL;
-  size_t key_len = 0, iv_len = 0, aad_len = 0, msg_len = 0;
-  size_t pub_len = 0, priv_len = 0, sig_len = 0, seed_len = 0, m_len = 0, ctx_len = 0;
-  uint64_t counter = 0, out_len = 0, hs_key_len = 0;
-  int deterministic = 0;
-  json_t *res = NULL;
-  /* version 3: HKDF's ikm/salt/info (they become msg/key/iv, as in a bench cell) and the
-   * handshake case's secrets, all optional hex */
-  static const char *const v3_names[] = {"ikm",
-                                         "salt",
-                                         "info",
-                                         "relay_id",
-                                         "relay_b_secret",
-                                         "client_x_secret",
-                                         "relay_y_secret",
-                                         "client_mlkem_seed",
-                                         "mlkem_encaps_m"};
-  enum { V3_N = sizeof v3_names / sizeof v3_names[0] };
-  uint8_t *v3[V3_N] = {NULL};
-  size_t v3_len[V3_N] = {0};
-  for (size_t i = 0; i < V3_N; i++)
-    if (get_hex_opt(cs, v3_names[i], &v3[i], &v3_len[i], err, sizeof err) != 0) {
-      res = case_error(id, err);
-      goto done;
-    }
-  if (get_string(cs, "op", 1, &op, err, sizeof err) != 0 ||
-      get_uint(cs, "size", 0, 0, SIZE_MAX / 2, &out_len, err, sizeof err) != 0 ||
-      get_uint(cs, "key_len", 0, 0, SIZE_MAX / 2, &hs_key_len, err, sizeof err) != 0 ||
-      get_hex(cs, "key", &key, &key_len, err, sizeof err) != 0 ||
-      get_hex(cs, "iv", &iv, &iv_len, err, sizeof err) != 0 ||
-      get_hex(cs, "aad", &aad, &aad_len, err, sizeof err) != 0 ||
-      get_hex(cs, "msg", &msg, &msg_len, err, sizeof err) != 0 ||
-      get_uint(cs, "counter", 0, 0, UINT32_MAX, &counter, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "public", &pub, &pub_len, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "private", &priv, &priv_len, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "sig", &sig, &sig_len, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "seed", &seed, &seed_len, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "m", &m, &m_len, err, sizeof err) != 0 ||
-      get_hex_opt(cs, "ctx", &ctx, &ctx_len, err, sizeof err) != 0 ||
-      get_bool(cs, "deterministic", &deterministic, err, sizeof err) != 0) {
-    res = case_error(id, err);
-    goto done;
-  }
-  ops_params p = {.alg = alg,
-                  .op = op,
-                  .key = key,
-                  .key_len = key_len,
-                  .iv = iv,
-                  .iv_len = iv_len,
-                  .counter = (uint32_t)counter,
-                  .aad = aad,
-                  .aad_len = aad_len,
-                  .msg = msg,
-                  .msg_len = msg_len,
-                  .pub = pub,
-                  .pub_len = pub_len,
-                  .priv = priv,
-                  .priv_len = priv_len,
-                  .sig = sig,
-                  .sig_len = sig_len,
-                  .seed = seed,
-                  .seed_len = seed_len,
-                  .m = m,
-                  .m_len = m_len,
-                  .ctx = ctx,
-                  .ctx_len = ctx_len,
-                  .deterministic = deterministic,
-                  .out_len = (size_t)(hs_key_len != 0 ? hs_key_len : out_len),
-                  .relay_id = v3[3],
-                  .relay_id_len = v3_len[3],
-                  .relay_b = v3[4],
-                  .relay_b_len = v3_len[4],
-                  .client_x = v3[5],
-                  .client_x_len = v3_len[5],
-                  .relay_y = v3[6],
-                  .relay_y_len = v3_len[6],
-                  .mlkem_seed = v3[7],
-                  .mlkem_seed_len = v3_len[7],
-                  .mlkem_m = v3[8],
-                  .mlkem_m_len = v3_len[8]};
-  if (v3[0] != NULL) /* HKDF: IKM = msg, salt = key, info = iv */
-    p.msg = v3[0], p.msg_len = v3_len[0];
-  if (v3[1] != NULL)
-    p.key = v3[1], p.key_len = v3_len[1];
-  if (v3[2] != NULL)
-    p.iv = v3[2], p.iv_len = v3_len[2];
-  ops_cell *c = ops_cell_new(&p, err, sizeof err);
+  json_t *id = json_is_object(cs) ? json_object_get(cs, "id") : NULL;
+  req_case rc;
+  if (req_case_parse(alg, NULL, cs, &rc, err, sizeof err) != 0)
+    return case_error(id, err);
+  json_t *res;
+  ops_cell *c = ops_cell_new(&rc.p, err, sizeof err);
   if (c == NULL) {
     size_t un = strlen(OPS_UNSUPPORTED);
     res = strncmp(err, OPS_UNSUPPORTED, un) == 0
               ? case_result(id, json_string("unsupported"), json_string(err + un))
               : case_error(id, err);
-    goto done;
+    req_case_free(&rc);
+    return res;
   }
   int r = ops_cell_run(c); /* a case is its own input: nothing to prepare */
   if (r == OPS_REJECTED) {
@@ -301,26 +129,14 @@ static json_t *verify_case(const char *alg, json_t *cs) {
     free(hex);
   }
   ops_cell_free(c);
-done:
-  free(key);
-  free(iv);
-  free(aad);
-  free(msg);
-  free(pub);
-  free(priv);
-  free(sig);
-  free(seed);
-  free(m);
-  free(ctx);
-  for (size_t i = 0; i < V3_N; i++)
-    free(v3[i]);
+  req_case_free(&rc);
   return res;
 }
 
 static json_t *handle_verify(json_t *req) {
   char err[300];
   const char *alg;
-  if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0)
+  if (req_string(req, "alg", 1, &alg, err, sizeof err) != 0)
     return cb_error("%s", err);
   json_t *cases = json_object_get(req, "cases");
   if (!json_is_array(cases))
@@ -339,7 +155,7 @@ static json_t *handle_verify(json_t *req) {
 static json_t *handle_keypair(json_t *req) {
   char err[300] = "";
   const char *alg;
-  if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0)
+  if (req_string(req, "alg", 1, &alg, err, sizeof err) != 0)
     return cb_error("%s", err);
   const ops_alg *a = ops_alg_find(alg);
   if (a == NULL)
@@ -573,17 +389,17 @@ static json_t *handle_bench(json_t *req) {
   json_t *res = NULL;
   pk_material mat = {0};
 
-  if (get_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
-      get_string(req, "op", 1, &op, err, sizeof err) != 0 ||
-      get_uint(req, "size", 1, 0, SIZE_MAX / 2, &size, err, sizeof err) != 0 ||
-      get_uint(req, "chunk", 0, 0, INPUT_PERIOD, &chunk, err, sizeof err) != 0 ||
-      get_uint(req, "seed", 1, 0, UINT32_MAX, &seed, err, sizeof err) != 0 ||
-      get_uint(req, "batch", 0, 0, (uint64_t)1 << 40, &batch, err, sizeof err) != 0 ||
-      get_uint(req, "target_ns", 0, 5000000, (uint64_t)1 << 50, &target_ns, err, sizeof err) != 0 ||
-      get_uint(req, "warmup_ns", 0, 0, (uint64_t)1 << 50, &warmup_ns, err, sizeof err) != 0 ||
-      get_uint(req, "samples", 1, 0, MAX_SAMPLES, &nsamples, err, sizeof err) != 0 ||
-      get_hex(req, "key", &key, &key_len, err, sizeof err) != 0 ||
-      get_hex(req, "iv", &iv, &iv_len, err, sizeof err) != 0) {
+  if (req_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
+      req_string(req, "op", 1, &op, err, sizeof err) != 0 ||
+      req_uint(req, "size", 1, 0, SIZE_MAX / 2, &size, err, sizeof err) != 0 ||
+      req_uint(req, "chunk", 0, 0, INPUT_PERIOD, &chunk, err, sizeof err) != 0 ||
+      req_uint(req, "seed", 1, 0, UINT32_MAX, &seed, err, sizeof err) != 0 ||
+      req_uint(req, "batch", 0, 0, (uint64_t)1 << 40, &batch, err, sizeof err) != 0 ||
+      req_uint(req, "target_ns", 0, 5000000, (uint64_t)1 << 50, &target_ns, err, sizeof err) != 0 ||
+      req_uint(req, "warmup_ns", 0, 0, (uint64_t)1 << 50, &warmup_ns, err, sizeof err) != 0 ||
+      req_uint(req, "samples", 1, 0, MAX_SAMPLES, &nsamples, err, sizeof err) != 0 ||
+      req_hex(req, "key", &key, &key_len, err, sizeof err) != 0 ||
+      req_hex(req, "iv", &iv, &iv_len, err, sizeof err) != 0) {
     res = cb_error("%s", err);
     goto done;
   }
@@ -714,6 +530,8 @@ json_t *cb_handle_request(json_t *req, int *bye) {
     return handle_bench(req);
   if (strcmp(c, "keypair") == 0)
     return handle_keypair(req);
+  if (strcmp(c, "leak") == 0)
+    return cb_handle_leak(req);
   if (strcmp(c, "bye") == 0) {
     *bye = 1;
     return json_pack("{s:b}", "ok", 1);

@@ -1,12 +1,12 @@
-/* The JSON-lines protocol, version 3 (docs/protocol.md): decode a request, dispatch it to
- * hello / verify / bench / keypair / bye, encode the response. Any error becomes
+/* The JSON-lines protocol, version 5 (docs/protocol.md): decode a request, dispatch it to
+ * hello / verify / bench / keypair / leak / bye, encode the response. Any error becomes
  * {"ok": false, "error": "<one line>"}; the driver stays usable. */
 #ifndef CB_PROTOCOL_H
 #define CB_PROTOCOL_H
 
 #include <jansson.h>
 
-#define CB_PROTOCOL_VERSION 4
+#define CB_PROTOCOL_VERSION 5
 
 /* The provider id this process serves (from --provider); reported by hello. */
 void cb_set_provider(const char *id);

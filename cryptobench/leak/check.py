@@ -1,0 +1,172 @@
+"""One leak check: a provider's operation timed call by call on two classes of input, in batches,
+until Welch's t says the classes differ or the budget is spent (docs/leak.md § The check)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from ..algorithms import get as get_algorithm
+from ..errors import DriverError
+from . import ttest
+from .classes import CLASSES, Inputs, LeakInputError, Source
+
+FIRST_BATCH = 2000  # measurements of the first request; later ones are sized to BATCH_SECONDS
+BATCH_SECONDS = 0.5
+MAX_BATCH = 50_000
+DISCARD = 10  # first measurements of each batch, made right after the cells: cold caches for either class
+HISTOGRAM_BINS = 40
+COUNTER_UNITS = {"tsc": "TSC ticks", "clock": "ns"}
+
+
+@dataclass
+class Budget:
+    seconds: float = 5.0  # per check
+    measurements: int = 1_000_000  # per check
+    threshold: float = ttest.THRESHOLD
+
+
+@dataclass
+class LeakResult:
+    provider: str
+    alg: str
+    op: str
+    size: int
+    leak_class: str
+    status: str  # "leak", "no leak detected", "failed", "not offered"
+    labels: tuple[str, str] = ("", "")
+    counter: str = ""  # what the driver timed with: "tsc" or "clock"
+    measurements: int = 0
+    max_t: float | None = None
+    test: str = ""  # the test that gave max |t|
+    threshold: float = ttest.THRESHOLD
+    detected_after: int | None = None  # measurements when |t| first passed the threshold
+    seconds: float = 0.0
+    medians: tuple[float, float] | None = None
+    histogram: dict = field(default_factory=dict)  # {"edges": [...], "a": [...], "b": [...]}
+    detail: str = ""
+
+    def record(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_record(cls, d: dict) -> LeakResult:
+        d = dict(d)
+        d["labels"] = tuple(d.get("labels") or ("", ""))
+        if d.get("medians") is not None:
+            d["medians"] = tuple(d["medians"])
+        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
+
+    @property
+    def unit(self) -> str:
+        return COUNTER_UNITS.get(self.counter, self.counter)
+
+    def verdict(self) -> str:
+        """Never "constant-time": a check can only fail to find a leak in so many measurements."""
+        if self.status == "leak":
+            return f"leak: |t| = {abs(self.max_t or 0):.1f} after {self.detected_after:,} measurements"
+        if self.status == "no leak detected":
+            return f"no leak detected in {self.measurements:,} measurements"
+        return f"{self.status}: {self.detail}"
+
+
+def _order(inputs: Inputs, n: int, rng: np.random.Generator) -> tuple[np.ndarray, list[int]]:
+    """A pre-shuffled sequence: each measurement's class at random, then one input of that class."""
+    cls = rng.integers(0, 2, n)
+    a, b = np.array(inputs.members[0]), np.array(inputs.members[1])
+    order = np.where(cls == 0, a[rng.integers(0, len(a), n)], b[rng.integers(0, len(b), n)])
+    return cls, order.tolist()
+
+
+def _check_outcomes(inputs: Inputs, order: list[int], outcomes: list[str]) -> str | None:
+    """An input whose outcome is not its class's (a forged tag accepted): the check is void."""
+    for c in (0, 1):
+        want = inputs.expect[c]
+        if want is None:
+            continue
+        for i in set(order) & set(inputs.members[c]):
+            if outcomes[i] != want:
+                return f"an input of class '{c and 'B' or 'A'}' came back {outcomes[i]!r}, expected {want!r}"
+    return None
+
+
+def _histogram(a: np.ndarray, b: np.ndarray) -> dict:
+    """Both classes over one set of bins, from the pooled 0.5th to 99th percentile (the tail is
+    interrupts, and would squash the picture)."""
+    pooled = np.concatenate([a, b])
+    lo, hi = np.quantile(pooled, [0.005, 0.99])
+    if hi <= lo:
+        hi = lo + 1
+    edges = np.linspace(lo, hi, HISTOGRAM_BINS + 1)
+    return {"edges": [float(e) for e in edges], "a": np.histogram(a, edges)[0].tolist(),
+            "b": np.histogram(b, edges)[0].tolist()}  # fmt: skip
+
+
+def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, size: int, name: str,
+              budget: Budget, seed: int, log: Callable[[str], None] = lambda _: None) -> LeakResult:  # fmt: skip
+    leak_class = CLASSES[name]
+    res = LeakResult(provider, alg, op, size, name, "failed", leak_class.labels, threshold=budget.threshold)
+    rng = random.Random(f"{seed}:{provider}:{alg}:{op}:{size}:{name}")
+    order_rng = np.random.default_rng(rng.getrandbits(64))
+    try:
+        inputs = leak_class.build(Source(ask, alg), get_algorithm(alg), op, size, rng)
+    except (LeakInputError, DriverError) as e:
+        res.detail = f"inputs: {e}"
+        return res
+    t0 = time.monotonic()
+    times: list[np.ndarray] = [[], []]
+    limits = None
+    batch = FIRST_BATCH
+    while res.measurements < budget.measurements and time.monotonic() - t0 < budget.seconds:
+        n = min(batch, budget.measurements - res.measurements + DISCARD)
+        cls, order = _order(inputs, n, order_rng)
+        started = time.monotonic()
+        try:
+            resp = ask({"cmd": "leak", "alg": alg, "op": op, "inputs": inputs.inputs, "order": order})
+        except DriverError as e:
+            res.detail = str(e)
+            break
+        if not resp.get("ok"):
+            err = str(resp.get("error", ""))
+            res.status = "not offered" if err.startswith("not offered") else "failed"
+            res.detail = err
+            return res
+        got = resp.get("times")
+        if not isinstance(got, list) or len(got) != n:
+            res.detail = f"protocol: leak returned {len(got) if isinstance(got, list) else 'no'} times for {n}"
+            return res
+        wrong = _check_outcomes(inputs, order, resp.get("outcomes") or [])
+        if wrong:
+            res.detail = wrong
+            return res
+        res.counter = str(resp.get("counter", ""))
+        t = np.asarray(got, dtype=float)[DISCARD:]
+        c = cls[DISCARD:]
+        times[0] = np.concatenate([times[0], t[c == 0]])
+        times[1] = np.concatenate([times[1], t[c == 1]])
+        res.measurements += len(t)
+        if limits is None:
+            limits = ttest.crop_limits(t)
+        best = ttest.strongest(times[0], times[1], limits)
+        if best is not None:
+            res.max_t, res.test = best.t, best.name
+            if abs(best.t) > budget.threshold:
+                res.detected_after = res.measurements
+                break
+        took = max(time.monotonic() - started, 1e-3)
+        batch = int(min(MAX_BATCH, max(200, n * BATCH_SECONDS / took)))
+    res.seconds = round(time.monotonic() - t0, 3)
+    if res.measurements == 0:
+        res.detail = res.detail or "no measurement made"
+        return res
+    res.status = "leak" if res.detected_after is not None else "no leak detected"
+    if res.status != "leak" and res.detail:  # a driver fault after some batches: what was measured stands
+        res.status = "failed"
+    res.medians = (float(np.median(times[0])), float(np.median(times[1])))
+    res.histogram = _histogram(times[0], times[1])
+    log(f"leak {provider} {alg} {op} {name}: {res.verdict()}")
+    return res

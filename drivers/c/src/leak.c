@@ -1,0 +1,150 @@
+#define _POSIX_C_SOURCE 200809L
+#include "leak.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "protocol.h"
+#include "request.h"
+#include "timing.h"
+
+#define LEAK_MAX_MEASUREMENTS 1000000u
+
+/* One reading of the counter the leak request times with: the TSC where there is one (fenced so
+ * the operation cannot drift across the read), else the clock in ns. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#define LEAK_COUNTER "tsc"
+static inline uint64_t counter_start(void) {
+  _mm_lfence();
+  uint64_t t = __rdtsc();
+  _mm_lfence();
+  return t;
+}
+static inline uint64_t counter_end(void) {
+  unsigned aux;
+  uint64_t t = __rdtscp(&aux);
+  _mm_lfence();
+  return t;
+}
+#else
+#define LEAK_COUNTER "clock"
+static inline uint64_t counter_start(void) { return timing_now_ns(); }
+static inline uint64_t counter_end(void) { return timing_now_ns(); }
+#endif
+
+typedef struct leak_state {
+  req_case *inputs; /* one per measurement: its own copy of its input's bytes */
+  size_t n_inputs;
+  ops_cell **cells; /* one per measurement, all made before the first is timed */
+  size_t n_cells;
+  uint64_t *times;
+  int *outcome; /* per input: 0 not run yet, 1 ok, 2 rejected */
+} leak_state;
+
+static void leak_free(leak_state *s) {
+  for (size_t i = 0; i < s->n_cells; i++)
+    if (s->cells[i] != NULL)
+      ops_cell_free(s->cells[i]);
+  for (size_t i = 0; i < s->n_cells; i++)
+    req_case_free(&s->inputs[i]);
+  free(s->cells);
+  free(s->inputs);
+  free(s->times);
+  free(s->outcome);
+}
+
+static int offers(const char *alg, const char *op) {
+  const ops_alg *a = ops_alg_find(alg);
+  if (a == NULL)
+    return 0;
+  for (size_t k = 0; a->ops[k] != NULL; k++)
+    if (strcmp(a->ops[k], op) == 0)
+      return 1;
+  return 0;
+}
+
+/* One cell per measurement, prepared from its own copy of its input, outside the timed region: a
+ * fixed class's measurements read as many distinct buffers as a random class's (as dudect's
+ * input array), so the classes differ in their bytes only, not in where they are in memory. */
+static json_t *prepare(leak_state *s, const char *alg, const char *op, json_t *inputs,
+                       json_t *order) {
+  char err[300] = "";
+  s->n_inputs = json_array_size(inputs);
+  s->n_cells = json_array_size(order);
+  if (s->n_inputs == 0 || s->n_cells == 0)
+    return cb_error("fields inputs and order must be non-empty arrays");
+  if (s->n_cells > LEAK_MAX_MEASUREMENTS)
+    return cb_error("order has %zu measurements (at most %u a request)", s->n_cells,
+                    LEAK_MAX_MEASUREMENTS);
+  s->inputs = calloc(s->n_cells, sizeof *s->inputs);
+  s->cells = calloc(s->n_cells, sizeof *s->cells);
+  s->times = calloc(s->n_cells, sizeof *s->times);
+  s->outcome = calloc(s->n_inputs, sizeof *s->outcome);
+  if (s->inputs == NULL || s->cells == NULL || s->times == NULL || s->outcome == NULL)
+    return cb_error("out of memory for %zu measurements", s->n_cells);
+  for (size_t i = 0; i < s->n_cells; i++) {
+    json_t *v = json_array_get(order, i);
+    if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+        (size_t)json_integer_value(v) >= s->n_inputs)
+      return cb_error("order[%zu] is not an index into inputs (0 .. %zu)", i, s->n_inputs - 1);
+    json_t *input = json_array_get(inputs, (size_t)json_integer_value(v));
+    if (req_case_parse(alg, op, input, &s->inputs[i], err, sizeof err) != 0)
+      return cb_error("input %lld: %s", (long long)json_integer_value(v), err);
+    s->cells[i] = ops_cell_new(&s->inputs[i].p, err, sizeof err);
+    if (s->cells[i] == NULL)
+      return cb_error("input %lld: %s", (long long)json_integer_value(v), err);
+    if (ops_cell_prepare(s->cells[i], 1) != 0)
+      return cb_error("input %lld: %s", (long long)json_integer_value(v),
+                      ops_cell_error(s->cells[i]));
+  }
+  return NULL;
+}
+
+json_t *cb_handle_leak(json_t *req) {
+  char err[300];
+  const char *alg, *op;
+  if (req_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
+      req_string(req, "op", 1, &op, err, sizeof err) != 0)
+    return cb_error("%s", err);
+  json_t *inputs = json_object_get(req, "inputs"), *order = json_object_get(req, "order");
+  if (!json_is_array(inputs) || !json_is_array(order))
+    return cb_error("fields inputs and order must be arrays");
+  if (!offers(alg, op))
+    return cb_error("not offered: %s %s", alg, op);
+  leak_state s = {0};
+  json_t *res = prepare(&s, alg, op, inputs, order);
+  if (res != NULL) {
+    leak_free(&s);
+    return res;
+  }
+  timing_clean_vector_state();
+  uint64_t sink = 0;
+  for (size_t i = 0; i < s.n_cells; i++) {
+    uint64_t t0 = counter_start();
+    int r = ops_cell_run(s.cells[i]);
+    uint64_t t1 = counter_end();
+    s.times[i] = t1 - t0;
+    if (r == OPS_FAIL) {
+      res = cb_error("measurement %zu: %s", i, ops_cell_error(s.cells[i]));
+      leak_free(&s);
+      return res;
+    }
+    size_t input = (size_t)json_integer_value(json_array_get(order, i));
+    if (s.outcome[input] == 0)
+      s.outcome[input] = r == OPS_REJECTED ? 2 : 1;
+    sink += r == OPS_REJECTED ? 0u : (uint64_t)r;
+  }
+  json_t *times = json_array(), *outcomes = json_array();
+  for (size_t i = 0; i < s.n_cells; i++)
+    json_array_append_new(times, json_integer((json_int_t)s.times[i]));
+  for (size_t i = 0; i < s.n_inputs; i++)
+    json_array_append_new(outcomes, json_string(s.outcome[i] == 2   ? "rejected"
+                                                : s.outcome[i] == 1 ? "ok"
+                                                                    : "unused"));
+  leak_free(&s);
+  return json_pack("{s:b, s:s, s:o, s:o, s:I}", "ok", 1, "counter", LEAK_COUNTER, "times", times,
+                   "outcomes", outcomes, "sink", (json_int_t)(sink & 0x7fffffff));
+}
