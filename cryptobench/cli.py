@@ -17,6 +17,8 @@ from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .fleet import commands as fleet
+from .leak.check import leak_plan
+from .leak.classes import CLASSES as LEAK_CLASSES
 from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan, split_list
 from .report import exporters, load_report
@@ -47,6 +49,16 @@ EXAMPLES = {
   cryptobench verify --plugin mine.py                 # your plugin against c:openssl, nothing timed
   cryptobench verify --provider test:x --alg sha256 --replay 'op=hash,size=57,seed=2654435769,chunk=7'
 exit status: 0 when nothing failed, 1 when a provider failed a case (for a library's CI), 2 on bad input""",
+    "leak": """examples:
+  cryptobench leak                                    # the leak suite: tag checks, AES, X25519, ECDSA, RSA, ML-KEM
+  cryptobench leak --provider c:openssl --alg aes-128-gcm --class tag --seconds 20
+  cryptobench leak --cpu-features no-aesni --alg aes-128-ecb --md leak.md     # OpenSSL without AES-NI
+  cryptobench leak --plugin ./libcb_mine.so --alg aes-128-gcm --html leak.html  # your library, a chart per check
+  cryptobench run --leak --alg x25519                 # throughput, then the leak checks of the same cells
+classes: """
+    + ", ".join(LEAK_CLASSES)
+    + """ (docs/leak.md)
+exit status: 0 when no leak was detected, 1 when one was or a check failed (for a library's CI), 2 on bad input""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
   cryptobench list algorithms
@@ -212,6 +224,11 @@ def _parser() -> argparse.ArgumentParser:
         "once, each pinned to its own core, e.g. 1,2 or 1,all (repeatable); the report gives aggregate and "
         "per-worker throughput and the efficiency against one worker, with intervals",
     )
+    r.add_argument(
+        "--leak",
+        action="store_true",
+        help="after the run, the leak checks of its cells (as `cryptobench leak`; suite key `leak`)",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
@@ -237,6 +254,61 @@ def _parser() -> argparse.ArgumentParser:
     exporters.add_file_flags(v, exporters.VERIFY)
     v.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     v.add_argument("--quiet", action="store_true", help="no progress output")
+
+    lk = cmd("leak", "Check whether operations' time depends on their secret input (dudect-style, docs/leak.md).")
+    lk.add_argument("--suite", default="leak", help="whose cells to check (default: leak)")
+    lk.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
+    lk.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    lk.add_argument("--size", action="append", help="message sizes (comma-separated; repeat to add)")
+    lk.add_argument(
+        "--class",
+        dest="leak_class",
+        action="append",
+        metavar="LIST",
+        help="these input classes only (comma-separated; repeat to add; default: every one that applies)",
+    )
+    lk.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="time budget of one check, measurements added in batches until a leak shows (default 5)",
+    )
+    lk.add_argument(
+        "--measurements",
+        type=int,
+        default=1_000_000,
+        metavar="N",
+        help="at most this many measurements in one check (default 1000000)",
+    )
+    lk.add_argument(
+        "--threshold",
+        type=float,
+        default=10.0,
+        metavar="T",
+        help="|t| above this is a leak (default 10, dudect's; TVLA uses 4.5 and alarms more on noise)",
+    )
+    lk.add_argument(
+        "--cpu-features",
+        action="append",
+        metavar="LIST",
+        help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni (repeatable)",
+    )
+    lk.add_argument("--seed", type=int, default=1, help="seed of the inputs and their order (default 1)")
+    lk.add_argument("--label", default="", help="a label stored with the run")
+    lk.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
+    lk.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_machine_label(lk)
+    lk.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    lk.add_argument("--db", help=db_help)
+    lk.add_argument(
+        "--format", choices=exporters.stdout_formats(exporters.LEAK), default="terminal", help="format on stdout"
+    )
+    exporters.add_file_flags(lk, exporters.LEAK)
+    lk.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
+    )
+    lk.add_argument("--quiet", action="store_true", help="no progress output")
 
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
@@ -375,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         return {
             "run": cmd_run,
             "verify": cmd_verify,
+            "leak": cmd_leak,
             "list": cmd_list,
             "doctor": cmd_doctor,
             "show": cmd_show,
@@ -538,6 +611,8 @@ def cmd_run(args) -> int:
         passes=args.passes,
         max_rel_ci=(args.precision if args.precision is not None else suite.precision) / 100,
         workers=scaling.parse_workers(args.workers or suite.workers),
+        leak=args.leak or suite.leak,
+        leak_classes=suite.leak_classes,
         job=args.job,
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))
@@ -602,6 +677,61 @@ def cmd_verify(args) -> int:
     exporters.write_requested(exporters.VERIFY, verification, args)
     print(store.stored_line(run_id), file=sys.stderr)
     return 1 if conf_report.failed(verifs) else 0
+
+
+def cmd_leak(args) -> int:
+    from .leak import classes as leak_classes
+    from .progress import make_progress
+    from .report.leak_table import LeakReport
+
+    _finite(args.timeout, "--timeout", 0, 86400, "seconds")
+    _finite(args.seconds, "--seconds", 0, 86400, "seconds")
+    _finite(args.threshold, "--threshold", 0, 1e9, "")
+    if not 1000 <= args.measurements <= 100_000_000:
+        raise UserError("--measurements must be in [1000, 100000000]")
+    only = leak_classes.parse(args.leak_class)
+    exporters.check_requested(exporters.LEAK, args)
+    suite = load_suite(args.suite)
+    registry = _registry(args)
+    _versions(args, registry, suite)
+    check_suite_providers(suite, list(registry.providers))
+    cpu_off = ",".join(cpufeatures.parse(_listed(args.cpu_features))) if args.cpu_features else ""
+    filters = Filters.parse(args.alg, args.provider, args.size)
+    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
+    cells = make_plan(suite, registry.selectable(filters.providers), filters, reach=built).cells
+    if not args.size:  # an algorithm the suite does not list comes with every default size: its smallest is enough
+        smallest = {}
+        for c in cells:
+            smallest[(c.alg, c.op)] = min(smallest.get((c.alg, c.op), c.size), c.size)
+        cells = [c for c in cells if c.size == smallest[(c.alg, c.op)]]
+    if not leak_plan(cells, only):
+        named = f" of class {', '.join(only)}" if only else ""
+        raise UserError(f"no leak check{named} applies to the selected cells (docs/leak.md lists the classes)")
+    for line in _unbuilt_notice(registry, cells):
+        print(f"cryptobench: {line}", file=sys.stderr)
+    store = SpoolingStore(open_store(args.db))
+    store.check_writable()
+    settings = Settings(suite=f"leak:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
+                        vectors_dir=args.vectors, measure=False, leak=True, leak_classes=only,
+                        leak_seconds=args.seconds, leak_measurements=args.measurements,
+                        leak_threshold=args.threshold, cpu_features=cpu_off, label=args.label,
+                        seed=args.seed if args.seed > 0 else 1,
+                        machine_label=environment.checked_machine_label(args.machine_label))  # fmt: skip
+    providers = sorted({p for c in cells for p in c.providers})
+    code = 0
+    try:
+        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+    except Interrupted as e:
+        run_id, code = e.run_id, 130
+        print(f"interrupted: run {run_id} keeps every check made so far", file=sys.stderr)
+    run, _, _ = store.load_run(run_id)
+    rep = LeakReport(run, run.env.get("leak") or [])
+    exporters.print_stdout(exporters.LEAK, args.format, rep, color=sys.stdout.isatty())
+    exporters.write_requested(exporters.LEAK, rep, args)
+    print(store.stored_line(run_id), file=sys.stderr)
+    if code:
+        return code
+    return 1 if any(r.get("status") in ("leak", "failed") for r in rep.records) else 0
 
 
 def _replay(registry: Registry, cells, x, timeout: float) -> int:

@@ -34,6 +34,8 @@ from .driverpool import DriverPool
 from .drivers.registry import Registry
 from .errors import DriverError
 from .interrupts import shielded
+from .leak import check as leak_check
+from .leak.check import leak_plan
 from .planner import CellSpec
 from .probe import HostProbe
 from .sampler import Track, now
@@ -79,6 +81,7 @@ class Runner:
         self._spent = 0.0  # seconds of measuring so far, every cell and provider
         self._budget = float("inf")  # the run's: cells x providers x time per cell (set by run)
         self._scaled: list[dict] = []  # --workers: scaling.Scaled records
+        self._leaks: list[dict] = []  # --leak: leak.check.LeakResult records
 
     # --- the run -----------------------------------------------------------
 
@@ -92,9 +95,10 @@ class Runner:
             for pid in providers:
                 self._start(run_id, pid)
             self._verify_all(run_id, cells)
-            if not self.s.measure:  # `cryptobench verify`: everything but the timing
+            if not self.s.measure:  # `cryptobench verify` / `leak`: everything but the throughput timing
+                self._leak(cells)
                 self.progress.finish()
-                self.store.finish_run(run_id, "complete", now(), {"load_end": environment.load_average()})
+                self.store.finish_run(run_id, "complete", now(), self._end_env(measured=False))
                 return run_id
             budget = self._budget = sum(len(c.providers) * (c.budget or self.s.time_per_cell) for c in cells)
             passes = max(1, self.s.passes)
@@ -109,6 +113,7 @@ class Runner:
                     self._measure(run_id, pass_no * len(cells) + i, spec, tracks, pass_no)
             self._sharpen(run_id, cells, tracks, budget)
             self._scale(cells)
+            self._leak(cells)
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), self._end_env())
         except KeyboardInterrupt:
@@ -118,7 +123,7 @@ class Runner:
                     if track.samples:  # keep everything measured so far
                         self._store_cell(run_id, spec, pid, track, interrupted=True)
                 self._store_verifications(run_id, interrupted=True)
-                self.store.finish_run(run_id, "interrupted", now(), self._end_env())
+                self.store.finish_run(run_id, "interrupted", now(), self._end_env(self.s.measure))
                 self.pool.stop_all()
             raise Interrupted(run_id) from None
         finally:
@@ -156,12 +161,53 @@ class Runner:
             finally:
                 pinned.close()
 
-    def _end_env(self) -> dict:
-        flags = environment.cpu_info()["all_flags"]
-        env = {"load_end": environment.load_average(), "probe": self.probe.record(),
-               "cycles": cycles.counter(self.probe.clock, flags)}  # fmt: skip
+    def _leak(self, cells: list[CellSpec]) -> None:
+        """`--leak` / `cryptobench leak`: each verified cell's leak classes (leak/check.py), in order."""
+        if not self.s.leak:
+            return
+        todo = leak_plan(cells, self.s.leak_classes)
+        budget = leak_check.Budget(self.s.leak_seconds, self.s.leak_measurements, self.s.leak_threshold)
+        for i, (pid, spec, name) in enumerate(todo):
+            self.progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
+            why = self._unleakable(pid, spec)
+            if why == "not offered":
+                continue
+            if why is not None:
+                res = leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, "failed",
+                                            leak_check.CLASSES[name].labels, detail=why)  # fmt: skip
+                if why.startswith("not offered"):
+                    res.status = "not offered"
+            else:
+                res = leak_check.run_check(lambda m, pid=pid: self.pool.request(pid, m), pid, spec.alg, spec.op,
+                                           spec.size, name, budget, self.s.seed, self.progress.log)  # fmt: skip
+                if pid in self.pool.drivers and not self.pool.drivers[pid].alive():
+                    self.pool.restart(pid)  # a crash or hang fails this check only
+            self._leaks.append(res.record())
+
+    def _unleakable(self, pid: str, spec: CellSpec) -> str | None:
+        if pid not in self.pool.drivers:
+            return self.pool.broken.get(pid, "driver not running")
+        if not self.pool.offers(pid, spec.alg, spec.op, 0):
+            return "not offered"
+        if not self._passed(pid, spec.alg):
+            rec = self.verified.get((pid, spec.alg))
+            return f"not verified: {rec.detail if rec else 'no verification'}"
+        version = self.pool.hellos[pid].get("protocol", 0)
+        if version < leak_check.PROTOCOL:
+            return (
+                f"not offered: the driver speaks protocol {version}; the leak request is version {leak_check.PROTOCOL}"
+            )
+        return None
+
+    def _end_env(self, measured: bool = True) -> dict:
+        env: dict = {"load_end": environment.load_average()}
+        if measured:
+            flags = environment.cpu_info()["all_flags"]
+            env |= {"probe": self.probe.record(), "cycles": cycles.counter(self.probe.clock, flags)}
         if self._scaled:
             env["scaling"] = self._scaled
+        if self._leaks:
+            env["leak"] = self._leaks
         return env
 
     # --- drivers -------------------------------------------------------------

@@ -32,6 +32,11 @@ class Settings:
     differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
     measure: bool = True  # False: verify only (`cryptobench verify`)
     workers: list[int] = field(default_factory=list)  # --workers: worker counts for the scaling phase (scaling.py)
+    leak: bool = False  # after the run (or instead of timing, `cryptobench leak`): the leak checks (leak/)
+    leak_classes: list[str] = field(default_factory=list)  # leak classes to check; empty: every one that applies
+    leak_seconds: float = 5.0  # per check
+    leak_measurements: int = 1_000_000  # per check
+    leak_threshold: float = 10.0  # |t| above this is a leak (leak/ttest.py)
     monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
 
     def to_dict(self) -> dict:

@@ -27,7 +27,8 @@ from .units import format_size, parse_size
 
 SUITES_DIR = Path(__file__).resolve().parents[1] / "suites"
 
-_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "precision", "workers", "group", "layout"}
+_TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "precision", "workers", "group", "layout",
+             "leak"}  # fmt: skip
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
 
@@ -53,6 +54,8 @@ class Suite:
     text: str = ""
     precision: float = 1.0  # percent
     workers: list[str] = field(default_factory=list)  # scaling: worker counts ("1", "2", "all")
+    leak: bool = False  # `leak = true` or a list of classes: the leak checks after the run (leak/)
+    leak_classes: list[str] = field(default_factory=list)
 
 
 def suite_path(ref: str) -> Path:
@@ -103,6 +106,15 @@ def load_suite(ref: str) -> Suite:
     workers = data.get("workers", [])
     if not isinstance(workers, list) or not all(isinstance(w, (int, str)) and not isinstance(w, bool) for w in workers):
         raise err.at("workers", 'workers must be a list of worker counts, e.g. [1, "all"]')
+    leak = data.get("leak", False)
+    if not (isinstance(leak, bool) or (isinstance(leak, list) and leak and all(isinstance(c, str) for c in leak))):
+        raise err.at("leak", 'leak must be true or a list of leak classes, e.g. ["tag", "secret"]')
+    if isinstance(leak, list):
+        from .leak.classes import CLASSES
+
+        unknown = [c for c in leak if c not in CLASSES]
+        if unknown:
+            raise err.at("leak", f"unknown leak class {unknown[0]!r} (one of {', '.join(CLASSES)})")
     baseline = data.get("baseline", "c:openssl")
     if not isinstance(baseline, str):
         raise err.at("baseline", "baseline must be a provider id such as 'c:openssl'")
@@ -124,6 +136,8 @@ def load_suite(ref: str) -> Suite:
         baseline=baseline,
         precision=float(precision),
         workers=[str(w) for w in workers],
+        leak=bool(leak),
+        leak_classes=list(leak) if isinstance(leak, list) else [],
         time_per_cell=float(tpc),
         groups=groups,
         text=text,

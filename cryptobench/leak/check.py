@@ -13,14 +13,15 @@ import numpy as np
 from ..algorithms import get as get_algorithm
 from ..errors import DriverError
 from . import ttest
-from .classes import CLASSES, Inputs, LeakInputError, Source
+from .classes import CLASSES, Inputs, LeakInputError, Source, applicable
 
-FIRST_BATCH = 2000  # measurements of the first request; later ones are sized to BATCH_SECONDS
+FIRST_BATCH = 2000  # measurements of the first request; each later one doubles, up to BATCH_SECONDS
 BATCH_SECONDS = 0.5
 MAX_BATCH = 50_000
 DISCARD = 10  # first measurements of each batch, made right after the cells: cold caches for either class
 HISTOGRAM_BINS = 40
 COUNTER_UNITS = {"tsc": "TSC ticks", "clock": "ns"}
+PROTOCOL = 5  # the driver protocol version that has the `leak` request
 
 
 @dataclass
@@ -74,6 +75,22 @@ class LeakResult:
         return f"{self.status}: {self.detail}"
 
 
+def leak_plan(cells, only: list[str]) -> list[tuple[str, object, str]]:
+    """(provider, cell, class) for every class that applies to a cell's operation (or those in
+    `only`), each once: a suite's sizes of one cell are one check per size."""
+    seen, plan = set(), []
+    for spec in cells:
+        for c in applicable(get_algorithm(spec.alg), spec.op):
+            if only and c.name not in only:
+                continue
+            for pid in spec.providers:
+                key = (pid, spec.alg, spec.op, spec.size, c.name)
+                if key not in seen:
+                    seen.add(key)
+                    plan.append((pid, spec, c.name))
+    return plan
+
+
 def _order(inputs: Inputs, n: int, rng: np.random.Generator) -> tuple[np.ndarray, list[int]]:
     """A pre-shuffled sequence: each measurement's class at random, then one input of that class."""
     cls = rng.integers(0, 2, n)
@@ -116,6 +133,8 @@ def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, siz
         inputs = leak_class.build(Source(ask, alg), get_algorithm(alg), op, size, rng)
     except (LeakInputError, DriverError) as e:
         res.detail = f"inputs: {e}"
+        if "not offered" in str(e):
+            res.status = "not offered"
         return res
     t0 = time.monotonic()
     times: list[np.ndarray] = [[], []]
@@ -158,7 +177,7 @@ def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, siz
                 res.detected_after = res.measurements
                 break
         took = max(time.monotonic() - started, 1e-3)
-        batch = int(min(MAX_BATCH, max(200, n * BATCH_SECONDS / took)))
+        batch = int(min(MAX_BATCH, 2 * n, max(200, n * BATCH_SECONDS / took)))
     res.seconds = round(time.monotonic() - t0, 3)
     if res.measurements == 0:
         res.detail = res.detail or "no measurement made"

@@ -23,12 +23,13 @@ from . import (
     history_report,
     html,
     json_,
+    leak_table,
     machine_matrix,
     markdown,
     terminal,
 )
 
-RUN, COMPARE, VERIFY, MATRIX, HISTORY = "run", "compare", "verify", "matrix", "history"
+RUN, COMPARE, VERIFY, MATRIX, HISTORY, LEAK = "run", "compare", "verify", "matrix", "history", "leak"
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,10 @@ EXPORTERS: tuple[Exporter, ...] = (
         available=html.ensure_available,
         help="also write the history as HTML, a chart per series (nothing fetched when opened)",
     ),
+    Exporter(LEAK, "terminal", lambda r, color: leak_table.render_terminal(r, color=color), to_file=False),
+    Exporter(LEAK, "json", _plain(leak_table.render_json), help="also write the leak checks as JSON"),
+    Exporter(LEAK, "md", _plain(leak_table.render_markdown), help="also write the leak table as Markdown"),
+    Exporter(LEAK, "html", _plain(leak_table.render_html), help="also write it as HTML, a chart per check"),
     Exporter(VERIFY, "terminal", lambda v, color: conformance.render_terminal(v, color=color), to_file=False),
     Exporter(VERIFY, "json", _plain(conformance.render_json), help="also write the matrix as JSON"),
     Exporter(VERIFY, "md", _plain(conformance.render_markdown), help="also write the matrix as Markdown"),

@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
-from . import scaling_table
+from . import leak_table, scaling_table
 from .cells import cycles_note, headers, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -563,6 +563,10 @@ def render(rep: Report, library_src: str | None = None) -> str:
         _tables(rep),
         "</section>",
     ]
+    if rep.run.env.get("leak"):
+        parts.append('<section id="leak"><h2>Leak checks</h2>'
+                     f"<p class=note>{esc(leak_table.NOTE)} {esc(leak_table.threshold_line(rep.run.env['leak']))}</p>"
+                     + leak_table.html_table(rep.run.env["leak"]) + "</section>")  # fmt: skip
     if rep.run.env.get("scaling"):
         parts.append('<section id="scaling"><h2>Multi-core scaling</h2>'
                      f"<p class=note>{esc(scaling_table.NOTE)}</p>"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..composition import compare_steps
-from . import scaling_table
+from . import leak_table, scaling_table
 from .cells import cycles_note, headers, row_cells
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -53,6 +53,10 @@ def render(rep: Report) -> str:
     if rep.run.env.get("scaling"):
         out += ["", "## Multi-core scaling", "", scaling_table.NOTE, ""]
         out += table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
+    if rep.run.env.get("leak"):
+        records = rep.run.env["leak"]
+        out += ["", "## Leak checks", "", f"{leak_table.NOTE} {leak_table.threshold_line(records)}", ""]
+        out += table(leak_table.HEADERS, leak_table.rows(records))
     if rep.crosschecks:
         out += ["", "## Cross-verification", "",
                 "Each provider's keys, signatures and ciphertexts checked by every other provider "

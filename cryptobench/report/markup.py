@@ -22,7 +22,7 @@ def safe_lines(lines: list[str]) -> str:
 
 def table(headers: list[str], rows: list[list[str]]) -> list[str]:
     esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-    out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    out = ["| " + " | ".join(esc(h) for h in headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     out += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
     return out
 

@@ -9,7 +9,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..textsafe import printable
-from . import scaling_table
+from . import leak_table, scaling_table
 from .cells import cycles_note, row_cells
 from .cells import headers as table_headers
 from .markup import environment_lines, plain, reference_table, rich_table
@@ -59,6 +59,9 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             rich_table("Multi-core scaling", scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
         )
         console.print(Text(scaling_table.NOTE))
+    if rep.run.env.get("leak"):
+        console.print(rich_table("Leak checks", leak_table.HEADERS, leak_table.rows(rep.run.env["leak"])))
+        console.print(Text(f"{leak_table.NOTE} {leak_table.threshold_line(rep.run.env['leak'])}"))
     if rep.references:
         title = "References, measured elsewhere (no ratio unless --normalise)"
         console.print(rich_table(title, *reference_table(rep)))
