@@ -1,0 +1,212 @@
+"""The leak check (docs/leak.md): dudect's statistics, the classes, the C driver's `leak` request,
+and the controls — a deliberately leaky plugin caught every time, a constant-time one never."""
+
+import dataclasses
+import json
+import subprocess
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+from cryptobench.drivers.registry import C_HOST, C_PLUGINS, REPO
+from cryptobench.errors import UserError
+from cryptobench.leak import classes, ttest
+from cryptobench.leak.check import Budget, run_check
+
+FIXTURE = REPO / "tests" / "fixtures" / "leaky_plugin.c"
+OPENSSL_PLUGIN = C_PLUGINS / "libcb_openssl.so"
+GO_DRIVER = REPO / "drivers" / "go" / "build" / "cbdriver-go"
+needs_c = pytest.mark.skipif(not C_HOST.exists(), reason="the generic C driver is not built (make -C drivers/c)")
+
+# The controls' budget: each leak must show within this many measurements, every time.
+DETECT_WITHIN = 60_000
+REPEATS = 10
+
+
+# --- statistics -----------------------------------------------------------------------------------
+
+
+def test_welch_t_tells_a_shift_from_noise():
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(1000, 50, 20_000), rng.normal(1000, 50, 20_000)
+    limits = ttest.crop_limits(np.concatenate([a, b])[:4000])
+    assert len(limits) == ttest.PERCENTILES and np.all(np.diff(limits) >= 0)
+    assert abs(ttest.strongest(a, b, limits).t) < 5
+    shifted = ttest.strongest(a, b + 8, limits)  # 8 units on a spread of 50: t about 16 with 20,000 each
+    assert abs(shifted.t) > ttest.THRESHOLD
+
+
+def test_second_order_sees_a_difference_in_spread_only():
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(1000, 20, 20_000), rng.normal(1000, 40, 20_000)
+    found = {t.name: t.t for t in ttest.tests(a, b, ttest.crop_limits(np.concatenate([a, b])))}
+    assert abs(found["raw"]) < 5 and abs(found["second order"]) > ttest.THRESHOLD
+
+
+def test_a_crop_with_too_few_measurements_does_not_count():
+    a, b = np.arange(100.0), np.arange(100.0) + 50
+    assert ttest.strongest(a, b, ttest.crop_limits(np.concatenate([a, b]))) is None  # under MIN_PER_CLASS
+    assert ttest.strongest(a, b, ttest.crop_limits(np.concatenate([a, b])), min_per_class=10) is not None
+
+
+# --- classes ---------------------------------------------------------------------------------------
+
+
+def test_classes_per_operation():
+    from cryptobench.algorithms import get
+
+    names = lambda alg, op: [c.name for c in classes.applicable(get(alg), op)]  # noqa: E731
+    assert names("aes-128-gcm", "open") == ["tag"]
+    assert names("aes-128-ecb", "encrypt") == ["plaintext", "key"]
+    assert names("x25519", "derive") == ["secret", "low-weight"]
+    assert names("ed25519", "sign") == ["secret", "input"]
+    assert names("rsa-2048-oaep", "decrypt") == ["input"]
+    assert names("ml-kem-768", "decaps") == ["validity"]
+    assert names("sha256", "hash") == []
+    assert classes.parse(["tag,key", "tag"]) == ["tag", "key"]
+    with pytest.raises(UserError, match="unknown leak class 'nope'"):
+        classes.parse(["nope"])
+
+
+# --- the driver's leak request -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def leaky(tmp_path_factory):
+    out = tmp_path_factory.mktemp("leaky") / "libcb_leaky.so"
+    subprocess.run(["gcc", "-O2", "-std=c11", "-fPIC", "-shared", "-fvisibility=hidden", f"-I{REPO / 'include'}",
+                    "-o", out, FIXTURE, "-lcrypto"], check=True)  # fmt: skip
+    return out
+
+
+class Driver:
+    def __init__(self, *argv):
+        self.p = subprocess.Popen([str(C_HOST), *map(str, argv)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True)  # fmt: skip
+        assert self.ask({"cmd": "hello", "protocol": 5})["protocol"] == 5
+
+    def ask(self, msg: dict) -> dict:
+        self.p.stdin.write(json.dumps(msg) + "\n")
+        self.p.stdin.flush()
+        return json.loads(self.p.stdout.readline())
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def leaky_driver(leaky):
+    d = Driver("--plugin", leaky)
+    yield d
+    d.close()
+
+
+@needs_c
+def test_leak_request_times_each_call_and_says_how_each_input_ended(leaky_driver):
+    key, iv = "00" * 16, "11" * 12
+    sealed = leaky_driver.ask({"cmd": "verify", "alg": "aes-128-gcm",
+                               "cases": [{"id": 0, "op": "seal", "key": key, "iv": iv, "msg": "22" * 32}]})  # fmt: skip
+    ct = sealed["results"][0]["out"]
+    forged = ct[:-2] + ("00" if ct[-2:] != "00" else "01")
+    resp = leaky_driver.ask({"cmd": "leak", "alg": "aes-128-gcm", "op": "open", "order": [0, 1, 1, 0, 1],
+                             "inputs": [{"key": key, "iv": iv, "msg": ct}, {"key": key, "iv": iv, "msg": forged}]})  # fmt: skip
+    assert resp["ok"] and resp["counter"] in ("tsc", "clock")
+    assert len(resp["times"]) == 5 and all(isinstance(t, int) and t > 0 for t in resp["times"])
+    assert resp["outcomes"] == ["ok", "rejected"]
+
+
+@needs_c
+@pytest.mark.parametrize("req, said", [
+    ({"alg": "aes-128-gcm", "op": "open", "inputs": [], "order": []}, "non-empty"),
+    ({"alg": "aes-128-gcm", "op": "open", "inputs": [{"key": "00" * 16, "iv": "00" * 12, "msg": "00" * 20}],
+      "order": [1]}, "order[0] is not an index"),
+    ({"alg": "sha256", "op": "hash", "inputs": [{"msg": ""}], "order": [0]}, "not offered"),
+    ({"alg": "aes-128-gcm", "op": "open", "inputs": [{"key": "0", "iv": "", "msg": ""}], "order": [0]}, "input 0"),
+])  # fmt: skip
+def test_leak_request_errors_are_one_line_and_the_driver_stays_usable(leaky_driver, req, said):
+    resp = leaky_driver.ask({"cmd": "leak", **req})
+    assert not resp["ok"] and said in resp["error"] and "\n" not in resp["error"]
+    assert leaky_driver.ask({"cmd": "hello", "protocol": 5})["ok"]
+
+
+# --- controls ----------------------------------------------------------------------------------------
+
+
+@needs_c
+@pytest.mark.parametrize("alg, op, size, name", [("aes-128-gcm", "open", 64, "tag"),
+                                                ("aes-128-ecb", "encrypt", 16, "plaintext")])  # fmt: skip
+def test_a_leaky_provider_is_caught_every_time(leaky_driver, alg, op, size, name):
+    found = [run_check(leaky_driver.ask, "plugin:leaky", alg, op, size, name,
+                       Budget(seconds=30, measurements=DETECT_WITHIN), seed=i) for i in range(REPEATS)]  # fmt: skip
+    assert [r.status for r in found] == ["leak"] * REPEATS, [r.verdict() for r in found]
+    assert all(r.detected_after <= DETECT_WITHIN for r in found)
+
+
+@needs_c
+def test_the_constant_time_control_is_not_flagged(leaky_driver):
+    found = [run_check(leaky_driver.ask, "plugin:leaky", "aes-256-gcm", "open", 64, "tag",
+                       Budget(seconds=30, measurements=DETECT_WITHIN), seed=i) for i in range(REPEATS)]  # fmt: skip
+    assert [r.status for r in found] == ["no leak detected"] * REPEATS, [r.verdict() for r in found]
+    assert all(r.measurements >= DETECT_WITHIN - 1000 for r in found)  # as many as a leak needed to show
+
+
+@needs_c
+def test_a_forged_tag_that_is_accepted_voids_the_check(leaky_driver, monkeypatch):
+    """Inputs that do not do what their class says (here: a 'forged' tag that is the real one) fail the check."""
+    real = classes._tag
+
+    def unforged(src, a, op, size, rng):
+        built = real(src, a, op, size, rng)
+        sealed = src.outputs([{"op": "seal", "key": built.inputs[0]["key"], "iv": built.inputs[0]["iv"],
+                               "msg": "33" * size}])  # fmt: skip
+        good = {**built.inputs[0], "msg": sealed[0].hex()}
+        return classes.Inputs([good, *built.inputs[1:]], built.members, built.expect)
+
+    monkeypatch.setitem(classes.CLASSES, "tag", dataclasses.replace(classes.CLASSES["tag"], build=unforged))
+    res = run_check(leaky_driver.ask, "plugin:leaky", "aes-128-gcm", "open", 64, "tag", Budget(seconds=5), seed=1)
+    assert res.status == "failed" and "expected 'rejected'" in res.detail
+
+
+# --- the command -------------------------------------------------------------------------------------
+
+
+@needs_c
+def test_leak_command_reports_stores_and_exits_1_on_a_leak(tmp_path, leaky):
+    out, md = tmp_path / "leak.json", tmp_path / "leak.md"
+    res = run_cli("leak", "--plugin", leaky, "--provider", "plugin:leaky", "--alg", "aes-128-gcm,aes-256-gcm",
+                  "--class", "tag", "--seconds", "3", "--measurements", "60000", "--db", tmp_path / "l.db",
+                  "--json", out, "--md", md, "--quiet")  # fmt: skip
+    assert res.returncode == 1, res.stderr
+    got = {r["alg"]: r for r in json.loads(out.read_text())["leak"]}
+    assert got["aes-128-gcm"]["status"] == "leak" and got["aes-256-gcm"]["status"] == "no leak detected"
+    assert len(got["aes-128-gcm"]["histogram"]["a"]) == 40
+    assert "leak: \\|t\\|" in md.read_text() and "no leak detected in" in md.read_text()
+    shown = run_cli("show", "latest", "--db", tmp_path / "l.db", "--format", "md")
+    assert shown.returncode == 0 and "## Leak checks" in shown.stdout
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--class", "nope"], "unknown leak class 'nope'"),
+    (["--alg", "sha256"], "no leak check applies"),
+    (["--seconds", "-1"], "--seconds"),
+])  # fmt: skip
+def test_leak_command_refuses_bad_input_in_one_line(tmp_path, args, said):
+    res = run_cli("leak", "--db", tmp_path / "l.db", "--quiet", *args)
+    assert res.returncode == 2 and said in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+
+
+@needs_c
+@pytest.mark.skipif(
+    not OPENSSL_PLUGIN.exists() or not GO_DRIVER.exists(), reason="the OpenSSL or Go driver is not built"
+)
+def test_a_driver_without_the_leak_request_is_not_offered(tmp_path):
+    """The Go driver speaks protocol 4: its check is 'not offered', saying why, and the run goes on."""
+    out = tmp_path / "leak.json"
+    res = run_cli("leak", "--provider", "go:stdlib,c:openssl", "--alg", "aes-128-gcm", "--class", "tag",
+                  "--seconds", "0.5", "--db", tmp_path / "l.db", "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    got = {r["provider"]: r for r in json.loads(out.read_text())["leak"]}
+    assert got["c:openssl"]["status"] == "no leak detected"
+    assert got["go:stdlib"]["status"] == "not offered" and "protocol 4" in got["go:stdlib"]["detail"]
