@@ -15,7 +15,8 @@ from ..errors import DriverError
 from . import ttest
 from .classes import CLASSES, Inputs, LeakInputError, Source, applicable
 
-FIRST_BATCH = 2000  # measurements of the first request; each later one doubles, up to BATCH_SECONDS
+FIRST_BATCH = 500  # measurements of the first request (an RSA key takes ms to prepare); each later one
+# doubles, up to BATCH_SECONDS of wall time
 BATCH_SECONDS = 0.5
 MAX_BATCH = 50_000
 DISCARD = 10  # first measurements of each batch, made right after the cells: cold caches for either class
@@ -38,7 +39,7 @@ class LeakResult:
     op: str
     size: int
     leak_class: str
-    status: str  # "leak", "no leak detected", "failed", "not offered"
+    status: str  # "leak", "no leak detected", "too few measurements", "failed", "not offered"
     labels: tuple[str, str] = ("", "")
     counter: str = ""  # what the driver timed with: "tsc" or "clock"
     measurements: int = 0
@@ -183,6 +184,9 @@ def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, siz
         res.detail = res.detail or "no measurement made"
         return res
     res.status = "leak" if res.detected_after is not None else "no leak detected"
+    if res.max_t is None:  # no test had enough measurements in both classes: nothing was tested
+        res.status = "too few measurements"
+        res.detail = f"{res.measurements:,} in {budget.seconds:g} s; a test needs {ttest.MIN_PER_CLASS:,} per class"
     if res.status != "leak" and res.detail:  # a driver fault after some batches: what was measured stands
         res.status = "failed"
     res.medians = (float(np.median(times[0])), float(np.median(times[1])))

@@ -30,7 +30,7 @@ class Source:
         self.ask, self.alg = ask, alg
 
     def outputs(self, cases: list[dict]) -> list[bytes]:
-        resp = self.ask({"cmd": "verify", "alg": self.alg, "cases": [{"id": i, **c} for i, c in enumerate(cases)]})
+        resp = self.ask({"cmd": "verify", "alg": self.alg, "cases": [{"id": str(i), **c} for i, c in enumerate(cases)]})
         if not resp.get("ok"):
             raise LeakInputError(f"{self.alg}: {resp.get('error')}")
         outs = []

@@ -273,7 +273,7 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 	}
 	for _, v := range []string{"1", "2", "3", "null"} {
 		out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":` + v + `}`))
-		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":4,"provider":"go:stdlib"`) {
+		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":5,"provider":"go:stdlib"`) {
 			t.Fatalf("hello (protocol %s) after errors: %s", v, out)
 		}
 	}
@@ -433,5 +433,35 @@ func TestBigStreamedDecryptRegeneratesItsCiphertext(t *testing.T) {
 		if u, ok := c.(untimedCell); !ok || u.takeUntimed() <= 0 {
 			t.Errorf("%s: no regeneration time measured", alg)
 		}
+	}
+}
+
+// TestLeakTimesEachPreparedCall: the leak request (protocol 5) answers one
+// time per order entry and says which inputs the library refused.
+func TestLeakTimesEachPreparedCall(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	key, iv := strings.Repeat("00", 16), strings.Repeat("11", 12)
+	a := d.prov.alg("aes-128-gcm")
+	rawIV, _ := hex.DecodeString(iv)
+	sealed, err := a.Exec(&Case{Op: "seal", Key: make([]byte, 16), IV: rawIV, Msg: make([]byte, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := append([]byte(nil), sealed...)
+	forged[len(forged)-1] ^= 1
+	line := fmt.Sprintf(`{"cmd":"leak","alg":"aes-128-gcm","op":"open","order":[1,0,1],"inputs":[`+
+		`{"key":%q,"iv":%q,"msg":%q},{"key":%q,"iv":%q,"msg":%q}]}`,
+		key, iv, hex.EncodeToString(sealed), key, iv, hex.EncodeToString(forged))
+	resp, _ := d.HandleLine([]byte(line))
+	var got leakResponse
+	if err := json.Unmarshal(resp, &got); err != nil || !got.OK || len(got.Times) != 3 {
+		t.Fatalf("leak: %s", resp)
+	}
+	if got.Outcomes[0] != "ok" || got.Outcomes[1] != "rejected" || got.Counter != "clock" {
+		t.Fatalf("outcomes: %s", resp)
+	}
+	bad, _ := d.HandleLine([]byte(`{"cmd":"leak","alg":"aes-128-gcm","op":"open","order":[3],"inputs":[{}]}`))
+	if !strings.Contains(string(bad), "order[0] is not an index") {
+		t.Fatalf("bad order: %s", bad)
 	}
 }

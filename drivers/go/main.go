@@ -1,5 +1,5 @@
 // Command cbdriver-go is cryptobench's Go driver: it speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 4) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
 // provider, selected by --provider.
 package main
 
@@ -93,6 +93,9 @@ func (d *Driver) HandleLine(line []byte) (resp []byte, quit bool) {
 		return encodeResponse(r, err), false
 	case "keypair":
 		r, err := d.keypair(req)
+		return encodeResponse(r, err), false
+	case "leak":
+		r, err := d.leak(req)
 		return encodeResponse(r, err), false
 	case "bye":
 		return encodeResponse(okResponse{OK: true}, nil), true

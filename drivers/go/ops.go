@@ -43,6 +43,11 @@ type Alg struct {
 	// signature that does not verify, a malformed key), an *unsupportedError
 	// when the library has no API for this variant of the operation.
 	Exec func(c *Case) ([]byte, error)
+	// Prepare parses a case outside any clock and returns its one operation,
+	// for the leak request (protocol version 5: sign, derive, decaps, RSA
+	// decrypt, cipher encrypt/decrypt, AEAD seal/open); Exec runs the same
+	// function once for those operations. nil: no leak check (not offered).
+	Prepare func(c *Case) (func() ([]byte, error), error)
 	// NewCell prepares one bench cell. Op is already checked against Ops and
 	// Chunk against Stream.
 	NewCell func(p *CellParams) (Cell, error)
@@ -547,17 +552,20 @@ func blockAlgWith(name string, keyLen int, mode blockMode, bc blockCipher) *Alg 
 		}
 		return b, nil
 	}
+	prepareCase := func(c *Case) (func() ([]byte, error), error) {
+		b, err := prepare(c.Key, c.IV, len(c.Msg))
+		if err != nil {
+			return nil, err
+		}
+		encrypt := c.Op == "encrypt"
+		return func() ([]byte, error) { return run(b, c.IV, encrypt, c.Msg), nil }, nil
+	}
 	return &Alg{
-		Name:   name,
-		Ops:    []string{"encrypt", "decrypt"},
-		Stream: mode != modeECB,
-		Exec: func(c *Case) ([]byte, error) {
-			b, err := prepare(c.Key, c.IV, len(c.Msg))
-			if err != nil {
-				return nil, err
-			}
-			return run(b, c.IV, c.Op == "encrypt", c.Msg), nil
-		},
+		Name:    name,
+		Ops:     []string{"encrypt", "decrypt"},
+		Stream:  mode != modeECB,
+		Exec:    func(c *Case) ([]byte, error) { return runPrepared(prepareCase, c) },
+		Prepare: prepareCase,
 		NewCell: func(p *CellParams) (Cell, error) {
 			b, err := prepare(p.Key, p.IV, p.Size)
 			if err != nil {
@@ -652,23 +660,27 @@ func aeadAlg(name string, keyLen, nonceLen int, newAEAD func(key []byte) (cipher
 		}
 		return a, nil
 	}
-	return &Alg{
-		Name: name,
-		Ops:  []string{"seal", "open"},
-		Exec: func(c *Case) ([]byte, error) {
-			a, err := prepare(c.Key, c.IV)
-			if err != nil {
-				return nil, err
-			}
-			if c.Op == "seal" {
-				return a.Seal(nil, c.IV, c.Msg, c.AAD), nil
-			}
+	prepareCase := func(c *Case) (func() ([]byte, error), error) {
+		a, err := prepare(c.Key, c.IV)
+		if err != nil {
+			return nil, err
+		}
+		if c.Op == "seal" {
+			return func() ([]byte, error) { return a.Seal(nil, c.IV, c.Msg, c.AAD), nil }, nil
+		}
+		return func() ([]byte, error) {
 			pt, err := a.Open(nil, c.IV, c.Msg, c.AAD)
 			if err != nil {
 				return nil, errRejected
 			}
 			return pt, nil
-		},
+		}, nil
+	}
+	return &Alg{
+		Name:    name,
+		Ops:     []string{"seal", "open"},
+		Exec:    func(c *Case) ([]byte, error) { return runPrepared(prepareCase, c) },
+		Prepare: prepareCase,
 		NewCell: func(p *CellParams) (Cell, error) {
 			a, err := prepare(p.Key, p.IV)
 			if err != nil {
@@ -687,6 +699,16 @@ func aeadAlg(name string, keyLen, nonceLen int, newAEAD func(key []byte) (cipher
 }
 
 // ---- shared executor plumbing ---------------------------------------------
+
+// runPrepared prepares a case and runs its one operation: a verify case runs
+// exactly the function a leak measurement times.
+func runPrepared(prepare func(c *Case) (func() ([]byte, error), error), c *Case) ([]byte, error) {
+	run, err := prepare(c)
+	if err != nil {
+		return nil, err
+	}
+	return run()
+}
 
 // execCase runs one verify case through the algorithm's executor, turning a
 // panic from a library into an error result.

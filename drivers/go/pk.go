@@ -192,13 +192,24 @@ func (c *verifyCell) Run() uint64 {
 func (c *verifyCell) Output() []byte { return verifyOK }
 
 func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
+	prepareSign := func(c *Case) (func() ([]byte, error), error) {
+		if c.Op != "sign" {
+			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
+		}
+		k, err := s.parsePrivate(c.Private)
+		if err != nil {
+			return nil, reject(err)
+		}
+		return func() ([]byte, error) { return k.sign(c.Msg) }, nil
+	}
 	ops := []string{"sign", "verify"}
 	if s.keygen {
 		ops = append([]string{"keygen"}, ops...)
 	}
 	return &Alg{
-		Name: s.name,
-		Ops:  ops,
+		Name:    s.name,
+		Ops:     ops,
+		Prepare: prepareSign,
 		Exec: func(c *Case) ([]byte, error) {
 			switch c.Op {
 			case "sign":
@@ -208,11 +219,7 @@ func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
 				if c.Deterministic && s.randomised {
 					return nil, unsupported("%s: the library has no deterministic signing API", s.name)
 				}
-				k, err := s.parsePrivate(c.Private)
-				if err != nil {
-					return nil, reject(err)
-				}
-				return k.sign(c.Msg)
+				return runPrepared(prepareSign, c)
 			case "verify":
 				if len(c.Ctx) > 0 {
 					return nil, unsupported("%s takes no context string", s.name)
@@ -294,25 +301,34 @@ func kexAlg[K kexPrivate](s kexScheme[K]) *Alg {
 	if s.keygen {
 		ops = []string{"keygen", "derive"}
 	}
+	prepareDerive := func(c *Case) (func() ([]byte, error), error) {
+		if c.Op != "derive" {
+			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
+		}
+		k, err := s.parsePrivate(c.Private)
+		if err != nil {
+			return nil, reject(err)
+		}
+		peer, err := s.parsePublic(c.Public)
+		if err != nil {
+			return nil, reject(err)
+		}
+		return func() ([]byte, error) {
+			out, err := k.derive(peer)
+			if err != nil {
+				return nil, reject(err)
+			}
+			return out, nil
+		}, nil
+	}
 	return &Alg{
-		Name: s.name,
-		Ops:  ops,
+		Name:    s.name,
+		Ops:     ops,
+		Prepare: prepareDerive,
 		Exec: func(c *Case) ([]byte, error) {
 			switch c.Op {
 			case "derive":
-				k, err := s.parsePrivate(c.Private)
-				if err != nil {
-					return nil, reject(err)
-				}
-				peer, err := s.parsePublic(c.Public)
-				if err != nil {
-					return nil, reject(err)
-				}
-				out, err := k.derive(peer)
-				if err != nil {
-					return nil, reject(err)
-				}
-				return out, nil
+				return runPrepared(prepareDerive, c)
 			case "keygen":
 				return nil, unsupported("%s: no key generation from a seed", s.name)
 			}
@@ -408,9 +424,26 @@ func kemAlg(s kemScheme) *Alg {
 		dk, err := s.generate()
 		return kemKey{dk}, err
 	}
+	prepareDecaps := func(c *Case) (func() ([]byte, error), error) {
+		if c.Op != "decaps" {
+			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
+		}
+		dk, err := s.fromSeed(c.Private)
+		if err != nil {
+			return nil, reject(err)
+		}
+		return func() ([]byte, error) {
+			k, err := dk.Decapsulate(c.Msg)
+			if err != nil {
+				return nil, reject(err)
+			}
+			return k, nil
+		}, nil
+	}
 	return &Alg{
-		Name: s.name,
-		Ops:  []string{"keygen", "encaps", "decaps"},
+		Name:    s.name,
+		Ops:     []string{"keygen", "encaps", "decaps"},
+		Prepare: prepareDecaps,
 		Exec: func(c *Case) ([]byte, error) {
 			switch c.Op {
 			case "keygen":
@@ -437,15 +470,7 @@ func kemAlg(s kemScheme) *Alg {
 				}
 				return append(ct, k...), nil
 			case "decaps":
-				dk, err := s.fromSeed(c.Private)
-				if err != nil {
-					return nil, reject(err)
-				}
-				k, err := dk.Decapsulate(c.Msg)
-				if err != nil {
-					return nil, reject(err)
-				}
-				return k, nil
+				return runPrepared(prepareDecaps, c)
 			}
 			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
 		},
@@ -530,9 +555,26 @@ func (c *decryptCell) Run() uint64 {
 func (c *decryptCell) Output() []byte { return c.out }
 
 func pkeAlg[K pkePrivate](s pkeScheme[K]) *Alg {
+	prepareDecrypt := func(c *Case) (func() ([]byte, error), error) {
+		if c.Op != "decrypt" {
+			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
+		}
+		k, err := s.parsePrivate(c.Private)
+		if err != nil {
+			return nil, reject(err)
+		}
+		return func() ([]byte, error) {
+			pt, err := k.decrypt(c.Msg)
+			if err != nil {
+				return nil, reject(err)
+			}
+			return pt, nil
+		}, nil
+	}
 	return &Alg{
-		Name: s.name,
-		Ops:  []string{"encrypt", "decrypt"},
+		Name:    s.name,
+		Ops:     []string{"encrypt", "decrypt"},
+		Prepare: prepareDecrypt,
 		Exec: func(c *Case) ([]byte, error) {
 			switch c.Op {
 			case "encrypt":
@@ -546,15 +588,7 @@ func pkeAlg[K pkePrivate](s pkeScheme[K]) *Alg {
 				}
 				return ct, nil
 			case "decrypt":
-				k, err := s.parsePrivate(c.Private)
-				if err != nil {
-					return nil, reject(err)
-				}
-				pt, err := k.decrypt(c.Msg)
-				if err != nil {
-					return nil, reject(err)
-				}
-				return pt, nil
+				return runPrepared(prepareDecrypt, c)
 			}
 			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
 		},

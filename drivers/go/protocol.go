@@ -12,7 +12,7 @@ import (
 
 // protocolVersion is the highest version this driver implements; hello
 // accepts any requested version >= 1 and answers with this one.
-const protocolVersion = 4
+const protocolVersion = 5
 
 // defaultTargetNs is the calibration target when a bench request has none.
 const defaultTargetNs = 5_000_000
@@ -27,6 +27,10 @@ type Request struct {
 
 	// verify
 	Cases []rawCase `json:"cases"`
+
+	// leak (and op)
+	Inputs []rawCase `json:"inputs"`
+	Order  []int     `json:"order"`
 
 	// bench
 	Op       string  `json:"op"`

@@ -711,7 +711,7 @@ static void test_bench(void) {
   char language[16];
   snprintf(language, sizeof language, "%.*s", (int)strcspn(CB_TEST_PROVIDER, ":"),
            CB_TEST_PROVIDER);
-  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 4 &&
+  check(is_ok(h) && json_integer_value(json_object_get(h, "protocol")) == 5 &&
             json_integer_value(json_object_get(json_object_get(h, "clock"), "probe_reads")) ==
                 20000 &&
             strcmp(str(h, "provider"), CB_TEST_PROVIDER) == 0 &&

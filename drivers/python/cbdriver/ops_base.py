@@ -241,6 +241,11 @@ class Provider:
         Unsupported when it has no API for the variant asked for."""
         raise NotImplementedError
 
+    def prepare(self, alg: str, case: dict) -> Callable[[], bytes]:
+        """A case made ready outside any clock: the returned call is its one operation (the `leak`
+        request times it). A provider that only has execute() cannot be leak-checked faithfully."""
+        raise NotImplementedError(f"not offered: {self.id} prepares no case apart from running it (leak)")
+
     def keypair(self, alg: str) -> tuple[bytes, bytes]:
         """A fresh key pair (public, private) in the encodings of docs/protocol.md."""
         raise ValueError(f"{alg} has no key pair in {self.id}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ssl
+from collections.abc import Callable
 
 import cryptography
 from cryptography.exceptions import InvalidTag
@@ -182,36 +183,59 @@ class CryptographyProvider(Provider):
         return PK[alg].keypair()
 
     def execute(self, alg: str, case: dict) -> bytes:
+        return self.prepare(alg, case)()
+
+    def prepare(self, alg: str, case: dict) -> Callable[[], bytes]:
         op = case.get("op")
         if op not in self.offers.get(alg, ()):
             raise ValueError(f"{alg} {op!r} not offered by {self.id}")
         if alg in PK:
-            return pk_cryptography.execute(PK[alg], alg, case)
+            return pk_cryptography.prepare(PK[alg], alg, case)
         msg = case_bytes(case, "msg")
         if op == "hash":
-            h = hashes.Hash(HASHES[alg]())
-            h.update(msg)
-            return h.finalize()
+            algorithm = HASHES[alg]
+
+            def digest() -> bytes:
+                h = hashes.Hash(algorithm())
+                h.update(msg)
+                return h.finalize()
+
+            return digest
         if op == "mac":
-            h = hmac.HMAC(case_bytes(case, "key"), hashes.SHA256())
-            h.update(msg)
-            return h.finalize()
+            mac_key = case_bytes(case, "key")
+
+            def tag() -> bytes:
+                h = hmac.HMAC(mac_key, hashes.SHA256())
+                h.update(msg)
+                return h.finalize()
+
+            return tag
         key = case_bytes(case, "key")
         iv = case_bytes(case, "iv", required=CIPHERS.get(alg, (None, None))[1] is not modes.ECB)
         if op in ("encrypt", "decrypt"):
             c = new_cipher(alg, key, iv, int(case.get("counter", 0)))
-            ctx = c.encryptor() if op == "encrypt" else c.decryptor()
-            return ctx.update(msg) + ctx.finalize()
+
+            def crypt() -> bytes:
+                ctx = c.encryptor() if op == "encrypt" else c.decryptor()
+                return ctx.update(msg) + ctx.finalize()
+
+            return crypt
         aad = case_bytes(case, "aad", required=False)
         if alg not in AEADS:  # sm4-gcm
-            return gcm_seal(alg, key, iv, msg, aad) if op == "seal" else gcm_open(alg, key, iv, msg, aad)
+            if op == "seal":
+                return lambda: gcm_seal(alg, key, iv, msg, aad)
+            return lambda: gcm_open(alg, key, iv, msg, aad)
         aead = AEADS[alg](key)
         if op == "seal":
-            return aead.encrypt(iv, msg, aad)
-        try:
-            return aead.decrypt(iv, msg, aad)
-        except InvalidTag:
-            raise Rejected("tag does not verify") from None
+            return lambda: aead.encrypt(iv, msg, aad)
+
+        def opened() -> bytes:
+            try:
+                return aead.decrypt(iv, msg, aad)
+            except InvalidTag:
+                raise Rejected("tag does not verify") from None
+
+        return opened
 
     def cell(self, spec: CellSpec) -> Cell:
         alg = spec.alg

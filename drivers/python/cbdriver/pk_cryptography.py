@@ -295,6 +295,22 @@ def available(backend) -> dict[str, Scheme]:
 
 def execute(scheme: Scheme, alg: str, case: dict) -> bytes:
     """One verify case (docs/protocol.md, "Cases"): the output, or Rejected / Unsupported."""
+    return prepare(scheme, alg, case)()
+
+
+def _refusing(run: Callable[[], bytes], what: str) -> Callable[[], bytes]:
+    def call() -> bytes:
+        try:
+            return run()
+        except REFUSED as e:
+            raise _refused(what, e) from None
+
+    return call
+
+
+def prepare(scheme: Scheme, alg: str, case: dict) -> Callable[[], bytes]:
+    """A case's keys parsed and its operation made ready: the returned call is the one operation
+    (a verify case runs it once, a `leak` measurement times it)."""
     op = case.get("op")
     ctx = case_bytes(case, "ctx", required=False)
     if ctx and not scheme.has_context:
@@ -305,40 +321,29 @@ def execute(scheme: Scheme, alg: str, case: dict) -> bytes:
         if not isinstance(deterministic, bool):
             raise ValueError("deterministic must be true or false")
         sign = scheme.signer(scheme.load_private(private), deterministic)
-        try:
-            return sign(msg)
-        except REFUSED as e:
-            raise _refused("signing refused", e) from None
+        return _refusing(lambda: sign(msg), "signing refused")
     if op == "verify":
         public, msg, sig = case_bytes(case, "public"), case_bytes(case, "msg"), case_bytes(case, "sig")
         verify = scheme.verifier(scheme.load_public(public))
-        try:
+
+        def verified() -> bytes:
             verify(sig, msg)
-        except REFUSED as e:
-            raise _refused("signature does not verify", e) from None
-        return b"\x01"
+            return b"\x01"
+
+        return _refusing(verified, "signature does not verify")
     if op == "derive":
         private, public = case_bytes(case, "private"), case_bytes(case, "public")
         derive = scheme.deriver(scheme.load_private(private))
         peer = scheme.load_public(public)
-        try:
-            return derive(peer)
-        except REFUSED as e:
-            raise _refused("key agreement refused", e) from None
+        return _refusing(lambda: derive(peer), "key agreement refused")
     if op == "encrypt" and isinstance(scheme, RSAOAEP):
         public, msg = case_bytes(case, "public"), case_bytes(case, "msg")
         key = scheme.load_public(public)
-        try:
-            return key.encrypt(msg, scheme.padding)
-        except REFUSED as e:
-            raise _refused("encryption refused", e) from None
+        return _refusing(lambda: key.encrypt(msg, scheme.padding), "encryption refused")
     if op == "decrypt" and isinstance(scheme, RSAOAEP):
         private, ct = case_bytes(case, "private"), case_bytes(case, "msg")
         key = scheme.load_private(private)
-        try:
-            return key.decrypt(ct, scheme.padding)
-        except REFUSED as e:
-            raise _refused("decryption failed", e) from None
+        return _refusing(lambda: key.decrypt(ct, scheme.padding), "decryption failed")
     if op == "keygen":
         raise Unsupported(f"{alg}: key generation from a seed is defined for ML-KEM and ML-DSA only")
     raise ValueError(f"{alg} has no case operation {op!r}")

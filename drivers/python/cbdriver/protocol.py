@@ -1,4 +1,4 @@
-"""Protocol version 2 (docs/protocol.md): decode requests, dispatch, encode responses.
+"""Protocol version 5 (docs/protocol.md): decode requests, dispatch, encode responses.
 
 Any exception raised while handling a request becomes `{"ok": false, "error": "<one line>"}`;
 the driver stays usable.
@@ -14,7 +14,7 @@ import sys
 from . import inputs, timing
 from .ops_base import CellSpec, Provider, Rejected, Unsupported, check_cell_params
 
-PROTOCOL_VERSION = 4  # the highest version this driver implements; hello accepts any request >= 1
+PROTOCOL_VERSION = 5  # the highest version this driver implements; hello accepts any request >= 1
 _resolution_ns: int | None = None
 
 
@@ -74,6 +74,8 @@ def handle(provider: Provider, req: dict) -> dict:
             return bench(provider, req)
         if cmd == "keypair":
             return keypair(provider, req)
+        if cmd == "leak":
+            return leak(provider, req)
         if cmd == "bye":
             return {"ok": True}
         raise RequestError(f"unknown cmd {cmd!r}")
@@ -203,6 +205,33 @@ def bench(provider: Provider, req: dict) -> dict:
     timed = timing.measure(cell.call, batch, target_ns, warmup_ns, samples, cell.untimed)
     after = cell.checksum()  # one more, untimed: state leaking between operations shows here
     return {"ok": True, **timed, "checksum": checksum, "checksum_after": after, "peak_rss_kb": peak_rss_kb()}
+
+
+def leak(provider: Provider, req: dict) -> dict:
+    """Single operations timed one by one, each from its own prepared input (docs/protocol.md § leak)."""
+    alg, op = field_str(req, "alg"), field_str(req, "op")
+    _check_offered(provider, alg, op)
+    inputs, order = req.get("inputs"), req.get("order")
+    if not isinstance(inputs, list) or not isinstance(order, list) or not inputs or not order:
+        raise RequestError("fields inputs and order must be non-empty arrays")
+    calls = []
+    for i, k in enumerate(order):
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(inputs):
+            raise RequestError(f"order[{i}] is not an index into inputs (0 .. {len(inputs) - 1})")
+        if not isinstance(inputs[k], dict):
+            raise RequestError(f"input {k} is not an object")
+        try:
+            calls.append(provider.prepare(alg, {**inputs[k], "op": op}))
+        except NotImplementedError as e:
+            raise RequestError(str(e)) from None
+        except Exception as e:  # noqa: BLE001
+            raise RequestError(f"input {k}: {one_line(e)}") from None
+    times, refused = timing.time_each(calls, Rejected)
+    outcomes = ["unused"] * len(inputs)
+    for k, r in zip(order, refused, strict=True):
+        if outcomes[k] == "unused":
+            outcomes[k] = "rejected" if r else "ok"
+    return {"ok": True, "counter": "clock", "times": times, "outcomes": outcomes}
 
 
 def keypair(provider: Provider, req: dict) -> dict:

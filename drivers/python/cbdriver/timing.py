@@ -105,3 +105,18 @@ def measure(
         samples_ns.append(ns)
         sink ^= s
     return {"batch": batch, "samples_ns": samples_ns, "sink": sink, "warmup": warm}
+
+
+def time_each(calls: list[Callable[[], bytes]], rejected: type[Exception]) -> tuple[list[int], list[bool]]:
+    """The `leak` request (docs/protocol.md): each prepared operation timed alone, in order; whether
+    the library refused its input (a forged tag) is part of the operation, so it is inside the clock."""
+    c = clock
+    times, refused = [0] * len(calls), [False] * len(calls)
+    for i, call in enumerate(calls):
+        t0 = c()
+        try:
+            call()
+        except rejected:
+            refused[i] = True
+        times[i] = c() - t0
+    return times, refused

@@ -224,14 +224,16 @@ def test_bad_lines(line, needle):
 
 def test_hello(provider):
     resp = protocol.handle(provider, {"cmd": "hello", "protocol": 2})
-    assert resp["ok"] and resp["protocol"] == 4 and resp["provider"] == provider.id
+    assert (
+        resp["ok"] and resp["protocol"] == protocol.PROTOCOL_VERSION == 5 and resp["provider"] == provider.id
+    )
     assert resp["language"] == "python" and resp["clock"]["resolution_ns"] > 0
     assert resp["clock"]["probe_reads"] == 20000
     assert set(resp["stream"]) <= set(resp["offers"]) and resp["offers"]["noop"] == ["noop"]
     assert "OpenSSL" in resp["library_version"]
     # any requested version >= 1 is accepted and answered with the highest this driver implements
     for asked in (1, 3, 99):
-        assert protocol.handle(provider, {"cmd": "hello", "protocol": asked})["protocol"] == 4
+        assert protocol.handle(provider, {"cmd": "hello", "protocol": asked})["protocol"] == 5
     for bad in (0, -1, "2", 2.0, True, None):
         assert protocol.handle(provider, {"cmd": "hello", "protocol": bad})["ok"] is False
 
@@ -318,7 +320,7 @@ def test_subprocess_speaks_the_protocol(provider_id):
     lines = proc.stdout.splitlines()
     assert len(lines) == 4, proc.stdout
     hello, bench, bad, bye = (json.loads(line) for line in lines)
-    assert hello["ok"] and hello["provider"] == provider_id and hello["protocol"] == 4
+    assert hello["ok"] and hello["provider"] == provider_id and hello["protocol"] == 5
     assert bench["ok"] and bench["checksum"] == "00000020:fb4898be6151a393" and len(bench["samples_ns"]) == 3
     assert bad["ok"] is False and bad["error"]
     assert bye == {"ok": True}
@@ -430,3 +432,22 @@ def test_a_big_streamed_decryption_regenerates_its_ciphertext_off_the_clock(monk
     expected = reference(alg, op, key_for(alg), iv_for(alg), inputs.message(SEED, 4096))
     assert resp["checksum"] == inputs.checksum(expected) == resp["checksum_after"]
     assert any(ns > 0 for ns in taken)  # regeneration time was measured and handed to the loop
+
+
+def test_leak_times_each_prepared_operation_and_reports_refusals():
+    """The `leak` request (protocol 5): one call timed per order entry; a forged tag is 'rejected'."""
+    provider = load_provider("python:cryptography")
+    key, iv = bytes(16), bytes(12)
+    ct = AESGCM(key).encrypt(iv, b"x" * 32, b"")
+    forged = ct[:-1] + bytes([ct[-1] ^ 1])
+    inputs_ = [{"key": key.hex(), "iv": iv.hex(), "msg": m.hex()} for m in (ct, forged)]
+    resp = protocol.handle(provider, {"cmd": "leak", "alg": "aes-128-gcm", "op": "open", "inputs": inputs_,
+                                      "order": [1, 0, 1]})  # fmt: skip
+    assert resp["ok"] and resp["counter"] == "clock" and len(resp["times"]) == 3
+    assert all(t > 0 for t in resp["times"]) and resp["outcomes"] == ["ok", "rejected"]
+    bad = protocol.handle(provider, {"cmd": "leak", "alg": "aes-128-gcm", "op": "open", "inputs": inputs_,
+                                     "order": [2]})  # fmt: skip
+    assert not bad["ok"] and "order[0]" in bad["error"]
+    req = {"cmd": "leak", "alg": "sha256", "op": "hash", "inputs": [{"msg": ""}], "order": [0]}
+    hashlib_ = protocol.handle(load_provider("python:hashlib"), req)
+    assert not hashlib_["ok"] and hashlib_["error"].startswith("not offered")

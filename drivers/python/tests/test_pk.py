@@ -332,7 +332,7 @@ def test_subprocess_keypair_and_cases():
     ]
     proc = driver("python:cryptography", "\n".join(json.dumps(x) for x in lines) + "\n")
     hello, kp, bye = (json.loads(line) for line in proc.stdout.splitlines())
-    assert hello["protocol"] == 4 and "ed25519" in hello["offers"]
+    assert hello["protocol"] == 5 and "ed25519" in hello["offers"]
     assert len(kp["public"]) == 64 and len(kp["private"]) == 64 and bye == {"ok": True}
 
 
