@@ -16,6 +16,7 @@ from .drivers.client import DriverProcess
 from .errors import DriverError
 
 PROBE_READS = 20000
+LOOP_PROTOCOL = 4  # the version that made the loop normative; 5 only added the optional leak request
 MAX_BATCH = 1 << 30
 NOOP_CHECKSUM = "00000000:cbf29ce484222325"
 SHA256_1K_CHECKSUM = "00000020:fb4898be6151a393"  # docs/protocol.md § The fixed input
@@ -90,8 +91,10 @@ def _deterministic_cell(hello: dict) -> tuple[str, str, int] | None:
 def hello_fields(s: Session) -> list[str]:
     h = s.hello
     bad = []
-    if h.get("protocol") != PROTOCOL_VERSION:
-        bad.append(f"answers protocol {h.get('protocol')!r}, this orchestrator speaks {PROTOCOL_VERSION}")
+    version = h.get("protocol")
+    if not isinstance(version, int) or not LOOP_PROTOCOL <= version <= PROTOCOL_VERSION:
+        bad.append(f"answers protocol {version!r}: the measurement loop's rules are version {LOOP_PROTOCOL}, "
+                   f"this orchestrator speaks up to {PROTOCOL_VERSION}")  # fmt: skip
     if h.get("provider") != s.provider:
         bad.append(f"provider is {h.get('provider')!r}, started as {s.provider!r}")
     bad += [f"{k} is not a non-empty string" for k in HELLO_STRINGS if not (isinstance(h.get(k), str) and h[k])]
@@ -221,6 +224,42 @@ def error_shape(s: Session) -> list[str]:
     return bad
 
 
+def leak(s: Session) -> list[str]:
+    """Protocol 5's leak request (§ leak): one time per order entry, in order, and each input's outcome;
+    a bad index is a one-line error. Drivers speaking 1-4 have no such request: nothing to check."""
+    s.driver()
+    if s.hello.get("protocol", 0) < 5:
+        return []
+    cell = _deterministic_cell(s.hello)
+    if cell is None:
+        return []
+    alg, op, _size = cell
+    a = algorithms.get(alg)
+    base = {"key": fixed_input.cell_key(a.key_len)} if a.key_len else {}
+    if a.iv_len:
+        base["iv"] = fixed_input.cell_iv(a.iv_len)
+    inputs = [{**base, "msg": "00" * 64}, {**base, "msg": "ff" * 64}]
+    order = [0, 1, 1, 0, 1]
+    bad = []
+    try:
+        resp = s.request({"cmd": "leak", "alg": alg, "op": op, "inputs": inputs, "order": order})
+    except DriverError as e:
+        return [] if str(e).startswith("not offered") else [f"{alg} {op}: leak failed: {str(e)[:80]}"]
+    times = resp.get("times")
+    if not isinstance(times, list) or len(times) != len(order) or not all(isinstance(t, int) and t >= 0 for t in times):
+        bad.append(f"{alg} {op}: times {str(times)[:60]} are not {len(order)} non-negative integers")
+    if resp.get("counter") not in ("tsc", "clock"):
+        bad.append(f"counter {resp.get('counter')!r} is neither 'tsc' nor 'clock'")
+    if resp.get("outcomes") != ["ok", "ok"]:
+        bad.append(f"outcomes {resp.get('outcomes')!r}, expected ['ok', 'ok'] (both inputs ran and were accepted)")
+    try:
+        s.request({"cmd": "leak", "alg": alg, "op": op, "inputs": inputs, "order": [2]})
+        bad.append("an order index past the inputs was answered ok")
+    except DriverError:
+        pass
+    return bad
+
+
 def bye(s: Session) -> list[str]:
     proc = s.driver()
     proc.request({"cmd": "bye"}, s.timeout)
@@ -242,6 +281,7 @@ RULES: dict[str, tuple[Callable[[Session], list[str]], str]] = {
     "last-output": (last_output, "checksum_after (one more operation) equals checksum; the fixed input's values"),
     "not-offered": (not_offered, "what is not offered is refused with `not offered:`"),
     "error-shape": (error_shape, "a bad request gets a one-line error and the driver keeps serving"),
+    "leak": (leak, "protocol 5: leak times each measurement and says how each input ended"),
     "bye": (bye, "bye is answered and the driver exits 0"),
 }
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "drivers/python"
 from cbdriver import timing  # noqa: E402 - the path above makes it importable
 
 RULES = ("hello-fields", "resolution-probe", "warm-up", "calibration", "sample-count", "last-output",
-         "not-offered", "error-shape", "bye")  # fmt: skip
+         "not-offered", "error-shape", "leak", "bye")  # fmt: skip
 
 
 def checksum(out: bytes) -> str:
@@ -63,9 +63,25 @@ def bench(req: dict, broken: str, default: bytes) -> dict:
     return {"ok": True, **m, "checksum": first, "checksum_after": checksum(cell.output()), "peak_rss_kb": 0}
 
 
+def leak(req: dict, broken: str) -> dict:
+    """Each measurement one sha256 of its input, timed alone (docs/protocol.md § leak)."""
+    inputs, order = req["inputs"], req["order"]
+    if not all(isinstance(k, int) and 0 <= k < len(inputs) for k in order):
+        return {"ok": False, "error": "order has an index past the inputs"}
+    msgs = [bytes.fromhex(inputs[k]["msg"]) for k in order]
+    times = []
+    for m in msgs:
+        t0 = timing.clock()
+        hashlib.sha256(m).digest()
+        times.append(timing.clock() - t0)
+    if broken == "leak":
+        times = times[:-1]  # loses the last measurement
+    return {"ok": True, "counter": "clock", "times": times, "outcomes": ["ok"] * len(inputs)}
+
+
 def hello(provider: str, broken: str) -> dict:
     resp = {
-        "ok": True, "protocol": 4, "provider": provider, "language": "python", "library": "hashlib",
+        "ok": True, "protocol": 5, "provider": provider, "language": "python", "library": "hashlib",
         "library_version": "fake 1", "runtime": sys.version.split()[0],
         "clock": {"source": "perf_counter_ns", "resolution_ns": 1,
                   "probe_reads": 1000 if broken == "resolution-probe" else timing.PROBE_READS},
@@ -98,6 +114,8 @@ def main() -> int:
                     resp = bench(req, args.broken, default)
                 except KeyError as e:
                     resp = {"ok": False, "error": f"missing field {e}"}
+            elif cmd == "leak":
+                resp = leak(req, args.broken)
             elif cmd == "bye":
                 print('{"ok": true}', flush=True)
                 return 1 if args.broken == "bye" else 0
