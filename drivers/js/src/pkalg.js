@@ -98,6 +98,17 @@ async function lib(f) {
   }
 }
 
+// libSync: lib for a synchronous call (the leak request times it without a
+// promise's microtask around it).
+function libSync(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof Unsupported || e instanceof NotOffered || e instanceof Rejected) throw e;
+    throw new Rejected(e instanceof Error ? e.message : String(e));
+  }
+}
+
 function signOpts(e, c) {
   const o = { ctx: c.ctx && c.ctx.length > 0 ? c.ctx : null, deterministic: c.deterministic === true };
   if (o.ctx && !e.context) throw new Unsupported("no context string for this signature scheme");
@@ -191,6 +202,38 @@ export function pkAlg(name, ops, e) {
     }
   }
 
+  // prepare: a case's keys imported (each measurement its own import: no
+  // memo, so a fixed key costs what a random one does) and its one
+  // operation returned, for the leak request; null outside sign, derive,
+  // decrypt and decaps.
+  async function prepare(c) {
+    // a synchronous library is timed without a promise around it
+    const once = (f) => (e.async ? () => lib(f) : () => libSync(f));
+    switch (c.op) {
+      case "sign": {
+        const sign = e.signer(await lib(() => e.importPrivate(c.private)), signOpts(e, c));
+        return once(() => sign(c.msg));
+      }
+      case "derive": {
+        const derive = e.deriver(
+          await lib(() => e.importPrivate(c.private)),
+          await lib(() => e.importPublic(c.public)),
+        );
+        return once(() => derive());
+      }
+      case "decrypt": {
+        const decrypt = e.decryptor(await lib(() => e.importPrivate(c.private)));
+        return once(() => decrypt(c.msg));
+      }
+      case "decaps": {
+        const decaps = e.decapsulator(await lib(() => e.importPrivate(c.private)));
+        return once(() => decaps(c.msg));
+      }
+      default:
+        throw new NotOffered(`${name} ${c.op}: no single call to time`);
+    }
+  }
+
   async function cell(p) {
     const msg = p.msg;
     switch (p.op) {
@@ -267,6 +310,7 @@ export function pkAlg(name, ops, e) {
     stream: false,
     pk: true,
     exec,
+    prepare,
     cell,
     // keypair: a fresh key pair from the library's generator, encoded.
     keypair: async () => e.exportPair(await e.generate()),

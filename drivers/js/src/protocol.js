@@ -10,12 +10,14 @@ import { checksum, fromHex, message, toHex } from "./input.js";
 import { measure, PROBE_READS, probeResolution } from "./timing.js";
 import { NotOffered, Rejected, Unsupported } from "./ops.js";
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 // DEFAULT_TARGET_NS: the calibration target when a bench request has none.
 const DEFAULT_TARGET_NS = 5000000;
 // The oldest version a client may ask for (later versions are additive).
 export const MIN_PROTOCOL_VERSION = 1;
+// The leak request times one call: a clock coarser than this cannot (a browser's performance.now()).
+export const LEAK_MAX_RESOLUTION_NS = 1000;
 export const MAX_SIZE = 2 ** 31;
 export const MAX_CHUNK = 1 << 20;
 
@@ -91,6 +93,8 @@ export class Driver {
           return JSON.stringify(await this.bench(req));
         case "keypair":
           return JSON.stringify(await this.keypair(req));
+        case "leak":
+          return JSON.stringify(await this.leak(req));
         case "bye":
           this.quit = true;
           return JSON.stringify({ ok: true });
@@ -184,6 +188,57 @@ export class Driver {
     // One more operation, untimed: state leaking between operations shows here.
     const after = await checksumOfOne(cell);
     return { ok: true, ...m, checksum: sum, checksum_after: after, peak_rss_kb: this.env.peakRssKb() };
+  }
+
+  // leak (protocol 5, protocol.md § leak): one prepared case per measurement,
+  // each call timed alone. A public-key algorithm prepares its keys first
+  // (prepare); a symmetric one runs its case executor, which makes the
+  // cipher object per message as its bench cell does. A clock coarser than
+  // LEAK_MAX_RESOLUTION_NS (a browser's) cannot time one call: not offered.
+  async leak(req) {
+    const a = this.lookup(req.alg);
+    const op = req.op;
+    if (!a.ops.includes(op)) throw new NotOffered(`op ${JSON.stringify(op)} for ${a.name} by ${this.prov.id}`);
+    if (this.resolutionNs === 0 || this.resolutionNs > LEAK_MAX_RESOLUTION_NS) {
+      throw new NotOffered(`the clock's resolution (${this.resolutionNs} ns) is too coarse to time one call`);
+    }
+    if (a.pk && typeof a.prepare !== "function")
+      throw new NotOffered(`${a.name} prepares no case apart from running it`);
+    const { inputs, order } = req;
+    if (!Array.isArray(inputs) || !Array.isArray(order) || inputs.length === 0 || order.length === 0) {
+      throw new Error("fields inputs and order must be non-empty arrays");
+    }
+    const calls = [];
+    for (const [i, k] of order.entries()) {
+      if (!Number.isInteger(k) || k < 0 || k >= inputs.length) {
+        throw new Error(`order[${i}] is not an index into inputs (0 .. ${inputs.length - 1})`);
+      }
+      try {
+        const c = decodeCase({ ...inputs[k], op });
+        calls.push(a.pk ? await a.prepare(c) : () => a.exec(c));
+      } catch (e) {
+        throw new Error(`input ${k}: ${oneLine(errorMessage(e))}`);
+      }
+    }
+    const clock = this.env.clock;
+    const times = new Array(calls.length);
+    const refused = new Array(calls.length).fill(false);
+    for (let i = 0; i < calls.length; i++) {
+      const t0 = clock.now();
+      try {
+        const r = calls[i]();
+        if (r instanceof Promise) await r;
+      } catch (e) {
+        if (!(e instanceof Rejected)) throw new Error(`measurement ${i}: ${oneLine(errorMessage(e))}`);
+        refused[i] = true;
+      }
+      times[i] = clock.diffNs(t0, clock.now());
+    }
+    const outcomes = inputs.map(() => "unused");
+    order.forEach((k, i) => {
+      if (outcomes[k] === "unused") outcomes[k] = refused[i] ? "rejected" : "ok";
+    });
+    return { ok: true, counter: "clock", times, outcomes };
   }
 
   // keypair: a fresh key pair of a public-key algorithm from the provider's

@@ -218,10 +218,10 @@ test("errors keep the driver alive", async () => {
       assert.equal(d.quit, false);
     }
     const later = await request(d, { cmd: "hello", protocol: 5 });
-    assert.equal(later.protocol, 4, "a later version is answered with the highest one this driver speaks");
+    assert.equal(later.protocol, 5, "a later version is answered with the highest one this driver speaks");
     const hello = await request(d, { cmd: "hello", protocol: 1 });
     assert.equal(hello.ok, true);
-    assert.equal(hello.protocol, 4, "a version-1 client gets the highest version too (2 to 4 are additive)");
+    assert.equal(hello.protocol, 5, "a version-1 client gets the highest version too (2 to 4 are additive)");
     assert.equal(hello.provider, id);
     assert.deepEqual(Object.keys(hello), [
       "ok",
@@ -292,4 +292,44 @@ test("a browser-style environment (performance.now clock, no RSS, no GC)", async
   assert.equal(r.checksum, "00000020:fb4898be6151a393");
   assert.equal(r.peak_rss_kb, 0);
   for (const s of r.samples_ns) assert.ok(Number.isInteger(s));
+});
+
+test("leak times one prepared call per measurement and says which inputs were refused", async () => {
+  const d = await driverFor("js:node");
+  const key = "00".repeat(16);
+  const iv = "11".repeat(12);
+  const sealed = (
+    await request(d, {
+      cmd: "verify",
+      alg: "aes-128-gcm",
+      cases: [{ id: "s", op: "seal", key, iv, msg: "22".repeat(32) }],
+    })
+  ).results[0].out;
+  const forged = sealed.slice(0, -2) + (sealed.endsWith("00") ? "01" : "00");
+  const req = {
+    cmd: "leak",
+    alg: "aes-128-gcm",
+    op: "open",
+    order: [1, 0, 1],
+    inputs: [
+      { key, iv, msg: sealed },
+      { key, iv, msg: forged },
+    ],
+  };
+  const resp = await request(d, req);
+  assert.ok(resp.ok, JSON.stringify(resp));
+  assert.equal(resp.times.length, 3);
+  assert.deepEqual(resp.outcomes, ["ok", "rejected"]);
+  const bad = await request(d, { ...req, order: [2] });
+  assert.ok(!bad.ok && bad.error.includes("order[0]"), bad.error);
+  const kp = await request(d, { cmd: "keypair", alg: "x25519" });
+  const derive = {
+    cmd: "leak",
+    alg: "x25519",
+    op: "derive",
+    order: [0, 0],
+    inputs: [{ private: kp.private, public: kp.public }],
+  };
+  const x = await request(d, derive);
+  assert.ok(x.ok && x.times.length === 2 && x.outcomes[0] === "ok", JSON.stringify(x));
 });
