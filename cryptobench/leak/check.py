@@ -149,6 +149,9 @@ def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, siz
             resp = ask({"cmd": "leak", "alg": alg, "op": op, "inputs": inputs.inputs, "order": order})
         except DriverError as e:
             res.detail = str(e)
+            if res.detail.startswith("not offered"):
+                res.status = "not offered"
+                return res
             break
         if not resp.get("ok"):
             err = str(resp.get("error", ""))

@@ -1,8 +1,9 @@
 //! cbdriver-rust is cryptobench's Rust driver: it speaks the JSON-lines
-//! driver protocol (docs/protocol.md, version 2) on stdin/stdout for one
+//! driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
 //! provider, selected by `--provider`.
 
 mod input;
+mod leak;
 mod ops;
 mod protocol;
 mod timing;
@@ -126,6 +127,13 @@ impl Driver {
             "verify" => (encode_response(self.verify(&req)), false),
             "bench" => (encode_response(self.bench(&req)), false),
             "keypair" => (encode_response(self.keypair(&req)), false),
+            "leak" => (
+                encode_response(
+                    self.lookup(req.alg.as_deref())
+                        .and_then(|a| leak::leak(a, &req)),
+                ),
+                false,
+            ),
             "bye" => (encode_response(Ok(OkResponse { ok: true })), true),
             other => (
                 encode_response::<OkResponse>(Err(format!("unknown cmd {other:?}"))),

@@ -10,7 +10,7 @@ use crate::ops::{Case, Op};
 
 /// The highest protocol version this driver implements (hello answers
 /// with it whenever the orchestrator asks for version 1 or later).
-pub const PROTOCOL_VERSION: i64 = 4;
+pub const PROTOCOL_VERSION: i64 = 5;
 
 /// The calibration target when a bench request has none (protocol.md).
 pub const DEFAULT_TARGET_NS: i64 = 5_000_000;
@@ -27,6 +27,10 @@ pub struct Request {
 
     // verify
     pub cases: Vec<RawCase>,
+
+    // leak (and op)
+    pub inputs: Vec<RawCase>,
+    pub order: Vec<i64>,
 
     // bench
     pub op: Option<String>,

@@ -428,3 +428,42 @@ fn measurement_loop_check_values() {
         }
     }
 }
+
+#[test]
+fn leak_times_each_call_and_says_which_inputs_were_refused() {
+    let d = Driver::new(ops::provider("rust:ring").unwrap());
+    let (key, iv) = ("00".repeat(16), "11".repeat(12));
+    let seal = RawCase {
+        id: "s".into(),
+        op: "seal".into(),
+        key: key.clone(),
+        iv: iv.clone(),
+        msg: "22".repeat(32),
+        ..Default::default()
+    };
+    let sealed = run_case(d.prov.alg("aes-128-gcm").unwrap(), &seal)
+        .out
+        .unwrap();
+    let mut forged = sealed.clone();
+    forged.replace_range(
+        forged.len() - 2..,
+        if sealed.ends_with("00") { "01" } else { "00" },
+    );
+    let line = format!(
+        r#"{{"cmd":"leak","alg":"aes-128-gcm","op":"open","order":[1,0,1],"inputs":[{{"key":"{key}","iv":"{iv}","msg":"{sealed}"}},{{"key":"{key}","iv":"{iv}","msg":"{forged}"}}]}}"#
+    );
+    let v = call(&d, &line);
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["times"].as_array().unwrap().len(), 3);
+    assert_eq!(v["outcomes"], serde_json::json!(["ok", "rejected"]));
+    let bad = call(&d, &line.replace("[1,0,1]", "[2]"));
+    assert!(bad["error"].as_str().unwrap().contains("order[0]"), "{bad}");
+    let pk = call(
+        &d,
+        r#"{"cmd":"leak","alg":"x25519","op":"derive","order":[0],"inputs":[{}]}"#,
+    );
+    assert!(
+        pk["error"].as_str().unwrap().starts_with("not offered"),
+        "{pk}"
+    );
+}
