@@ -135,6 +135,7 @@ public final class Main {
         case "verify" -> new Reply(Protocol.encode(verify(req)), false);
         case "keypair" -> new Reply(Protocol.encode(keypair(req)), false);
         case "bench" -> new Reply(Protocol.encode(bench(req)), false);
+        case "leak" -> new Reply(Protocol.encode(Leak.leak(lookup(req), req)), false);
         case "bye" -> new Reply(Protocol.encode(Protocol.ok()), true);
         default -> throw new Protocol.BadRequest("unknown cmd \"" + cmd + "\"");
       };

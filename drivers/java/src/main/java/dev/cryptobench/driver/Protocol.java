@@ -18,7 +18,7 @@ import java.util.List;
  */
 final class Protocol {
   /** The highest version this driver implements (hello answers with it). */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   /** verify requests carry several MB of hex in one string: no length limit on strings. */
   private static final ObjectMapper JSON =
@@ -158,12 +158,17 @@ final class Protocol {
 
   /** The "cases" of a verify request. */
   static List<RawCase> cases(JsonNode req) throws BadRequest {
-    JsonNode cs = req.get("cases");
+    return cases(req, "cases");
+  }
+
+  /** The case objects of array field {@code field} ("cases" of verify, "inputs" of leak). */
+  static List<RawCase> cases(JsonNode req, String field) throws BadRequest {
+    JsonNode cs = req.get(field);
     if (cs == null || cs.isNull()) {
       return List.of();
     }
     if (!cs.isArray()) {
-      throw new BadRequest("\"cases\" must be an array");
+      throw new BadRequest("\"" + field + "\" must be an array");
     }
     List<RawCase> out = new ArrayList<>(cs.size());
     for (JsonNode c : cs) {

@@ -408,7 +408,7 @@ class BenchTest {
                   .handleLine("{\"cmd\":\"hello\",\"protocol\":" + asked + "}")
                   .line());
       assertTrue(v.path("ok").asBoolean(), v.toString());
-      assertEquals(4, v.path("protocol").asInt());
+      assertEquals(5, v.path("protocol").asInt());
     }
     JsonNode jca = JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\"}").line());
     for (String absent :
@@ -548,5 +548,38 @@ class BenchTest {
             r.path("error").asText().startsWith("not offered:"), id + ": " + line + " -> " + r);
       }
     }
+  }
+
+  /** The leak request (protocol 5): one time per order entry; a forged tag comes back rejected. */
+  @Test
+  void leakTimesEachCallAndSaysWhichInputsWereRefused() throws Exception {
+    Main d = driver("java:jca");
+    String key = "00".repeat(16);
+    String iv = "11".repeat(12);
+    String sealed =
+        Main.runCase(
+                Provider.create("java:jca").alg("aes-128-gcm"),
+                new Protocol.RawCase("s", "seal", key, iv, "", "22".repeat(32), null))
+            .path("out")
+            .asText();
+    String forged =
+        sealed.substring(0, sealed.length() - 2) + (sealed.endsWith("00") ? "01" : "00");
+    String line =
+        String.format(
+            "{\"cmd\":\"leak\",\"alg\":\"aes-128-gcm\",\"op\":\"open\",\"order\":[1,0,1],"
+                + "\"inputs\":[{\"key\":\"%s\",\"iv\":\"%s\",\"msg\":\"%s\"},"
+                + "{\"key\":\"%s\",\"iv\":\"%s\",\"msg\":\"%s\"}]}",
+            key, iv, sealed, key, iv, forged);
+    JsonNode r = doBench(d, line);
+    assertTrue(r.path("ok").asBoolean(), r.toString());
+    assertEquals(3, r.path("times").size());
+    assertEquals("[\"ok\",\"rejected\"]", r.path("outcomes").toString());
+    JsonNode bad = doBench(d, line.replace("[1,0,1]", "[2]"));
+    assertTrue(bad.path("error").asText().contains("order[0]"), bad.toString());
+    JsonNode pk =
+        doBench(
+            d,
+            "{\"cmd\":\"leak\",\"alg\":\"x25519\",\"op\":\"derive\",\"order\":[0],\"inputs\":[{}]}");
+    assertTrue(pk.path("error").asText().startsWith("not offered"), pk.toString());
   }
 }

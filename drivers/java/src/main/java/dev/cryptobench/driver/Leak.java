@@ -1,0 +1,108 @@
+package dev.cryptobench.driver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The leak request (protocol version 5, protocol.md § leak): single operations timed one call at a
+ * time for the orchestrator's dudect-style check, each measurement from its own decoded copy of its
+ * input.
+ *
+ * <p>Symmetric algorithms only: their case executor makes the cipher object and performs one
+ * operation, as a bench cell's message does (Cipher.init with the key is inside the call, the same
+ * for both classes of a tag or plaintext check). The public-key executors parse and import their
+ * keys inside the call, which would drown the operation: those answer {@code not offered}.
+ */
+final class Leak {
+  private Leak() {}
+
+  static ObjectNode leak(Provider.Alg a, JsonNode req) throws Exception {
+    String op = Protocol.text(req, "op");
+    if (!a.offers(op)) {
+      throw new Protocol.BadRequest("not offered: " + a.name() + " \"" + op + "\"");
+    }
+    if (a.publicKey()) {
+      throw new Protocol.BadRequest(
+          "not offered: "
+              + a.name()
+              + " "
+              + op
+              + ": this driver's public-key case executors import their keys inside the call");
+    }
+    List<Protocol.RawCase> inputs = Protocol.cases(req, "inputs");
+    JsonNode order = req.get("order");
+    if (inputs.isEmpty() || order == null || !order.isArray() || order.isEmpty()) {
+      throw new Protocol.BadRequest("fields inputs and order must be non-empty arrays");
+    }
+    List<Provider.Case> cases = new ArrayList<>(order.size());
+    int[] index = new int[order.size()];
+    for (int i = 0; i < order.size(); i++) {
+      JsonNode k = order.get(i);
+      if (!k.canConvertToInt()
+          || !k.isIntegralNumber()
+          || k.asInt() < 0
+          || k.asInt() >= inputs.size()) {
+        throw new Protocol.BadRequest(
+            "order[" + i + "] is not an index into inputs (0 .. " + (inputs.size() - 1) + ")");
+      }
+      index[i] = k.asInt();
+      Protocol.RawCase rc = inputs.get(index[i]);
+      try {
+        cases.add(
+            new Protocol.RawCase(
+                    rc.id(),
+                    op,
+                    rc.key(),
+                    rc.iv(),
+                    rc.aad(),
+                    rc.msg(),
+                    rc.counter(),
+                    rc.pub(),
+                    rc.priv(),
+                    rc.sig(),
+                    rc.seed(),
+                    rc.m(),
+                    rc.ctx(),
+                    rc.deterministic())
+                .decode());
+      } catch (RuntimeException e) {
+        throw new Protocol.BadRequest("input " + index[i] + ": " + Protocol.describe(e));
+      }
+    }
+    long[] times = new long[cases.size()];
+    boolean[] refused = new boolean[cases.size()];
+    long sink = 0;
+    for (int i = 0; i < cases.size(); i++) {
+      long t0 = System.nanoTime();
+      try {
+        byte[] out = a.exec().run(cases.get(i));
+        sink += out.length > 0 ? out[0] : 0;
+      } catch (Provider.Rejected e) {
+        refused[i] = true;
+      }
+      times[i] = System.nanoTime() - t0;
+    }
+    ObjectNode r = Protocol.ok();
+    r.put("counter", "clock");
+    ArrayNode t = r.putArray("times");
+    for (long x : times) {
+      t.add(x);
+    }
+    String[] outcomes = new String[inputs.size()];
+    java.util.Arrays.fill(outcomes, "unused");
+    for (int i = 0; i < index.length; i++) {
+      if (outcomes[index[i]].equals("unused")) {
+        outcomes[index[i]] = refused[i] ? "rejected" : "ok";
+      }
+    }
+    ArrayNode o = r.putArray("outcomes");
+    for (String x : outcomes) {
+      o.add(x);
+    }
+    r.put("sink", sink);
+    return r;
+  }
+}
