@@ -210,3 +210,31 @@ def test_a_driver_without_the_leak_request_is_not_offered(tmp_path):
     got = {r["provider"]: r for r in json.loads(out.read_text())["leak"]}
     assert got["c:openssl"]["status"] == "no leak detected"
     assert got["go:stdlib"]["status"] == "not offered" and "protocol 4" in got["go:stdlib"]["detail"]
+
+
+@needs_c
+def test_run_with_leak_measures_then_checks_the_same_cells(tmp_path, leaky):
+    out = tmp_path / "run.json"
+    res = run_cli("run", "--plugin", leaky, "--provider", "plugin:leaky", "--alg", "aes-128-ecb", "--size", "16B",
+                  "--leak", "--time-per-cell", "0.1", "--db", tmp_path / "r.db", "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(out.read_text())
+    assert {c["op"] for c in doc["cells"] if c["status"] == "ok"} == {"encrypt"}  # the fixture has no decrypt
+    found = {(r["op"], r["leak_class"]): r["status"] for r in doc["environment"]["leak"]}
+    assert found == {("encrypt", "plaintext"): "leak", ("encrypt", "key"): "leak"}
+    assert "Leak checks" in res.stdout
+
+
+@pytest.mark.parametrize("value, said", [('["tag", "secret"]', None), ("true", None), ('["nope"]', "unknown leak class"),
+                                         ("3", "leak must be true or a list")])  # fmt: skip
+def test_suite_key_leak(tmp_path, value, said):
+    from cryptobench.suites import load_suite
+
+    p = tmp_path / "s.toml"
+    p.write_text(f'name = "s"\nsizes = ["64B"]\nleak = {value}\n[[group]]\nalgs = ["aes-128-gcm"]\n')
+    if said is None:
+        s = load_suite(str(p))
+        assert s.leak and s.leak_classes == ([] if value == "true" else ["tag", "secret"])
+    else:
+        with pytest.raises(UserError, match=said):
+            load_suite(str(p))
