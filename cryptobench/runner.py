@@ -169,14 +169,13 @@ class Runner:
         budget = leak_check.Budget(self.s.leak_seconds, self.s.leak_measurements, self.s.leak_threshold)
         for i, (pid, spec, name) in enumerate(todo):
             self.progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
-            why = self._unleakable(pid, spec)
-            if why == "not offered":
-                continue
-            if why is not None:
-                res = leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, "failed",
+            if not self.pool.offers(pid, spec.alg, spec.op, 0) and pid in self.pool.drivers:
+                continue  # the plan's cell, not this provider's: nothing to check, nothing to say
+            refused = self._unleakable(pid, spec)
+            if refused is not None:
+                status, why = refused
+                res = leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, status,
                                             leak_check.CLASSES[name].labels, detail=why)  # fmt: skip
-                if why.startswith("not offered"):
-                    res.status = "not offered"
             else:
                 res = leak_check.run_check(lambda m, pid=pid: self.pool.request(pid, m), pid, spec.alg, spec.op,
                                            spec.size, name, budget, self.s.seed, self.progress.log)  # fmt: skip
@@ -184,18 +183,18 @@ class Runner:
                     self.pool.restart(pid)  # a crash or hang fails this check only
             self._leaks.append(res.record())
 
-    def _unleakable(self, pid: str, spec: CellSpec) -> str | None:
+    def _unleakable(self, pid: str, spec: CellSpec) -> tuple[str, str] | None:
+        """(status, why) when a provider's cell cannot be leak-checked, None when it can."""
         if pid not in self.pool.drivers:
-            return self.pool.broken.get(pid, "driver not running")
-        if not self.pool.offers(pid, spec.alg, spec.op, 0):
-            return "not offered"
+            return "failed", self.pool.broken.get(pid, "driver not running")
         rec = self.verified.get((pid, spec.alg))
         if rec is None or rec.status == "failed":  # unverified (too few cases) is timed, so it is checked too
-            return f"not verified: {rec.detail if rec else 'no verification'}"
+            return "failed", f"not verified: {rec.detail if rec else 'no verification'}"
         version = self.pool.hellos[pid].get("protocol", 0)
         if version < leak_check.PROTOCOL:
             return (
-                f"not offered: the driver speaks protocol {version}; the leak request is version {leak_check.PROTOCOL}"
+                "not offered",
+                f"the driver speaks protocol {version}; the leak request is version {leak_check.PROTOCOL}",
             )
         return None
 
