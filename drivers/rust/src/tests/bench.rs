@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{call, drivers};
 use crate::input::{checksum, encode_hex, message, PATTERN_LEN};
 use crate::ops::{self, Alg, Op};
-use crate::protocol::RawCase;
+use crate::protocol::{RawCase, PROTOCOL_VERSION};
 use crate::{run_case, Driver};
 
 const SEED: u32 = 2654435769;
@@ -318,7 +318,10 @@ fn bench_errors_keep_driver_alive() {
         for asked in [1, 2, 3] {
             let (out, _) =
                 d.handle_line(format!(r#"{{"cmd":"hello","protocol":{asked}}}"#).as_bytes());
-            let want = format!(r#"{{"ok":true,"protocol":4,"provider":"{}""#, d.prov.id());
+            let want = format!(
+                r#"{{"ok":true,"protocol":{PROTOCOL_VERSION},"provider":"{}""#,
+                d.prov.id()
+            );
             assert!(out.starts_with(&want), "hello after errors: {out:.200}");
         }
         let (out, quit) = d.handle_line(br#"{"cmd":"bye"}"#);
