@@ -360,7 +360,9 @@ class BenchTest {
       }
       String hello = d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line();
       assertTrue(
-          hello.startsWith("{\"ok\":true,\"protocol\":4,\"provider\":\"" + id + "\""), hello);
+          hello.startsWith(
+              "{\"ok\":true,\"protocol\":" + Protocol.VERSION + ",\"provider\":\"" + id + "\""),
+          hello);
       Main.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
       assertEquals("{\"ok\":true}", bye.line());
       assertTrue(bye.quit());
