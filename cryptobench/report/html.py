@@ -565,7 +565,7 @@ def render(rep: Report, library_src: str | None = None) -> str:
     ]
     if rep.run.env.get("leak"):
         parts.append('<section id="leak"><h2>Leak checks</h2>'
-                     f"<p class=note>{esc(leak_table.NOTE)} {esc(leak_table.threshold_line(rep.run.env['leak']))}</p>"
+                     f"<p class=note>{esc(leak_table.note(rep.run.env['leak']))}</p>"
                      + leak_table.html_table(rep.run.env["leak"]) + "</section>")  # fmt: skip
     if rep.run.env.get("scaling"):
         parts.append('<section id="scaling"><h2>Multi-core scaling</h2>'

@@ -36,21 +36,20 @@ def cell(r: LeakResult) -> str:
     return f"{r.alg} {r.op}{size}"
 
 
-def sparkline(counts: list[int], top: int) -> str:
-    if not counts or top <= 0:
+def sparkline(values: list[float], top: float) -> str:
+    if not values or top <= 0:
         return ""
-    return "".join(BARS[min(len(BARS) - 1, round(c / top * (len(BARS) - 1)))] for c in counts)
+    return "".join(BARS[min(len(BARS) - 1, round(v / top * (len(BARS) - 1)))] for v in values)
 
 
-def _pairs(r: LeakResult) -> tuple[str, str]:
+def shares(r: LeakResult) -> tuple[list[float], list[float], float]:
+    """Each class's histogram as shares of its own total (a class measured more often must not look
+    taller), and the largest share of either: the common scale of both pictures."""
     h = r.histogram or {}
     a, b = h.get("a") or [], h.get("b") or []
-    # each class scaled to its own total, so a class measured more often does not look taller
     fa = [x / max(1, sum(a)) for x in a]
     fb = [x / max(1, sum(b)) for x in b]
-    top = max(fa + fb, default=0)
-    scale = 1000 / top if top else 0
-    return sparkline([round(x * scale) for x in fa], 1000), sparkline([round(x * scale) for x in fb], 1000)
+    return fa, fb, max(fa + fb, default=0.0)
 
 
 def rows(records: list[dict]) -> list[list[str]]:
@@ -58,26 +57,24 @@ def rows(records: list[dict]) -> list[list[str]]:
     for r in results(records):
         t = f"{abs(r.max_t):.1f}" if r.max_t is not None else "—"
         med = f"{r.medians[0]:,.0f} / {r.medians[1]:,.0f} {r.unit}" if r.medians else "—"
-        a, b = _pairs(r)
+        fa, fb, top = shares(r)
+        pictures = f"{sparkline(fa, top)} / {sparkline(fb, top)}" if fa and fb and top else ""
         out.append([r.provider, cell(r), f"{r.leak_class}: {r.labels[0]} vs {r.labels[1]}", t,
-                    f"{r.measurements:,}", r.verdict(), med, f"{a} / {b}" if a else ""])  # fmt: skip
+                    f"{r.measurements:,}", r.verdict(), med, pictures])  # fmt: skip
     return out
 
 
-def threshold_line(records: list[dict]) -> str:
+def note(records: list[dict]) -> str:
+    """The method in one paragraph, with the threshold(s) the records were judged by."""
     ts = sorted({r.get("threshold") for r in records if r.get("threshold") is not None})
-    return f"Threshold: |t| > {', '.join(f'{t:g}' for t in ts)}." if ts else ""
+    return f"{NOTE} Threshold: |t| > {', '.join(f'{t:g}' for t in ts)}." if ts else NOTE
 
 
 def svg(r: LeakResult, width: int = 240, height: int = 60) -> str:
     """Both classes' histograms over the same bins as two step lines (A blue, B orange)."""
-    h = r.histogram or {}
-    a, b = h.get("a") or [], h.get("b") or []
-    if not a or not b:
+    fa, fb, top = shares(r)
+    if not fa or not fb or not top:
         return ""
-    fa = [x / max(1, sum(a)) for x in a]
-    fb = [x / max(1, sum(b)) for x in b]
-    top = max(fa + fb) or 1
     n = len(fa)
 
     def path(f: list[float]) -> str:
@@ -87,7 +84,7 @@ def svg(r: LeakResult, width: int = 240, height: int = 60) -> str:
             pts += [f"{i * width / n:.1f},{y:.1f}", f"{(i + 1) * width / n:.1f},{y:.1f}"]
         return " ".join(pts)
 
-    edges = h.get("edges") or [0, 0]
+    edges = (r.histogram or {}).get("edges") or [0, 0]
     title = html.escape(f"{r.labels[0]} (blue) vs {r.labels[1]} (orange), {edges[0]:,.0f}-{edges[-1]:,.0f} {r.unit}")
     return (f'<svg class="leak" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img">'
             f"<title>{title}</title>"
@@ -113,12 +110,12 @@ def render_terminal(rep: LeakReport, color: bool = False, width: int = 200) -> s
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None)
     console.print(rich_table(rep.heading, HEADERS, rows(rep.records)))
-    console.print(Text(f"{NOTE} {threshold_line(rep.records)}"))
+    console.print(Text(note(rep.records)))
     return buf.getvalue()
 
 
 def render_markdown(rep: LeakReport) -> str:
-    out = [f"# {rep.heading}", "", f"{NOTE} {threshold_line(rep.records)}", ""]
+    out = [f"# {rep.heading}", "", note(rep.records), ""]
     return "\n".join(out + table(HEADERS, rows(rep.records))) + "\n"
 
 
@@ -146,5 +143,5 @@ def render_html(rep: LeakReport) -> str:
              ".warn{background:#fff3cd}")  # fmt: skip
     return (f"<!doctype html><html><head><meta charset=utf-8><title>{esc(rep.heading)}</title>"
             f"<style>{style}</style></head><body><h1>{esc(rep.heading)}</h1>"
-            f"<p>{esc(NOTE)} {esc(threshold_line(rep.records))} Distributions: class A blue, class B orange.</p>"
+            f"<p>{esc(note(rep.records))} Distributions: class A blue, class B orange.</p>"
             f"{html_table(rep.records)}</body></html>\n")  # fmt: skip

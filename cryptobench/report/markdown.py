@@ -55,7 +55,7 @@ def render(rep: Report) -> str:
         out += table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
     if rep.run.env.get("leak"):
         records = rep.run.env["leak"]
-        out += ["", "## Leak checks", "", f"{leak_table.NOTE} {leak_table.threshold_line(records)}", ""]
+        out += ["", "## Leak checks", "", leak_table.note(records), ""]
         out += table(leak_table.HEADERS, leak_table.rows(records))
     if rep.crosschecks:
         out += ["", "## Cross-verification", "",

@@ -61,7 +61,7 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         console.print(Text(scaling_table.NOTE))
     if rep.run.env.get("leak"):
         console.print(rich_table("Leak checks", leak_table.HEADERS, leak_table.rows(rep.run.env["leak"])))
-        console.print(Text(f"{leak_table.NOTE} {leak_table.threshold_line(rep.run.env['leak'])}"))
+        console.print(Text(leak_table.note(rep.run.env["leak"])))
     if rep.references:
         title = "References, measured elsewhere (no ratio unless --normalise)"
         console.print(rich_table(title, *reference_table(rep)))
