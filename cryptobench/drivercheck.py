@@ -61,12 +61,18 @@ def bench(alg: str = "noop", op: str = "noop", size: int = 0, **fields) -> dict:
     """A bench request for the checks: quick by default (no warm-up, calibration to 0 ns, 3 samples)."""
     req = {"cmd": "bench", "alg": alg, "op": op, "size": size, "chunk": 0, "seed": fixed_input.DEFAULT_SEED,
            "batch": 0, "target_ns": 0, "warmup_ns": 0, "samples": 3}  # fmt: skip
+    return {**req, **cell_keys(alg), **fields}
+
+
+def cell_keys(alg: str) -> dict:
+    """The fixed input's key and IV for a cell of `alg`, as far as it takes them (docs/protocol.md)."""
     a = algorithms.ALGORITHMS.get(alg)
+    keys = {}
     if a is not None and a.key_len:
-        req["key"] = fixed_input.cell_key(a.key_len)
+        keys["key"] = fixed_input.cell_key(a.key_len)
     if a is not None and a.iv_len:
-        req["iv"] = fixed_input.cell_iv(a.iv_len)
-    return {**req, **fields}
+        keys["iv"] = fixed_input.cell_iv(a.iv_len)
+    return keys
 
 
 def _deterministic_cell(hello: dict) -> tuple[str, str, int] | None:
@@ -234,10 +240,7 @@ def leak(s: Session) -> list[str]:
     if cell is None:
         return []
     alg, op, _size = cell
-    a = algorithms.get(alg)
-    base = {"key": fixed_input.cell_key(a.key_len)} if a.key_len else {}
-    if a.iv_len:
-        base["iv"] = fixed_input.cell_iv(a.iv_len)
+    base = cell_keys(alg)
     inputs = [{**base, "msg": "00" * 64}, {**base, "msg": "ff" * 64}]
     order = [0, 1, 1, 0, 1]
     bad = []

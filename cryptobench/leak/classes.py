@@ -98,15 +98,20 @@ def _key(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> I
 # --- public key ---------------------------------------------------------------------------------
 
 
-def _secret_case(a: Algorithm, op: str, private: str, peer: str, msg: str) -> dict:
-    return {"private": private, "public": peer} if op == "derive" else {"private": private, "msg": msg}
+def _against_random_keys(src: Source, op: str, size: int, rng: random.Random, first: str) -> Inputs:
+    """Class A: one private key (`first`); class B: POOL fresh private keys from the provider's own
+    generator. `derive` against one fixed peer, `sign` over one fixed message."""
+    peer = src.keypair()[0] if op == "derive" else ""
+    msg = _hex(rng, size or 32)
+
+    def case(private: str) -> dict:
+        return {"private": private, "public": peer} if op == "derive" else {"private": private, "msg": msg}
+
+    return _pair([case(first)], [case(src.keypair()[1]) for _ in range(POOL)])
 
 
 def _secret(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
-    peer = src.keypair()[0] if op == "derive" else ""
-    msg = _hex(rng, size or 32)
-    fixed = [_secret_case(a, op, src.keypair()[1], peer, msg)]
-    return _pair(fixed, [_secret_case(a, op, src.keypair()[1], peer, msg) for _ in range(POOL)])
+    return _against_random_keys(src, op, size, rng, src.keypair()[1])
 
 
 # Low-weight secrets: X25519/X448 raw scalars that clamp to a single bit; EC scalars with three
@@ -123,10 +128,7 @@ def _low_weight_secret(alg: str) -> bytes | None:
 
 
 def _low_weight(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
-    peer = src.keypair()[0] if op == "derive" else ""
-    msg = _hex(rng, size or 32)
-    low = [_secret_case(a, op, _low_weight_secret(a.name).hex(), peer, msg)]
-    return _pair(low, [_secret_case(a, op, src.keypair()[1], peer, msg) for _ in range(POOL)])
+    return _against_random_keys(src, op, size, rng, _low_weight_secret(a.name).hex())
 
 
 def _input(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
