@@ -200,8 +200,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
-    r.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers: [[provider]] id, command")
-    r.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(r, "TOML file adding providers: [[provider]] id, command")
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     _add_machine_label(r)
     r.add_argument("--job", default="", help=argparse.SUPPRESS)  # set by `cryptobench agent`: the job run
@@ -246,8 +245,7 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--monte", type=int, default=3, metavar="N", help="Monte Carlo checkpoints for SHA-2/3 (default 3)")
     v.add_argument("--seed", type=int, default=1, help="seed of the differential inputs (default 1)")
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
-    v.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    v.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(v)
     _add_machine_label(v)
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
@@ -296,8 +294,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     lk.add_argument("--seed", type=int, default=1, help="seed of the inputs and their order (default 1)")
     lk.add_argument("--label", default="", help="a label stored with the run")
-    lk.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    lk.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(lk)
     _add_machine_label(lk)
     lk.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     lk.add_argument("--db", help=db_help)
@@ -312,12 +309,10 @@ def _parser() -> argparse.ArgumentParser:
 
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
-    ls.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    ls.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(ls)
 
     d = cmd("doctor", "Check which drivers are built and usable, and how to fix the others.")
-    d.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    d.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(d)
 
     s = cmd("show", "Re-render a stored run in any format.")
     s.add_argument("run", nargs="?", default="latest", help="run id, 'latest' or 'latest~N' (default latest)")
@@ -387,8 +382,7 @@ def _parser() -> argparse.ArgumentParser:
 
     ck = cmd("check-driver", "Check drivers against the protocol's rules (warm-up, calibration, samples, errors).")
     ck.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
-    ck.add_argument("--providers-file", metavar="FILE", help="TOML file adding providers")
-    ck.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
+    _add_provider_sources(ck)
     ck.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
     )
@@ -421,6 +415,12 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--newest", type=int, default=3, metavar="N", help="a version range builds its N newest")
     fleet.add_commands(cmd, db_help)
     return p
+
+
+def _add_provider_sources(p: argparse.ArgumentParser, file_help: str = "TOML file adding providers") -> None:
+    """--providers-file and --plugin: where providers beyond the built-in ones come from."""
+    p.add_argument("--providers-file", metavar="FILE", help=file_help)
+    p.add_argument("--plugin", action="append", metavar="FILE.so|FILE.py[:NAME]", help=PLUGIN_HELP)
 
 
 def _add_machine_label(p: argparse.ArgumentParser) -> None:
