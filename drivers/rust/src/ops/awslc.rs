@@ -13,8 +13,8 @@ use aws_lc_rs::iv::FixedLength;
 use aws_lc_rs::{digest, hmac};
 
 use super::{
-    check_blocks, check_len, crate_versions, noop_alg, one_shot, stream_cell, Alg, Case,
-    CellParams, Failure, Hook, Op, Pieces, Provider, StreamOp,
+    check_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot, stream_cell, Alg,
+    Case, CellParams, Failure, Hook, Op, PieceFn, Pieces, Provider, StreamOp,
 };
 
 pub struct AwsLc {
@@ -330,8 +330,28 @@ fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg
                     iv,
                     encrypt,
                 };
-                let enc = (!encrypt).then(|| op(true));
-                return stream_cell(p, op(encrypt), enc, AES_BLOCK);
+                if encrypt {
+                    return stream_cell(p, op(true), None, AES_BLOCK);
+                }
+                let key = p.key.to_vec();
+                let fresh = move || -> Result<PieceFn, String> {
+                    let ctx = EncryptionContext::Iv128(FixedLength::from(iv));
+                    let mut s = StreamingEncryptingKey::less_safe_ctr(unbound(alg, &key)?, ctx)
+                        .map_err(unspecified("StreamingEncryptingKey"))?;
+                    // update wants a block of room beyond the piece
+                    let mut room = Vec::new();
+                    Ok(Box::new(move |piece, out| {
+                        room.resize(piece.len() + AES_BLOCK, 0);
+                        let u = s.update(piece, &mut room).map_err(unspecified("update"))?;
+                        let n = u.written().len();
+                        if n != piece.len() {
+                            return Err(format!("update wrote {n} of {} bytes", piece.len()));
+                        }
+                        out.copy_from_slice(&room[..n]);
+                        Ok(())
+                    }))
+                };
+                return decrypt_cell(p, op(false), op(true), fresh, AES_BLOCK);
             }
             let msg = p.message();
             let n = msg.len();

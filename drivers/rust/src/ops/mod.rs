@@ -27,6 +27,7 @@ pub mod rustcrypto;
 pub mod rustcrypto_pk;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::input::{self, Fnv, PATTERN_LEN};
 
@@ -274,6 +275,12 @@ pub trait Cell {
         self.run();
         input::checksum(self.output())
     }
+    /// Time spent inside `run` on work that is not the operation (a big
+    /// decrypt's ciphertext made again), in ns since the last call: the
+    /// timed batch subtracts it. 0 for every other cell.
+    fn take_untimed_ns(&mut self) -> u64 {
+        0
+    }
     /// Public-key cells: the keys the cell was prepared with, encoded as
     /// protocol.md says (the native tests check the outputs with them).
     #[cfg_attr(not(test), allow(dead_code))]
@@ -375,18 +382,77 @@ pub enum Source {
     /// A whole buffer: the ciphertext of a decrypt cell, or the message of a
     /// one-shot cell run through a streaming API as a single piece.
     Whole(Vec<u8>),
+    /// A big decrypt's ciphertext, each piece made again just before it is
+    /// read (docs/protocol.md, "With chunk > 0").
+    Regenerated(Regen),
 }
 
 impl Source {
     #[inline(always)]
-    fn piece(&self, off: usize, len: usize) -> &[u8] {
+    fn piece(&mut self, off: usize, len: usize) -> &[u8] {
         match self {
-            Source::Pattern(p) => {
-                let start = off % PATTERN_LEN;
-                &p[start..start + len]
-            }
+            Source::Pattern(p) => pattern_piece(p, off, len),
             Source::Whole(b) => &b[off..off + len],
+            Source::Regenerated(r) => r.piece(off, len),
         }
+    }
+}
+
+#[inline(always)]
+fn pattern_piece(p: &[u8], off: usize, len: usize) -> &[u8] {
+    let start = off % PATTERN_LEN;
+    &p[start..start + len]
+}
+
+/// An encrypter fed piece by piece (`piece`, `out` of the same length): the
+/// pull-style twin of a decrypt cell's encrypting [`StreamOp`].
+pub type PieceFn = Box<dyn FnMut(&[u8], &mut [u8]) -> Result<(), String>>;
+
+/// Makes a fresh [`PieceFn`] (one per operation: IV and counter from the
+/// start).
+pub type FreshEncrypter = Box<dyn Fn() -> Result<PieceFn, String>>;
+
+thread_local! {
+    /// Above this many bytes a streamed decrypt makes its ciphertext again
+    /// piece by piece instead of holding all of it. Per thread only so that
+    /// a native test can lower it without touching the tests beside it.
+    pub static REGENERATE_ABOVE: std::cell::Cell<usize> = const { std::cell::Cell::new(64 << 20) };
+}
+
+/// The ciphertext of the pattern, one piece at a time: read in order from
+/// offset 0 (a new operation starts a fresh encrypter), the time spent
+/// making it kept for `time_batch` to subtract.
+pub struct Regen {
+    pattern: Arc<[u8]>,
+    fresh: FreshEncrypter,
+    enc: Option<PieceFn>,
+    buf: Vec<u8>,
+    untimed_ns: u64,
+    err: Option<String>,
+}
+
+impl Regen {
+    fn piece(&mut self, off: usize, len: usize) -> &[u8] {
+        let t0 = Instant::now();
+        if off == 0 || self.enc.is_none() {
+            match (self.fresh)() {
+                Ok(f) => self.enc = Some(f),
+                Err(e) => {
+                    self.err.get_or_insert(e);
+                }
+            }
+        }
+        let out = &mut self.buf[..len];
+        match self.enc.as_mut() {
+            Some(f) => {
+                if let Err(e) = f(pattern_piece(&self.pattern, off, len), out) {
+                    self.err.get_or_insert(e);
+                }
+            }
+            None => out.fill(0), // the error above fails the cell
+        }
+        self.untimed_ns += u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        &self.buf[..len]
     }
 }
 
@@ -420,7 +486,7 @@ impl Hook for Vec<u8> {
 
 /// One streamed operation's view of its message and output buffer.
 pub struct Pieces<'a, H> {
-    src: &'a Source,
+    src: &'a mut Source,
     size: usize,
     chunk: usize,
     out: &'a mut [u8],
@@ -501,7 +567,7 @@ impl<S: StreamOp> Streamed<S> {
     #[inline(always)]
     fn go<H: Hook>(&mut self, hook: &mut H) -> u64 {
         let mut p = Pieces {
-            src: &self.src,
+            src: &mut self.src,
             size: self.size,
             chunk: self.chunk,
             out: &mut self.out,
@@ -509,9 +575,14 @@ impl<S: StreamOp> Streamed<S> {
             out_len: 0,
             first: 0,
         };
-        let res = self.op.run(&mut p);
+        let mut res = self.op.run(&mut p);
         let sink = p.first;
         self.out_len = p.out_len;
+        if let Source::Regenerated(r) = &mut self.src {
+            if let Some(e) = r.err.take() {
+                res = res.and(Err(format!("making the ciphertext again: {e}")));
+            }
+        }
         match res {
             Ok(()) => sink,
             Err(e) => {
@@ -536,6 +607,12 @@ impl<S: StreamOp> Cell for Streamed<S> {
         let mut f = Fnv::new();
         self.go(&mut f);
         f.checksum()
+    }
+    fn take_untimed_ns(&mut self) -> u64 {
+        match &mut self.src {
+            Source::Regenerated(r) => std::mem::take(&mut r.untimed_ns),
+            _ => 0,
+        }
     }
 }
 
@@ -580,9 +657,37 @@ pub fn stream_cell<S: StreamOp>(
         (p.pattern(), p.chunk)
     };
     if let Some(mut enc) = encrypt {
-        src = Source::Whole(collect(&mut enc, &src, p.size, chunk, chunk + slack)?);
+        src = Source::Whole(collect(&mut enc, &mut src, p.size, chunk, chunk + slack)?);
     }
     Ok(streamed(op, src, p.size, chunk, chunk + slack))
+}
+
+/// A streamed decrypt cell: `dec` reads the ciphertext that `enc` makes of
+/// the fixed input. Above [`REGENERATE_ABOVE`] bytes with `chunk > 0` the
+/// ciphertext is not kept: `fresh` makes each piece again just before `dec`
+/// reads it, off the clock, so memory stays bounded (one piece).
+pub fn decrypt_cell<S: StreamOp>(
+    p: &CellParams,
+    dec: S,
+    enc: S,
+    fresh: impl Fn() -> Result<PieceFn, String> + 'static,
+    slack: usize,
+) -> Result<Box<dyn Cell>, String> {
+    if p.chunk == 0 || p.size <= REGENERATE_ABOVE.get() {
+        return stream_cell(p, dec, Some(enc), slack);
+    }
+    let Source::Pattern(pattern) = p.pattern() else {
+        unreachable!("a streamed cell reads the pattern")
+    };
+    let src = Source::Regenerated(Regen {
+        pattern,
+        fresh: Box::new(fresh),
+        enc: None,
+        buf: vec![0; p.chunk],
+        untimed_ns: 0,
+        err: None,
+    });
+    Ok(streamed(dec, src, p.size, p.chunk, p.chunk + slack))
 }
 
 /// Runs a verify case through a streaming API, the message as one piece.
@@ -590,7 +695,7 @@ pub fn stream_exec<S: StreamOp>(mut op: S, msg: &[u8], slack: usize) -> Result<V
     let n = msg.len();
     Ok(collect(
         &mut op,
-        &Source::Whole(msg.to_vec()),
+        &mut Source::Whole(msg.to_vec()),
         n,
         n,
         n + slack,
@@ -601,7 +706,7 @@ pub fn stream_exec<S: StreamOp>(mut op: S, msg: &[u8], slack: usize) -> Result<V
 /// decrypt cell is prepared with, or the output of a verify case.
 pub fn collect<S: StreamOp>(
     op: &mut S,
-    src: &Source,
+    src: &mut Source,
     size: usize,
     chunk: usize,
     out_cap: usize,

@@ -30,8 +30,9 @@ use sm3::Sm3;
 use sm4::Sm4;
 
 use super::{
-    check_blocks, check_chunk_blocks, check_len, crate_versions, noop_alg, one_shot, stream_cell,
-    stream_exec, Alg, Case, CellParams, Failure, Hook, Op, Pieces, Provider, StreamOp,
+    check_blocks, check_chunk_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot,
+    stream_cell, stream_exec, Alg, Case, CellParams, Failure, Hook, Op, PieceFn, Pieces, Provider,
+    StreamOp,
 };
 
 /// The crates whose versions `library_version` reports: the ones used
@@ -304,6 +305,39 @@ impl<C: Aes> StreamOp for BlockStream<C> {
     }
 }
 
+/// The pull-style encrypter of `BlockStream` (a big decrypt's ciphertext
+/// made again piece by piece): owns a copy of the key schedule.
+fn block_encrypter<C: Aes>(s: &BlockStream<C>) -> impl Fn() -> Result<PieceFn, String> {
+    let (cipher, iv, mode) = (s.cipher.clone(), s.iv, s.mode);
+    move || -> Result<PieceFn, String> {
+        let c = cipher.clone();
+        Ok(match mode {
+            Mode::Ecb => {
+                let mut m = ecb::Encryptor::<C>::inner_init(c);
+                Box::new(move |piece, out| {
+                    let (i, o) = blocks(piece, out);
+                    m.encrypt_blocks_b2b(i, o).map_err(unequal)
+                })
+            }
+            Mode::Cbc => {
+                let mut m = cbc::Encryptor::<C>::inner_iv_init(c, &iv);
+                Box::new(move |piece, out| {
+                    let (i, o) = blocks(piece, out);
+                    m.encrypt_blocks_b2b(i, o).map_err(unequal)
+                })
+            }
+            Mode::Ctr => {
+                let core = ctr::CtrCore::<C, ctr::flavors::Ctr128BE>::inner_iv_init(c, &iv);
+                let mut m: ctr::Ctr128BE<C> = StreamCipherCoreWrapper::from_core(core);
+                Box::new(move |piece, out| {
+                    m.apply_keystream_b2b(piece, out);
+                    Ok(())
+                })
+            }
+        })
+    }
+}
+
 fn block<C: Aes>(name: &'static str, key_len: usize, mode: Mode) -> Alg {
     let prepare = move |key: &[u8], iv: &[u8], size: usize| -> Result<BlockStream<C>, String> {
         check_len("key", key, key_len)?;
@@ -345,7 +379,8 @@ fn block<C: Aes>(name: &'static str, key_len: usize, mode: Mode) -> Alg {
                     encrypt: false,
                     ..enc.clone()
                 };
-                stream_cell(p, dec, Some(enc), 0)
+                let fresh = block_encrypter(&enc);
+                decrypt_cell(p, dec, enc, fresh, 0)
             }
         },
     )
@@ -390,10 +425,18 @@ fn chacha20() -> Alg {
         |c| stream_exec(chacha_stream(&c.key, &c.iv, c.counter)?, &c.msg, 0),
         |p| {
             let op = chacha_stream(p.key, p.iv, 0)?;
-            let enc = (p.op == Op::Decrypt)
-                .then(|| chacha_stream(p.key, p.iv, 0))
-                .transpose()?;
-            stream_cell(p, op, enc, 0)
+            if p.op == Op::Encrypt {
+                return stream_cell(p, op, None, 0);
+            }
+            let (key, nonce) = (op.key, op.nonce);
+            let fresh = move || -> Result<PieceFn, String> {
+                let mut c = ChaCha20::new(&key, &nonce);
+                Ok(Box::new(move |piece, out| {
+                    c.try_apply_keystream_b2b(piece, out)
+                        .map_err(|e| format!("keystream: {e}"))
+                }))
+            };
+            decrypt_cell(p, op, chacha_stream(p.key, p.iv, 0)?, fresh, 0)
         },
     )
 }

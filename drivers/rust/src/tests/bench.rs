@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::{call, drivers};
-use crate::input::{checksum, encode_hex, message, PATTERN_LEN};
-use crate::ops::{self, Alg, Op};
+use crate::input::{self, checksum, encode_hex, message, PATTERN_LEN};
+use crate::ops::{self, Alg, CellParams, Op};
 use crate::protocol::{RawCase, PROTOCOL_VERSION};
 use crate::{run_case, Driver};
 
@@ -469,4 +469,44 @@ fn leak_times_each_call_and_says_which_inputs_were_refused() {
         pk["error"].as_str().unwrap().starts_with("not offered"),
         "{pk}"
     );
+}
+
+/// Above `REGENERATE_ABOVE` (lowered here, for this test's thread) a
+/// streamed decrypt makes its ciphertext again per piece off the clock: the
+/// same output, and time handed to the loop to subtract (docs/protocol.md,
+/// "With chunk > 0").
+#[test]
+fn big_streamed_decrypt_regenerates_its_ciphertext() {
+    ops::REGENERATE_ABOVE.set(100);
+    let mut seen = 0;
+    for d in drivers() {
+        for a in d
+            .prov
+            .algs()
+            .iter()
+            .filter(|a| a.stream && a.offers(Op::Decrypt))
+        {
+            let (key, iv) = key_iv(a.name);
+            let (size, chunk) = (4096 + 2 * 16, 1024);
+            let want = expected(a, Op::Decrypt, &key, &iv, &message(SEED, size));
+            let what = format!("{} {} decrypt regenerated", d.prov.id(), a.name);
+            let r = call(&d, &bench_line(a.name, "decrypt", &key, &iv, size, chunk));
+            check_ok(&r, &what, &want);
+            let p = CellParams {
+                op: Op::Decrypt,
+                key: &input::decode_hex("key", &key).unwrap(),
+                iv: &input::decode_hex("iv", &iv).unwrap(),
+                seed: SEED,
+                size,
+                chunk,
+            };
+            let mut c = (a.new_cell)(&p).unwrap_or_else(|e| panic!("{what}: {e}"));
+            c.run();
+            assert!(c.err().is_none(), "{what}: {:?}", c.err());
+            assert!(c.take_untimed_ns() > 0, "{what}: no regeneration time");
+            seen += 1;
+        }
+    }
+    // rustcrypto ECB/CBC/CTR x2 key sizes + ChaCha20, aws-lc-rs CTR x2
+    assert!(seen >= 9, "only {seen} streamed decrypts");
 }
