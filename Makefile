@@ -14,9 +14,12 @@ test: setup lint native-test pytest
 setup:
 	./scripts/setup.sh
 
+# the bench/ scripts are Python without a .py suffix: name them, or ruff skips them
+BENCH_PY = $(shell grep -l '^\#!/usr/bin/env python3' bench/* 2>/dev/null) bench/peerlib.py
+
 lint:
-	$(PY) -m ruff check cryptobench tests drivers/python plugins
-	$(PY) -m ruff format --check cryptobench tests drivers/python plugins
+	$(PY) -m ruff check cryptobench tests drivers/python plugins $(BENCH_PY)
+	$(PY) -m ruff format --check cryptobench tests drivers/python plugins $(BENCH_PY)
 	$(MAKE) -C drivers/c lint
 	$(MAKE) -C plugins/c lint
 	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
@@ -24,6 +27,7 @@ lint:
 	cd drivers/js && npm run --silent lint
 	cd drivers/browser && npm run --silent lint
 	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
+	cd bench/criterion-rust && cargo fmt --check
 	cd drivers/java && mvn -B -q spotless:check
 	$(MAKE) -C protocols/pqntor lint
 
