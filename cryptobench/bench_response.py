@@ -12,6 +12,7 @@ from .planner import CellSpec
 CHECKSUM_RE = re.compile(r"^[0-9a-f]{8}:[0-9a-f]{16}$")
 MAX_SAMPLE_NS = 1e15  # eleven days: a sample is a batch lasting milliseconds
 MAX_BATCH = 1 << 40
+TICKS_PER_NS = (0.1, 20.0)  # a time-stamp counter runs at 100 MHz to 20 GHz
 
 
 def _is_number(x) -> bool:
@@ -31,6 +32,7 @@ def check(spec: CellSpec, req: dict, resp: dict) -> None:
     bad = next((x for x in samples if not (_is_number(x) and 1 <= x <= MAX_SAMPLE_NS)), None)
     if bad is not None:
         raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
+    _check_ticks(resp.get("samples_tsc"), samples)
     if not isinstance(checksum, str) or not CHECKSUM_RE.match(checksum):
         raise DriverError(f"protocol: bad checksum {checksum!r}")
     after = resp.get("checksum_after")  # protocol 4: one more operation after the samples
@@ -44,3 +46,19 @@ def check(spec: CellSpec, req: dict, resp: dict) -> None:
     expected = algorithms.output_len(spec.alg, spec.op, spec.size)
     if expected is not None and int(checksum[:8], 16) != expected:
         raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")
+
+
+def _check_ticks(ticks, samples: list) -> None:
+    """The optional counter ticks beside the samples (protocol 5): one per sample, a plausible rate."""
+    if ticks is None:
+        return
+    if not isinstance(ticks, list) or len(ticks) != len(samples):
+        got = len(ticks) if isinstance(ticks, list) else ticks
+        raise DriverError(f"protocol: samples_tsc has {got!r} entries for {len(samples)} samples")
+    for t, ns in zip(ticks, samples, strict=True):
+        if not isinstance(t, int) or isinstance(t, bool) or t < 1:
+            raise DriverError(f"protocol: samples_tsc entry {t!r} is not a positive tick count")
+        if not TICKS_PER_NS[0] <= t / ns <= TICKS_PER_NS[1]:
+            raise DriverError(
+                f"protocol: {t} counter ticks over a {ns} ns sample ({t / ns:.3g} GHz): not a cycle counter's rate"
+            )

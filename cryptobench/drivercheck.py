@@ -20,6 +20,7 @@ LOOP_PROTOCOL = 4  # the version that made the loop normative; 5 only added the 
 MAX_BATCH = 1 << 30
 NOOP_CHECKSUM = "00000000:cbf29ce484222325"
 SHA256_1K_CHECKSUM = "00000020:fb4898be6151a393"  # docs/protocol.md § The fixed input
+COUNTER_STEADY = 0.02  # ticks per ns of 2 ms samples agree this closely when read beside the clock
 HELLO_STRINGS = ("language", "library", "library_version", "runtime")
 
 
@@ -263,6 +264,25 @@ def leak(s: Session) -> list[str]:
     return bad
 
 
+def cycle_counter(s: Session) -> list[str]:
+    """samples_tsc is optional; where sent, one positive count per sample, at one steady rate."""
+    r = s.request(bench(batch=0, target_ns=2_000_000, samples=5))
+    ticks, samples = r.get("samples_tsc"), r.get("samples_ns")
+    if ticks is None:
+        return []
+    if not isinstance(ticks, list) or not isinstance(samples, list) or len(ticks) != len(samples):
+        return [f"samples_tsc {ticks!r} does not have one entry per sample ({samples!r})"]
+    if not all(isinstance(t, int) and not isinstance(t, bool) and t > 0 for t in ticks):
+        return [f"samples_tsc {ticks} must be positive tick counts"]
+    rates = sorted(t / max(ns, 1) for t, ns in zip(ticks, samples, strict=True))
+    mid = rates[len(rates) // 2]
+    off = max(abs(x / mid - 1) for x in rates)
+    if off > COUNTER_STEADY:
+        return [f"ticks per ns vary by {off * 100:.1f}% between samples ({rates[0]:.4g}-{rates[-1]:.4g}): "
+                "the counter is not read beside the clock"]  # fmt: skip
+    return []
+
+
 def bye(s: Session) -> list[str]:
     proc = s.driver()
     proc.request({"cmd": "bye"}, s.timeout)
@@ -285,6 +305,7 @@ RULES: dict[str, tuple[Callable[[Session], list[str]], str]] = {
     "not-offered": (not_offered, "what is not offered is refused with `not offered:`"),
     "error-shape": (error_shape, "a bad request gets a one-line error and the driver keeps serving"),
     "leak": (leak, "protocol 5: leak times each measurement and says how each input ended"),
+    "cycle-counter": (cycle_counter, "samples_tsc, where sent: one count per sample, read beside the clock"),
     "bye": (bye, "bye is answered and the driver exits 0"),
 }
 

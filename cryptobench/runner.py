@@ -573,6 +573,8 @@ class Runner:
             extra["host"] = host
         if track.probe_ns:
             extra["probe_ns"] = round(stats.median(track.probe_ns), 2)
+        if track.ticks and len(track.ticks) == len(track.samples):
+            extra["tsc_ticks"] = track.ticks  # the driver's counter beside each sample (cycles.py)
         if track.samples and track.batch:
             extra["precision"] = {"target": self.s.max_rel_ci, "halfwidth": round(sampler.halfwidth(track), 5)}
         if interrupted:

@@ -40,6 +40,7 @@ class Track:
     started: str = field(default_factory=now)
     host: HostTally = field(default_factory=HostTally)  # steal and other load over its rounds
     probe_ns: list[float] = field(default_factory=list)  # host probe readings taken while it was measured
+    ticks: list[int] | None = field(default_factory=list)  # samples_tsc of every round; None once one had none
 
     @property
     def median_sample(self) -> float:
@@ -95,6 +96,8 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0) -> No
     track.rounds += 1
     track.batch = int(resp["batch"])
     track.samples.extend(int(x) for x in resp["samples_ns"])
+    ticks = resp.get("samples_tsc")  # checked by bench_response.check
+    track.ticks = None if track.ticks is None or ticks is None else track.ticks + [int(x) for x in ticks]
     track.round_sizes.append(len(resp["samples_ns"]))
     track.round_process.append(process)
     track.checksums.append(resp["checksum"])

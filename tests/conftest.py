@@ -12,7 +12,8 @@ FAKE = Path(__file__).resolve().parent / "fake_driver.py"
 MODES = [
     "good", "crash-bench", "hang-bench", "garbage-bench", "wrong-vectors", "wrong-samples",
     "unstable-checksum", "crash-start", "slow-sha", "error-bench", "slow-bench",
-    "infinite-samples", "tiny-samples", "implausible-fast", "huge-line", "ansi-error",
+    "infinite-samples", "tiny-samples", "implausible-fast", "huge-line", "ansi-error", "ticks-missing",
+    "fast-clock",
 ]  # fmt: skip
 
 

@@ -6,7 +6,8 @@ It offers sha256 (computed with hashlib, so verification really passes) and
 noop. Modes: good, crash-bench, hang-bench, garbage-bench, wrong-vectors,
 wrong-samples, unstable-checksum, crash-start, slow-sha (twice as slow),
 error-bench, slow-bench (every bench request takes 0.3 s longer), and lies about figures:
-infinite-samples (samples of Infinity), tiny-samples (1e-9 ns), implausible-fast (believable 5 ms
+infinite-samples (samples of Infinity), tiny-samples (1e-9 ns), ticks-missing (samples_tsc one
+short), fast-clock (samples_tsc 30% more than the clock's time at CB_FAKE_TSC_GHZ), implausible-fast (believable 5 ms
 samples for a batch so large the cell claims 1e15 bytes/s), huge-line (a 300 MB response without a
 newline), ansi-error (an error message carrying ANSI escapes and HTML).
 """
@@ -19,6 +20,7 @@ import sys
 import time
 
 PERIOD = 1 << 20
+TSC_GHZ = float(os.environ.get("CB_FAKE_TSC_GHZ", "2.5"))  # the host's TSC rate, for the counter modes
 
 
 def pattern(seed, n=PERIOD):
@@ -140,6 +142,10 @@ def main():
             if mode == "unstable-checksum" and req["samples"] > 1:  # timed rounds only, past the differential
                 csum = f"{len(out):08x}:{benches:016x}"
             resp = {"ok": True, "batch": batch, "samples_ns": samples, "checksum": csum, "sink": 0, "peak_rss_kb": 0}
+            if mode == "ticks-missing":  # one counter reading short of the samples
+                resp["samples_tsc"] = [3 * x for x in samples[1:]]
+            if mode == "fast-clock":  # the counter says each sample took 30% longer than the clock does
+                resp["samples_tsc"] = [round(x * 1.3 * TSC_GHZ) for x in samples]
         elif cmd == "bye":
             sys.stdout.write('{"ok": true}\n')
             return

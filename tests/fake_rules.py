@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "drivers/python"
 from cbdriver import timing  # noqa: E402 - the path above makes it importable
 
 RULES = ("hello-fields", "resolution-probe", "warm-up", "calibration", "sample-count", "last-output",
-         "not-offered", "error-shape", "leak", "bye")  # fmt: skip
+         "not-offered", "error-shape", "leak", "cycle-counter", "bye")  # fmt: skip
 
 
 def checksum(out: bytes) -> str:
@@ -60,6 +60,8 @@ def bench(req: dict, broken: str, default: bytes) -> dict:
         m["warmup"]["calibration_ops"] = m["batch"]  # counts only the last round
     if broken == "sample-count":
         m["samples_ns"] = m["samples_ns"][:-1]
+    if broken == "cycle-counter":  # a counter that does not follow the clock (the driver has none to read)
+        m["samples_tsc"] = [2_600_000 * (i + 1) for i in range(len(m["samples_ns"]))]
     return {"ok": True, **m, "checksum": first, "checksum_after": checksum(cell.output()), "peak_rss_kb": 0}
 
 

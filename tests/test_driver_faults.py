@@ -18,6 +18,7 @@ from cryptobench import plausibility
         ("implausible-fast", "implausible: "),
         ("huge-line", "protocol: response line too long"),
         ("ansi-error", "library says \\x1b[31mRED\\x1b[0m\\x07 <script>"),
+        ("ticks-missing", "protocol: samples_tsc has"),
     ],
 )
 def test_a_lying_driver_fails_its_cells_and_the_run_can_be_shown_and_compared(

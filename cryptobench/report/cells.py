@@ -34,8 +34,9 @@ def cycles_note(units: tuple[str, ...], hz: float | None) -> str:
     if "cpb" not in units or not hz:
         return ""
     return (
-        f"TSC cycles are {cycles.LABEL} (the invariant time-stamp counter, measured at {hz / 1e9:.3f} GHz): "
-        "time x that rate, not core cycles; per byte for messages, per operation for the rest."
+        f"TSC cycles are {cycles.LABEL} (the invariant time-stamp counter, {hz / 1e9:.3f} GHz), not core cycles: "
+        "counted by the driver beside its clock where it reads the counter (C, Rust, Go), time x that rate for "
+        "the others; per byte for messages, per operation for the rest."
     )
 
 
@@ -43,9 +44,10 @@ def cycles_text(r: Row, hz: float | None) -> str:
     """Reference cycles per byte for messages, per operation for the rest; "-" without a rate."""
     if not hz:
         return "-"
+    per_op, _ = cycles.cell_per_op(r.cell, r.summary.median, hz)
     if r.cell.size and r.mb_per_s() == r.mb_per_s():  # a message length that means bytes per second
-        return f"{cycles.per_byte(r.summary.median, r.cell.size, hz):,.2f} /B"
-    return f"{format_rate(cycles.per_op(r.summary.median, hz))} /op"
+        return f"{per_op / r.cell.size:,.2f} /B"
+    return f"{format_rate(per_op)} /op"
 
 
 def _figure(r: Row, unit: str, hz: float | None) -> str:

@@ -189,6 +189,7 @@ def build_report(
         if not r.ok:
             continue
         _cell_warnings(r, resolution.get(r.provider, 0), noise, warnings)
+        _clock_warning(r, cycles.rate_of(run.env), warnings)
     warnings += _identical_figures(rows)
     busy = _busy_machine(rows)
     if busy:
@@ -281,6 +282,22 @@ def _busy_machine(rows: list[Row]) -> Note | None:
         f"{(BUSY_ROUND_SPREAD - 1) * 100:.0f}% slower than another; intervals are wide, and a comparison with "
         "another run may show the machine rather than the code (re-run on a quiet machine)",
         "busy",
+    )
+
+
+def _clock_warning(r: Row, hz: float | None, out: list[str]) -> None:
+    """A driver whose clock and cycle counter disagree over a cell: one of them is not what it claims."""
+    off = cycles.clock_disagreement(r.cell, hz) if hz else None
+    if off is None or abs(off) <= cycles.CLOCK_TOLERANCE:
+        return
+    r.notes.append("clock and TSC disagree")
+    out.append(
+        Note(
+            f"{_label(r.cell)}: the driver's clock and its cycle counter disagree by {off * 100:+.1f}% "
+            f"(ticks per ns against the run's {hz / 1e9:.3f} GHz): its times or its cycles are wrong",
+            "clock",
+            abs(off),
+        )
     )
 
 

@@ -36,9 +36,17 @@ def _stats(r: Row, hz: float | None = None) -> dict | None:
         "mb_per_s_ci95": [_num(r.mb_per_s(s.ci_high)), _num(r.mb_per_s(s.ci_low))],
         "ops_per_s": _num(r.ops_per_s()),
         # TSC reference cycles (environment.cycles), null where the counter is not invariant
-        "tsc_cycles_per_op": _num(cycles.per_op(s.median, hz)) if hz else None,
-        "tsc_cycles_per_byte": _num(cycles.per_byte(s.median, r.cell.size, hz)) if hz and r.cell.size else None,
+        **_cycles(r, hz),
     }
+
+
+def _cycles(r: Row, hz: float | None) -> dict:
+    """Counted from the driver's own ticks where it read them (`tsc_source`), else time x rate."""
+    if not hz:
+        return {"tsc_cycles_per_op": None, "tsc_cycles_per_byte": None, "tsc_source": None}
+    per_op, source = cycles.cell_per_op(r.cell, r.summary.median, hz)
+    per_byte = per_op / r.cell.size if r.cell.size else None
+    return {"tsc_cycles_per_op": _num(per_op), "tsc_cycles_per_byte": _num(per_byte), "tsc_source": source}
 
 
 def _vs(r: Row, baseline: str) -> dict | None:

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -15,14 +16,15 @@ import (
 const benchSeed = 2654435769
 
 type benchResult struct {
-	OK        bool    `json:"ok"`
-	Error     string  `json:"error"`
-	Batch     int64   `json:"batch"`
-	SamplesNs []int64 `json:"samples_ns"`
-	Checksum  string  `json:"checksum"`
-	After     string  `json:"checksum_after"`
-	Sink      *uint64 `json:"sink"`
-	Warmup    *struct {
+	OK         bool     `json:"ok"`
+	Error      string   `json:"error"`
+	Batch      int64    `json:"batch"`
+	SamplesNs  []int64  `json:"samples_ns"`
+	SamplesTSC []uint64 `json:"samples_tsc"`
+	Checksum   string   `json:"checksum"`
+	After      string   `json:"checksum_after"`
+	Sink       *uint64  `json:"sink"`
+	Warmup     *struct {
 		Ops            int64  `json:"ops"`
 		Ns             int64  `json:"ns"`
 		CalibrationOps *int64 `json:"calibration_ops"`
@@ -433,6 +435,31 @@ func TestBigStreamedDecryptRegeneratesItsCiphertext(t *testing.T) {
 		if u, ok := c.(untimedCell); !ok || u.takeUntimed() <= 0 {
 			t.Errorf("%s: no regeneration time measured", alg)
 		}
+	}
+}
+
+// TestSamplesCarryTheCounterReadBesideTheClock: on x86-64 every sample has
+// its TSC ticks, at one steady rate (docs/protocol.md, bench: samples_tsc);
+// elsewhere none are sent.
+func TestSamplesCarryTheCounterReadBesideTheClock(t *testing.T) {
+	d := NewDriver(providers["go:stdlib"])
+	r := doBench(t, d, []byte(`{"cmd":"bench","alg":"noop","op":"noop","size":0,"seed":2654435769,"batch":0,"target_ns":2000000,"samples":5}`))
+	if !haveTSC {
+		if r.SamplesTSC != nil {
+			t.Errorf("no counter here, yet samples_tsc %v", r.SamplesTSC)
+		}
+		return
+	}
+	if len(r.SamplesTSC) != len(r.SamplesNs) || len(r.SamplesNs) != 5 {
+		t.Fatalf("samples_tsc %v beside samples_ns %v", r.SamplesTSC, r.SamplesNs)
+	}
+	lo, hi := math.Inf(1), 0.0
+	for i, ticks := range r.SamplesTSC {
+		rate := float64(ticks) / float64(r.SamplesNs[i])
+		lo, hi = math.Min(lo, rate), math.Max(hi, rate)
+	}
+	if lo < 0.1 || hi > 20 || hi/lo > 1.02 {
+		t.Errorf("ticks per ns %.4f-%.4f: not one counter read beside the clock", lo, hi)
 	}
 }
 

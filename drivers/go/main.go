@@ -264,13 +264,14 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 		return nil, err
 	}
 	return &benchResponse{
-		OK:        true,
-		Batch:     m.Batch,
-		SamplesNs: m.Samples,
-		Checksum:  checksum,
-		After:     after,
-		Sink:      sink + m.Sink + s,
-		Warmup:    m.Warmup,
-		PeakRSSKb: peakRSSKb(),
+		OK:         true,
+		Batch:      m.Batch,
+		SamplesNs:  m.Samples,
+		SamplesTSC: m.Ticks,
+		Checksum:   checksum,
+		After:      after,
+		Sink:       sink + m.Sink + s,
+		Warmup:     m.Warmup,
+		PeakRSSKb:  peakRSSKb(),
 	}, nil
 }

@@ -184,14 +184,15 @@ type warmupInfo struct {
 }
 
 type benchResponse struct {
-	OK        bool       `json:"ok"`
-	Batch     int64      `json:"batch"`
-	SamplesNs []int64    `json:"samples_ns"`
-	Checksum  string     `json:"checksum"`
-	After     string     `json:"checksum_after"`
-	Sink      uint64     `json:"sink"`
-	Warmup    warmupInfo `json:"warmup"`
-	PeakRSSKb int64      `json:"peak_rss_kb"`
+	OK         bool       `json:"ok"`
+	Batch      int64      `json:"batch"`
+	SamplesNs  []int64    `json:"samples_ns"`
+	SamplesTSC []uint64   `json:"samples_tsc,omitempty"` // optional: the counter beside the clock
+	Checksum   string     `json:"checksum"`
+	After      string     `json:"checksum_after"`
+	Sink       uint64     `json:"sink"`
+	Warmup     warmupInfo `json:"warmup"`
+	PeakRSSKb  int64      `json:"peak_rss_kb"`
 }
 
 // decodeRequest parses one request line.

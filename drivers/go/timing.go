@@ -42,22 +42,33 @@ func probeResolution() int64 {
 // operation (docs/protocol.md, "With chunk > 0"): timeBatch subtracts it.
 type untimedCell interface{ takeUntimed() int64 }
 
-func timeBatch(c Cell, n int64) (ns int64, sink uint64) {
+// ticks is the time-stamp counter's count over the batch, read beside the
+// clock; 0 where there is no counter or the batch had untimed work inside it
+// (its ticks would include that work).
+func timeBatch(c Cell, n int64) (ns int64, ticks uint64, sink uint64) {
 	prepare(c, n)
 	u, _ := c.(untimedCell)
 	if u != nil {
 		u.takeUntimed() // what the warm-up or the checksum left behind
 	}
 	t0 := time.Now()
+	c0 := tscNow()
 	for i := int64(0); i < n; i++ {
 		sink += c.Run()
 	}
+	c1 := tscNow()
 	ns = int64(time.Since(t0))
+	if c1 > c0 {
+		ticks = c1 - c0
+	}
 	if u != nil { // a big streamed decrypt's ciphertext, made again off the clock
-		ns -= u.takeUntimed()
+		if untimed := u.takeUntimed(); untimed > 0 {
+			ns -= untimed
+			ticks = 0
+		}
 	}
 	globalSink += sink
-	return ns, sink
+	return ns, ticks, sink
 }
 
 // warmUp runs c in rounds of 1, 2, 4, ... operations (the last cut to the
@@ -86,7 +97,7 @@ func warmUp(c Cell, warmupNs int64) (w warmupInfo, sink uint64) {
 // targetNs, capped at maxBatch: (batch, operations run, sink).
 func calibrate(c Cell, targetNs int64) (batch, ops int64, sink uint64) {
 	for batch = 1; ; batch *= 2 {
-		ns, s := timeBatch(c, batch)
+		ns, _, s := timeBatch(c, batch)
 		sink += s
 		ops += batch
 		if ns >= targetNs || batch >= maxBatch || c.Err() != nil {
@@ -99,6 +110,7 @@ func calibrate(c Cell, targetNs int64) (batch, ops int64, sink uint64) {
 type measured struct {
 	Batch   int64
 	Samples []int64
+	Ticks   []uint64 // the counter beside each sample; nil unless every sample has them
 	Sink    uint64
 	Warmup  warmupInfo
 }
@@ -118,10 +130,16 @@ func measure(c Cell, batch, targetNs, warmupNs int64, samples int) measured {
 		m.Warmup.CalibrationOps = &ops
 		m.Sink += s
 	}
+	ticksOK := haveTSC
 	for i := 0; i < samples && c.Err() == nil; i++ {
-		ns, s := timeBatch(c, m.Batch)
+		ns, t, s := timeBatch(c, m.Batch)
 		m.Samples = append(m.Samples, ns)
+		m.Ticks = append(m.Ticks, t)
+		ticksOK = ticksOK && t > 0
 		m.Sink += s
+	}
+	if !ticksOK { // a partial tick list would be worse than none
+		m.Ticks = nil
 	}
 	return m
 }

@@ -378,6 +378,18 @@ static int checksum_of_one(ops_cell *cell, int streamed, const char *op,
   return 0;
 }
 
+/* The samples' counter ticks as a JSON array, or NULL when any is 0 (no counter, or untimed work
+ * inside a batch): a partial tick list would be worse than none. */
+static json_t *tsc_samples(const uint64_t *ticks, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++)
+    if (ticks[i] == 0)
+      return NULL;
+  json_t *a = json_array();
+  for (uint64_t i = 0; i < n; i++)
+    json_array_append_new(a, json_integer((json_int_t)ticks[i]));
+  return a;
+}
+
 static json_t *handle_bench(json_t *req) {
   char err[300] = "";
   const char *alg, *op;
@@ -431,7 +443,7 @@ static json_t *handle_bench(json_t *req) {
    * from the pattern (kept twice), so memory stays bounded whatever the size */
   msg =
       streamed ? input_pattern_twice((uint32_t)seed) : input_message((uint32_t)seed, (size_t)size);
-  samples = malloc(nsamples * sizeof *samples);
+  samples = calloc(2 * nsamples, sizeof *samples); /* times, then the counter's ticks */
   if (msg == NULL || samples == NULL) {
     res = cb_error("out of memory (size %llu)", (unsigned long long)size);
     goto done;
@@ -476,7 +488,7 @@ static json_t *handle_bench(json_t *req) {
   }
 
   char checksum[INPUT_CHECKSUM_LEN], after[INPUT_CHECKSUM_LEN];
-  timing_result m = {.samples_ns = samples};
+  timing_result m = {.samples_ns = samples, .samples_tsc = samples + nsamples};
   if (checksum_of_one(cell, streamed, op, checksum, &m.sink, &res) != 0)
     goto done;
   timing_clean_vector_state();
@@ -500,6 +512,9 @@ static json_t *handle_bench(json_t *req) {
                   "samples_ns", js, "checksum", checksum, "checksum_after", after, "sink",
                   (json_int_t)(m.sink & INT64_MAX), "warmup", warm, "peak_rss_kb",
                   (json_int_t)peak_rss_kb());
+  json_t *ticks = tsc_samples(m.samples_tsc, nsamples);
+  if (ticks != NULL) /* optional (docs/protocol.md, bench): the counter read beside the clock */
+    json_object_set_new(res, "samples_tsc", ticks);
 
 done:
   ops_cell_free(cell);

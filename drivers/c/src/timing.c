@@ -16,6 +16,8 @@ static uint64_t tsc_now(void) { return __rdtsc(); }
 static uint64_t tsc_now(void) { return 0; } /* no time-stamp counter: no rate */
 #endif
 
+uint64_t timing_tsc_now(void) { return tsc_now(); }
+
 static double tsc_hz; /* measured by the resolution probe, 0 where there is no counter */
 
 uint64_t timing_resolution_ns(void) {
@@ -89,20 +91,22 @@ __attribute__((weak)) uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
 
 /* The only timed region: n consecutive operations, less the untimed work inside them (a big
  * streamed decrypt's ciphertext regenerated piece by piece, clock reads included; ops.h). */
-static int time_batch(ops_cell *c, uint64_t n, uint64_t *ns, uint64_t *sink) {
+static int time_batch(ops_cell *c, uint64_t n, uint64_t *ns, uint64_t *ticks, uint64_t *sink) {
   uint64_t s = 0;
   if (ops_cell_prepare(c, n) != 0) /* single-use inputs, outside the clock */
     return -1;
-  (void)ops_cell_take_untimed_ns(c); /* what the warm-up or the checksum left behind */
-  uint64_t t0 = timing_now_ns();
+  (void)ops_cell_take_untimed_ns(c);             /* what the warm-up or the checksum left behind */
+  uint64_t t0 = timing_now_ns(), c0 = tsc_now(); /* the counter read beside the clock */
   for (uint64_t i = 0; i < n; i++) {
     int r = ops_cell_run(c);
     if (r < 0)
       return -1;
     s += (uint64_t)r;
   }
-  uint64_t t1 = timing_now_ns();
-  *ns = t1 - t0 - ops_cell_take_untimed_ns(c);
+  uint64_t c1 = tsc_now(), t1 = timing_now_ns();
+  uint64_t untimed = ops_cell_take_untimed_ns(c);
+  *ns = t1 - t0 - untimed;
+  *ticks = untimed == 0 ? c1 - c0 : 0; /* no honest tick count for a batch with untimed work */
   *sink += s;
   return 0;
 }
@@ -131,9 +135,9 @@ static int warm_up(ops_cell *c, uint64_t warmup_ns, timing_result *out) {
 }
 
 static int calibrate(ops_cell *c, uint64_t target_ns, timing_result *out) {
-  uint64_t b = 1, ns = 0;
+  uint64_t b = 1, ns = 0, ticks = 0;
   for (;;) {
-    if (time_batch(c, b, &ns, &out->sink) != 0)
+    if (time_batch(c, b, &ns, &ticks, &out->sink) != 0)
       return -1;
     out->calibration_ops += b;
     if (ns >= target_ns || b >= TIMING_MAX_BATCH)
@@ -151,8 +155,12 @@ int timing_measure(ops_cell *c, uint64_t batch, uint64_t target_ns, uint64_t war
     return -1;
   if (batch == 0 && calibrate(c, target_ns, out) != 0)
     return -1;
-  for (uint64_t i = 0; i < samples; i++)
-    if (time_batch(c, out->batch, &out->samples_ns[i], &out->sink) != 0)
+  for (uint64_t i = 0; i < samples; i++) {
+    uint64_t ticks = 0;
+    if (time_batch(c, out->batch, &out->samples_ns[i], &ticks, &out->sink) != 0)
       return -1;
+    if (out->samples_tsc != NULL)
+      out->samples_tsc[i] = ticks;
+  }
   return 0;
 }

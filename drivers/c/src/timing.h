@@ -23,6 +23,9 @@ uint64_t timing_resolution_ns(void);
  * times into TSC reference cycles with it only where the CPU says the counter is invariant. */
 double timing_tsc_hz(void);
 
+/* The time-stamp counter now (x86-64), 0 where there is none. */
+uint64_t timing_tsc_now(void);
+
 /* Put the vector registers in a clean state (x86-64), so a cell does not inherit a slowdown from
  * the cell before it; called before each cell's warm-up, outside the timed region. */
 void timing_clean_vector_state(void);
@@ -31,7 +34,11 @@ void timing_clean_vector_state(void);
 typedef struct timing_result {
   uint64_t batch;
   uint64_t *samples_ns; /* `samples` of them, filled by timing_measure */
-  uint64_t sink;        /* every result folded, so none can be dropped */
+  /* The time-stamp counter's ticks over each sample, read beside the clock (may be NULL: not
+   * read). Left all 0 where there is no counter or a batch had untimed work inside it (its ticks
+   * would include that work): the response then has no samples_tsc. */
+  uint64_t *samples_tsc;
+  uint64_t sink; /* every result folded, so none can be dropped */
   uint64_t warmup_ops, warmup_ns;
   uint64_t calibration_ops; /* 0 when the batch was given */
 } timing_result;

@@ -605,6 +605,11 @@ static int check_bench_full(const char *alg, const char *op, size_t size, size_t
            json_integer_value(json_object_get(r, "peak_rss_kb")) > 0;
   for (size_t i = 0; ok && i < json_array_size(samples); i++)
     ok = json_integer_value(json_array_get(samples, i)) > 0;
+  json_t *ticks = json_object_get(r, "samples_tsc"); /* optional: one count per sample */
+  if (ok && ticks != NULL)
+    ok = json_array_size(ticks) == nsamples;
+  for (size_t i = 0; ok && ticks != NULL && i < nsamples; i++)
+    ok = json_integer_value(json_array_get(ticks, i)) > 0;
   char *dump = json_dumps(r, JSON_COMPACT);
   check(ok, "bench %s %s size %zu chunk %zu batch %zu: want %s, got %.300s", alg, op, size, chunk,
         batch, want, dump);
@@ -1541,6 +1546,26 @@ static void test_handshake(const ops_alg *a) {
 #endif
 }
 
+/* x86-64: every sample comes with the TSC's ticks read beside the clock, at the rate the
+ * resolution probe measured (docs/protocol.md, bench: samples_tsc). */
+static void test_samples_tsc(void) {
+#if defined(__x86_64__)
+  json_t *r = call(bench_req_n("noop", "noop", 0, 0, 0, 5, 0));
+  json_t *ns = json_object_get(r, "samples_ns"), *ticks = json_object_get(r, "samples_tsc");
+  double hz = timing_tsc_hz(), worst = 0;
+  int ok = is_ok(r) && json_array_size(ticks) == 5 && json_array_size(ns) == 5 && hz > 0;
+  for (size_t i = 0; ok && i < 5; i++) {
+    double rate = (double)json_integer_value(json_array_get(ticks, i)) /
+                  (double)json_integer_value(json_array_get(ns, i)) * 1e9;
+    double off = rate / hz > 1 ? rate / hz - 1 : 1 - rate / hz;
+    worst = off > worst ? off : worst;
+  }
+  check(ok && worst < 0.02, "noop: samples_tsc beside samples_ns at %.0f Hz (worst %.4f)", hz,
+        worst);
+  json_decref(r);
+#endif
+}
+
 /* The check values of docs/protocol.md, "The measurement loop", that every driver reproduces. */
 static json_t *warm(json_t *r) { return json_object_get(r, "warmup"); }
 
@@ -1610,6 +1635,7 @@ int main(void) {
   test_vectors();
   test_bench();
   test_loop_check_values();
+  test_samples_tsc();
   test_pk();
   test_v3();
   test_errors();

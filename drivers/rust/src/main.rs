@@ -303,6 +303,7 @@ impl Driver {
             ok: true,
             batch: m.batch,
             samples_ns: m.samples_ns,
+            samples_tsc: m.samples_tsc,
             checksum,
             checksum_after,
             sink: m.sink,

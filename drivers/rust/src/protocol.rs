@@ -170,6 +170,9 @@ pub struct BenchResponse {
     pub ok: bool,
     pub batch: u64,
     pub samples_ns: Vec<u64>,
+    /// Optional (docs/protocol.md, bench): the TSC read beside the clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples_tsc: Option<Vec<u64>>,
     pub checksum: String,
     pub checksum_after: String,
     pub sink: u64,

@@ -41,20 +41,54 @@ pub fn probe_resolution() -> u64 {
     best
 }
 
+/// The time-stamp counter now (x86-64: `rdtsc`), `None` where there is none.
+#[inline(always)]
+pub fn tsc_now() -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: rdtsc exists on every x86-64 CPU and has no side effects.
+        Some(unsafe { core::arch::x86_64::_rdtsc() })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// One timed batch: its time, the counter's ticks read beside the clock
+/// (`None`: no counter, or untimed work inside the batch that the ticks
+/// would include) and the sink.
+pub struct Batch {
+    pub ns: u64,
+    pub ticks: Option<u64>,
+    pub sink: u64,
+}
+
 /// The only timed region: `n` consecutive operations of `c`. The cell is
 /// passed through `black_box` so the compiler can neither see through the
 /// dynamic call nor drop an operation whose output nobody reads.
-pub fn time_batch(c: &mut dyn Cell, n: u64) -> (u64, u64) {
+pub fn time_batch(c: &mut dyn Cell, n: u64) -> Batch {
     let c = black_box(c);
     c.take_untimed_ns(); // what the warm-up or the checksum left behind
     let mut sink = 0u64;
     let t0 = Instant::now();
+    let c0 = tsc_now(); // the counter read beside the clock
     for _ in 0..n {
         sink = sink.wrapping_add(c.run());
     }
+    let c1 = tsc_now();
+    let elapsed = ns_since(t0);
     // a big streamed decrypt's ciphertext, made again off the clock
-    let ns = ns_since(t0).saturating_sub(c.take_untimed_ns());
-    (ns, black_box(sink))
+    let untimed = c.take_untimed_ns();
+    let ticks = match (c0, c1) {
+        (Some(a), Some(b)) if untimed == 0 && b > a => Some(b - a),
+        _ => None,
+    };
+    Batch {
+        ns: elapsed.saturating_sub(untimed),
+        ticks,
+        sink: black_box(sink),
+    }
 }
 
 /// The warm-up's part of a bench response.
@@ -93,10 +127,10 @@ pub fn warm_up(c: &mut dyn Cell, warmup_ns: u64) -> (Warmup, u64) {
 pub fn calibrate(c: &mut dyn Cell, target_ns: u64) -> (u64, u64, u64) {
     let (mut batch, mut ops, mut sink) = (1u64, 0u64, 0u64);
     loop {
-        let (ns, s) = time_batch(c, batch);
-        sink = sink.wrapping_add(s);
+        let b = time_batch(c, batch);
+        sink = sink.wrapping_add(b.sink);
         ops += batch;
-        if ns >= target_ns || batch >= MAX_BATCH {
+        if b.ns >= target_ns || batch >= MAX_BATCH {
             return (batch, ops, sink);
         }
         batch *= 2;
@@ -107,6 +141,8 @@ pub fn calibrate(c: &mut dyn Cell, target_ns: u64) -> (u64, u64, u64) {
 pub struct Measured {
     pub batch: u64,
     pub samples_ns: Vec<u64>,
+    /// The counter's ticks over each sample, when every one has them.
+    pub samples_tsc: Option<Vec<u64>>,
     pub sink: u64,
     pub warmup: Warmup,
 }
@@ -130,14 +166,21 @@ pub fn measure(
         batch
     };
     let mut samples_ns = Vec::with_capacity(samples);
+    let mut samples_tsc = Some(Vec::with_capacity(samples));
     for _ in 0..samples {
-        let (ns, s) = time_batch(c, batch);
-        samples_ns.push(ns);
-        sink = sink.wrapping_add(s);
+        let b = time_batch(c, batch);
+        samples_ns.push(b.ns);
+        // a partial tick list would be worse than none
+        samples_tsc = samples_tsc.zip(b.ticks).map(|(mut v, t)| {
+            v.push(t);
+            v
+        });
+        sink = sink.wrapping_add(b.sink);
     }
     Measured {
         batch,
         samples_ns,
+        samples_tsc,
         sink,
         warmup,
     }

@@ -386,6 +386,35 @@ fn serve_long_lines_and_eof() {
     );
 }
 
+/// On x86-64 every sample carries the TSC's ticks, read beside the clock at
+/// one steady rate (docs/protocol.md, bench: `samples_tsc`); elsewhere none.
+#[test]
+fn samples_carry_the_counter_read_beside_the_clock() {
+    let d = &drivers()[0];
+    let req = serde_json::json!({"cmd": "bench", "alg": "noop", "op": "noop", "size": 0,
+                                 "seed": SEED, "batch": 0, "target_ns": 2_000_000, "samples": 5});
+    let r = call(d, &req.to_string());
+    if crate::timing::tsc_now().is_none() {
+        assert!(r.get("samples_tsc").is_none(), "no counter, yet {r}");
+        return;
+    }
+    let ns: Vec<u64> = serde_json::from_value(r["samples_ns"].clone()).unwrap();
+    let ticks: Vec<u64> = serde_json::from_value(r["samples_tsc"].clone()).expect("samples_tsc");
+    assert_eq!((ticks.len(), ns.len()), (5, 5), "{r}");
+    let rates: Vec<f64> = ticks
+        .iter()
+        .zip(&ns)
+        .map(|(&t, &n)| t as f64 / n as f64)
+        .collect();
+    let (lo, hi) = rates
+        .iter()
+        .fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    assert!(
+        lo > 0.1 && hi < 20.0 && hi / lo < 1.02,
+        "ticks per ns {rates:?}"
+    );
+}
+
 /// The check values of docs/protocol.md ("The measurement loop") that every
 /// driver reproduces, for every provider.
 #[test]

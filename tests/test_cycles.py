@@ -1,0 +1,47 @@
+"""Cycles counted by the drivers (samples_tsc, protocol 5) and the clock check they allow (cycles.py)."""
+
+import json
+
+from conftest import run_cli
+from test_runner_faults import cells_by_provider, run_suite
+
+from cryptobench import cycles
+
+
+def test_c_go_rust_count_cycles_beside_their_clock_python_converts(tmp_path):
+    """The C, Go and Rust drivers read the TSC beside the clock: their cells keep the ticks and report
+    counted cycles, which agree with time x the run's rate; Python has no counter: converted."""
+    db = tmp_path / "c.db"
+    res = run_cli("run", "--alg", "sha256", "--size", "16KiB", "--provider", "c:openssl,go:stdlib,rust:ring,python:hashlib",
+                  "--time-per-cell", "0.1", "--passes", "1", "--db", db, "--json", tmp_path / "r.json", timeout=300)  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    doc = json.loads((tmp_path / "r.json").read_text())
+    hz = doc["environment"]["cycles"]["hz"]
+    by = {c["provider"]: c for c in doc["cells"] if c["op"] == "hash"}
+    assert {p: c["stats"]["tsc_source"] for p, c in by.items()} == {
+        "c:openssl": "counted", "go:stdlib": "counted", "rust:ring": "counted", "python:hashlib": "converted"
+    }  # fmt: skip
+    for p in ("c:openssl", "go:stdlib", "rust:ring"):
+        s = by[p]["stats"]
+        converted = s["median_ns"] * hz / 1e9
+        assert abs(s["tsc_cycles_per_op"] / converted - 1) < 0.03, (p, s["tsc_cycles_per_op"], converted)
+        assert 0.2 < s["tsc_cycles_per_byte"] < 20, s  # SHA-256: ~1.5 c/B with SHA-NI, ~10 without
+        assert len(by[p]["extra"]["tsc_ticks"]) == len(by[p]["samples_ns"])
+    assert "tsc_ticks" not in by["python:hashlib"]["extra"]
+
+
+def test_a_driver_whose_clock_and_counter_disagree_is_named(tmp_path, providers_file, sha_suite, monkeypatch):
+    """A counter 30% ahead of the clock: the cycles are still shown, but a `clock` warning says one
+    of the two is wrong; the driver that sends no ticks gets none."""
+    monkeypatch.setenv("CB_FAKE_TSC_GHZ", "2.6")
+    store, rid = run_suite(tmp_path, providers_file, sha_suite, ["test:good", "test:fast-clock"])
+    run, _, cells = cells_by_provider(store, rid)
+    hz = cycles.rate_of(run.env)
+    assert hz, run.env.get("cycles")
+    fast = cells["test:fast-clock"]
+    assert [c.status for c in fast] == ["ok", "ok"]
+    assert all(cycles.clock_disagreement(c, hz) > 0.2 for c in fast)
+    assert all(cycles.clock_disagreement(c, hz) is None for c in cells["test:good"])
+    out = run_cli("show", str(rid), "--db", tmp_path / "t.db", "--warnings").stdout
+    lines = [x for x in out.splitlines() if "clock and its cycle counter disagree" in x]
+    assert len(lines) == 2 and all("test:fast-clock" in x for x in lines), out
