@@ -577,6 +577,12 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     return nullptr;
   }
+  if (o == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != nullptr) {
+    set_err(err, errlen,
+            "not offered at this size: Botan's CBC decryption refuses an empty "
+            "ciphertext (finish() wants at least one block)");
+    return nullptr;
+  }
   ops_cell *c = new (std::nothrow) ops_cell;
   if (c == nullptr) {
     set_err(err, errlen, "out of memory");

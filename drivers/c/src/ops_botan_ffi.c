@@ -439,6 +439,12 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     return NULL;
   }
+  if (op == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != NULL) {
+    set_err(err, errlen,
+            "not offered at this size: Botan's CBC decryption refuses an empty "
+            "ciphertext (finish() wants at least one block)");
+    return NULL;
+  }
   ops_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
     set_err(err, errlen, "out of memory");
