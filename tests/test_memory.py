@@ -54,7 +54,7 @@ def test_big_streamed_decryption_keeps_memory_bounded(tmp_path):
     out = tmp_path / "r.json"
     run = subprocess.run(
         [sys.executable, "-m", "cryptobench", "run", "--db", str(tmp_path / "r.db"), "--suite", "big",
-         "--size", "100MB", "--alg", "aes-128-gcm,aes-128-ctr", "--provider", "c:openssl,go:stdlib",
+         "--size", "100MB", "--alg", "aes-128-gcm,aes-128-ctr", "--provider", "c:openssl,go:stdlib,cpp:botan,rust:rustcrypto",
          "--time-per-cell", "0.05", "--passes", "1", "--quiet", "--json", str(out)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
@@ -64,7 +64,8 @@ def test_big_streamed_decryption_keeps_memory_bounded(tmp_path):
     # (the Python driver's regeneration is tested in drivers/python/tests: its pure-Python checksum of
     # 100 MB takes 16 s a cell)
     pairs = [("c:openssl", "aes-128-gcm", "seal", "open"), ("c:openssl", "aes-128-ctr", "encrypt", "decrypt"),
-             ("go:stdlib", "aes-128-ctr", "encrypt", "decrypt")]  # fmt: skip
+             ("go:stdlib", "aes-128-ctr", "encrypt", "decrypt"), ("cpp:botan", "aes-128-gcm", "seal", "open"),
+             ("cpp:botan", "aes-128-ctr", "encrypt", "decrypt"), ("rust:rustcrypto", "aes-128-ctr", "encrypt", "decrypt")]  # fmt: skip
     for pid, alg, fwd, inv in pairs:
         enc, dec = cells[(pid, alg, fwd)], cells[(pid, alg, inv)]
         assert dec["peak_rss_kb"] < enc["peak_rss_kb"] + 64 * 1024, (pid, alg, enc["peak_rss_kb"], dec["peak_rss_kb"])

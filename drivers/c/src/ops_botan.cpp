@@ -24,6 +24,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <time.h>
 #include <vector>
 
 #include <botan/aead.h>
@@ -215,6 +216,13 @@ struct ops_cell {
   const uint8_t *out_ptr = nullptr;
   size_t out_len = 0;
   std::string err;
+  /* regen (a big streamed decrypt/open, ops.h): `in` is the plaintext pattern and each piece of
+   * ciphertext is made again just before it is consumed, by an encrypting twin of the cell */
+  bool regen = false;
+  std::unique_ptr<Botan::StreamCipher> gsc;  /* CTR, ChaCha20 */
+  std::unique_ptr<Botan::Cipher_Mode> gmode; /* CBC, GCM, ChaCha20Poly1305 */
+  Botan::secure_vector<uint8_t> gbuf;        /* one piece of ciphertext (the last: and its tag) */
+  uint64_t untimed_ns = 0;                   /* spent making it, subtracted by timing.c */
 };
 
 namespace {
@@ -300,6 +308,10 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
       return -1;
     }
     c->out.resize(c->step > 0 ? c->step : 1);
+    if (c->regen) {
+      c->gsc = Botan::StreamCipher::create_or_throw(d->botan);
+      c->gsc->set_key(p->key, p->key_len);
+    }
     return 0;
   default:
     break;
@@ -340,7 +352,50 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   /* the working buffer: the input (a piece, or the whole message), the tag, a block of slack */
   c->buf_cap = (c->streaming ? c->step : c->in_len) + OPS_TAG_LEN + 32;
   c->buf.reserve(c->buf_cap);
+  if (c->regen) {
+    c->gmode = Botan::Cipher_Mode::create_or_throw(d->botan, Botan::ENCRYPTION);
+    c->gmode->set_key(p->key, p->key_len);
+    c->gbuf.reserve(c->buf_cap);
+  }
   return 0;
+}
+
+/* The driver's clock (timing.c), for the regeneration time it subtracts. */
+uint64_t mono_ns() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+/* regen: the ciphertext of the `len` plaintext bytes at `off`, off the clock; reads go in order
+ * from offset 0 (which restarts the encrypting twin). `last` finishes the message: for open the
+ * piece is then followed by its tag. */
+const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, bool last) {
+  uint64_t t0 = mono_ns();
+  const uint8_t *plain = ops_input_at(c->in, c->period, off);
+  if (c->gsc != nullptr) {
+    if (off == 0) {
+      c->gsc->set_iv(c->iv.data(), c->iv.size());
+      if (c->counter != 0)
+        c->gsc->seek(static_cast<uint64_t>(c->counter) * 64);
+    }
+    c->gbuf.resize(len);
+    c->gsc->cipher(plain, c->gbuf.data(), len);
+  } else {
+    if (off == 0) {
+      auto *aead = dynamic_cast<Botan::AEAD_Mode *>(c->gmode.get());
+      if (aead != nullptr && !c->aad.empty())
+        aead->set_associated_data(c->aad.data(), c->aad.size());
+      c->gmode->start(c->iv.data(), c->iv.size());
+    }
+    c->gbuf.assign(plain, plain + len);
+    if (last)
+      c->gmode->finish(c->gbuf);
+    else
+      c->gmode->update(c->gbuf);
+  }
+  c->untimed_ns += mono_ns() - t0;
+  return c->gbuf.data();
 }
 
 /* ---- one operation each ---- */
@@ -389,7 +444,9 @@ int run_stream(ops_cell *c) {
   size_t len = 0;
   for (size_t off = 0; off < c->in_len; off += c->step) {
     len = c->in_len - off < c->step ? c->in_len - off : c->step;
-    c->sc->cipher(ops_input_at(c->in, c->period, off), c->out.data(), len);
+    const uint8_t *in =
+        c->regen ? regenerate(c, off, len, false) : ops_input_at(c->in, c->period, off);
+    c->sc->cipher(in, c->out.data(), len);
     if (c->tap != nullptr)
       ops_tap_fold(c->tap, c->out.data(), len);
   }
@@ -406,7 +463,8 @@ int run_mode(ops_cell *c) {
   if (c->streaming) {
     /* every piece but the last through update(), in place in the working buffer */
     for (; c->in_len - off > c->step; off += c->step) {
-      const uint8_t *piece = ops_input_at(c->in, c->period, off);
+      const uint8_t *piece =
+          c->regen ? regenerate(c, off, c->step, false) : ops_input_at(c->in, c->period, off);
       c->buf.assign(piece, piece + c->step);
       c->mode->update(c->buf);
       if (c->tap != nullptr)
@@ -414,7 +472,8 @@ int run_mode(ops_cell *c) {
     }
   }
   /* the last piece (one-shot: the whole message), for open with the tag that follows it */
-  const uint8_t *rest = ops_input_at(c->in, c->period, off);
+  const uint8_t *rest =
+      c->regen ? regenerate(c, off, c->in_len - off, true) : ops_input_at(c->in, c->period, off);
   c->buf.assign(rest, rest + (c->in_len - off) + c->extra);
   try {
     c->mode->finish(c->buf);
@@ -435,6 +494,21 @@ int run_mode(ops_cell *c) {
 /* ---- the interface (C linkage) ---- */
 
 extern "C" {
+
+/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
+int ops_regenerates_ciphertext(void) { return 1; }
+
+uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
+  uint64_t ns = c->untimed_ns;
+  c->untimed_ns = 0;
+  return ns;
+}
+
+CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
+
+CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
+  return ops_cell_take_untimed_ns(reinterpret_cast<ops_cell *>(cell));
+}
 
 int ops_init(char *err, size_t errlen) {
   try {
@@ -594,7 +668,10 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->in_len = p->msg_len;
   c->period = p->period;
   c->streaming = p->chunk > 0;
-  if (o == OP_OPEN) {
+  c->regen = (o == OP_DECRYPT || o == OP_OPEN) && p->period > 0 && c->streaming;
+  if (o == OP_OPEN && c->regen) {
+    c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
+  } else if (o == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
       set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       delete c;

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* ops for Botan 2 through its C FFI, botan/ffi.h (provider c:botan-ffi): the same library and
  * algorithms as ops_botan.cpp, the way a C user (or a language binding) reaches them.
  *
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <botan/ffi.h>
 
@@ -95,6 +97,12 @@ struct ops_cell {
   size_t out_cap;
   size_t out_len;
   char err[256];
+  /* regen (a big streamed decrypt/open, ops.h): `in` is the plaintext pattern and each piece of
+   * ciphertext is made again just before it is consumed, by an encrypting twin of `cipher` */
+  int regen;
+  botan_cipher_t gcipher;
+  uint8_t *gbuf;       /* one piece of ciphertext (the last: and its tag), out_cap bytes */
+  uint64_t untimed_ns; /* spent making it, subtracted by timing.c */
 };
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...) {
@@ -274,6 +282,9 @@ void ops_cell_free(ops_cell *c) {
     botan_block_cipher_destroy(c->bc);
   if (c->cipher != NULL)
     botan_cipher_destroy(c->cipher);
+  if (c->gcipher != NULL)
+    botan_cipher_destroy(c->gcipher);
+  free(c->gbuf);
   free(c->out);
   free(c);
 }
@@ -404,7 +415,45 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   c->out_cap = (c->streaming ? c->step : c->in_len) + OPS_TAG_LEN + 32;
   if (c->out_cap < 64 * (size_t)c->counter)
     c->out_cap = 64 * (size_t)c->counter;
+  if (c->regen) {
+    if ((rc = botan_cipher_init(&c->gcipher, d->botan, BOTAN_CIPHER_INIT_FLAG_ENCRYPT)) != 0 ||
+        (rc = botan_cipher_set_key(c->gcipher, p->key, p->key_len)) != 0) {
+      set_botan_err(err, errlen, "ciphertext regeneration set-up", rc);
+      return -1;
+    }
+    if ((c->gbuf = malloc(c->out_cap)) == NULL) {
+      set_err(err, errlen, "out of memory");
+      return -1;
+    }
+  }
   return 0;
+}
+
+/* The driver's clock (timing.c), for the regeneration time it subtracts. */
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* regen: the ciphertext of the `len` plaintext bytes at `off`, off the clock, or NULL; reads go in
+ * order from offset 0 (which restarts the encrypting twin). `last` finishes the message: for open
+ * the piece is then followed by its tag. */
+static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) {
+  uint64_t t0 = mono_ns();
+  size_t written = 0, consumed = 0;
+  int ok = 1;
+  if (off == 0) {
+    ok = (c->aad_len == 0 ||
+          botan_cipher_set_associated_data(c->gcipher, c->aad, c->aad_len) == 0) &&
+         botan_cipher_start(c->gcipher, c->iv, c->iv_len) == 0;
+  }
+  ok = ok && botan_cipher_update(c->gcipher, last ? BOTAN_CIPHER_UPDATE_FLAG_FINAL : 0, c->gbuf,
+                                 c->out_cap, &written, ops_input_at(c->in, c->period, off), len,
+                                 &consumed) == 0;
+  ok = ok && consumed == len && written == len + (last ? c->extra : 0);
+  c->untimed_ns += mono_ns() - t0;
+  return ok ? c->gbuf : NULL;
 }
 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
@@ -456,9 +505,12 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->in_len = p->msg_len;
   c->period = p->period;
   c->streaming = p->chunk > 0;
+  c->regen = (op == OP_DECRYPT || op == OP_OPEN) && p->period > 0 && c->streaming;
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
-  if (op == OP_OPEN) {
+  if (op == OP_OPEN && c->regen) {
+    c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
+  } else if (op == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
       set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       ops_cell_free(c);
@@ -545,8 +597,11 @@ static int run_cipher(ops_cell *c) {
   if (c->streaming) {
     /* every piece but the last without the final flag */
     for (; c->in_len - off > c->step; off += c->step) {
-      rc = botan_cipher_update(c->cipher, 0, c->out, c->out_cap, &written,
-                               ops_input_at(c->in, c->period, off), c->step, &consumed);
+      const uint8_t *in =
+          c->regen ? regenerate(c, off, c->step, 0) : ops_input_at(c->in, c->period, off);
+      if (in == NULL)
+        return fail(c, "regeneration: botan_cipher_update", 0);
+      rc = botan_cipher_update(c->cipher, 0, c->out, c->out_cap, &written, in, c->step, &consumed);
       if (rc != 0)
         return fail(c, "botan_cipher_update", rc);
       if (consumed != c->step) {
@@ -560,8 +615,12 @@ static int run_cipher(ops_cell *c) {
   }
   /* the last piece (one-shot: the whole message), for open with the tag that follows it */
   size_t len = c->in_len - off + c->extra;
+  const uint8_t *in =
+      c->regen ? regenerate(c, off, c->in_len - off, 1) : ops_input_at(c->in, c->period, off);
+  if (in == NULL)
+    return fail(c, "regeneration: botan_cipher_update (final)", 0);
   rc = botan_cipher_update(c->cipher, BOTAN_CIPHER_UPDATE_FLAG_FINAL, c->out, c->out_cap, &written,
-                           ops_input_at(c->in, c->period, off), len, &consumed);
+                           in, len, &consumed);
   if (rc != 0) {
     botan_cipher_reset(c->cipher); /* drop the half-finished message */
     if (rc == BOTAN_FFI_ERROR_BAD_MAC && c->op == OP_OPEN)
@@ -572,6 +631,21 @@ static int run_cipher(ops_cell *c) {
   if (c->tap != NULL)
     ops_tap_fold(c->tap, c->out, written);
   return written > 0 ? c->out[0] : 0;
+}
+
+/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
+int ops_regenerates_ciphertext(void) { return 1; }
+
+uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
+  uint64_t ns = c->untimed_ns;
+  c->untimed_ns = 0;
+  return ns;
+}
+
+CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
+
+CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
+  return ops_cell_take_untimed_ns((ops_cell *)cell);
 }
 
 int ops_cell_run(ops_cell *c) {
