@@ -83,6 +83,12 @@ export class Pieces {
     return this.src.subarray(start, start + len);
   }
 
+  // takeUntimedNs: no work inside at() that is not the operation's (a
+  // regenerating source, ops_node.js, has some).
+  takeUntimedNs() {
+    return 0;
+  }
+
   // at(k) is piece k (0 <= k < count).
   at(k) {
     if (k >= this.full) return this.tail;
