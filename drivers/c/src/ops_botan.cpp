@@ -14,6 +14,7 @@
  */
 #include "ops.h"
 #include "ops_pk.h"
+#include "ops_regen.h"
 
 #include <algorithm>
 #include <chrono>
@@ -360,18 +361,11 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   return 0;
 }
 
-/* The driver's clock (timing.c), for the regeneration time it subtracts. */
-uint64_t mono_ns() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 /* regen: the ciphertext of the `len` plaintext bytes at `off`, off the clock; reads go in order
  * from offset 0 (which restarts the encrypting twin). `last` finishes the message: for open the
  * piece is then followed by its tag. */
 const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, bool last) {
-  uint64_t t0 = mono_ns();
+  uint64_t t0 = ops_regen_now_ns();
   const uint8_t *plain = ops_input_at(c->in, c->period, off);
   if (c->gsc != nullptr) {
     if (off == 0) {
@@ -394,7 +388,7 @@ const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, bool last) {
     else
       c->gmode->update(c->gbuf);
   }
-  c->untimed_ns += mono_ns() - t0;
+  c->untimed_ns += ops_regen_now_ns() - t0;
   return c->gbuf.data();
 }
 
@@ -495,20 +489,7 @@ int run_mode(ops_cell *c) {
 
 extern "C" {
 
-/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
-int ops_regenerates_ciphertext(void) { return 1; }
-
-uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
-  uint64_t ns = c->untimed_ns;
-  c->untimed_ns = 0;
-  return ns;
-}
-
-CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
-
-CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
-  return ops_cell_take_untimed_ns(reinterpret_cast<ops_cell *>(cell));
-}
+OPS_REGEN_DEFINE_EXPORTS
 
 int ops_init(char *err, size_t errlen) {
   try {

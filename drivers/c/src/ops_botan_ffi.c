@@ -12,6 +12,7 @@
  */
 #include "ops.h"
 #include "ops_pk.h"
+#include "ops_regen.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -429,18 +430,11 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   return 0;
 }
 
-/* The driver's clock (timing.c), for the regeneration time it subtracts. */
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* regen: the ciphertext of the `len` plaintext bytes at `off`, off the clock, or NULL; reads go in
  * order from offset 0 (which restarts the encrypting twin). `last` finishes the message: for open
  * the piece is then followed by its tag. */
 static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) {
-  uint64_t t0 = mono_ns();
+  uint64_t t0 = ops_regen_now_ns();
   size_t written = 0, consumed = 0;
   int ok = 1;
   if (off == 0) {
@@ -452,7 +446,7 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
                                  c->out_cap, &written, ops_input_at(c->in, c->period, off), len,
                                  &consumed) == 0;
   ok = ok && consumed == len && written == len + (last ? c->extra : 0);
-  c->untimed_ns += mono_ns() - t0;
+  c->untimed_ns += ops_regen_now_ns() - t0;
   return ok ? c->gbuf : NULL;
 }
 
@@ -633,20 +627,7 @@ static int run_cipher(ops_cell *c) {
   return written > 0 ? c->out[0] : 0;
 }
 
-/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
-int ops_regenerates_ciphertext(void) { return 1; }
-
-uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
-  uint64_t ns = c->untimed_ns;
-  c->untimed_ns = 0;
-  return ns;
-}
-
-CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
-
-CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
-  return ops_cell_take_untimed_ns((ops_cell *)cell);
-}
+OPS_REGEN_DEFINE_EXPORTS
 
 int ops_cell_run(ops_cell *c) {
   if (c->pk != NULL)

@@ -14,6 +14,7 @@
 #include "ops.h"
 #include "ops_hs.h"
 #include "ops_pk.h"
+#include "ops_regen.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -391,27 +392,7 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   return 0;
 }
 
-/* The driver's clock (timing.c), for the regeneration time it subtracts. */
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
-int ops_regenerates_ciphertext(void) { return 1; }
-
-uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
-  uint64_t ns = c->untimed_ns;
-  c->untimed_ns = 0;
-  return ns;
-}
-
-CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }
-
-CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {
-  return ops_cell_take_untimed_ns((ops_cell *)cell);
-}
+OPS_REGEN_DEFINE_EXPORTS
 
 /* regen: the encrypting context (same key and nonce) and one piece's buffer. */
 static int prepare_regeneration(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
@@ -432,10 +413,10 @@ static int prepare_regeneration(ops_cell *c, const ops_params *p, char *err, siz
 
 /* regen: the next piece of ciphertext from `len` bytes of plaintext, off the clock. */
 static const uint8_t *regenerate(ops_cell *c, const uint8_t *in, size_t len) {
-  uint64_t t0 = mono_ns();
+  uint64_t t0 = ops_regen_now_ns();
   int outl = 0;
   int ok = EVP_CipherUpdate(c->gctx, c->gbuf, &outl, in, (int)len) && (size_t)outl == len;
-  c->untimed_ns += mono_ns() - t0;
+  c->untimed_ns += ops_regen_now_ns() - t0;
   return ok ? c->gbuf : NULL;
 }
 
@@ -718,9 +699,9 @@ static int run_cipher(ops_cell *c) {
   if (!EVP_CipherInit_ex(ctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1))
     return fail(c, "EVP_CipherInit_ex");
   if (c->regen) { /* the same message's ciphertext, made again from its start */
-    uint64_t t0 = mono_ns();
+    uint64_t t0 = ops_regen_now_ns();
     int ok = EVP_CipherInit_ex(c->gctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1);
-    c->untimed_ns += mono_ns() - t0;
+    c->untimed_ns += ops_regen_now_ns() - t0;
     if (!ok)
       return fail(c, "regeneration: EVP_CipherInit_ex");
   }
@@ -766,11 +747,11 @@ static int run_cipher(ops_cell *c) {
     }
   }
   if (c->regen && c->op == OP_OPEN) { /* the tag of the regenerated ciphertext */
-    uint64_t t0 = mono_ns();
+    uint64_t t0 = ops_regen_now_ns();
     int gl = 0;
     int ok = EVP_CipherFinal_ex(c->gctx, c->gbuf, &gl) &&
              EVP_CIPHER_CTX_ctrl(c->gctx, EVP_CTRL_AEAD_GET_TAG, OPS_TAG_LEN, c->gtag);
-    c->untimed_ns += mono_ns() - t0;
+    c->untimed_ns += ops_regen_now_ns() - t0;
     if (!ok)
       return fail(c, "regeneration: tag");
     c->tag = c->gtag;
