@@ -118,5 +118,7 @@ def time_each(calls: list[Callable[[], bytes]], rejected: type[Exception]) -> tu
             call()
         except rejected:
             refused[i] = True
+        except Exception as e:  # noqa: BLE001 - any other failure ends the request, saying where
+            raise RuntimeError(f"measurement {i}: {e}") from e
         times[i] = c() - t0
     return times, refused

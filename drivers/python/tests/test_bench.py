@@ -451,3 +451,23 @@ def test_leak_times_each_prepared_operation_and_reports_refusals():
     req = {"cmd": "leak", "alg": "sha256", "op": "hash", "inputs": [{"msg": ""}], "order": [0]}
     hashlib_ = protocol.handle(load_provider("python:hashlib"), req)
     assert not hashlib_["ok"] and hashlib_["error"].startswith("not offered")
+
+
+def test_leak_says_which_measurement_failed():
+    """A call that fails other than by refusing its input ends the request, naming the measurement
+    (as the C, Go and JavaScript drivers do)."""
+    from cbdriver import timing
+
+    class Refused(Exception):
+        pass
+
+    def refuse():
+        raise Refused
+
+    def broken():
+        raise ValueError("library fault")
+
+    times, refused = timing.time_each([lambda: b"", refuse], Refused)
+    assert refused == [False, True] and len(times) == 2
+    with pytest.raises(RuntimeError, match="^measurement 2: library fault$"):
+        timing.time_each([lambda: b"", refuse, broken], Refused)
