@@ -571,23 +571,30 @@ def _unbuilt_notice(registry: Registry, cells) -> list[str]:
     return [f"{', '.join(pids)}: {why}; measuring the others" for why, pids in needs.items()]
 
 
-def cmd_run(args) -> int:
-    from .progress import make_progress
-
-    _check_run_args(args)
+def _plan(args, sizes: str | None, chunks=None):
+    """What run, verify and leak start from: the suite (with `--chunk`'s chunks when given), its
+    pinned versions, the registry, and the plan of the cells the filters select among the built
+    providers."""
     suite = load_suite(args.suite)
     registry = _registry(args)
     _versions(args, registry, suite)
     check_suite_providers(suite, list(registry.providers))
+    filters = Filters.parse(args.alg, args.provider, sizes)
+    if chunks:
+        suite = with_chunks(suite, parse_chunks(chunks), None if sizes else 16 * 1024 * 1024)
+    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
+    return suite, registry, make_plan(suite, registry.selectable(filters.providers), filters, reach=built)
+
+
+def cmd_run(args) -> int:
+    from .progress import make_progress
+
+    _check_run_args(args)
+    suite, registry, the_plan = _plan(args, args.size, _listed(args.chunk) if args.chunk else None)
     baseline = registry.canonical(args.baseline or suite.baseline)
     if args.baseline:
         registry.get(args.baseline)
     cpu_off = ",".join(cpufeatures.parse(_listed(args.cpu_features))) if args.cpu_features else ""
-    filters = Filters.parse(args.alg, args.provider, args.size)
-    if args.chunk:
-        suite = with_chunks(suite, parse_chunks(_listed(args.chunk)), None if args.size else 16 * 1024 * 1024)
-    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
-    the_plan = make_plan(suite, registry.selectable(filters.providers), filters, reach=built)
     cells = the_plan.cells
     for line in the_plan.skipped:
         print(f"cryptobench: not measured: {line}", file=sys.stderr)
@@ -647,13 +654,8 @@ def cmd_verify(args) -> int:
     if not 0 <= args.inputs <= 100_000 or not 0 <= args.monte <= 100:
         raise UserError("--inputs must be in [0, 100000] and --monte in [0, 100]")
     exporters.check_requested(exporters.VERIFY, args)
-    suite = load_suite(args.suite)
-    registry = _registry(args)
-    _versions(args, registry, suite)
-    check_suite_providers(suite, list(registry.providers))
-    filters = Filters.parse(args.alg, args.provider, None)
-    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
-    cells = make_plan(suite, registry.selectable(filters.providers), filters, reach=built).cells
+    suite, registry, the_plan = _plan(args, None)
+    cells = the_plan.cells
     if args.replay:
         return _replay(registry, cells, Input.parse(args.replay), args.timeout)
     for line in _unbuilt_notice(registry, cells):
@@ -691,14 +693,9 @@ def cmd_leak(args) -> int:
         raise UserError("--measurements must be in [1000, 100000000]")
     only = leak_classes.parse(args.leak_class)
     exporters.check_requested(exporters.LEAK, args)
-    suite = load_suite(args.suite)
-    registry = _registry(args)
-    _versions(args, registry, suite)
-    check_suite_providers(suite, list(registry.providers))
+    suite, registry, the_plan = _plan(args, args.size)
     cpu_off = ",".join(cpufeatures.parse(_listed(args.cpu_features))) if args.cpu_features else ""
-    filters = Filters.parse(args.alg, args.provider, args.size)
-    built = [p for p in registry.selectable(None) if registry.usable(registry.get(p))[0]]
-    cells = make_plan(suite, registry.selectable(filters.providers), filters, reach=built).cells
+    cells = the_plan.cells
     if not args.size:  # an algorithm the suite does not list comes with every default size: its smallest is enough
         smallest = {}
         for c in cells:
