@@ -16,7 +16,7 @@ from .drivers.client import DriverProcess
 from .errors import DriverError
 
 PROBE_READS = 20000
-LOOP_PROTOCOL = 4  # the version that made the loop normative; 5 only added the optional leak request
+LOOP_PROTOCOL = 4  # the version that made the loop normative; 5 only added the leak request and samples_tsc
 MAX_BATCH = 1 << 30
 NOOP_CHECKSUM = "00000000:cbf29ce484222325"
 SHA256_1K_CHECKSUM = "00000020:fb4898be6151a393"  # docs/protocol.md § The fixed input
