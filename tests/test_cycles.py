@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from conftest import run_cli
 from test_runner_faults import cells_by_provider, run_suite
 
@@ -16,6 +18,8 @@ def test_c_go_rust_count_cycles_beside_their_clock_python_converts(tmp_path):
                   "--time-per-cell", "0.1", "--passes", "1", "--db", db, "--json", tmp_path / "r.json", timeout=300)  # fmt: skip
     assert res.returncode == 0, res.stderr[-2000:]
     doc = json.loads((tmp_path / "r.json").read_text())
+    if "hz" not in doc["environment"]["cycles"]:  # no invariant TSC on this machine: no cycles at all
+        pytest.skip(doc["environment"]["cycles"]["unavailable"])
     hz = doc["environment"]["cycles"]["hz"]
     by = {c["provider"]: c for c in doc["cells"] if c["op"] == "hash"}
     assert {p: c["stats"]["tsc_source"] for p, c in by.items()} == {
@@ -37,7 +41,8 @@ def test_a_driver_whose_clock_and_counter_disagree_is_named(tmp_path, providers_
     store, rid = run_suite(tmp_path, providers_file, sha_suite, ["test:good", "test:fast-clock"])
     run, _, cells = cells_by_provider(store, rid)
     hz = cycles.rate_of(run.env)
-    assert hz, run.env.get("cycles")
+    if hz is None:  # no invariant TSC on this machine: no cycles, so nothing to disagree with
+        pytest.skip(run.env["cycles"]["unavailable"])
     fast = cells["test:fast-clock"]
     assert [c.status for c in fast] == ["ok", "ok"]
     assert all(cycles.clock_disagreement(c, hz) > 0.2 for c in fast)
