@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from conftest import run_cli
 from test_runner_faults import cells_by_provider, run_suite
 
