@@ -175,7 +175,7 @@ def test_a_forged_tag_that_is_accepted_voids_the_check(leaky_driver, monkeypatch
 def test_leak_command_reports_stores_and_exits_1_on_a_leak(tmp_path, leaky):
     out, md = tmp_path / "leak.json", tmp_path / "leak.md"
     res = run_cli("leak", "--plugin", leaky, "--provider", "plugin:leaky", "--alg", "aes-128-gcm,aes-256-gcm",
-                  "--class", "tag", "--seconds", "3", "--measurements", "60000", "--db", tmp_path / "l.db",
+                  "--class", "tag", "--seconds", "5", "--measurements", "400000", "--db", tmp_path / "l.db",
                   "--json", out, "--md", md, "--quiet")  # fmt: skip
     assert res.returncode == 1, res.stderr
     got = {r["alg"]: r for r in json.loads(out.read_text())["leak"]}
