@@ -4,7 +4,7 @@ The C driver measures the time-stamp counter's rate against its clock at start-u
 in its hello, docs/protocol.md). Where the CPU says the counter is invariant (`constant_tsc` and
 `nonstop_tsc`: it ticks at one fixed rate whatever the core's frequency or sleep state), cycles
 are shown: counted, where the driver read the counter beside its clock in every sample
-(`samples_tsc`: the C, Rust and Go drivers; kept as the cell's `tsc_ticks`), else converted, time
+(`samples_tsc`: the C, Rust, Go and Python drivers; kept as the cell's `tsc_ticks`), else converted, time
 x the rate. They are not core cycles (a core running above or below its base clock does more or
 fewer per reference cycle; counting core cycles needs perf counters, which this kernel may
 refuse), and every report says "TSC reference cycles". Where the counter is not invariant, or

@@ -35,7 +35,7 @@ def cycles_note(units: tuple[str, ...], hz: float | None) -> str:
         return ""
     return (
         f"TSC cycles are {cycles.LABEL} (the invariant time-stamp counter, {hz / 1e9:.3f} GHz), not core cycles: "
-        "counted by the driver beside its clock where it reads the counter (C, Rust, Go), time x that rate for "
+        "counted by the driver beside its clock where it reads the counter (C, Rust, Go, Python), time x that rate for "
         "the others; per byte for messages, per operation for the rest."
     )
 

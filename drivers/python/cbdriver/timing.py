@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from . import tsc
+
 clock = time.perf_counter_ns
 CLOCK_SOURCE = f"time.perf_counter_ns ({time.get_clock_info('perf_counter').implementation})"
 MAX_BATCH = 1 << 30
@@ -50,18 +52,26 @@ class Untimed:
 NOTHING_UNTIMED = Untimed()  # every other cell's: always 0
 
 
-def time_batch(call: Callable[[], int], n: int, untimed: Untimed = NOTHING_UNTIMED) -> tuple[int, int]:
+def time_batch(call: Callable[[], int], n: int, untimed: Untimed = NOTHING_UNTIMED) -> tuple[int, int, int]:
     """The only timed region: `n` consecutive operations, less their untimed work -> (elapsed ns, XOR of
-    their first output bytes)."""
+    their first output bytes, the time-stamp counter's ticks read beside the clock: 0 without a counter,
+    or when untimed work was subtracted, which the ticks would include)."""
     r = range(n)
     sink = 0
-    c = clock
+    c, counter = clock, tsc.now or _no_counter
     untimed.take()  # what the warm-up or the checksum left behind
     t0 = c()
+    c0 = counter()
     for _ in r:
         sink ^= call()
+    c1 = counter()
     t1 = c()
-    return t1 - t0 - untimed.take(), sink
+    left = untimed.take()
+    return t1 - t0 - left, sink, (c1 - c0 if left == 0 else 0)
+
+
+def _no_counter() -> int:
+    return 0
 
 
 def warm_up(call: Callable[[], int], warmup_ns: int) -> dict:
@@ -84,7 +94,7 @@ def calibrate(call: Callable[[], int], target_ns: int, untimed: Untimed = NOTHIN
     """Batch 1, 2, 4, ... until one batch lasts `target_ns` (cap 2^30) -> (batch, operations run)."""
     batch, ops = 1, 0
     while True:
-        ns, _ = time_batch(call, batch, untimed)
+        ns, _, _ = time_batch(call, batch, untimed)
         ops += batch
         if ns >= target_ns or batch >= MAX_BATCH:
             return batch, ops
@@ -99,12 +109,16 @@ def measure(
     warm = warm_up(call, warmup_ns)
     if batch == 0:
         batch, warm["calibration_ops"] = calibrate(call, target_ns, untimed)
-    samples_ns, sink = [], 0
+    samples_ns, ticks, sink = [], [], 0
     for _ in range(samples):
-        ns, s = time_batch(call, batch, untimed)
+        ns, s, t = time_batch(call, batch, untimed)
         samples_ns.append(ns)
+        ticks.append(t)
         sink ^= s
-    return {"batch": batch, "samples_ns": samples_ns, "sink": sink, "warmup": warm}
+    m = {"batch": batch, "samples_ns": samples_ns, "sink": sink, "warmup": warm}
+    if all(t > 0 for t in ticks):  # a partial tick list would be worse than none
+        m["samples_tsc"] = ticks
+    return m
 
 
 def time_each(calls: list[Callable[[], bytes]], rejected: type[Exception]) -> tuple[list[int], list[bool]]:

@@ -471,3 +471,22 @@ def test_leak_says_which_measurement_failed():
     assert refused == [False, True] and len(times) == 2
     with pytest.raises(RuntimeError, match="^measurement 2: library fault$"):
         timing.time_each([lambda: b"", refuse, broken], Refused)
+
+
+def test_samples_carry_the_counter_read_beside_the_clock():
+    """x86-64: the helper `cryptobench build python` makes is there, and every sample carries the TSC's
+    ticks at one steady rate (docs/protocol.md, bench: samples_tsc); elsewhere none are sent."""
+    import platform
+
+    from cbdriver import tsc
+
+    provider = load_provider("python:hashlib")
+    resp = protocol.handle(provider, {"cmd": "bench", "alg": "noop", "op": "noop", "size": 0, "seed": 1,
+                                      "batch": 0, "target_ns": 2_000_000, "samples": 5})  # fmt: skip
+    assert resp["ok"], resp
+    if platform.machine() != "x86_64":
+        assert "samples_tsc" not in resp
+        return
+    assert tsc.HELPER.exists() and tsc.now is not None, f"{tsc.HELPER} not built (cryptobench build python)"
+    rates = [t / ns for t, ns in zip(resp["samples_tsc"], resp["samples_ns"], strict=True)]
+    assert len(rates) == 5 and 0.1 < min(rates) and max(rates) < 20 and max(rates) / min(rates) < 1.02, rates
