@@ -32,7 +32,7 @@ def check(spec: CellSpec, req: dict, resp: dict) -> None:
     bad = next((x for x in samples if not (_is_number(x) and 1 <= x <= MAX_SAMPLE_NS)), None)
     if bad is not None:
         raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
-    _check_ticks(resp.get("samples_tsc"), samples)
+    check_ticks(resp.get("samples_tsc"), samples)
     if not isinstance(checksum, str) or not CHECKSUM_RE.match(checksum):
         raise DriverError(f"protocol: bad checksum {checksum!r}")
     after = resp.get("checksum_after")  # protocol 4: one more operation after the samples
@@ -48,7 +48,7 @@ def check(spec: CellSpec, req: dict, resp: dict) -> None:
         raise DriverError(f"wrong output length: {int(checksum[:8], 16)} bytes, expected {expected}")
 
 
-def _check_ticks(ticks, samples: list) -> None:
+def check_ticks(ticks, samples: list) -> None:
     """The optional counter ticks beside the samples (protocol 5): one per sample, a plausible rate."""
     if ticks is None:
         return
