@@ -31,12 +31,17 @@ def strip_expected(cases: list[Case]) -> list[dict]:
     return [c.to_request() for c in cases]
 
 
+# what an invalid case is, by operation: the reason it must be rejected
+_INVALID = {"open": "invalid tag", "verify": "invalid signature", "mac": "wrong tag", "decrypt": "invalid ciphertext",
+            "decaps": "invalid ciphertext", "derive": "invalid public key", "encaps": "invalid public key"}  # fmt: skip
+
+
 def judge(case: Case, result: dict) -> str | None:
-    """None when the driver's result is right for the case, else why not."""
+    """None when the driver's result is right for the case, else what was expected and what came back."""
     if "error" in result:
-        return f"driver error: {result['error']}"
+        return _wanted(case, f"error: {result['error']}")
     if "unsupported" in result:
-        return None if case.expect == "acceptable" else f"unsupported: {result['unsupported']}"
+        return None if case.expect == "acceptable" else _wanted(case, f"unsupported: {result['unsupported']}")
     rejected = bool(result.get("rejected"))
     out = result.get("out")
     if case.expect == "acceptable":
@@ -46,14 +51,29 @@ def judge(case: Case, result: dict) -> str | None:
             return None
         if out is not None and case.out and not _matches(case, out):
             return None  # e.g. a wrong MAC tag: the driver computed a different one
-        return "accepted an invalid input"
+        return _wanted(case, "accepted" if out is None else f"output {str(out)[:32]}...")
     if rejected:
-        return "rejected a valid input"
+        return _wanted(case, "rejected")
     if out is None:
-        return "no output"
+        return _wanted(case, "no output")
     if not _matches(case, out):
         return f"output {out[:32]}... differs from expected {case.out[:32]}..."
     return None
+
+
+def expectation(case: Case) -> str:
+    """What a right answer to the case is, in a few words."""
+    if case.expect == "acceptable":
+        return "an output or a rejection"
+    if case.expect == "invalid":
+        return f"rejected ({_INVALID.get(case.op, 'invalid input')})"
+    if case.op == "verify":
+        return "accepted (01)"
+    return f"output {case.out[:32]}..." if case.out else "an output"
+
+
+def _wanted(case: Case, got: str) -> str:
+    return f"expected: {expectation(case)}; got: {got}"
 
 
 def _matches(case: Case, out: str) -> bool:
