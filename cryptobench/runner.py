@@ -47,6 +47,12 @@ from .vectors.monte import FILES as MONTE_FILES
 from .vectors.monte import run_monte
 
 BIG_MESSAGE = 64 * 1024 * 1024  # above this a one-shot-only API is "not offered at this size"
+REPLAY_SECONDS = 120.0  # naming the case that crashes a driver is worth this much of a run, not more
+
+
+def _crashed(e: DriverError) -> bool:
+    """The driver died by itself (a signal, an exit), rather than being killed after a timeout."""
+    return str(e).startswith("driver ")
 
 
 class Interrupted(Exception):
@@ -381,9 +387,16 @@ class Runner:
                 {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
             )
         except DriverError as e:
-            if not self.pool.drivers[pid].alive():
-                self.pool.restart(pid)
-            return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
+            if self.pool.drivers[pid].alive():
+                return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
+            self.pool.restart(pid)
+            culprit = self._crashing_case(pid, alg, cases, str(e)) if _crashed(e) else None
+            if culprit is None:
+                return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
+            case, why = culprit
+            first = {"id": case.id, "source": source_of(case), "why": why, "comment": case.extra.get("comment", "")}
+            return VerifyRecord(pid, alg, "failed", failed=1, detail=f"failed: vector {case.id}: {why}",
+                                conformance={"first_failure": first})  # fmt: skip
         results = resp.get("results")
         if not isinstance(results, list) or len(results) != len(cases):
             return VerifyRecord(
@@ -422,6 +435,36 @@ class Runner:
         elif rec.passed == 0:
             rec.status, rec.detail = "failed", f"failed: no case passed ({rec.skipped} unsupported)"
         return rec
+
+    def _crashing_case(self, pid: str, alg: str, cases: list, why: str) -> tuple | None:
+        """After a verify request killed the driver: the one case that kills it alone, and how, found by
+        halving the cases on a fresh driver after each crash (issue 14's crash needed this by hand).
+        None when no half crashes alone (cases that crash only together), or after REPLAY_SECONDS."""
+        deadline = time.monotonic() + REPLAY_SECONDS
+        while len(cases) > 1:
+            half = len(cases) // 2
+            for part in (cases[:half], cases[half:]):
+                if time.monotonic() > deadline or pid not in self.pool.drivers:
+                    return None
+                crash = self._crash_of(pid, alg, part)
+                if crash is not None:
+                    cases, why = part, crash
+                    break
+            else:
+                return None
+        return cases[0], f"{why} (on this case alone)"
+
+    def _crash_of(self, pid: str, alg: str, cases: list) -> str | None:
+        """How a verify request of `cases` ended the driver (restarted after it); None when it answered."""
+        try:
+            self.pool.drivers[pid].request(
+                {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
+            )
+        except DriverError as e:
+            if not self.pool.drivers[pid].alive():
+                self.pool.restart(pid)
+                return str(e) if _crashed(e) else None  # a hang is not followed: each would cost a timeout
+        return None
 
     # --- measurement -----------------------------------------------------------
 
