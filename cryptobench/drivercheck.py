@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from . import PROTOCOL_VERSION, algorithms, bench_response, fixed_input
 from .drivers.client import DriverProcess
 from .errors import DriverError
+from .planner import CellSpec
 
 PROBE_READS = 20000
 LOOP_PROTOCOL = 4  # the version that made the loop normative; 5 only added the leak request and samples_tsc
@@ -22,6 +23,7 @@ NOOP_CHECKSUM = "00000000:cbf29ce484222325"
 SHA256_1K_CHECKSUM = "00000020:fb4898be6151a393"  # docs/protocol.md § The fixed input
 COUNTER_STEADY = 0.02  # ticks per ns of 2 ms samples agree this closely when read beside the clock
 HELLO_STRINGS = ("language", "library", "library_version", "runtime")
+STATE_SIZES = (64, 1024)  # whole blocks, below and above a hash's compression block
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,9 @@ class Violation:
 class Session:
     """One provider's driver, restarted when a rule leaves it dead, and its hello."""
 
-    def __init__(self, provider: str, start: Callable[[], DriverProcess], timeout: float):
+    def __init__(self, provider: str, start: Callable[[], DriverProcess], timeout: float, algs=None):
         self.provider, self._start, self.timeout = provider, start, timeout
+        self.algs: set[str] | None = algs  # `plugin check --alg`: the algorithms whose cells are checked
         self.proc: DriverProcess | None = None
         self.hello: dict = {}
 
@@ -169,10 +172,23 @@ def sample_count(s: Session) -> list[str]:
     return bad
 
 
+def _state_cells(s: Session) -> list[tuple[str, str, int]]:
+    """Every repeatable cell the driver offers (of `s.algs`), at STATE_SIZES: where state carried from one
+    operation into the next (a CBC cell that never resets its IV) shows."""
+    out = []
+    for alg, ops in (s.hello.get("offers") or {}).items():
+        a = algorithms.ALGORITHMS.get(alg)
+        if a is None or alg == "noop" or (s.algs is not None and alg not in s.algs):
+            continue
+        sizes = STATE_SIZES if not a.per_operation else (32,) if a.kind in ("sig", "pke") else (0,)  # as suites do
+        out += [(alg, op, size) for op in ops if op in a.ops and a.repeatable(op) for size in sizes]
+    return out
+
+
 def last_output(s: Session) -> list[str]:
     cells = [("noop", "noop", 0, NOOP_CHECKSUM)]
     cell = _deterministic_cell(s.hello)
-    if cell is not None:
+    if cell is not None and (s.algs is None or cell[0] in s.algs):
         cells.append((*cell, SHA256_1K_CHECKSUM if cell == ("sha256", "hash", 1024) else None))
     bad = []
     for alg, op, size, expected in cells:
@@ -182,6 +198,19 @@ def last_output(s: Session) -> list[str]:
             bad.append(f"{alg} {op} of {size} B: checksum {first!r}, the fixed input gives {expected}")
         if after != first:
             bad.append(f"{alg} {op} of {size} B: checksum_after {after!r} differs from checksum {first!r}")
+    done = {c[:3] for c in cells}
+    for alg, op, size in _state_cells(s):  # the rest as `run` checks every response: its own check, not a copy
+        if (alg, op, size) in done:
+            continue
+        req = bench(alg, op, size, batch=3, samples=2)
+        try:
+            bench_response.check_output(CellSpec(alg, op, size, 0, ()), s.request(req))
+        except DriverError as e:
+            if str(e).startswith("not offered"):
+                continue  # e.g. a one-block minimum: `run` records the same cell as not offered
+            bad.append(f"{alg} {op} of {size} B: {e}")
+            if s.proc is not None and not s.proc.alive():
+                s.proc = None  # a crash in one cell: the next gets a fresh driver
     return bad
 
 
@@ -303,7 +332,11 @@ RULES: dict[str, tuple[Callable[[Session], list[str]], str]] = {
     "warm-up": (warm_up, "at least one warm-up operation, even with warmup_ns 0"),
     "calibration": (calibration, "batch 1, 2, 4, ... until one batch lasts target_ns; 2·batch−1 operations"),
     "sample-count": (sample_count, "exactly the batch and number of samples asked for"),
-    "last-output": (last_output, "checksum_after (one more operation) equals checksum; the fixed input's values"),
+    "last-output": (
+        last_output,
+        "checksum_after (one more operation) equals checksum in every offered cell "
+        "(no state carried between operations), of the right length; the fixed input's values",
+    ),
     "not-offered": (not_offered, "what is not offered is refused with `not offered:`"),
     "error-shape": (error_shape, "a bad request gets a one-line error and the driver keeps serving"),
     "leak": (leak, "protocol 5: leak times each measurement and says how each input ended"),
@@ -313,9 +346,10 @@ RULES: dict[str, tuple[Callable[[Session], list[str]], str]] = {
 
 
 def check(provider: str, start: Callable[[], DriverProcess], timeout: float = 60,
-          progress: Callable[[str], None] | None = None) -> list[Violation]:  # fmt: skip
-    """Every rule against one provider's driver: the violations found, in rule order."""
-    s = Session(provider, start, timeout)
+          progress: Callable[[str], None] | None = None, algs: set[str] | None = None) -> list[Violation]:  # fmt: skip
+    """Every rule against one provider's driver: the violations found, in rule order. `algs`: only the
+    cells of these algorithms (`plugin check --alg`); the rules about the loop itself use noop."""
+    s = Session(provider, start, timeout, algs)
     found: list[Violation] = []
     try:
         for name, (rule, _) in RULES.items():
