@@ -14,6 +14,11 @@ whose checksum the orchestrator knows without any cryptography.
 A provider that disagrees with the majority is failed for the algorithm, with the smallest input
 that shows it and a command that replays it. When only two providers disagree there is no majority:
 both are failed, and the report says it cannot tell which one is wrong.
+
+Providers already failed by their known answers answer the same inputs as *witnesses*: where a
+witness gives what a provider gave, that is independent evidence for the provider (an input counts
+toward the floor, conformance.py, when some other provider gave the same output). A witness never
+votes and is judged by nothing here, so one provider's failure never changes another's status.
 """
 
 from __future__ import annotations
@@ -180,6 +185,7 @@ class DiffResult:
     inputs: int = 0
     streamed: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
+    agreed: list[Input] = field(default_factory=list)  # one-shot inputs some other provider answered alike
 
     @property
     def passed(self) -> bool:
@@ -191,6 +197,7 @@ class DiffResult:
 
 
 Requester = Callable[[dict], dict]
+WITNESS_ERRORS = 3  # a witness only adds evidence: one that keeps failing is not asked further
 
 
 def _ask(request: Requester, alg: str, x: Input) -> Outcome:
@@ -219,28 +226,33 @@ def differential(
     count: int = 500,
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
+    witnesses: dict[str, Requester] | None = None,
 ) -> list[DiffResult]:
     """Run `count` inputs per operation on every peer (provider id -> request function) and judge them.
 
-    `streaming`: the peers whose driver offers streaming for `alg` (hello's `stream`).
+    `streaming`: the peers whose driver offers streaming for `alg` (hello's `stream`). `witnesses`:
+    providers that failed their known answers, asked the one-shot inputs only to corroborate the
+    peers (module docstring); they get no result.
     """
     one_shot = make_inputs(alg, count, seed)
     pieces = streamed(one_shot, alg, seed)
     results = {pid: DiffResult(alg, pid) for pid in peers}
     answers: dict[Input, dict[str, Outcome]] = {x: {} for x in one_shot + pieces}
+    asked = {**(witnesses or {}), **peers}
 
     stop = threading.Event()
 
     def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs, in order, on its own driver
-        out = {}
+        out, errors = {}, 0
         for x in one_shot + (pieces if pid in streaming else []):
-            if stop.is_set():
+            if stop.is_set() or (pid not in peers and errors >= WITNESS_ERRORS):
                 break
-            out[x] = _ask(peers[pid], alg, x)
+            out[x] = _ask(asked[pid], alg, x)
+            errors += bool(out[x].error)
         return out
 
-    with ThreadPoolExecutor(max_workers=max(1, len(peers))) as pool:  # drivers are separate processes
-        futures = {pid: pool.submit(run_all, pid) for pid in peers}
+    with ThreadPoolExecutor(max_workers=max(1, len(asked))) as pool:  # drivers are separate processes
+        futures = {pid: pool.submit(run_all, pid) for pid in asked}
         try:
             # short waits: Ctrl-C and SIGTERM reach the main thread only when it wakes; a blocking wait
             # would hold them until every provider had answered every input
@@ -252,14 +264,25 @@ def differential(
         for pid, future in futures.items():
             for x, o in future.result().items():
                 answers[x][pid] = o
-                if not o.not_offered:
+                if not o.not_offered and pid in results:
                     results[pid].inputs += not x.chunk
                     results[pid].streamed += bool(x.chunk)
     if progress:
-        progress(f"differential {alg}: {len(one_shot)} inputs, {len(pieces)} streamed, {len(peers)} providers")
+        also = f" and {len(asked) - len(peers)} failed ones as witnesses" if len(asked) > len(peers) else ""
+        progress(f"differential {alg}: {len(one_shot)} inputs, {len(pieces)} streamed, {len(peers)} providers{also}")
     for x, by_pid in answers.items():
-        _judge(alg, x, by_pid, results, answers)
+        _judge(alg, x, {pid: o for pid, o in by_pid.items() if pid in results}, results, answers)
+    for x in one_shot:
+        _corroborate(x, answers[x], results)
     return list(results.values())
+
+
+def _corroborate(x: Input, by_pid: dict[str, Outcome], results: dict[str, DiffResult]) -> None:
+    """`x` counts for every peer whose output some other provider, peer or witness, gave too."""
+    seen = Counter(o.checksum for o in by_pid.values() if o.checksum)
+    for pid, o in by_pid.items():
+        if pid in results and o.checksum and seen[o.checksum] > 1:
+            results[pid].agreed.append(x)
 
 
 def _judge(alg: str, x: Input, by_pid: dict[str, Outcome], results: dict, answers: dict) -> None:

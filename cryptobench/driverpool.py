@@ -40,7 +40,7 @@ class DriverPool:
             self.broken[pid] = f"driver failed to start: {e}"
             self.log(f"{pid}: {self.broken[pid]}")
             return None
-        mismatch = self._version_mismatch(p, hello)
+        mismatch = self._other_provider(p, hello) or self._version_mismatch(p, hello)
         if mismatch:
             d.close(timeout=2)
             self.broken[pid] = mismatch
@@ -53,6 +53,15 @@ class DriverPool:
         self.drivers[pid] = d
         self.hellos[pid] = hello
         return hello
+
+    @staticmethod
+    def _other_provider(p, hello: dict) -> str | None:
+        """A driver must serve the provider it was started for: results under a name they are not of
+        would be compared and published as that provider's (check-driver has the same rule)."""
+        said = hello.get("provider")
+        if said == p.driver_id:
+            return None
+        return f"hello names provider {said if isinstance(said, str) else repr(said)}, expected {p.driver_id}"
 
     @staticmethod
     def _version_mismatch(p, hello: dict) -> str | None:
@@ -90,13 +99,36 @@ class DriverPool:
         p = self.registry.get(pid)
         try:
             d = DriverProcess(pid, p.argv(), env=self.env(p))
-            d.hello(timeout=self.timeout)
-            self.drivers[pid] = d
+            hello = d.hello(timeout=self.timeout)
         except DriverError as e:
             self.broken[pid] = f"driver could not be restarted: {e}"
+            return
+        other = self._other_provider(p, hello)
+        if other:
+            d.close(timeout=1)
+            self.broken[pid] = f"driver could not be restarted: {other}"
+            return
+        self.drivers[pid] = d
+
+    def recover(self, pid: str) -> None:
+        """A fresh process now if a crash, hang or lie has left `pid`'s driver dead (else nothing)."""
+        d = self.drivers.get(pid)
+        if d is not None and not d.alive():
+            self.restart(pid)
+
+    def live(self, pid: str) -> DriverProcess:
+        """`pid`'s driver, restarted first when the last request left it dead. Every stage asks through
+        here (or `request`), so a fault is charged to the request it happened in, never to the next
+        algorithm's; DriverError when the provider is not running at all."""
+        self.recover(pid)
+        d = self.drivers.get(pid)
+        if d is None:
+            raise DriverError(self.broken.get(pid, "driver not running"))
+        return d
 
     def request(self, pid: str, msg: dict, timeout: float | None = None) -> dict:
-        return self.drivers[pid].request(msg, self.timeout if timeout is None else timeout)
+        """One request to `pid`'s driver, on a fresh process if the last request left it dead."""
+        return self.live(pid).request(msg, self.timeout if timeout is None else timeout)
 
     def offers(self, pid: str, alg: str, op: str, chunk: int) -> bool:
         hello = self.hellos.get(pid, {})

@@ -183,10 +183,9 @@ class Runner:
                 res = leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, status,
                                             leak_check.CLASSES[name].labels, detail=why)  # fmt: skip
             else:
+                # pool.request restarts a driver a crash or hang left dead: it fails that check only
                 res = leak_check.run_check(lambda m, pid=pid: self.pool.request(pid, m), pid, spec.alg, spec.op,
                                            spec.size, name, budget, self.s.seed, self.progress.log)  # fmt: skip
-                if pid in self.pool.drivers and not self.pool.drivers[pid].alive():
-                    self.pool.restart(pid)  # a crash or hang fails this check only
             self._leaks.append(res.record())
 
     def _unleakable(self, pid: str, spec: CellSpec) -> tuple[str, str] | None:
@@ -269,10 +268,9 @@ class Runner:
         if not self.s.monte_checkpoints or "hash" not in self.pool.hellos[pid]["offers"].get(alg, []):
             return
 
-        def hash_one(msg_hex: str) -> str:
-            resp = self.pool.drivers[pid].request(
-                {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]},
-                self.s.timeout,
+        def hash_one(msg_hex: str) -> str:  # on a fresh driver if another algorithm's request killed it
+            resp = self.pool.request(
+                pid, {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]}
             )
             result = (resp.get("results") or [{}])[0]
             out = result.get("out") if isinstance(result, dict) else None
@@ -294,30 +292,37 @@ class Runner:
             self._fail(pid, alg, f"failed: {result.source}: {result.detail}")
 
     def _requester(self, pid: str):
-        """One request to `pid`'s driver, as cross-checks and differential tests send them."""
-        return lambda msg: self.pool.drivers[pid].request(msg, self.s.timeout)
+        """One request to `pid`'s driver, as cross-checks and differential tests send them (restarted
+        first when an earlier request left it dead: a crash fails only the algorithm it happened in)."""
+        return lambda msg: self.pool.request(pid, msg, self.s.timeout)
 
     def _fail(self, pid: str, alg: str, detail: str) -> None:
         rec = self.verified[(pid, alg)]
         rec.status, rec.detail = "failed", detail
 
     def _differential(self, alg: str) -> None:
-        """The same seeded inputs on every provider that passed its vectors (differential.py)."""
-        peers = [pid for (pid, a) in self.verified if a == alg and self._passed(pid, alg)]
+        """The same seeded inputs on every provider that passed its vectors (differential.py), and on
+        those that failed them as witnesses: a failed provider's answers that agree with another's are
+        still evidence for it, so a plugin's failure never takes away c:openssl's agreed lengths."""
+        mine = [pid for (pid, a) in self.verified if a == alg]
+        peers = [pid for pid in mine if self._passed(pid, alg)]
         if not peers or not self.s.differential_inputs:
             return
-
+        witnesses = [pid for pid in mine if pid not in peers and pid not in self.pool.broken]
         streaming = {pid for pid in peers if alg in self.pool.hellos[pid].get("stream", [])}
         results = differential.differential(
-            alg, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed
-        )
+            alg, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
+            witnesses={pid: self._requester(pid) for pid in witnesses},
+        )  # fmt: skip
         for r in results:
             rec = self.verified[(r.provider, alg)]
-            agreed = self._agreed_lengths(r, peers)
+            agreed = self._agreed_lengths(r)
             rec.conformance["differential"] = {
                 "inputs": r.inputs, "streamed": r.streamed, "disagreements": len(r.disagreements),
                 "peers": [p for p in peers if p != r.provider], "agreed": sum(len(v) for v in agreed.values()),
             }  # fmt: skip
+            if witnesses:
+                rec.conformance["differential"]["witnesses"] = witnesses
             self._agreed[(r.provider, alg)] = agreed
             worst = r.smallest
             if worst is not None:
@@ -325,15 +330,13 @@ class Runner:
                                                                "replay": worst.replay()}  # fmt: skip
                 self._fail(r.provider, alg, f"failed: differential: {worst.describe()} (replay: {worst.replay()})")
 
-    def _agreed_lengths(self, r, peers: list[str]) -> dict[str, list[int]]:
-        """Lengths of the inputs on which a provider agreed with another (none when it is alone)."""
-        if len(peers) < 2:
-            return {}
-        bad = {(d.input.op, d.input.size, d.input.seed, d.input.key, d.input.iv) for d in r.disagreements}
+    @staticmethod
+    def _agreed_lengths(r: differential.DiffResult) -> dict[str, list[int]]:
+        """Per operation, the lengths of the inputs on which a provider gave what another provider gave
+        (none when it is alone: nothing then shows its output right at lengths no vector has)."""
         out: dict[str, list[int]] = {}
-        for x in differential.make_inputs(r.alg, self.s.differential_inputs, self.s.seed):
-            if (x.op, x.size, x.seed, x.key, x.iv) not in bad:
-                out.setdefault(x.op, []).append(x.size)
+        for x in r.agreed:
+            out.setdefault(x.op, []).append(x.size)
         return out
 
     def _floor(self, pid: str, alg: str, rec: VerifyRecord) -> None:
@@ -571,9 +574,7 @@ class Runner:
         t0 = time.monotonic()
         host_before = hoststate.cpu_times()
         try:
-            driver = self.pool.drivers.get(pid)
-            if driver is None:
-                raise DriverError(self.pool.broken.get(pid, "driver not running"))
+            driver = self.pool.live(pid)
             # the peak memory of this request alone (the driver's own maxrss never goes down)
             measured_rss = memory.reset_peak(driver.pid)
             # big messages: an interpreted driver's checksum of 500 MB alone takes tens of seconds
@@ -586,8 +587,7 @@ class Runner:
                 track.not_offered = str(e)
                 return
             track.failed = str(e)
-            if pid in self.pool.drivers and not self.pool.drivers[pid].alive():
-                self.pool.restart(pid)
+            self.pool.recover(pid)  # now, on the account of the cell that killed it, not the next one's
             return
         finally:
             elapsed = time.monotonic() - t0
