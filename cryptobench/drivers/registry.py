@@ -9,6 +9,7 @@ built-in ones, so any program that speaks docs/protocol.md can be measured.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -18,8 +19,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UserError
+from ..textsafe import printable
 
 REPO = Path(__file__).resolve().parents[2]
+# a provider id as the catalogue writes them: `lang:name[@version]` (c:openssl, c:openssl@3.6.3, plugin:mine)
+PROVIDER_ID = re.compile(r"[a-z][a-z0-9+.-]{0,31}:[A-Za-z0-9][A-Za-z0-9._+-]{0,99}(@[A-Za-z0-9][A-Za-z0-9._+-]{0,63})?")
 
 
 @dataclass(frozen=True)
@@ -336,7 +340,14 @@ def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict) -> str:
         lines = res.stderr.strip().splitlines()
         why = (lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: ")
         raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
-    return res.stdout.strip()
+    pid = res.stdout.strip()
+    if not PROVIDER_ID.fullmatch(pid):  # it is stored, compared and printed: only the catalogue's shape
+        hint = " (did the plugin print to standard output while loading?)" if "\n" in pid else ""
+        raise UserError(
+            f"plugin {spec}: its provider id {printable(repr(pid))[:120]} is not of the form lang:name[@version] "
+            f"(letters, digits, '.', '-', '_', '+'){hint}"
+        )
+    return pid
 
 
 def _exit_reason(code: int) -> str:

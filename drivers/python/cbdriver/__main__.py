@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import PROVIDERS, load_provider
@@ -20,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
         "--print-id", action="store_true", help="with --plugin: print its provider id and exit"
     )
     args = parser.parse_args(argv)
+    out = _protocol_stream()  # from here on, whatever a plugin prints goes to stderr
     if args.plugin:
         try:
             provider = load_plugin(args.plugin)
@@ -27,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cbdriver: plugin {e}", file=sys.stderr)
             return 1
         if args.print_id:
-            print(provider.id)
+            out.write(provider.id + "\n")
+            out.flush()
             return 0
         if args.provider and args.provider != provider.id:
             print(
@@ -46,9 +49,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cbdriver: cannot load {args.provider}: {' '.join(str(e).split())}", file=sys.stderr)
             return 1
     clock_resolution_ns()  # measured once at start-up, reported by hello
-
-    out = sys.stdout
-    sys.stdout = sys.stderr  # a stray print() from anywhere must not corrupt the protocol stream
     try:
         while True:
             line = sys.stdin.readline()
@@ -61,8 +61,17 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
     except BrokenPipeError:
         return 0
-    finally:
-        sys.stdout = out
+
+
+def _protocol_stream():
+    """Standard output for protocol lines only, kept apart from everything else: file descriptor 1
+    and sys.stdout become stderr, so what a plugin prints while importing or running (print(), a C
+    library's printf) can corrupt neither a response nor the id `--print-id` answers."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return out
 
 
 if __name__ == "__main__":

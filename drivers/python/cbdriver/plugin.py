@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -40,6 +41,9 @@ from .ops_base import (  # noqa: F401  (the public surface plugin authors import
 )
 
 PLUGIN_API_VERSION = 1  # docs/plugins.md; a change to the names above changes it
+# what an algorithm or operation name may hold: the catalogue's names do, and nothing that could break a
+# line, a quote or a terminal (a name with a newline would be matched against nothing, silently)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 
 class PluginError(Exception):
@@ -88,6 +92,12 @@ def load_plugin(text: str) -> Provider:
         raise PluginError(f"{where}: {attr}.id must be 'python:<name>', not {pid!r}")
     if not isinstance(offers, dict) or not offers:
         raise PluginError(f"{where}: {attr}.offers must map algorithms to their operations")
+    for alg, ops in offers.items():
+        if not isinstance(ops, (tuple, list, set, frozenset)):
+            raise PluginError(f"{where}: {attr}.offers[{alg!r}] must be a tuple of operations, not {ops!r}")
+        bad = next((why for why in map(_bad_name, (alg, *ops)) if why), "")
+        if bad:
+            raise PluginError(f"{where}: {attr}.offers: {bad}")
     if "noop" not in offers:  # the floor every provider reports (and check-driver's rules run on) comes free
         provider.offers = {"noop": ("noop",), **offers}
         cell = provider.cell
@@ -95,3 +105,10 @@ def load_plugin(text: str) -> Provider:
     notes = provider.notes  # every report says where a plugin's figures come from
     provider.notes = lambda: [f"a plugin ({where}) served by the Python driver", *notes()]
     return provider
+
+
+def _bad_name(name: object) -> str:
+    """Why an algorithm or operation name cannot be served ("" when it can)."""
+    if isinstance(name, str) and _NAME.fullmatch(name):
+        return ""
+    return f"{name!r} is not a name (letters, digits, '.', '-', '_', '+'; the catalogue's, e.g. 'sha256')"
