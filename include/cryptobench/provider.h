@@ -66,7 +66,8 @@ extern "C" {
 #define CB_UNSUPPORTED "unsupported: "
 
 /* One algorithm of the catalogue. Names are the protocol's (docs/protocol.md,
- * `cryptobench list algorithms`): "sha256", "aes-128-gcm", "ed25519", ... */
+ * `cryptobench list algorithms`): "sha256", "aes-128-gcm", "ed25519", ...; algorithm and
+ * operation names are 1 to 64 of a-z 0-9 -, or the driver refuses the plugin at load. */
 typedef struct cb_alg {
   const char *name;
   const char *ops[CB_MAX_OPS + 1]; /* operation names ("hash", "seal", "open",
@@ -168,16 +169,18 @@ typedef struct cb_provider {
   /* Short name ([a-z0-9._-]+): the provider id is "plugin:<name>" unless `id`
    * is set. */
   const char *name;
-  const char *id;       /* optional: the provider id, e.g. "c:mylib" */
-  const char *language; /* optional: "c", "cpp", "rust", ... (default "c") */
+  const char *id;       /* optional: the provider id, e.g. "c:mylib" (printable ASCII) */
+  const char *language; /* optional: "c", "cpp", "rust", ... (default "c"; a-z 0-9 + # . _ -) */
   /* optional: whether the plugin serves provider id `id` besides its own (e.g.
    * one OpenSSL plugin answering c:openssl and c:openssl-3.6.3) */
   int (*accepts)(const char *id);
   /* optional: set-up once at start-up (probe which algorithms the library has);
    * 0, or -1 with a one-line message in err */
   int (*init)(char *err, size_t errlen);
-  const char *(*library_name)(void);    /* e.g. "mbed TLS" */
-  const char *(*library_version)(void); /* as the library reports it at run time */
+  /* The library's name ("mbed TLS") and version as it reports it at run time: printable text,
+   * never NULL (the driver reads both once, after init, and refuses the plugin otherwise). */
+  const char *(*library_name)(void);
+  const char *(*library_version)(void);
   /* optional: free-text notes for `hello`; returns how many, filling notes[0 ..
    * max) */
   size_t (*notes)(const char *provider, const char **notes, size_t max);
@@ -212,7 +215,27 @@ typedef struct cb_provider {
    * or -1 with a message in err */
   int (*keypair)(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                  char *err, size_t errlen);
+  /* Optional, added to ABI version 1 after its first release: the toolchain that built the
+   * plugin, for `hello` ("gcc 12.2.0", "rustc 1.95.0 (...)"; CB_COMPILER below for C and C++).
+   * The driver reads it only when struct_size covers it (CB_PROVIDER_SIZE_V1_0 is the table
+   * without it); when it is absent or NULL, the runtime is reported "unknown". */
+  const char *runtime;
 } cb_provider;
+
+/* sizeof(cb_provider) as ABI version 1 was first released, without `runtime`: a plugin built
+ * then reports this struct_size, and the driver takes it. */
+#define CB_PROVIDER_SIZE_V1_0 offsetof(cb_provider, runtime)
+
+/* The compiler building this file, for cb_provider.runtime. */
+#if defined(__clang__)
+#define CB_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__) && defined(__cplusplus)
+#define CB_COMPILER "g++ " __VERSION__
+#elif defined(__GNUC__)
+#define CB_COMPILER "gcc " __VERSION__
+#else
+#define CB_COMPILER NULL
+#endif
 
 /* Optional, and additive to ABI version 1 (a plugin without them works as before): big streamed
  * decrypt/open with bounded memory. A plugin exporting both (with CB_PROVIDER_EXPORT) gets, for a

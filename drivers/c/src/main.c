@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
   }
   if (strncmp(provider, "plugin:", 7) == 0)
     cb_set_language(plugin_language());
+  cb_set_runtime(plugin_runtime());
   plugin_serving();
   cb_set_provider(provider);
   (void)timing_resolution_ns(); /* measured once, at start-up */

@@ -16,6 +16,8 @@ static cb_regenerates_fn regenerates; /* optional (provider.h): big streamed dec
 static cb_untimed_fn untimed;
 static char plugin_file[256]; /* the file name, for messages and notes */
 static char own_id[128];      /* the id the plugin serves: its `id`, else plugin:<name> */
+static const char *runtime;   /* its toolchain (cb_provider.runtime), else "unknown" */
+static char lib_name[256], lib_version[256]; /* what library_name/version() said after init */
 static const char *volatile phase = "loading";
 
 /* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
@@ -40,13 +42,83 @@ static void on_crash(int sig) {
   raise(sig);
 }
 
-static int name_ok(const char *s) {
-  if (s == NULL || *s == '\0' || strlen(s) > 64)
+/* 1 to max characters of a-z 0-9 and `extra`: names that go into ids, reports and file names */
+static int word_ok(const char *s, size_t max, const char *extra) {
+  if (s == NULL || *s == '\0' || strlen(s) > max)
     return 0;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || strchr("._-", *s) != NULL))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || strchr(extra, *s) != NULL))
       return 0;
   return 1;
+}
+
+static int name_ok(const char *s) { return word_ok(s, 64, "._-"); }
+
+/* a provider id: lang:library, printable ASCII without spaces */
+static int id_ok(const char *s) {
+  if (strchr(s, ':') == NULL || *s == ':')
+    return 0;
+  for (; *s; s++)
+    if (*s <= ' ' || *s > '~')
+      return 0;
+  return 1;
+}
+
+/* Free text a terminal prints (library name and version, runtime): 1 to max bytes of UTF-8 with
+ * no control character, C1 included (U+009B is a one-character CSI), so no escape sequence gets
+ * through; well-formed because the protocol's JSON carries nothing else. */
+static int text_ok(const char *s, size_t max) {
+  if (s == NULL || *s == '\0' || strlen(s) > max)
+    return 0;
+  for (const unsigned char *u = (const unsigned char *)s; *u;) {
+    unsigned cp;
+    size_t more;
+    if (*u < 0x80)
+      cp = *u, more = 0;
+    else if ((*u & 0xe0) == 0xc0)
+      cp = *u & 0x1f, more = 1;
+    else if ((*u & 0xf0) == 0xe0)
+      cp = *u & 0x0f, more = 2;
+    else if ((*u & 0xf8) == 0xf0)
+      cp = *u & 0x07, more = 3;
+    else
+      return 0;
+    for (size_t k = 1; k <= more; k++) {
+      if ((u[k] & 0xc0) != 0x80)
+        return 0;
+      cp = cp << 6 | (u[k] & 0x3f);
+    }
+    static const unsigned least[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[more] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return 0; /* overlong, out of range, a surrogate */
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+      return 0;
+    u += more + 1;
+  }
+  return 1;
+}
+
+/* `s` quoted for a message, every byte outside printable ASCII escaped (\n, \", \xNN), at most
+ * about 60 characters of it */
+static const char *quoted(const char *s, char *out, size_t cap) {
+  size_t n = 0;
+  out[n++] = '"';
+  for (const unsigned char *u = (const unsigned char *)s; *u && n + 8 < cap; u++) {
+    if (n > 60) {
+      n += (size_t)snprintf(out + n, cap - n, "...");
+      break;
+    }
+    if (*u == '\n')
+      n += (size_t)snprintf(out + n, cap - n, "\\n");
+    else if (*u == '"' || *u == '\\')
+      n += (size_t)snprintf(out + n, cap - n, "\\%c", *u);
+    else if (*u < 0x20 || *u >= 0x7f)
+      n += (size_t)snprintf(out + n, cap - n, "\\x%02x", *u);
+    else
+      out[n++] = (char)*u;
+  }
+  snprintf(out + n, cap - n, "\"");
+  return out;
 }
 
 #define FAIL(...)                                                                                  \
@@ -111,17 +183,31 @@ int plugin_load(const char *path, char *err, size_t errlen) {
     FAIL("plugin %s: built against plugin ABI version %u, this driver speaks version %u (rebuild "
          "it against this include/cryptobench/provider.h)",
          plugin_file, t->abi_version, CB_PROVIDER_ABI_VERSION);
-  if (t->struct_size != sizeof(cb_provider))
-    FAIL("plugin %s: its cb_provider is %u bytes, ABI version %u's is %zu (built against a "
-         "modified header?)",
-         plugin_file, t->struct_size, CB_PROVIDER_ABI_VERSION, sizeof(cb_provider));
+  /* ABI version 1's table as first released, or with `runtime` appended (provider.h) */
+  if (t->struct_size != CB_PROVIDER_SIZE_V1_0 && t->struct_size != sizeof(cb_provider))
+    FAIL("plugin %s: its cb_provider is %u bytes, ABI version %u's is %zu (or %zu without "
+         "runtime; built against a modified header?)",
+         plugin_file, t->struct_size, CB_PROVIDER_ABI_VERSION, sizeof(cb_provider),
+         (size_t)CB_PROVIDER_SIZE_V1_0);
   if (!name_ok(t->name))
     FAIL("plugin %s: name must be 1 to 64 characters of a-z 0-9 . _ -", plugin_file);
   const char *m = missing_member(t);
   if (m != NULL)
     FAIL("plugin %s: required member %s of its cb_provider is NULL", plugin_file, m);
-  if (t->id != NULL && (strchr(t->id, ':') == NULL || strlen(t->id) >= sizeof own_id))
-    FAIL("plugin %s: id %.60s is not a provider id like lang:library", plugin_file, t->id);
+  char q[100];
+  if (t->id != NULL && (!id_ok(t->id) || strlen(t->id) >= sizeof own_id))
+    FAIL("plugin %s: id %s is not a provider id like lang:library (printable ASCII, no spaces)",
+         plugin_file, quoted(t->id, q, sizeof q));
+  if (t->language != NULL && !word_ok(t->language, 15, "+#._-"))
+    FAIL("plugin %s: language %s must be 1 to 15 characters of a-z 0-9 + # . _ -", plugin_file,
+         quoted(t->language, q, sizeof q));
+  /* `runtime` exists only in a table that is long enough to hold it */
+  const char *rt =
+      t->struct_size >= offsetof(cb_provider, runtime) + sizeof t->runtime ? t->runtime : NULL;
+  if (rt != NULL && !text_ok(rt, 200))
+    FAIL("plugin %s: runtime %s is not 1 to 200 bytes of printable UTF-8", plugin_file,
+         quoted(rt, q, sizeof q));
+  runtime = rt != NULL ? rt : "unknown";
   snprintf(own_id, sizeof own_id, t->id != NULL ? "%s" : "plugin:%s",
            t->id != NULL ? t->id : t->name);
   P = t;
@@ -143,6 +229,8 @@ const char *plugin_id(void) { return own_id; }
 
 const char *plugin_language(void) { return P->language != NULL ? P->language : "c"; }
 
+const char *plugin_runtime(void) { return runtime; }
+
 void plugin_serving(void) { phase = "a request (the orchestrator records the cell's failure)"; }
 
 int ops_init(char *err, size_t errlen) {
@@ -153,12 +241,40 @@ int ops_init(char *err, size_t errlen) {
     if (rc != 0)
       FAIL("plugin %s: init failed: %s", plugin_file, why[0] ? why : "(no message)");
   }
+  /* read once, checked here: a NULL or a control character would otherwise surface in hello as
+   * "out of memory" or reach a terminal */
+  const char *(*lib_fn[2])(void) = {P->library_name, P->library_version};
+  char *lib_out[2] = {lib_name, lib_version};
+  static const char *const lib_what[2] = {"library_name", "library_version"};
+  char q[100];
+  for (size_t k = 0; k < 2; k++) {
+    phase = lib_what[k];
+    const char *v = lib_fn[k]();
+    if (v == NULL)
+      FAIL("plugin %s: %s() returned NULL", plugin_file, lib_what[k]);
+    if (!text_ok(v, sizeof lib_name - 1))
+      FAIL("plugin %s: %s() returned %s, not 1 to %zu bytes of printable UTF-8", plugin_file,
+           lib_what[k], quoted(v, q, sizeof q), sizeof lib_name - 1);
+    snprintf(lib_out[k], sizeof lib_name, "%s", v);
+  }
   phase = "its catalogue (alg_at)";
   host_serves_noop = 1;
   for (size_t i = 0; P->alg_at(i) != NULL; i++, plugin_algs++) {
     const cb_alg *a = P->alg_at(i);
     if (a->name == NULL || a->ops[0] == NULL)
       FAIL("plugin %s: catalogue entry %zu has no name or no operations", plugin_file, i);
+    /* the catalogue's names (cryptobench list algorithms): anything else would be an algorithm
+     * no request can name, and a name with a newline or an escape breaks every line it is in */
+    if (!word_ok(a->name, 64, "-"))
+      FAIL("plugin %s: catalogue entry %zu: algorithm name %s is not 1 to 64 of a-z 0-9 -",
+           plugin_file, i, quoted(a->name, q, sizeof q));
+    if (a->ops[CB_MAX_OPS] != NULL)
+      FAIL("plugin %s: %s: ops has more than %d operations or no NULL at its end", plugin_file,
+           a->name, CB_MAX_OPS);
+    for (size_t k = 0; a->ops[k] != NULL; k++)
+      if (!word_ok(a->ops[k], 64, "-"))
+        FAIL("plugin %s: %s: operation name %s is not 1 to 64 of a-z 0-9 -", plugin_file, a->name,
+             quoted(a->ops[k], q, sizeof q));
     if (a->stream && P->cell_tap == NULL)
       FAIL("plugin %s: %s streams but the plugin has no cell_tap", plugin_file, a->name);
     if (a->pk && P->keypair == NULL)
@@ -174,8 +290,8 @@ int ops_provider_accepts(const char *id) {
   return strcmp(id, own_id) == 0 || (P->accepts != NULL && P->accepts(id));
 }
 
-const char *ops_library_name(void) { return P->library_name(); }
-const char *ops_library_version(void) { return P->library_version(); }
+const char *ops_library_name(void) { return lib_name; }
+const char *ops_library_version(void) { return lib_version; }
 
 size_t ops_notes(const char *provider, const char **notes, size_t max) {
   static char origin[320];

@@ -13,6 +13,7 @@ int plugin_load(const char *path, char *err, size_t errlen);
 
 const char *plugin_id(void);       /* the provider id it serves: its own id, or plugin:<name> */
 const char *plugin_language(void); /* its language ("c" unless it says otherwise) */
+const char *plugin_runtime(void);  /* its toolchain (cb_provider.runtime), "unknown" unless said */
 void plugin_serving(void);         /* start-up is over: crashes from now on are a request's */
 
 #endif

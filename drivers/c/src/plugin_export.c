@@ -40,6 +40,7 @@ static const cb_provider table = {
     .cell_error = cell_error,
     .cell_free = cell_free,
     .keypair = ops_keypair,
+    .runtime = CB_COMPILER, /* the compiler of this build, which built the module too */
 };
 
 CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }

@@ -22,6 +22,9 @@ static const char *provider_language = NULL; /* NULL: the provider id's prefix *
 void cb_set_provider(const char *id) { provider_id = id; }
 void cb_set_language(const char *language) { provider_language = language; }
 
+static const char *provider_runtime = NULL; /* NULL: the compiler of this file */
+void cb_set_runtime(const char *runtime) { provider_runtime = runtime; }
+
 json_t *cb_error(const char *fmt, ...) {
   char msg[512];
   va_list ap;
@@ -65,6 +68,10 @@ static json_t *handle_hello(json_t *req) {
 #else
   const char *runtime = "gcc " __VERSION__;
 #endif
+  /* a plugin's toolchain is its own (cb_set_runtime), never this driver's compiler; modules
+   * linked in directly (the native tests) were built by this one */
+  if (provider_runtime != NULL)
+    runtime = provider_runtime;
   /* the language is the provider id's prefix: "c" for c:openssl, "cpp" for cpp:botan; a
    * plugin:<name> provider's is the plugin's own (cb_set_language) */
   char language[16] = "c";

@@ -12,6 +12,7 @@
 void cb_set_provider(const char *id);
 /* The language hello reports when the provider id's prefix does not say it (plugin:<name>). */
 void cb_set_language(const char *language);
+void cb_set_runtime(const char *runtime); /* hello's runtime: the plugin's toolchain */
 
 /* Handle one request object; always returns a response object (caller decrefs). *bye is set
  * to 1 for a `bye` request. */

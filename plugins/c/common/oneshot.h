@@ -142,7 +142,8 @@ int oneshot_alloc(uint8_t **buf, size_t *len, size_t n);
   {                                                                                                \
     CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, NULL, INIT, LIBRARY_NAME,    \
         LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new, oneshot_cell_run, NULL,           \
-        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, oneshot_keypair          \
+        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, oneshot_keypair,         \
+        CB_COMPILER                                                                                \
   }
 
 #ifdef __cplusplus
