@@ -103,6 +103,8 @@ rules: docs/protocol.md § The measurement loop; exit status 1 when a driver bre
   cryptobench plugin check mylib/mylib_provider.py   # every vector and differential input, no timing
   cryptobench plugin new mylib --lang c && make -C mylib   # a C plugin: ./mylib/libcb_mylib.so
   cryptobench plugin check ./mylib/libcb_mylib.so
+  cryptobench plugin new mylib --lang rust && cargo build --release --manifest-path mylib/Cargo.toml
+  cryptobench plugin check ./mylib/target/release/libcb_mylib.so   # a Rust cdylib plugin
   cryptobench run --plugin mylib/mylib_provider.py --alg sha256      # then measure it
 exit status of check: 1 when a case fails or a driver rule is broken (docs/plugins.md)""",
     "build": """examples:
@@ -391,7 +393,7 @@ def _parser() -> argparse.ArgumentParser:
     pl = cmd("plugin", "Start a plugin (`new`) or check one without timing it (`check`).")
     pl.add_argument("action", choices=["new", "check"])
     pl.add_argument("target", help="new: the plugin's name; check: FILE.so, FILE.py[:NAME] or module:NAME")
-    pl.add_argument("--lang", default="python", choices=["python", "c", "cpp"], help="new: its language")
+    pl.add_argument("--lang", default="python", choices=["python", "c", "cpp", "rust"], help="new: its language")
     pl.add_argument("--dir", metavar="DIR", help="new: where to write it (default ./NAME)")
     pl.add_argument("--db", help=db_help)
     pl.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout")
