@@ -108,17 +108,23 @@ def add_commands(cmd, db_help: str) -> None:
     fl.add_argument("--db", help=db_help + " (PostgreSQL, as a role that may create roles)")
 
 
-def _copy(src, run_ids: list[int], dst, outcome) -> None:
-    from ..store.transfer import copy_into, from_store
+def _copy(src, run_ids: list[int], dst, outcome, checked: bool = False) -> None:
+    """Each run of `src` into `dst`; `checked`: through the runner's checks first (an import)."""
+    from ..store.transfer import admitted, copy_into, from_store
 
     for run_id in run_ids:
-        copy_into(dst, from_store(src, run_id), outcome)
+        copy = from_store(src, run_id)
+        copy_into(dst, admitted(copy) if checked else copy, outcome, source=f" of {src.url}")
 
 
-def _report(outcome, dst) -> None:
-    """What landed, also when a later source failed (what landed stays)."""
-    if outcome.copied or outcome.present or sys.exc_info()[0] is None:
+def _report(outcome, dst) -> int:
+    """What landed, also when a later source failed (what landed stays); the runs kept as stored or
+    not copied, one line each. 1 when a run could not be copied."""
+    for line in outcome.warnings():
+        print(f"cryptobench: {line}", file=sys.stderr)
+    if outcome.copied or outcome.present or outcome.refused or sys.exc_info()[0] is None:
         print(outcome.line(dst.url))
+    return 1 if outcome.refused else 0
 
 
 def cmd_push(args) -> int:
@@ -136,12 +142,12 @@ def cmd_push(args) -> int:
     try:
         _copy(src, list(dict.fromkeys(ids)), dst, outcome)
     finally:
-        _report(outcome, dst)
-    return 0
+        status = _report(outcome, dst)
+    return status
 
 
 def cmd_import(args) -> int:
-    from ..store.transfer import Outcome, copy_into, from_result_file, is_sqlite_file
+    from ..store.transfer import Outcome, admitted, copy_into, from_result_file, is_sqlite_file
 
     dst = open_store(args.db)
     outcome = Outcome()
@@ -149,17 +155,17 @@ def cmd_import(args) -> int:
         for source in args.sources:
             path = Path(source)
             if "://" not in source and path.suffix.lower() == ".json":
-                copy_into(dst, from_result_file(path), outcome)
+                copy_into(dst, admitted(from_result_file(path)), outcome, source=f" of {source}")
             elif "://" in source or is_sqlite_file(path):
                 src = open_store(source, import_waiting=False)
-                _copy(src, src.run_ids(), dst, outcome)
+                _copy(src, src.run_ids(), dst, outcome, checked=True)
             elif not path.exists():
                 raise UserError(f"cannot import {source!r}: no such file")
             else:
                 raise UserError(f"cannot import {source!r}: neither a result file (.json) nor an SQLite store")
     finally:
-        _report(outcome, dst)
-    return 0
+        status = _report(outcome, dst)
+    return status
 
 
 def _submitted_job(args) -> dict:

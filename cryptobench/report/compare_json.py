@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from .. import RESULT_SCHEMA_VERSION
 from ..compare import Comparison
+from . import jsontext
 
 
 def to_dict(comp: Comparison) -> dict:
@@ -59,4 +58,4 @@ def _host(comp: Comparison) -> dict | None:
 
 
 def render(comp: Comparison) -> str:
-    return json.dumps(to_dict(comp), indent=2) + "\n"
+    return jsontext.dumps(to_dict(comp), indent=2) + "\n"

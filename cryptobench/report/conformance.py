@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import html
 import io
-import json
 from dataclasses import dataclass
 
 from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION
 from ..store.model import RunRecord, VerifyRecord
+from . import jsontext
 from .markup import plain, rich_table, safe_lines, table
 
 
@@ -153,7 +153,7 @@ def to_dict(run: RunRecord, verifs: list[VerifyRecord]) -> dict:
 
 
 def render_json(v: Verification) -> str:
-    return json.dumps(to_dict(v.run, v.verifs), indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(to_dict(v.run, v.verifs), indent=2, ensure_ascii=False) + "\n"
 
 
 def render_html(v: Verification) -> str:

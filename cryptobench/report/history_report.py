@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import io
-import json
 
 from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION
 from ..fleet.history import Series
 from ..units import format_ns, throughput
+from . import jsontext
 from .markup import rich_table, safe_lines, table
 
 HEADERS = ["#", "run", "started", "median /op [95% CI]", "commit", "library", "CPU features off", "change"]
@@ -85,7 +85,7 @@ def to_dict(series: list[Series]) -> dict:
 
 
 def render_json(series: list[Series]) -> str:
-    return json.dumps(to_dict(series), indent=2) + "\n"
+    return jsontext.dumps(to_dict(series), indent=2) + "\n"
 
 
 def chart_data(series: list[Series], href=None) -> dict:

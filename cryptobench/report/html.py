@@ -22,7 +22,7 @@ from pathlib import Path
 from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
-from . import leak_table, scaling_table
+from . import jsontext, leak_table, scaling_table
 from .cells import cycles_note, headers, row_cells
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -78,20 +78,9 @@ def ensure_available() -> None:
     _library()
 
 
-def _finite(x):
-    """The data with every NaN or infinity made null (JSON has neither)."""
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, dict):
-        return {str(k): _finite(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_finite(v) for v in x]
-    return x
-
-
 def _json_for_script(data) -> str:
     """JSON that is inert inside <script>: no '<', '>' or '&' (so no '</script>' and no '<!--')."""
-    text = json.dumps(_finite(data), ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    text = jsontext.dumps(data, ensure_ascii=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
+from . import jsontext
 from .model import Report
 from .records import to_dict
 
 
 def render(rep: Report) -> str:
-    return json.dumps(to_dict(rep), indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(to_dict(rep), indent=2, ensure_ascii=False) + "\n"

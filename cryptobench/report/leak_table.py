@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -15,6 +14,7 @@ from rich.text import Text
 from ..leak.check import LeakResult
 from ..store.model import RunRecord
 from ..units import format_size
+from . import jsontext
 from .markup import rich_table, table
 
 HEADERS = ["provider", "operation", "classes (A vs B)", "max |t|", "measurements", "verdict",
@@ -122,7 +122,7 @@ def render_markdown(rep: LeakReport) -> str:
 def render_json(rep: LeakReport) -> str:
     doc = {"run": rep.run.id, "uid": rep.run.uid, "started": rep.run.started,
            "cpu_features_off": rep.run.settings.get("cpu_features") or "", "leak": rep.records}  # fmt: skip
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return jsontext.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def html_table(records: list[dict]) -> str:

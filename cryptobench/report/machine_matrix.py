@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 from dataclasses import dataclass, field
 
 from rich.console import Console
@@ -15,6 +14,7 @@ from rich.console import Console
 from .. import RESULT_SCHEMA_VERSION
 from ..store.model import CellRecord, RunRecord
 from ..units import format_rate, format_size, throughput
+from . import jsontext
 from .markup import machine_line, rich_table, safe_lines, table
 
 
@@ -132,7 +132,7 @@ def to_dict(m: MachineMatrix) -> dict:
 
 
 def render_json(m: MachineMatrix) -> str:
-    return json.dumps(to_dict(m), indent=2) + "\n"
+    return jsontext.dumps(to_dict(m), indent=2) + "\n"
 
 
 def render_csv(m: MachineMatrix) -> str:

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import StoreError
+
+
+class RecordRefused(StoreError):
+    """The database refuses this record itself (a value its column cannot hold, a broken reference):
+    writing it again can never succeed, unlike a lock, a full disk or a server that is away."""
+
 
 @dataclass
 class RunRecord:

@@ -5,12 +5,12 @@ and SCHEMA_REVISION below (docs/store.md)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, ForeignKey, Index, Integer, MetaData, Table, Text
+from sqlalchemy import BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, Table, Text
 
 # The Alembic revision this code reads and writes (the head of migrations/versions/).
-SCHEMA_REVISION = "0002"
+SCHEMA_REVISION = "0003"
 # meta.schema_version: the number an older cryptobench checks before Alembic existed here.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 metadata = MetaData()
 
@@ -66,15 +66,16 @@ cells = Table(
     Column("provider", Text, nullable=False),
     Column("alg", Text, nullable=False),
     Column("op", Text, nullable=False),
-    Column("size", Integer, nullable=False),
-    Column("chunk", Integer, nullable=False),
+    # 0003: 64-bit, as every figure a driver or a result file puts in a cell (a batch may be 2^40)
+    Column("size", BigInteger, nullable=False),
+    Column("chunk", BigInteger, nullable=False),
     Column("status", Text, nullable=False),
     Column("reason", Text, nullable=False),
-    Column("batch", Integer, nullable=False),
+    Column("batch", BigInteger, nullable=False),
     Column("samples_ns", Text, nullable=False),
     Column("checksum", Text, nullable=False),
     Column("checksums_seen", Text, nullable=False),
-    Column("peak_rss_kb", Integer, nullable=False),
+    Column("peak_rss_kb", BigInteger, nullable=False),
     Column("rounds", Integer, nullable=False),
     Column("started", Text, nullable=False),
     Column("finished", Text, nullable=False),
@@ -94,7 +95,7 @@ refs = Table(
     Column("url", Text, nullable=False),
     Column("alg", Text, nullable=False),
     Column("op", Text, nullable=False),
-    Column("size", Integer, nullable=False),
+    Column("size", BigInteger, nullable=False),  # 0003
     Column("ns_per_op", Float, nullable=False),
     sqlite_autoincrement=True,
 )

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..crosscheck import CrossRecord
 from ..errors import StoreError
-from .model import CellRecord, RunRecord, VerifyRecord
+from .model import CellRecord, RecordRefused, RunRecord, VerifyRecord
 
 SPOOL_VERSION = 1
 PROVISIONAL_RUN_ID = 0  # a run whose very first write failed: it gets its id when it is imported
@@ -178,7 +178,7 @@ class SpoolingStore:
         self._write(rec, lambda: self.store.finish_run(run_id, status, finished, env_update))
         if self.spool is not None and self.spool.path is not None:  # the database may take it now: try once
             self.spool.close()
-            imported = import_spools(self.store, lambda _m: None, only=self.spool.path)
+            imported = import_spools(self.store, self.say, only=self.spool.path, quiet=True)
             if imported:
                 self.say(f"cryptobench: the database took the run after all: run {imported[0]} is in {self.store.url}")
                 self._written[imported[0]] = self._written.get(run_id, [])
@@ -257,57 +257,142 @@ def _read_spool(path: Path) -> list[dict] | None:
         return records
 
 
-def import_spools(store, say: Callable[[str], None] = _say, only: Path | None = None) -> list[int]:
-    """Import every spool waiting for `store`'s database; the ids of the runs imported."""
+class _Refused(Exception):
+    """Record `index` of a spool can never be written: the database refuses it, or it is damaged."""
+
+    def __init__(self, index: int, why: str):
+        super().__init__(why)
+        self.index, self.why = index, why
+
+
+def import_spools(store, say: Callable[[str], None] = _say, only: Path | None = None, quiet: bool = False) -> list[int]:
+    """Import every spool waiting for `store`'s database; the ids of the runs imported. A record the
+    database can never take is left out and kept in a file beside the spool, and the rest lands;
+    that is said in one line even when `quiet` (which hushes the routine lines)."""
     imported = []
+    tell = (lambda _m: None) if quiet else say
     for path in [only] if only else find_spools(store):
         records = _read_spool(path)
-        if not records or records[0].get("spool") != SPOOL_VERSION:
+        if not records or records[0].get("spool") != SPOOL_VERSION or not records[0].get("id"):
             continue
-        try:
-            run_id, cells = _import(store, records)
-        except StoreError as e:
-            say(f"cryptobench: a run waits in {path}: it is imported when {store.url} can be written ({e})")
-            continue
+        refused: dict[int, str] = {}  # record index -> why the database will never take it
+        aside = path.with_name(f"{store.spool_name}.refused-{records[0].get('id')}.jsonl")
+        outcome: tuple[int | None, int] | None = None  # (run id, cells) once the spool is in
+        while outcome is None:
+            try:
+                outcome = _import(store, records, refused)
+            except _Refused as e:
+                refused[e.index] = e.why
+                if records[e.index].get("op") == "create_run":  # without its run, none of it can land
+                    refused.update({i: "its run was refused" for i in range(1, len(records)) if i not in refused})
+                if not _put_aside(aside, records, refused, say):  # before anything is committed: never lost
+                    break
+                if len(refused) == len(records) - 1:
+                    outcome = (None, 0)  # nothing left that the database would take
+            except StoreError as e:
+                tell(f"cryptobench: a run waits in {path}: it is imported when {store.url} can be written ({e})")
+                break
+        if outcome is None:
+            continue  # the spool stays for the next command
+        run_id, cells = outcome
         with contextlib.suppress(OSError):
             path.unlink()
+        if refused:
+            say(_refused_line(records, refused, run_id, store.url, aside))
         if run_id is not None:
             imported.append(run_id)
-            say(f"cryptobench: imported run {run_id} ({cells} cells), kept in {path} while {store.url} "
-                "could not be written")  # fmt: skip
+            tell(f"cryptobench: imported run {run_id} ({cells} cells), kept in {path} while {store.url} "
+                 "could not be written")  # fmt: skip
     return imported
 
 
-def _import(store, records: list[dict]) -> tuple[int | None, int]:
+def _what(record: dict) -> str:
+    """A spool record, named for a person: which cell, verification, provider."""
+    op = record.get("op")
+    c = record.get("cell") if isinstance(record.get("cell"), dict) else {}
+    v = record.get("verification") if isinstance(record.get("verification"), dict) else {}
+    names = {
+        "add_cell": f"cell {c.get('provider')} {c.get('alg')} {c.get('op')} {c.get('size')} B",
+        "add_verification": f"verification of {v.get('provider')} {v.get('alg')}",
+        "add_provider": f"provider {record.get('provider')}",
+        "add_crosschecks": "its cross-checks",
+        "finish_run": "its end",
+        "create_run": "the run itself",
+    }
+    return names.get(op, f"a record {str(op)[:40]!r}")
+
+
+def _refused_line(records: list[dict], refused: dict[int, str], run_id: int | None, url: str, aside: Path) -> str:
+    first = min(refused)
+    more = f" and {len(refused) - 1} more" if len(refused) > 1 else ""
+    if run_id is None:
+        uid = next((r["run"].get("uid") for r in records[1:] if r.get("op") == "create_run"), None)
+        return (f"cryptobench: run {uid or '?'} can never be written to {url}: {_what(records[first])} is refused "
+                f"({refused[first]}); all of it is kept in {aside}")  # fmt: skip
+    return (f"cryptobench: run {run_id} is in {url} without {_what(records[first])}{more}, which it can never take "
+            f"({refused[first]}); kept in {aside}")  # fmt: skip
+
+
+def _put_aside(aside: Path, records: list[dict], refused: dict[int, str], say: Callable[[str], None]) -> bool:
+    """The refused records, with why, in a file of their own (synced); False (said) if it cannot be."""
+    lines = [records[0]] + [{**records[i], "refused": why} for i, why in sorted(refused.items())]
+    try:
+        with open(aside, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in lines)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        say(f"cryptobench: cannot keep the records {aside.parent} refuses aside in {aside} ({e.strerror}); "
+            "the spool stays as it is")  # fmt: skip
+        return False
+    return True
+
+
+def _import(store, records: list[dict], skip: dict[int, str]) -> tuple[int | None, int]:
+    """Write the spool's records but those in `skip`, in one transaction; _Refused names a record
+    the database can never take (everything is rolled back then)."""
     spool_id = records[0]["id"]
     key = f"spool:{spool_id}"
     if store.get_meta(key) is not None:
         return None, 0  # imported before; the file outlived its import
     ids: dict[int, int] = {}
     cells = 0
-    finished = any(r.get("op") == "finish_run" for r in records[1:])
+    finished = any(r.get("op") == "finish_run" for i, r in enumerate(records[1:], 1) if i not in skip)
     with store.transaction():
-        for r in records[1:]:
-            op, old = r["op"], r.get("run_id")
-            if op == "create_run":  # written before the run had an id: it is the provisional one
-                ids[PROVISIONAL_RUN_ID] = store.create_run(RunRecord(**{**r["run"], "id": None}))
+        for i, r in enumerate(records[1:], 1):
+            if i in skip:
                 continue
-            run_id = ids.get(old, old)
-            if op == "add_provider":
-                store.add_provider(run_id, r["provider"], r["hello"])
-            elif op == "add_verification":
-                store.add_verification(run_id, VerifyRecord(**r["verification"]))
-            elif op == "add_cell":
-                store.add_cell(run_id, CellRecord(**r["cell"]))
-                cells += 1
-            elif op == "add_crosschecks":
-                store.add_crosschecks(run_id, [CrossRecord(**c) for c in r["records"]])
-            elif op == "finish_run":
-                store.finish_run(run_id, r["status"], r["finished"], r["env"])
-        run_ids = {ids.get(r.get("run_id"), r.get("run_id")) for r in records[1:]}
+            try:
+                cells += _replay(store, r, ids)
+            except RecordRefused as e:
+                raise _Refused(i, str(e)) from None
+            except (KeyError, TypeError, ValueError, AttributeError) as e:  # a spool damaged by hand
+                raise _Refused(i, f"damaged record ({type(e).__name__}: {e})") from None
+        run_ids = {ids.get(r.get("run_id"), r.get("run_id")) for i, r in enumerate(records[1:], 1) if i not in skip}
         if not finished:  # its process died before the end: what it measured is kept, marked so
             now = datetime.now(UTC).isoformat(timespec="seconds")
             for run_id in run_ids:
                 store.finish_run(run_id, "interrupted", now)
         store.set_meta(key, datetime.now(UTC).isoformat(timespec="seconds"))
     return (next(iter(run_ids)) if run_ids else None), cells
+
+
+def _replay(store, r: dict, ids: dict[int, int]) -> int:
+    """One spool record written to `store`; 1 for a cell, else 0."""
+    op, old = r["op"], r.get("run_id")
+    if op == "create_run":  # written before the run had an id: it is the provisional one
+        ids[PROVISIONAL_RUN_ID] = store.create_run(RunRecord(**{**r["run"], "id": None}))
+        return 0
+    run_id = ids.get(old, old)
+    if op == "add_provider":
+        store.add_provider(run_id, r["provider"], r["hello"])
+    elif op == "add_verification":
+        store.add_verification(run_id, VerifyRecord(**r["verification"]))
+    elif op == "add_cell":
+        store.add_cell(run_id, CellRecord(**r["cell"]))
+        return 1
+    elif op == "add_crosschecks":
+        store.add_crosschecks(run_id, [CrossRecord(**c) for c in r["records"]])
+    elif op == "finish_run":
+        store.finish_run(run_id, r["status"], r["finished"], r["env"])
+    return 0

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import uuid
 import weakref
 from collections.abc import Iterator
@@ -26,7 +27,8 @@ from sqlalchemy import exc
 
 from ..errors import StoreError, UserError
 from . import migrate
-from .model import CellRecord, RunRecord, VerifyRecord
+from .figures import fit
+from .model import CellRecord, RecordRefused, RunRecord, VerifyRecord
 from .schema import cells, conformance, crosschecks, meta, providers, refs, runs, verifications
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -67,13 +69,17 @@ def one_line(e: BaseException) -> str:
 
 
 def _reported(action: str):
-    """Turn any database error of the decorated method into one line naming the store and the cause."""
+    """Turn any database error of the decorated method into one line naming the store and the cause;
+    RecordRefused when the record itself is what the database refuses (writing it again cannot help)."""
 
     def wrap(method):
         @functools.wraps(method)
         def run(self, *args, **kwargs):
             try:
                 return method(self, *args, **kwargs)
+            except (exc.DataError, exc.IntegrityError, sqlite3.DataError, sqlite3.IntegrityError, OverflowError) as e:
+                self._recover()  # OverflowError: sqlite3 refusing an integer beyond 64 bits
+                raise RecordRefused(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
             except (exc.SQLAlchemyError, sqlite3.Error) as e:
                 self._recover()
                 raise StoreError(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
@@ -230,6 +236,7 @@ class SqlStore:
 
     @staticmethod
     def _cell_row(run_id: int, c: CellRecord) -> dict:
+        c = fit(c)  # a figure outside the protocol fails its own cell, never the write of the run
         return dict(
             run_id=run_id, provider=c.provider, alg=c.alg, op=c.op, size=c.size, chunk=c.chunk, status=c.status,
             reason=c.reason, batch=c.batch, samples_ns=_j(c.samples_ns), checksum=c.checksum,
@@ -471,11 +478,23 @@ class SqlStore:
         return run, verifs, loaded
 
 
+def not_a_file(path: Path) -> str | None:
+    """What `path` is when it exists and is no regular file ("a FIFO", "a directory"...), else None.
+    SQLite would answer "disk I/O error" for most, and a FIFO opened to be read blocks forever."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")]  # fmt: skip
+    return next((name for test, name in kinds if test(mode)), None if stat.S_ISREG(mode) else "not a regular file")
+
+
 def _check_sqlite_path(path: Path) -> None:
     if path.parent and not path.parent.exists():
         raise UserError(f"cannot open database {str(path)!r}: directory {str(path.parent)!r} does not exist")
-    if path.is_dir():
-        raise UserError(f"cannot open database {str(path)!r}: it is a directory")
+    if kind := not_a_file(path):
+        raise UserError(f"cannot open database {str(path)!r}: it is {kind}, not a database file")
     _refuse_foreign(path)
 
 
