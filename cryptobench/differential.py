@@ -13,6 +13,8 @@ whose checksum the orchestrator knows without any cryptography.
 
 A provider that disagrees with the majority is failed for the algorithm, with the smallest input
 that shows it and a command that replays it. When only two providers disagree there is no majority:
+the run's reference (its baseline, else c:openssl) decides when it is one of them, as it does in
+cross-verification, so a wrong newcomer cannot fail the provider it is compared with; otherwise
 both are failed, and the report says it cannot tell which one is wrong.
 
 Providers already failed by their known answers answer the same inputs as *witnesses*: where a
@@ -164,6 +166,7 @@ class Disagreement:
     expected: str  # the majority's checksum (or the message's, for a decryption)
     agreeing: list[str] = field(default_factory=list)  # providers that gave `expected`
     tie: bool = False  # no majority: two providers, two answers
+    by_reference: bool = False  # no majority, and the run's reference gave `expected`
 
     def replay(self) -> str:
         return f"cryptobench verify --provider {self.provider} --alg {self.alg} --replay '{self.input.spec()}'"
@@ -175,6 +178,8 @@ class Disagreement:
         if self.input.key:
             where += f", key {self.input.key[:8]}…"
         against = "no majority: " + ", ".join(self.agreeing) if self.tie else ", ".join(self.agreeing) or "expected"
+        if self.by_reference:
+            against = f"no majority; the reference, {against},"
         return f"{where}: got {self.got}, {against} gave {self.expected}"
 
 
@@ -227,12 +232,13 @@ def differential(
     seed: int = 1,
     progress: Callable[[str], None] | None = None,
     witnesses: dict[str, Requester] | None = None,
+    reference: str | None = None,
 ) -> list[DiffResult]:
     """Run `count` inputs per operation on every peer (provider id -> request function) and judge them.
 
     `streaming`: the peers whose driver offers streaming for `alg` (hello's `stream`). `witnesses`:
     providers that failed their known answers, asked the one-shot inputs only to corroborate the
-    peers (module docstring); they get no result.
+    peers (module docstring); they get no result. `reference`: the peer whose answer decides a tie.
     """
     one_shot = make_inputs(alg, count, seed)
     pieces = streamed(one_shot, alg, seed)
@@ -271,7 +277,7 @@ def differential(
         also = f" and {len(asked) - len(peers)} failed ones as witnesses" if len(asked) > len(peers) else ""
         progress(f"differential {alg}: {len(one_shot)} inputs, {len(pieces)} streamed, {len(peers)} providers{also}")
     for x, by_pid in answers.items():
-        _judge(alg, x, {pid: o for pid, o in by_pid.items() if pid in results}, results, answers)
+        _judge(alg, x, {pid: o for pid, o in by_pid.items() if pid in results}, results, answers, reference)
     for x in one_shot:
         _corroborate(x, answers[x], results)
     return list(results.values())
@@ -285,7 +291,7 @@ def _corroborate(x: Input, by_pid: dict[str, Outcome], results: dict[str, DiffRe
             results[pid].agreed.append(x)
 
 
-def _judge(alg: str, x: Input, by_pid: dict[str, Outcome], results: dict, answers: dict) -> None:
+def _judge(alg: str, x: Input, by_pid: dict[str, Outcome], results: dict, answers: dict, reference=None) -> None:
     live = {pid: o for pid, o in by_pid.items() if not o.not_offered}
     if not live:
         return
@@ -312,6 +318,10 @@ def _judge(alg: str, x: Input, by_pid: dict[str, Outcome], results: dict, answer
     ranked = votes.most_common()
     top, n = ranked[0]
     tie = len(ranked) > 1 and ranked[1][1] == n
+    referee = live.get(reference)
+    decided = tie and referee is not None and votes.get(referee.checksum) == n  # no majority: the reference's
+    if decided:
+        top, tie = referee.checksum, False
     for pid, o in live.items():
         if o.checksum == top and not tie:
             continue
@@ -322,4 +332,6 @@ def _judge(alg: str, x: Input, by_pid: dict[str, Outcome], results: dict, answer
             )
         else:
             agree = [p for p, q in live.items() if q.checksum == top]
-            results[pid].disagreements.append(Disagreement(alg, pid, x, o.checksum or o.error, top, agree))
+            results[pid].disagreements.append(
+                Disagreement(alg, pid, x, o.checksum or o.error, top, agree, by_reference=decided)
+            )

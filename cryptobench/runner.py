@@ -313,6 +313,7 @@ class Runner:
         results = differential.differential(
             alg, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
             witnesses={pid: self._requester(pid) for pid in witnesses},
+            reference=next((p for p in (self.s.baseline, "c:openssl") if p in peers), None),
         )  # fmt: skip
         for r in results:
             rec = self.verified[(r.provider, alg)]
