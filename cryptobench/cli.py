@@ -103,6 +103,7 @@ rules: docs/protocol.md § The measurement loop; exit status 1 when a driver bre
   cryptobench plugin check mylib/mylib_provider.py   # every vector and differential input, no timing
   cryptobench plugin new mylib --lang c && make -C mylib   # a C plugin: ./mylib/libcb_mylib.so
   cryptobench plugin check ./mylib/libcb_mylib.so
+  cryptobench plugin check ./mylib/libcb_mylib.so --alg 'aes-*-gcm'   # the fast loop; the last line is the verdict
   cryptobench plugin new mylib --lang rust && cargo build --release --manifest-path mylib/Cargo.toml
   cryptobench plugin check ./mylib/target/release/libcb_mylib.so   # a Rust cdylib plugin
   cryptobench run --plugin mylib/mylib_provider.py --alg sha256      # then measure it
@@ -396,7 +397,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--lang", default="python", choices=["python", "c", "cpp", "rust"], help="new: its language")
     pl.add_argument("--dir", metavar="DIR", help="new: where to write it (default ./NAME)")
     pl.add_argument("--db", help=db_help)
-    pl.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout")
+    pl.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout, hello too")
+    pl.add_argument(
+        "--alg", action="append", help="check: only these algorithms (comma-separated globs; repeat to add)"
+    )
 
     b = cmd("build", "Build the drivers.")
     b.add_argument(
@@ -930,7 +934,7 @@ def _compare_machines(args, store, load) -> int:
 # --- list / doctor / build --------------------------------------------------------------
 
 
-def _hello(registry: Registry, pid: str) -> tuple[dict | None, str]:
+def _hello(registry: Registry, pid: str, timeout: float = 30) -> tuple[dict | None, str]:
     p = registry.get(pid)
     ok, why = registry.usable(p)
     if not ok:
@@ -938,7 +942,7 @@ def _hello(registry: Registry, pid: str) -> tuple[dict | None, str]:
     try:
         d = DriverProcess(pid, p.argv(), env=registry.env_for(p))
         try:
-            return d.hello(timeout=30), ""
+            return d.hello(timeout=timeout), ""
         finally:
             d.close(timeout=2)
     except DriverError as e:
@@ -1050,18 +1054,50 @@ def cmd_plugin(args) -> int:
             print(f"wrote {path}")
         print(f"next: {check}")
         return 0
-    registry = Registry(plugins=[args.target])  # one line when it cannot be loaded
+    return _plugin_check(args)
+
+
+def _plugin_check(args) -> int:
+    """verify beside c:openssl, then the driver rules on the plugin's cells, then one verdict line, last."""
+    import contextlib
+    import io
+    import json
+    import tempfile
+
+    from . import drivercheck, plugin_check
+
+    _finite(args.timeout, "--timeout", 0, 86400, "seconds")
+    registry = Registry(plugins=[args.target], load_timeout=args.timeout)  # one line when it cannot be loaded
     pid = registry.plugin_ids[0]
-    hello, why = _hello(registry, pid)
+    hello, why = _hello(registry, pid, args.timeout)
     if hello is None:
         raise UserError(f"plugin {args.target}: {why}")
-    algs = ",".join(a for a in hello.get("offers", {}) if a != "noop")
-    print(f"{pid}: {hello.get('library_version')}; offers {algs.replace(',', ', ')}")
-    common = ["--plugin", args.target, "--timeout", str(args.timeout)]
-    verified = main(["verify", *common, "--provider", "c:openssl", "--alg", algs, "--quiet",
-                     *(["--db", args.db] if args.db else [])])  # fmt: skip
-    checked = main(["check-driver", *common])
-    return 0 if verified == checked == 0 else 1
+    offered = [a for a in hello.get("offers", {}) if a != "noop"]
+    globs = [g.strip() for v in args.alg or [] for g in v.split(",") if g.strip()]
+    algs = plugin_check.chosen(pid, offered, globs)
+    print(f"{pid}: {hello.get('library_version')}; checking {', '.join(algs)}")
+    with tempfile.TemporaryDirectory(prefix="cryptobench-check-") as tmp:
+        out, shown = Path(tmp) / "verify.json", io.StringIO()
+        with contextlib.redirect_stderr(shown):  # all but its "wrote" line of a file nobody asked for
+            verified = main(["verify", "--plugin", args.target, "--timeout", str(args.timeout), "--provider",
+                             "c:openssl", "--alg", ",".join(algs), "--quiet", "--json", str(out),
+                             *(["--db", args.db] if args.db else [])])  # fmt: skip
+        said = shown.getvalue().splitlines(True)
+        print("".join(line for line in said if line != f"wrote {out}\n"), end="", file=sys.stderr)
+        if verified == 130:
+            return 130
+        results = json.loads(out.read_text())["results"] if out.exists() else None
+    results = [r for r in results if r.get("provider") == pid] if results is not None else None
+    p = registry.get(pid)
+    start = lambda: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
+    found = drivercheck.check(p.driver_id, start, args.timeout, algs=set(algs))
+    broken = len({v.rule for v in found})
+    print(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if found else 'ok'}")
+    for v in found:
+        print(f"  {printable(str(v))}")
+    passed, line = plugin_check.verdict(pid, algs, results, found)
+    print(line)
+    return 0 if passed else 1
 
 
 def cmd_build(args) -> int:

@@ -397,8 +397,10 @@ class Runner:
             culprit = self._crashing_case(pid, alg, cases, str(e)) if _crashed(e) else None
             if culprit is None:
                 return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
-            case, why = culprit
-            first = {"id": case.id, "source": source_of(case), "why": why, "comment": case.extra.get("comment", "")}
+            case, crash = culprit
+            why = f"{crash.split(': ', 1)[0]} on this case alone"  # "driver crashed (SIGABRT)"; the rest in "crash"
+            first = {"id": case.id, "source": source_of(case), "why": why, "crash": crash,
+                     "comment": case.extra.get("comment", "")}  # fmt: skip
             return VerifyRecord(pid, alg, "failed", failed=1, detail=f"failed: vector {case.id}: {why}",
                                 conformance={"first_failure": first})  # fmt: skip
         results = resp.get("results")
@@ -456,7 +458,7 @@ class Runner:
                     break
             else:
                 return None
-        return cases[0], f"{why} (on this case alone)"
+        return cases[0], why
 
     def _crash_of(self, pid: str, alg: str, cases: list) -> str | None:
         """How a verify request of `cases` ended the driver (restarted after it); None when it answered."""

@@ -14,11 +14,11 @@ FIXTURE = REPO / "tests" / "fixtures" / "fault_plugin.c"
 pytestmark = pytest.mark.skipif(not C_HOST.exists(), reason="the generic C driver is not built (make -C drivers/c)")
 
 
-def build_fault(tmp_path, mode: str):
-    """tests/fixtures/fault_plugin.c built with one fault (or none: mode "good")."""
-    out = tmp_path / f"libcb_fault_{mode}.so"
+def build_fault(tmp_path, mode: str, source=FIXTURE, name: str = "fault"):
+    """tests/fixtures/fault_plugin.c (or `source`) built with one fault (or none: mode "good")."""
+    out = tmp_path / f"libcb_{name}_{mode}.so"
     subprocess.run(["gcc", "-O1", "-std=c11", "-fPIC", "-shared", "-fvisibility=hidden", f"-DFAULT_{mode.upper()}",
-                    f"-I{REPO / 'include'}", "-o", out, FIXTURE, "-lcrypto"], check=True)  # fmt: skip
+                    f"-I{REPO / 'include'}", "-o", out, source, "-lcrypto"], check=True)  # fmt: skip
     return out
 
 

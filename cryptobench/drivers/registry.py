@@ -242,7 +242,8 @@ def aliases() -> dict[str, str]:
 
 
 class Registry:
-    def __init__(self, providers_file: str | Path | None = None, plugins: list[str] | None = None):
+    def __init__(self, providers_file: str | Path | None = None, plugins: list[str] | None = None,
+                 load_timeout: float = 60):  # fmt: skip
         self.providers: dict[str, Provider] = {p.id: p for p in _builtin()}
         if providers_file:
             for p in _load_providers_file(Path(providers_file)):
@@ -251,7 +252,7 @@ class Registry:
         self.aliases = aliases()
         self.build_errors: dict[str, str] = {}  # versioned provider -> why its build failed
         for spec in plugins or []:
-            p = plugin_provider(spec, Path.cwd())
+            p = plugin_provider(spec, Path.cwd(), load_timeout)
             self.providers[p.id] = p
             self.plugin_ids.append(p.id)
 
@@ -300,7 +301,7 @@ class Registry:
         return {**env, **dict(p.extra_env)}
 
 
-def plugin_provider(spec: str, base: Path) -> Provider:
+def plugin_provider(spec: str, base: Path, load_timeout: float = 60) -> Provider:
     """The provider a plugin serves: a C plugin (`FILE.so`, include/cryptobench/provider.h) under the
     generic C driver, or a Python plugin (`FILE.py[:NAME]` or `module[:NAME]`, docs/plugins.md) under
     the Python driver. Its id is the plugin's own, asked of the driver (`--print-id`), which loads
@@ -317,7 +318,7 @@ def plugin_provider(spec: str, base: Path) -> Provider:
         if not C_HOST.exists():
             raise UserError(f"plugin {spec}: the generic C driver is not built: `cryptobench build c` adds it")
         argv = c_plugin_argv(path.resolve())
-        pid = _ask_plugin_id(spec, argv, dict(os.environ))
+        pid = _ask_plugin_id(spec, argv, dict(os.environ), load_timeout)
         return Provider(pid, pid.split(":")[0] if not pid.startswith("plugin:") else "c", f"plugin {spec}", None, argv)
     if where.endswith(".py") or path.exists():
         if not path.is_file():
@@ -325,17 +326,17 @@ def plugin_provider(spec: str, base: Path) -> Provider:
         spec = str(path.resolve()) + sep + name
     argv = (_python(), "-m", "cbdriver", "--plugin", spec)
     env = {**os.environ, "PYTHONPATH": str(DRIVERS["python"].directory)}
-    pid = _ask_plugin_id(spec, argv, env)
+    pid = _ask_plugin_id(spec, argv, env, load_timeout)
     return Provider(pid, "python", f"plugin {spec}", "python", argv)
 
 
-def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict) -> str:
+def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float = 60) -> str:
     """The provider id a plugin serves, from its driver's `--print-id`; a one-line UserError when
     the plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
     try:
-        res = subprocess.run([*argv, "--print-id"], capture_output=True, text=True, timeout=60, env=env)
-    except subprocess.TimeoutExpired:
-        raise UserError(f"plugin {spec}: loading it took over 60 s") from None
+        res = subprocess.run([*argv, "--print-id"], capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:  # `plugin check --timeout` bounds this wait too
+        raise UserError(f"plugin {spec}: loading it took over {timeout:g} s") from None
     if res.returncode != 0:
         lines = res.stderr.strip().splitlines()
         why = (lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: ")

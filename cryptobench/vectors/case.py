@@ -57,7 +57,10 @@ def judge(case: Case, result: dict) -> str | None:
     if out is None:
         return _wanted(case, "no output")
     if not _matches(case, out):
-        return f"output {out[:32]}... differs from expected {case.out[:32]}..."
+        sizes = f" ({len(out) // 2} bytes)", f" ({len(case.out) // 2} bytes)"  # a short buffer: same first bytes
+        if len(out) == len(case.out):
+            sizes = "", ""
+        return f"output {out[:32]}...{sizes[0]} differs from expected {case.out[:32]}...{sizes[1]}"
     return None
 
 
