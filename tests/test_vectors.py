@@ -61,6 +61,12 @@ def test_judge_rules():
     valid = Case("f#1", "mac", {}, "valid", "aabb", "equal")
     assert judge(valid, {"id": "f#1", "out": "aabb"}) is None
     assert "differs" in judge(valid, {"id": "f#1", "out": "aabc"})
+    # a short output buffer begins like the right answer: the lengths say what differs (issue 29)
+    digest = Case("f#6", "hash", {}, "valid", "ab" * 32)
+    assert (
+        judge(digest, {"id": "f#6", "out": "ab" * 20})
+        == f"output {'ab' * 16}... (20 bytes) differs from expected {'ab' * 16}... (32 bytes)"
+    )
     assert judge(valid, {"id": "f#1", "rejected": True}) == "expected: output aabb...; got: rejected"
     truncated = Case("f#2", "mac", {}, "valid", "aabb", "prefix")
     assert judge(truncated, {"id": "f#2", "out": "aabbccdd"}) is None
