@@ -62,3 +62,55 @@ def test_publish_errors_are_one_line(tmp_path):
     _series(open_store(str(tmp_path / "one.db")), [3000] * 4)
     r = run_cli("publish", tmp_path / "afile", "--db", tmp_path / "one.db")
     assert r.returncode == 2 and "is a file" in r.stderr, r.stderr
+
+
+def _site(tmp_path, runs: int = 3, seed: int = 7, name: str = "one.db") -> Path:
+    db = tmp_path / name
+    _series(open_store(str(db)), [3000] * runs, seed=seed)
+    return db
+
+
+def test_publish_never_writes_through_a_symbolic_link_in_the_site(tmp_path):
+    db, site, elsewhere = _site(tmp_path), tmp_path / "site", tmp_path / "elsewhere"
+    assert run_cli("publish", site, "--db", db).returncode == 0
+    elsewhere.mkdir()
+    for sub in ("runs", "assets"):
+        shutil.rmtree(site / sub)
+        (site / sub).symlink_to(elsewhere, target_is_directory=True)
+        r = run_cli("publish", site, "--db", db)
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and "is a symbolic link" in lines[0] and sub in lines[0], r.stderr
+        assert list(elsewhere.iterdir()) == []  # nothing written where the link points
+        (site / sub).unlink()
+
+
+def test_publish_again_removes_the_pages_it_wrote_that_are_no_longer_published_and_nothing_else(tmp_path):
+    site = tmp_path / "site"
+    assert run_cli("publish", site, "--db", _site(tmp_path)).returncode == 0
+    old_pages = set((site / "runs").glob("*.html"))
+    assert len(old_pages) == 3
+    (site / "runs" / "notes.html").write_text("mine")  # files of the site's owner stay
+    (site / "README").write_text("mine")
+    r = run_cli("publish", site, "--db", _site(tmp_path, runs=2, seed=9, name="two.db"))
+    assert r.returncode == 0 and "removed 3 page(s) no longer published" in r.stderr, r.stderr
+    pages = set((site / "runs").glob("*.html"))
+    assert len(pages) == 3 and not pages & old_pages and site / "runs" / "notes.html" in pages
+    assert (site / "README").read_text() == "mine"
+    manifest = json.loads((site / ".cryptobench-site.json").read_text())
+    assert len(manifest["files"]) == 2 + 1 + 2 and "runs/notes.html" not in manifest["files"]
+
+
+def test_publish_refuses_a_folder_it_did_not_publish_unless_forced(tmp_path):
+    db, home = _site(tmp_path), tmp_path / "www"
+    home.mkdir()
+    (home / "index.html").write_text("<h1>my homepage</h1>")
+    r = run_cli("publish", home, "--db", db)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and "not empty and was not published by cryptobench" in lines[0]
+    assert (home / "index.html").read_text() == "<h1>my homepage</h1>" and sorted(home.iterdir()) == [
+        home / "index.html"
+    ]
+    r = run_cli("publish", home, "--db", db, "--force")
+    assert r.returncode == 0 and "cryptobench results" in (home / "index.html").read_text(), r.stderr
+    (tmp_path / "empty").mkdir()  # an empty folder is fine without --force
+    assert run_cli("publish", tmp_path / "empty", "--db", db).returncode == 0

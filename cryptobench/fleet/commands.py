@@ -98,6 +98,8 @@ def add_commands(cmd, db_help: str) -> None:
 
     pb = cmd("publish", "Write a static, offline site from a store: machines, the latest matrix, histories, runs.")
     pb.add_argument("dir", metavar="DIR", help="where to write the site (created if missing)")
+    pb.add_argument("--force", action="store_true",
+                    help="write into DIR although it is not empty and no earlier publish wrote it")  # fmt: skip
     pb.add_argument("--db", help=db_help)
 
     fl = cmd("fleet", "Set up a shared PostgreSQL store: tables, job queue, roles (`init`); login roles (`adduser`).")
@@ -282,7 +284,7 @@ def cmd_publish(args) -> int:
     out = Path(args.dir)
     if out.exists() and not out.is_dir():
         raise UserError(f"publish: {args.dir!r} is a file, not a directory")
-    got = publish.publish(store, out, say=lambda line: print(line, file=sys.stderr))
+    got = publish.publish(store, out, say=lambda line: print(line, file=sys.stderr), force=args.force)
     print(f"published {got['machines']} machines, {got['algorithms']} algorithm pages and {got['runs']} runs to "
           f"{out / 'index.html'}")  # fmt: skip
     return 0
