@@ -23,6 +23,7 @@ from .outputs import check_writable, write_atomic
 from .planner import Filters, check_suite_providers, make_plan, split_list
 from .report import exporters, load_report
 from .report import terminal as term_report
+from .report.outcome import outcome
 from .runner import Interrupted, Runner, Settings
 from .store import DEFAULT_DB, SpoolingStore, db_url, open_store
 from .suites import list_suites, load_suite, parse_chunks, with_chunks
@@ -41,14 +42,18 @@ EXAMPLES = {
   cryptobench run --plugin ./libcb_mine.so --alg sha256   # a C/C++ plugin (docs/plugin-abi.md)
   cryptobench run --machine-label 'pi5, 2.4 GHz'      # this machine's name in `runs` and the reports
   cryptobench run --precision 0.5                     # aim every cell at a ±0.5% interval (default: ±1%)
-  cryptobench run --unit cpb,mbs                      # TSC reference cycles per byte beside MB/s""",
+  cryptobench run --unit cpb,mbs                      # TSC reference cycles per byte beside MB/s
+exit status: 0 when every cell was measured (or is not offered), 1 when a cell, a verification or a
+  cross-verification failed or --leak found a leak (the last line names them), 2 when it could not run
+  (bad input, no database), 130 when interrupted (every cell measured so far is kept)""",
     "verify": """examples:
   cryptobench verify                                  # the default suite's algorithms and providers
   cryptobench verify --provider '*' --alg 'aes-*' --md conformance.md
   cryptobench verify --provider c:openssl --alg sha256 --inputs 2000     # more differential inputs
   cryptobench verify --plugin mine.py                 # your plugin against c:openssl, nothing timed
   cryptobench verify --provider test:x --alg sha256 --replay 'op=hash,size=57,seed=2654435769,chunk=7'
-exit status: 0 when nothing failed, 1 when a provider failed a case (for a library's CI), 2 on bad input""",
+exit status: 0 when nothing failed, 1 when a provider failed a case (for a library's CI; --replay: when
+  the providers' outputs differ), 2 on bad input, 130 when interrupted""",
     "leak": """examples:
   cryptobench leak                                    # the leak suite: tag checks, AES, X25519, ECDSA, RSA, ML-KEM
   cryptobench leak --provider c:openssl --alg aes-128-gcm --class tag --seconds 20
@@ -58,29 +63,38 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
 classes: """
     + ", ".join(LEAK_CLASSES)
     + """ (docs/leak.md)
-exit status: 0 when no leak was detected, 1 when one was or a check failed (for a library's CI), 2 on bad input""",
+exit status: 0 when no leak was detected, 1 when one was or a check failed (for a library's CI), 2 on bad
+  input, 130 when interrupted""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
   cryptobench list algorithms
-  cryptobench list suites""",
+  cryptobench list suites
+exit status: 0 (a provider that cannot start is listed with why: `doctor` fails on it), 2 on bad input""",
     "doctor": """example:
-  cryptobench doctor             # which drivers are built and usable, and the command that fixes each""",
+  cryptobench doctor             # which drivers are built and usable, and the command that fixes each
+exit status: 0 when every provider starts (the optional heavy builds of `build --all` may be missing), 1
+  when one does not or the vectors are missing, 2 on bad input (a providers file that does not parse)""",
     "show": """examples:
   cryptobench show latest                    # the newest run, as terminal tables
   cryptobench show 3 --md run3.md --json run3.json --csv run3.csv
   cryptobench show latest --html report.html      # charts, one self-contained file
   cryptobench show latest~1 --format md      # the run before the newest, Markdown on stdout
   cryptobench show latest --warnings         # every warning of the run in full, by kind
-  cryptobench show latest --unit cpb --unit ns    # cycles per byte (TSC reference cycles), then ns""",
+  cryptobench show latest --unit cpb --unit ns    # cycles per byte (TSC reference cycles), then ns
+exit status: 0 when shown (a run with failed cells too: `run` said so), 2 when it cannot be (no such run
+  or database, bad input)""",
     "runs": """examples:
   cryptobench runs --db results/cryptobench.db
-  cryptobench runs --machine pi5 --json --db postgresql://cb_read@fleet/cryptobench""",
+  cryptobench runs --machine pi5 --json --db postgresql://cb_read@fleet/cryptobench
+exit status: 0 when listed, 2 when the database cannot be read""",
     "compare": """examples:
   cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
   cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
   cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%
   cryptobench compare --machines laptop,pi5 --suite default     # each machine's latest run, per cycle too
-  cryptobench compare --machines laptop,pi5,ci --layout matrix --html machines.html   # machines × algorithms""",
+  cryptobench compare --machines laptop,pi5,ci --layout matrix --html machines.html   # machines × algorithms
+exit status: 0 when compared, 1 with --fail-on-regression when a cell got slower by more than PCT (the
+  last line names them), 2 on bad input (no such run, nothing in common), 130 when interrupted""",
     "reference": """examples:
   cryptobench reference add paper-table4.toml      # a paper's figures, with their source and machine
   cryptobench reference list
@@ -92,12 +106,15 @@ file format (TOML):
   [[figure]]
   alg = "ml-kem-512"
   op = "keygen"
-  ops_per_s = 23168""",
+  ops_per_s = 23168
+exit status: 0 when done, 2 on bad input (a file that does not parse, no such id)""",
     "check-driver": """examples:
   cryptobench check-driver                             # every built provider against the driver rules
   cryptobench check-driver --provider 'c:*' --json rules.json
   cryptobench check-driver --providers-file mine.toml --provider mine:lib   # your own driver
-rules: docs/protocol.md § The measurement loop; exit status 1 when a driver breaks one""",
+rules: docs/protocol.md § The measurement loop
+exit status: 0 when every driver keeps every rule, 1 when one breaks a rule, 2 on bad input (no provider
+  to check), 130 when interrupted""",
     "plugin": """examples:
   cryptobench plugin new mylib                   # ./mylib/mylib_provider.py, a working plugin to make yours
   cryptobench plugin check mylib/mylib_provider.py   # every vector and differential input, no timing
@@ -107,7 +124,8 @@ rules: docs/protocol.md § The measurement loop; exit status 1 when a driver bre
   cryptobench plugin new mylib --lang rust && cargo build --release --manifest-path mylib/Cargo.toml
   cryptobench plugin check ./mylib/target/release/libcb_mylib.so   # a Rust cdylib plugin
   cryptobench run --plugin mylib/mylib_provider.py --alg sha256      # then measure it
-exit status of check: 1 when a case fails or a driver rule is broken (docs/plugins.md)""",
+exit status: 0 when `new` wrote it or `check` passed, 1 when a case fails or a driver rule is broken
+  (docs/plugins.md), 2 when the plugin cannot be loaded or on bad input, 130 when interrupted""",
     "build": """examples:
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
@@ -115,7 +133,9 @@ exit status of check: 1 when a case fails or a driver rule is broken (docs/plugi
   cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version
   cryptobench build python:cryptography@41.0.7 rust:ring@0.16   # releases from the registries (cached)
   cryptobench build --list       # the cached version builds: size, build time, last use
-  cryptobench build --prune rust:ring --unused-for 30""",
+  cryptobench build --prune rust:ring --unused-for 30
+exit status: 0 when every build named was built (--list, --prune: done), 1 when one failed (the line
+  says why), 2 on bad input (an unknown driver), 130 when interrupted""",
 }
 
 
@@ -645,7 +665,20 @@ def cmd_run(args) -> int:
     for line in unbuilt:  # again at the end: the first time scrolled away with the progress lines
         print(f"cryptobench: {line}", file=sys.stderr)
     print(store.stored_line(run_id), file=sys.stderr)
+    if code:
+        print(f"cryptobench: interrupted: exit {code}", file=sys.stderr)
+        return code
+    code, line = outcome(rep, _excused(args, registry, providers))
+    if line:
+        print(line, file=sys.stderr)  # the verdict, last: a CI log's last line says why it failed
     return code
+
+
+def _excused(args, registry: Registry, providers: list[str]) -> frozenset[str]:
+    """Providers whose cells failed only for not being built, and which the user did not name: the
+    run said at its start it measures the others, so they do not fail it (named ones do)."""
+    named = {registry.canonical(n.strip()) for v in args.provider or [] for n in v.split(",")}
+    return frozenset(p for p in providers if p not in named and not registry.usable(registry.get(p))[0])
 
 
 # --- verify ------------------------------------------------------------------------
@@ -970,17 +1003,22 @@ def cmd_list(args) -> int:
     for pid, p in registry.providers.items():
         hello, why = _hello(registry, pid)
         if hello is None:
-            print(f"{pid}\n  {p.library} — unavailable: {why}\n")
+            print(printable(f"{pid}") + f"\n  {printable(p.library)} — unavailable: {printable(why)}\n")
             continue
         offers = hello.get("offers", {})
-        algs = [f"{a} ({'/'.join(offers[a])})" for a in offers if a != "noop"]
+        algs = [f"{a} ({'/'.join(map(str, offers[a]))})" for a in offers if a != "noop"]
         missing = [a for a in everything if a not in offers]
-        print(f"{pid}\n  language: {hello.get('language', p.language)}  library: {hello.get('library', p.library)}")
-        print(f"  version:  {hello.get('library_version', '?')}")
-        print(f"  runtime:  {hello.get('runtime', '?')}")
-        print(f"  offers:   {', '.join(algs)}")
-        print(f"  streaming: {', '.join(hello.get('stream', [])) or 'none'}")
-        print(f"  not offered: {', '.join(missing) or 'none'}\n")
+        # every field below is the driver's (or a providers file's): shown, never obeyed by the terminal
+        lines = [
+            pid,
+            f"  language: {hello.get('language', p.language)}  library: {hello.get('library', p.library)}",
+            f"  version:  {hello.get('library_version', '?')}",
+            f"  runtime:  {hello.get('runtime', '?')}",
+            f"  offers:   {', '.join(algs)}",
+            f"  streaming: {', '.join(map(str, hello.get('stream', []))) or 'none'}",
+            f"  not offered: {', '.join(missing) or 'none'}",
+        ]
+        print("\n".join(printable(line) for line in lines) + "\n")
     return 0
 
 
@@ -994,15 +1032,23 @@ def cmd_doctor(args) -> int:
         state = f"NOT BUILT ({len(missing)} of {len(ps)} providers) — fix: {d.fix}" if missing else "built"
         print(f"  {d.name:<17} {state}")
     print("providers:")
-    for pid in registry.providers:
+    optional = 0
+    for pid, p in registry.providers.items():
         hello, why = _hello(registry, pid)
+        d = registry.driver_of(p)
         if hello:
-            print(f"  {pid:<22} ok   {hello.get('library_version', '')}")
+            print(f"  {pid:<22} ok   {printable(hello.get('library_version', ''))}")
+        elif d is not None and d.heavy and p.artifact is not None and not p.artifact.exists():
+            optional += 1  # `build --all` builds them, minutes each: not a fault of this machine
+            print(f"  {pid:<22} not built (optional): {why}")
         else:
             bad += 1
-            print(f"  {pid:<22} FAIL {why}")
+            print(f"  {pid:<22} FAIL {printable(why)}")
     vdir = default_vectors_dir()
     print(f"vectors: {vdir} ({'found' if vdir.is_dir() else 'MISSING'})")
+    bad += not vdir.is_dir()
+    skipped = f" ({optional} optional not built)" if optional else ""
+    print(f"doctor: {f'{bad} problems, fixes above: exit 1' if bad else 'ok'}{skipped}")
     return 1 if bad else 0
 
 

@@ -9,7 +9,8 @@ error-bench, slow-bench (every bench request takes 0.3 s longer), and lies about
 infinite-samples (samples of Infinity), tiny-samples (1e-9 ns), ticks-missing (samples_tsc one
 short), fast-clock (samples_tsc 30% more than the clock's time at CB_FAKE_TSC_GHZ), implausible-fast (believable 5 ms
 samples for a batch so large the cell claims 1e15 bytes/s), huge-line (a 300 MB response without a
-newline), ansi-error (an error message carrying ANSI escapes and HTML).
+newline), ansi-error (an error message carrying ANSI escapes and HTML), ansi-hello (escape sequences in
+the hello's algorithm name, library, version and runtime).
 """
 
 import argparse
@@ -73,6 +74,9 @@ def main():
                 "offers": {"sha256": ["hash"], "noop": ["noop"]},
                 "stream": [],
             }
+            if mode == "ansi-hello":  # a hello whose strings would drive a terminal: shown, never obeyed
+                resp["offers"]["sha\x1b[2J256"] = ["hash"]
+                resp.update(library="\x1b]0;pwned\x07", library_version="fake \x1b[31m1.0", runtime="\x9b2Jpy")
         elif cmd == "verify":
             results = []
             for c in req["cases"]:

@@ -1,6 +1,7 @@
 """The command line as a user meets it: one-line errors, exit codes, Ctrl-C."""
 
 import json
+import re
 import signal
 import sqlite3
 import subprocess
@@ -189,10 +190,62 @@ def test_a_provider_that_cannot_start_is_named_in_one_line_and_the_others_are_me
     )
     res = run_cli("run", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:good,test:missing",
                   "--db", tmp_path / "m.db", "--time-per-cell", "0.1", "--passes", "1", "--quiet")  # fmt: skip
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # named, and it could not run: the run failed on it
     notice = "cryptobench: test:missing: command '/no/such/driver' not found; measuring the others"
     assert notice in res.stderr.splitlines()
     assert "test:good" in res.stdout and "Traceback" not in res.stderr
+    assert res.stderr.splitlines()[-1].startswith("cryptobench: 2 cells failed (test:missing sha256 hash 1 KiB, ")
+    # matched by a pattern only, a provider that cannot start is what the notice says: the others are measured
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:good,test:miss*",
+                  "--db", tmp_path / "m.db", "--time-per-cell", "0.1", "--passes", "1", "--quiet")  # fmt: skip
+    assert res.returncode == 0 and notice in res.stderr.splitlines(), res.stderr
+
+
+def test_a_run_with_a_failed_provider_exits_1_and_its_last_line_names_the_cells(tmp_path, providers_file, sha_suite):
+    res = run_cli("run", "--suite", sha_suite, "--providers-file", providers_file, "--provider",
+                  "test:good,test:wrong-vectors", "--db", tmp_path / "f.db", "--time-per-cell", "0.1",
+                  "--passes", "1", "--quiet")  # fmt: skip
+    assert res.returncode == 1, res.stderr
+    lines = res.stderr.splitlines()
+    assert lines[-2] == f"run 1 stored in sqlite:///{tmp_path / 'f.db'}"  # what was measured is kept
+    assert lines[-1] == ("cryptobench: 2 cells failed (test:wrong-vectors sha256 hash 1 KiB, "
+                         "test:wrong-vectors sha256 hash 16 KiB): exit 1")  # fmt: skip
+    assert "test:good" in res.stdout and "Traceback" not in res.stderr
+
+
+def test_every_command_documents_its_exit_status_beside_an_example():
+    import argparse
+
+    from cryptobench.cli import _parser
+
+    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert len(commands) >= 20
+    for name, parser in commands.items():
+        text = parser.format_help()
+        assert re.search(r"^exit status: 0 ", text, re.M), name
+        assert re.search(rf"^  cryptobench {name}\b", text, re.M), name
+        status = text[text.index("exit status:") :]
+        assert "2 " in status and ("130" in status or name in NEVER_INTERRUPTED), (name, status)
+    assert "exit status" in run_cli("run", "--help").stdout  # as a user sees it
+
+
+NEVER_INTERRUPTED = {"list", "doctor", "show", "runs", "reference", "submit", "jobs", "history", "fleet"}
+
+
+def test_escape_sequences_from_a_drivers_hello_reach_no_terminal(tmp_path, sha_suite):
+    pf = tmp_path / "p.toml"
+    pf.write_text(f'[[provider]]\nid = "test:ansi"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_driver.py", '
+                  '"--mode", "ansi-hello"]\n')  # fmt: skip
+    listed = run_cli("list", "providers", "--providers-file", pf)
+    ran = run_cli("run", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:ansi", "--size", "1KiB",
+                  "--db", tmp_path / "e.db", "--time-per-cell", "0.1", "--passes", "1")  # fmt: skip
+    for res in (listed, ran):
+        assert res.returncode == 0, res.stderr
+        out = res.stdout + res.stderr
+        assert not [c for c in ("\x1b", "\x07", "\x9b") if c in out], out
+    mine = listed.stdout[listed.stdout.index("test:ansi\n") :]
+    assert "offers:   sha256 (hash), sha\\x1b[2J256 (hash)" in mine
+    assert "library: \\x1b]0;pwned\\x07" in mine and "runtime:  \\x9b2Jpy" in mine
 
 
 def test_three_quick_ctrl_c_keep_the_cells_and_end_the_run(tmp_path, providers_file):

@@ -16,35 +16,47 @@ EXAMPLES = {
   cryptobench push --to postgresql://cb_runner@fleet.example/cryptobench          # every local run not there yet
   cryptobench push latest --to postgresql://cb_runner@fleet.example/cryptobench
   CRYPTOBENCH_DB=results.db cryptobench push 3 4 --to sqlite:///shared.db
-runs keep their global id: pushing twice adds nothing""",
+runs keep their global id: pushing twice adds nothing
+exit status: 0 when every run is in the target store, 2 when one could not be copied (those copied stay;
+  the line says why) or on bad input, 130 when interrupted""",
     "import": """examples:
   cryptobench import pi5-run.json                 # a result file from another machine (`run --json`)
   cryptobench import other-laptop.db --db postgresql://cb_runner@fleet.example/cryptobench
-importing the same run twice adds nothing""",
+importing the same run twice adds nothing
+exit status: 0 when every run was imported (or was there already), 2 when a source could not be (those
+  imported stay; the line says why) or on bad input, 130 when interrupted""",
     "submit": """examples:
   cryptobench submit --suite default --machines laptop,pi5 --db postgresql://cb_submit@fleet/cryptobench
   cryptobench submit --suite versions --alg 'aes-*' --cpu-features no-aesni --machines laptop
-a job carries a suite's name, filters and settings, never a command: agents refuse anything else""",
+a job carries a suite's name, filters and settings, never a command: agents refuse anything else
+exit status: 0 when every job was queued, 2 when none could be (bad input, no PostgreSQL queue)""",
     "agent": """examples:
   cryptobench agent --db postgresql://cb_run@fleet/cryptobench                 # this machine's jobs, forever
   cryptobench agent --db postgresql://cb_run@fleet/cryptobench --until-empty   # drain, then exit
   cryptobench agent --machine-label pi5 --lease 60
-one job at a time; a job whose agent died is queued again after --lease seconds without a heartbeat""",
+one job at a time; a job whose agent died is queued again after --lease seconds without a heartbeat
+exit status: 0 when it stops (--until-empty: no job left; a job's own failure is its status in `jobs`),
+  2 when it cannot serve (no PostgreSQL queue, bad input), 130 when interrupted""",
     "jobs": """example:
-  cryptobench jobs --db postgresql://cb_submit@fleet/cryptobench      # every job: machine, status, attempts""",
+  cryptobench jobs --db postgresql://cb_submit@fleet/cryptobench      # every job: machine, status, attempts
+exit status: 0 when listed (failed jobs too: their status says so), 2 when the queue cannot be read""",
     "history": """examples:
   cryptobench history --alg aes-128-gcm --provider c:openssl                 # every machine, op and size
   cryptobench history --alg sha256 --provider go:stdlib --machine ci --size 16KiB --html sha256.html
   cryptobench history --alg aes-128-gcm --provider c:openssl --fail-on-change   # for CI: exit 1 on a change
-a change point is found by ruptures (PELT) and given a verdict with its 95% interval""",
+a change point is found by ruptures (PELT) and given a verdict with its 95% interval
+exit status: 0 when shown, 1 with --fail-on-change when a change is significant, 2 on bad input""",
     "publish": """examples:
   cryptobench publish site/                          # index, one page per algorithm, one per run
   cryptobench publish /var/www/crypto --db postgresql://cb_read@fleet/cryptobench
-the site is static and offline: open site/index.html from disk or serve the folder""",
+the site is static and offline: open site/index.html from disk or serve the folder
+exit status: 0 when written, 2 when it cannot be (bad input, the database cannot be read), 130 when
+  interrupted""",
     "fleet": """examples:
   cryptobench fleet init --db postgresql://postgres@fleet/cryptobench   # tables, job queue, three roles
   CRYPTOBENCH_NEW_PASSWORD=... cryptobench fleet adduser lab_pi5 --role runner --db postgresql://postgres@fleet/cryptobench
-roles: <prefix>_reader (reads), <prefix>_submitter (reads, enqueues), <prefix>_runner (claims jobs, writes runs)""",
+roles: <prefix>_reader (reads), <prefix>_submitter (reads, enqueues), <prefix>_runner (claims jobs, writes runs)
+exit status: 0 when done, 2 when it cannot be (no PostgreSQL, a role without the right to create roles)""",
 }
 
 
