@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from cryptobench.store import CellRecord, RunRecord, open_store
+from cryptobench.store import CellRecord, RunRecord, SpoolingStore, open_store
 from cryptobench.store.spool import PROVISIONAL_RUN_ID, SPOOL_VERSION, find_spools, spool_dirs
 
 CHECKSUM = f"{32:08x}:{0x1234:016x}"  # 32 bytes: a sha256 output
@@ -91,6 +91,22 @@ def test_a_spool_with_a_record_postgresql_refuses_lands_without_it_and_says_wher
     [listed] = _runs(pg_url)
     run, _, cells = open_store(pg_url).load_run(listed["id"])
     assert run.status == "complete" and [(c.size, c.batch) for c in cells] == [(64, 10), (256, 1 << 35)]
+
+
+def test_a_run_postgresql_refuses_itself_is_kept_aside_whole_and_its_last_line_says_so(pg_url, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    said = []
+    store = SpoolingStore(open_store(pg_url), said.append)
+    run_id = store.create_run(RunRecord(None, "2026-01-01T00:00:00+00:00", "s", {}, {}, label="lab\x00el"))
+    store.add_cell(run_id, _cell(64))
+    store.finish_run(run_id, "complete", "2026-01-01T00:01:00+00:00")
+    [line] = [x for x in said if "can never be written" in x]
+    aside = Path(line.rsplit("kept in ", 1)[1])
+    assert "the run itself is refused" in line and len(aside.read_text().splitlines()) == 4  # header and 3 records
+    assert not find_spools(store.store) and _runs(pg_url) == []
+    assert store.stored_line(run_id).startswith("run not stored in") and "can never take it" in store.stored_line(
+        run_id
+    )
 
 
 def test_a_damaged_spool_record_is_kept_aside_and_the_rest_lands(tmp_path, monkeypatch):
@@ -173,6 +189,18 @@ def test_imported_cells_pass_the_runners_checks_or_are_stored_failed(tmp_path, r
     assert out.returncode == 0 and _strict(out.stdout)["cells"][5]["status"] == "ok"
     shown = run_cli("show", "latest", "--db", dst)
     assert shown.returncode in (0, 1) and "Traceback" not in shown.stderr
+
+
+def test_a_figure_no_column_can_hold_fails_its_cell_not_the_import(tmp_path, result_file):
+    doc = json.loads(result_file.read_text())
+    doc["cells"][1]["peak_rss_kb"] = 1 << 70  # SQLite: "Python int too large", an internal error (exit 70)
+    crafted = tmp_path / "crafted.json"
+    crafted.write_text(json.dumps(doc))
+    r = run_cli("import", crafted, "--db", tmp_path / "dst.db")
+    assert r.returncode == 0 and "1 run (6 cells) copied" in r.stdout, r.stderr
+    stored = open_store(str(tmp_path / "dst.db")).load_run(1)[2]
+    assert [c.status for c in stored] == ["ok", "failed"] + ["ok"] * 4
+    assert "peak resident set of 1180591620717411303424 KiB" in stored[1].reason and stored[1].peak_rss_kb == 0
 
 
 def test_an_infinite_size_refuses_the_file_in_one_line(tmp_path, result_file):

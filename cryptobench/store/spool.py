@@ -211,6 +211,8 @@ class SpoolingStore:
             return f"run {self.imported_as} stored in {self.store.url}"
         if self.spool.path is None:
             return "run not stored: no disk would take it (the report above is all there is)"
+        if not self.spool.path.exists():  # the database refused the run itself: its records were put aside
+            return f"run not stored in {self.store.url}: it can never take it (the line above says where it is kept)"
         return f"run not yet in {self.store.url}: kept in {self.spool.path} until the database takes it"
 
 
