@@ -1,4 +1,7 @@
-"""Progress of a run on stderr: a live bar on a terminal, one line per cell otherwise."""
+"""Progress of a run on stderr: a live bar on a terminal, one line per cell otherwise.
+
+Every string shown passes through `printable`: provider ids, algorithm names and messages can come
+from a driver or a providers file, and must not drive the terminal."""
 
 from __future__ import annotations
 
@@ -6,13 +9,32 @@ import sys
 import time
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, ProgressColumn, TaskProgressColumn, TextColumn
+from rich.text import Text
 
 from . import algorithms
 from .planner import CellSpec
+from .textsafe import printable, printable_lines
+
+
+def seconds_left(elapsed: float, done: int, total: int, budget: float) -> float:
+    """What is left of a run: the rate measured so far times the cells left, never more than what
+    is left of its budget (`budget` seconds in all). Cells that met their interval early are skipped
+    in later passes, so the first cells' rate alone overstates a short run."""
+    left = max(0.0, budget - elapsed)
+    if done <= 0 or elapsed <= 0:
+        return left
+    return min(elapsed / done * max(0, total - done), left)
+
+
+def left_text(seconds: float) -> str:
+    """`about 12 s left`; under a second never `about 0 s left`: the measuring budget is (nearly)
+    spent, and what is left is fresh driver processes for the passes to come and storing the cells."""
+    return f"about {seconds:.0f} s left" if seconds >= 1 else "less than 1 s of measuring left"
 
 
 def _describe(index: int, total: int, spec: CellSpec, provider: str, passes: int = 1) -> str:
+    provider = printable(provider)
     message = algorithms.message_label(spec.alg, spec.size, spec.chunk, sep=" /", suffix="")
     per_pass = max(1, total // passes)
     where = (
@@ -20,7 +42,23 @@ def _describe(index: int, total: int, spec: CellSpec, provider: str, passes: int
         if passes > 1
         else (f"cell {index + 1}/{total}")
     )
-    return f"{where}  {provider:<20} {spec.alg} {spec.op}" + (f" {message}" if message else "")
+    return f"{where}  {provider:<20} {printable(spec.alg)} {printable(spec.op)}" + (
+        f" {printable(message)}" if message else ""
+    )
+
+
+class _Left(ProgressColumn):
+    """The bar's time left, as the line progress says it (`seconds_left`); nothing before the cells."""
+
+    def __init__(self, owner: TerminalProgress):
+        super().__init__()
+        self.owner = owner
+
+    def render(self, task) -> Text:
+        o = self.owner
+        if not o.seconds:
+            return Text("")
+        return Text(left_text(seconds_left(time.monotonic() - o.t0, max(o.last, 0), o.total, o.seconds)))
 
 
 class TerminalProgress:
@@ -32,7 +70,7 @@ class TerminalProgress:
             TextColumn("{task.description}"),
             BarColumn(),
             TaskProgressColumn(),
-            TimeRemainingColumn(),
+            _Left(self),
             console=self.console,
             transient=True,
         )
@@ -40,6 +78,8 @@ class TerminalProgress:
         self.total = 0
         self.passes = 1
         self.last = -1
+        self.t0 = time.monotonic()
+        self.seconds = 0.0  # the run's budget, once its cells start
 
     def _shown(self):
         """The one bar, started by whichever comes first: verification's steps or the cells."""
@@ -49,14 +89,16 @@ class TerminalProgress:
         return self.task
 
     def start(self, total: int, seconds: float, passes: int = 1) -> None:
-        self.total, self.passes = total, passes
+        self.total, self.passes, self.seconds, self.t0, self.last = total, passes, seconds, time.monotonic(), -1
         self.bar.reset(self._shown(), total=total, description="starting")
 
     def step(self, stage: str, index: int, total: int, what: str) -> None:
         """Verification before any cell: the bar counts the stage's steps."""
-        self.bar.update(self._shown(), completed=index, total=total, description=f"{stage} {index + 1}/{total}  {what}")
+        description = printable(f"{stage} {index + 1}/{total}  {what}")
+        self.bar.update(self._shown(), completed=index, total=total, description=description)
 
     def cell(self, index: int, spec: CellSpec, provider: str) -> None:
+        self.last = index
         self.bar.update(
             self.task, completed=index, description=_describe(index, self.total, spec, provider, self.passes)
         )
@@ -67,7 +109,7 @@ class TerminalProgress:
         self.bar.stop()
 
     def log(self, message: str) -> None:
-        self.console.print(message, markup=False, highlight=False)
+        self.console.print(printable_lines(message), markup=False, highlight=False)
 
 
 class LineProgress:
@@ -88,18 +130,17 @@ class LineProgress:
         if index == self.last:
             return
         self.last = index
-        elapsed = time.monotonic() - self.t0
-        left = elapsed / index * (self.total - index) if index else self.estimate
-        name = _describe(index, self.total, spec, provider, self.passes).replace(f"  {provider:<20}", "")
-        print(f"[{name}] about {left:.0f} s left", file=self.stream, flush=True)
+        left = seconds_left(time.monotonic() - self.t0, index, self.total, self.estimate)
+        name = _describe(index, self.total, spec, provider, self.passes).replace(f"  {printable(provider):<20}", "")
+        print(f"[{name}] {left_text(left)}", file=self.stream, flush=True)
 
     def finish(self) -> None: ...
 
     def step(self, stage: str, index: int, total: int, what: str) -> None:
-        print(f"[{stage} {index + 1}/{total}] {what}", file=self.stream, flush=True)
+        print(printable(f"[{stage} {index + 1}/{total}] {what}"), file=self.stream, flush=True)
 
     def log(self, message: str) -> None:
-        print(message, file=self.stream, flush=True)
+        print(printable_lines(message), file=self.stream, flush=True)
 
 
 def make_progress(quiet: bool):

@@ -526,6 +526,7 @@ class Runner:
         round per provider per visit, until every interval meets it or the budget is spent. Whatever
         is left then is stored as it is, its interval's shortfall said in the report."""
         pass_no = max(1, self.s.passes)
+        last_said = ""
         while self._spent < budget:
             wide: dict[CellSpec, float] = {}
             for (spec, _pid), t in tracks.items():
@@ -538,10 +539,10 @@ class Runner:
             self._spent += time.monotonic() - t0
             if self._spent >= budget:
                 break
-            self.progress.log(
-                f"precision pass {pass_no - self.s.passes + 1}: {len(wide)} cells wider than "
-                f"±{self.s.max_rel_ci * 100:g}%, {budget - self._spent:.0f} s of the run's budget left"
-            )
+            said = f"{len(wide)} cells wider than ±{self.s.max_rel_ci * 100:g}%, {budget - self._spent:.0f} s"
+            if budget - self._spent >= 1 and said != last_said:  # never "0 s left", never the same line again
+                self.progress.log(f"precision pass {pass_no - self.s.passes + 1}: {said} of the run's budget left")
+                last_said = said
             last = (self.s.passes - 1) * len(cells)  # shown as the last pass's cells
             for spec in sorted(wide, key=lambda c: -wide[c]):
                 if self._spent >= budget:

@@ -11,3 +11,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 def printable(text: object) -> str:
     """`text` with every control character shown as an escape (`\\x1b`), so it prints as itself."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def printable_lines(text: object) -> str:
+    """As `printable`, but the line breaks of a message of several lines stay line breaks."""
+    return "\n".join(printable(line) for line in str(text).split("\n"))
