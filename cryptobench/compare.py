@@ -2,8 +2,9 @@
 
 A row pairs a reference cell with a subject cell measuring the same thing
 (algorithm, operation, size, chunk — and for run-vs-run, provider). The ratio
-is subject time / reference time with its 95% interval; the verdict is
-`same (within noise)` unless the whole interval lies beyond the threshold.
+is subject time / reference time with its 95% interval; the verdict is `faster`/`slower` when the
+whole interval lies beyond the noise threshold, `same (within noise)` when it lies inside it, and
+`unclear` when it crosses it (stats.verdict, as `run`'s reports give it).
 """
 
 from __future__ import annotations
@@ -40,12 +41,12 @@ class HostShift:
     run's probe time over the reference's, and whether the runs can be compared honestly."""
 
     ratio: stats.Ratio
-    verdict: str  # of the probe: same (within noise), faster, slower
+    verdict: str  # of the probe: same (within noise), faster, slower, unclear
     problem: str = ""  # why the runs cannot be compared honestly ("" when they can)
 
     @property
     def moved(self) -> bool:
-        return self.verdict != stats.SAME
+        return self.verdict in stats.CHANGED
 
 
 def host_shift(ref: RunRecord, sub: RunRecord, noise: float) -> tuple[HostShift | None, str]:

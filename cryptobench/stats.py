@@ -193,13 +193,19 @@ def ratio(subject: Summary, reference: Summary) -> Ratio:
     return Ratio(r, r * math.exp(-Z95 * se), r * math.exp(Z95 * se))
 
 
-FASTER, SLOWER, SAME = "faster", "slower", "same (within noise)"
+FASTER, SLOWER, SAME, UNCLEAR = "faster", "slower", "same (within noise)", "unclear"
+CHANGED = (FASTER, SLOWER)  # the verdicts that say a difference beyond the noise was found
 
 
 def verdict(r: Ratio, threshold: float = 0.02) -> str:
-    """`faster`/`slower` only when the whole interval lies beyond the noise threshold."""
+    """What the whole 95% interval says against the noise threshold, so words and interval agree:
+    `faster`/`slower` when all of it lies beyond the threshold, `same (within noise)` when all of it
+    lies inside it, `unclear` when it crosses the threshold (a 1.05x [1.02-1.08] speed with a 2%
+    threshold: faster perhaps, by more than the noise perhaps not)."""
     if r.high < 1 - threshold:
         return FASTER
     if r.low > 1 + threshold:
         return SLOWER
-    return SAME
+    if 1 - threshold <= r.low and r.high <= 1 + threshold:
+        return SAME
+    return UNCLEAR

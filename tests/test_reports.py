@@ -78,7 +78,7 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 9
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 10
     assert len(doc["run"]["uid"]) == 32 and "job" in doc["run"]
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
@@ -283,3 +283,48 @@ def test_cycles_per_byte_only_from_an_invariant_tsc(tmp_path):
     assert "| 1.95 /B | 1.00 µs |" in md and "100.0 k /op" in md  # a signature: cycles per operation
     with pytest.raises(UserError, match="--unit cpb: run 2 has no cycle counter: the TSC is not invariant"):
         load_report(store, runs[False], units=["cpb"])
+
+
+@pytest.mark.parametrize(
+    "low, high, noise, said",
+    [
+        (0.9267, 0.9800, 0.02, "unclear"),  # 1.05x [1.02-1.08]: its words used to be "same (within noise)"
+        (0.9267, 0.9799, 0.02, "faster"),  # the whole interval beyond -2%
+        (1.0201, 1.08, 0.02, "slower"),
+        (0.98, 1.02, 0.02, "same (within noise)"),  # the whole interval inside ±2%, edges included
+        (0.99, 1.03, 0.02, "unclear"),  # crosses +2%: not "same"
+        (1.005, 1.015, 0.02, "same (within noise)"),  # excludes 1, but by less than the noise
+        (0.999, 1.001, 0.0, "unclear"),  # --noise 0: nothing is "same"
+    ],
+)
+def test_the_verdict_says_what_the_whole_interval_says(low, high, noise, said):
+    from cryptobench import stats
+
+    assert stats.verdict(stats.Ratio((low + high) / 2, low, high), noise) == said
+
+
+def test_an_unclear_verdict_is_worded_as_its_speed_and_every_legend_explains_it(tmp_path):
+    from cryptobench.report import html as html_report
+
+    store = open_store(str(tmp_path / "u.db"))
+    rid = store.create_run(RunRecord(None, "t", "default", {"baseline": "c:openssl", "noise": 0.02}, {}))
+    offsets = (-30, -10, 0, 0, 5, 10, 20, -20, 15, -5, 0, 3)
+    for pid, samples in (("c:openssl", [100_000 + d for d in offsets]),
+                         ("go:stdlib", [95_300 + d * 8000 // 30 for d in offsets])):  # fmt: skip
+        store.add_provider(rid, pid, {})
+        store.add_cell(rid, CellRecord(pid, "sha256", "hash", 1024, 0, "ok", batch=100, samples_ns=samples,
+                                       checksum=GOOD_SUM, checksums_seen=[GOOD_SUM], rounds=2))  # fmt: skip
+    store.finish_run(rid, "complete", "t2", {})
+    rep = build_report(*store.load_run(rid))
+    go = next(r for r in rep.rows if r.provider == "go:stdlib")
+    assert go.verdict == "unclear" and f"{go.speedup[0]:.2f}x [{go.speedup[1]:.2f}-{go.speedup[2]:.2f}]" == (
+        "1.05x [1.02-1.08]"
+    )
+    note = next(w for w in rep.warnings if w.kind == "within-noise")
+    # the speed as the table shows it, and the time change with the sign that goes with it
+    assert "1.05x the baseline's speed (faster: -4.7% time)" in note and "[1.02x-1.08x]" in note, note
+    assert "±2% noise threshold: unclear" in note
+    legend = "same (within noise) when all of it lies inside ±2%, unclear when it crosses ±2%"
+    assert "above 1x is faster than the baseline" in term_report.render(rep, width=400)
+    for out in (term_report.render(rep, width=400), md_report.render(rep), html_report.render(rep, "")):
+        assert legend in out.replace("\n", " ")

@@ -74,11 +74,13 @@ def test_ratio_agrees_with_bootstrap():
 def test_verdicts():
     assert stats.verdict(stats.Ratio(0.5, 0.48, 0.52)) == stats.FASTER
     assert stats.verdict(stats.Ratio(1.5, 1.45, 1.55)) == stats.SLOWER
-    assert stats.verdict(stats.Ratio(1.0, 0.97, 1.03)) == stats.SAME
+    assert stats.verdict(stats.Ratio(1.0, 0.98, 1.02)) == stats.SAME
+    # wider than the noise on both sides: neither same nor different can be said
+    assert stats.verdict(stats.Ratio(1.0, 0.97, 1.03)) == stats.UNCLEAR
     # significantly different, but by less than the noise threshold: same
     assert stats.verdict(stats.Ratio(1.01, 1.005, 1.015)) == stats.SAME
-    # straddles the threshold: same
-    assert stats.verdict(stats.Ratio(1.03, 1.01, 1.05)) == stats.SAME
+    # straddles the threshold: unclear (the words must not say "same" of an interval reaching +5%)
+    assert stats.verdict(stats.Ratio(1.03, 1.01, 1.05)) == stats.UNCLEAR
     assert stats.verdict(stats.Ratio(1.03, 1.01, 1.05), threshold=0.005) == stats.SLOWER
 
 

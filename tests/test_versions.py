@@ -97,7 +97,7 @@ def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
     md = (tmp_path / "v.md").read_text()
     assert "## python:cryptography — sha256: releases, oldest first" in md
     assert "| 41.0.7 | 41.0.7 → 44.0.3 | 44.0.3 |" in md
-    assert any(v in md for v in ("faster |", "slower |", "same (within noise) |"))
+    assert any(v in md for v in ("faster |", "slower |", "same (within noise) |", "unclear |"))
     # the cache lists what was built, with sizes, and prunes it
     listed = run_cli("build", "--list", "--json", env=env)
     builds = {b["version"]: b for b in json.loads(listed.stdout)["builds"]}

@@ -5,8 +5,9 @@ first: each point is a run's median with its 95% interval, the cryptobench commi
 version the driver reported and the CPU features switched off. Change points are found by
 `ruptures` (PELT, least-squares cost) on log(median) scaled by the series' noise, with a BIC-like
 penalty; each change gets a verdict as `compare` gives one: the median of the runs after it
-against the median of the runs before it, with a 95% interval, `same (within noise)` unless the
-whole interval lies beyond the noise threshold.
+against the median of the runs before it, with a 95% interval: `faster`/`slower` (a change, what
+`--fail-on-change` fails on) when the whole interval lies beyond the noise threshold,
+`same (within noise)` when it lies inside it, `unclear` when it crosses it.
 """
 
 from __future__ import annotations
@@ -123,4 +124,4 @@ def history(store, alg: str, provider: str | None, machine: str | None, op: str 
 
 
 def significant(series: list[Series]) -> list[tuple[Series, Change]]:
-    return [(s, c) for s in series for c in s.changes if c.verdict != stats.SAME]
+    return [(s, c) for s in series for c in s.changes if c.verdict in stats.CHANGED]

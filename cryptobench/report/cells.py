@@ -11,6 +11,21 @@ UNIT_TITLES = {"ns": "median/op", "mbs": "MB/s", "ops": "ops/s", "cpb": "TSC cyc
 DEFAULT_UNITS = ("ns", "mbs", "ops")
 
 
+def verdict_legend(noise: float, shown: str = "speed") -> str:
+    """What a verdict means and which way the figure beside it points: every report's legend."""
+    pct = f"±{noise * 100:g}%"
+    way = (
+        "speed = baseline time / this provider's time, so above 1x is faster than the baseline"
+        if shown == "speed"
+        else "Δ time = subject / reference - 1, so negative is faster"
+    )
+    return (
+        f"Verdict: the whole 95% interval against the {pct} noise threshold (--noise; differences that small come "
+        f"and go between runs of one machine): faster or slower when all of it lies beyond {pct}, "
+        f"same (within noise) when all of it lies inside {pct}, unclear when it crosses {pct}. {way[0].upper()}{way[1:]}."
+    )
+
+
 def headers(units: tuple[str, ...] = DEFAULT_UNITS) -> list[str]:
     return ["provider", "size", *(UNIT_TITLES[u] for u in units), "95% CI", "speed vs baseline [95% CI]", "verdict"]
 

@@ -7,6 +7,7 @@ from collections import defaultdict
 from .. import stats
 from ..compare import Comparison, Pair
 from ..units import format_ns, format_size
+from .cells import verdict_legend
 
 
 def faster_side(p: Pair, ref_label: str, sub_label: str) -> str:
@@ -86,6 +87,8 @@ def host_lines(comp: Comparison) -> list[str]:
             f": the host moved by {r.percent:+.1f}%; a cell that moved by about as much may have moved "
             "with the host, not the code."
         )
+    elif h.verdict == stats.UNCLEAR:
+        line += f": the host moved by {r.percent:+.1f}%, its interval crossing the noise threshold: it may have moved."
     else:
         line += ": the host did not move beyond the noise."
     out = [line]
@@ -98,11 +101,13 @@ def summary_lines(comp: Comparison) -> list[str]:
     same, total = comp.same_fraction()
     faster = sum(p.verdict == stats.FASTER for p in comp.all_pairs())
     slower = sum(p.verdict == stats.SLOWER for p in comp.all_pairs())
+    unclear = sum(p.verdict == stats.UNCLEAR for p in comp.all_pairs())
     who = " and ".join(comp.subject_labels)
     lines = [
         f"{total} cells compared: {who} against {comp.reference_label}; Δ time = subject / reference - 1 "
         f"(negative = subject faster); noise threshold {comp.noise * 100:g}%.",
-        f"{same} same (within noise), {faster} faster, {slower} slower.",
+        f"{same} same (within noise), {faster} faster, {slower} slower, {unclear} unclear.",
+        verdict_legend(comp.noise, "Δ time"),
     ]
     if comp.mode == "machines":
         clocks = ", ".join(f"{m} {comp.clock_hz[m] / 1e9:.2f} GHz" if m in comp.clock_hz else f"{m} unknown"

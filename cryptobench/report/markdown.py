@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..composition import compare_steps
 from . import leak_table, scaling_table
-from .cells import cycles_note, headers, row_cells
+from .cells import cycles_note, headers, row_cells, verdict_legend
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
@@ -27,6 +27,8 @@ def render(rep: Report) -> str:
         "",
         "Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
         "speed is baseline time / provider time (above 1 = faster than the baseline).",
+        "",
+        verdict_legend(rep.noise),
     ]
     if cycles_note(rep.units, rep.cycles_hz):
         out += ["", cycles_note(rep.units, rep.cycles_hz)]

@@ -40,7 +40,7 @@ NOTE_KINDS = {
     "checksum-unstable": "output changed between rounds",
     "interrupted": "interrupted before the interval was tight",
     "precision": "interval wider than the precision aimed for",
-    "within-noise": "differs from the baseline, but within the noise",
+    "within-noise": "beyond the noise by the median, not by the whole interval (unclear)",
     "outputs-disagree": "outputs disagree between providers",
     "identical-figures": "identical figures in different cells",
     "identical-table": "a whole table with one figure",
@@ -331,15 +331,15 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
         why = ", ".join(precision.reasons(c, s))
         text = f"{_label(c)}: interval ±{s.ci_rel_halfwidth * 100:.1f}%, aimed for ±{target * 100:g}%: {why}"
         out.append(Note(text, "precision", s.ci_rel_halfwidth / target))
-    if r.ratio and not r.is_baseline and r.verdict == stats.SAME and abs(r.ratio.value - 1) > noise:
-        out.append(
-            Note(
-                f"{_label(c)}: the point estimate differs from the baseline by {r.ratio.percent:+.1f}% "
-                "but the interval says it is within the noise",
-                "within-noise",
-                abs(r.ratio.percent),
-            )
+    if r.ratio and not r.is_baseline and r.verdict == stats.UNCLEAR and abs(r.ratio.value - 1) > noise:
+        # said as the table says it (speed, above 1x = faster), with the time change beside it
+        x, lo, hi = r.ratio.speedup
+        way = "faster" if x > 1 else "slower"
+        text = (
+            f"{_label(c)}: {x:.2f}x the baseline's speed ({way}: {r.ratio.percent:+.1f}% time), but its 95% "
+            f"interval [{lo:.2f}x-{hi:.2f}x] reaches inside the ±{noise * 100:g}% noise threshold: unclear"
         )
+        out.append(Note(text, "within-noise", abs(r.ratio.percent)))
 
 
 def notes_by_kind_keyed(notes: list[str]) -> list[tuple[str, str, list[str]]]:

@@ -10,14 +10,14 @@ from rich.text import Text
 
 from ..textsafe import printable
 from . import leak_table, scaling_table
-from .cells import cycles_note, row_cells
+from .cells import cycles_note, row_cells, verdict_legend
 from .cells import headers as table_headers
 from .markup import environment_lines, plain, reference_table, rich_table
 from .matrix import matrix, ops_matrix, providers_of
 from .model import Report, failures_by_reason, notes_by_kind
 from .versions_layout import NO_RELEASES, version_tables, versions_title
 
-_VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold"}
+_VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold", "unclear": "yellow"}
 
 
 def render(rep: Report, width: int = 140, color: bool = False) -> str:
@@ -72,6 +72,8 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
 def _summary(console: Console, rep: Report, worst: int = 2) -> None:
     """Warnings counted by kind with the worst cases, failures by provider and reason: a run's end that
     fits on a screen. Every line in full: `show RUN --warnings`, --md, --json."""
+    if any(r.ratio and not r.is_baseline for r in rep.rows):  # a verdict was given: what it means
+        console.print(Text(verdict_legend(rep.noise)))
     if cycles_note(rep.units, rep.cycles_hz):
         console.print(Text(cycles_note(rep.units, rep.cycles_hz)))
     if rep.warnings:
