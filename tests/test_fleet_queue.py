@@ -125,7 +125,9 @@ def test_roles_reader_cannot_enqueue_or_write_runner_cannot_enqueue(fleet, tmp_p
     # the runner runs the job and writes its run
     out = subprocess.run([sys.executable, "-m", "cryptobench", "agent", "--db", as_["carol"], "--machine-label", "m1",
                           "--until-empty"], cwd=REPO, capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert out.returncode == 0 and "1 job run" in out.stderr, out.stderr
+    assert out.returncode == 0 and "1 job run" in out.stderr and "not recorded" not in out.stderr, out.stderr
+    [job] = _jobs(as_["bob"])  # the submitter reads what became of it, which the runner wrote
+    assert job["status"] == "succeeded" and job["outcome"].startswith("run "), job
     with sa.create_engine("postgresql+psycopg://" + fleet.split("://")[1], poolclass=sa.pool.NullPool).connect() as c:
         assert c.execute(sa.text("SELECT COUNT(*) FROM runs WHERE status = 'complete'")).scalar() == 1
 

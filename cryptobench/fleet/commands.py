@@ -233,16 +233,20 @@ def cmd_agent(args) -> int:
 def cmd_jobs(args) -> int:
     import json
 
+    from ..textsafe import printable
     from . import queue
 
     rows = queue.list_jobs(db_url(args.db))
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'job':>5}  {'machine':<16} {'suite':<12} {'status':<10} attempts")
+    print(f"{'job':>5}  {'machine':<16} {'suite':<12} {'status':<10} {'attempts':>8}  outcome")
     for r in rows:
+        # a submitter wrote these fields: escaped before they are cut, so no sequence reaches the terminal whole or half
+        machine, suite, status = (printable(r[k] if r[k] is not None else "?") for k in ("machine", "suite", "status"))
+        outcome = printable(r["outcome"] or "")
         print(
-            f"{r['id']:>5}  {str(r['machine'])[:16]:<16} {str(r['suite'])[:12]:<12} {r['status']:<10} {r['attempts']}"
+            f"{r['id']:>5}  {machine[:16]:<16} {suite[:12]:<12} {status[:10]:<10} {r['attempts']:>8}  {outcome[:160]}"
         )
     return 0
 

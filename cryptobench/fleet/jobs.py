@@ -6,6 +6,8 @@ it). Anything that would make an agent run a program or read a file of the submi
 (a providers file, a plugin, a suite file, a vector directory, an output path, an unknown field)
 is refused with one line. The agent turns a job into `cryptobench run` arguments of its own, each
 value checked against a strict pattern and passed as --flag=value (never read as another flag).
+What the agent reads back must be exactly what `submit` writes (check_queued): a value `submit` would
+have refused or written otherwise is refused, not repaired.
 """
 
 from __future__ import annotations
@@ -38,8 +40,13 @@ COMMANDS = {
     "vectors": "a vector directory is a path on the agent's machine",
     "db": "the agent writes to the store it was started with",
 }
-_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@+*?,\-]{0,199}$")  # names, globs, sizes: no '/', no leading '-'
-_LABEL = re.compile(r"^[^\x00-\x1f\x7f]{0,80}$")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:+*?,\-]{0,199}$")  # names, globs, sizes: no '/', no leading '-'
+PROVIDER_FIELDS = {"provider", "baseline"}  # provider ids: NAME or NAME@VERSION (docs/versions.md), comma-separated
+_PROVIDERS = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@+*?,<>=!~\-]{0,199}$")  # then each one by _provider_ids
+_PROVIDER = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:+*?\-]{0,99}$")
+# what may follow the `@` (cryptobench/versions/spec.py): a release, a series, latest, one comparison, `46.*`
+_VERSION = re.compile(r"^(latest|[0-9][0-9A-Za-z.+\-]{0,39}(\.\*)?|(~=|==|!=|<=|>=|<|>)[0-9][0-9A-Za-z.+*\-]{0,39})$")
+_TEXT_MAX = 80  # a machine label or a note: printable characters only (no escape sequence reaches a terminal)
 
 
 def _refuse(why: str) -> UserError:
@@ -58,22 +65,20 @@ def check(job: dict) -> dict:
         raise _refuse(f"unknown field {unknown[0]!r} (a job may carry: {', '.join(FIELDS)})")
     out: dict = {}
     for key, value in job.items():
-        if key == "machine":
-            out[key] = _text(key, value, _LABEL)
+        if key in ("machine", "label"):
+            out[key] = _printable(key, value, empty_ok=key == "label")
         elif key in LISTS:
             values = value if isinstance(value, list) else [value]
-            out[key] = [_text(key, v, _NAME) for v in values]
+            out[key] = [_text(key, v, _PROVIDERS if key in PROVIDER_FIELDS else _NAME) for v in values]
         elif key in ("time_per_cell", "noise", "timeout"):
             out[key] = _number(key, value)
         elif key == "passes":
             out[key] = int(_number(key, value))
-        elif key == "label":
-            out[key] = _text(key, value, _LABEL)
         else:
-            out[key] = _text(key, value, _NAME)
-    for p in out.get("provider", []):
-        if any(part.endswith((".so", ".py", ".toml")) for part in p.split(",")):
-            raise _refuse(f"provider {p!r} is a file: a plugin is a program; name providers the agent has")
+            out[key] = _text(key, value, _PROVIDERS if key in PROVIDER_FIELDS else _NAME)
+    for key in PROVIDER_FIELDS & set(out):
+        for p in out[key] if key in LISTS else [out[key]]:
+            _provider_ids(key, p)
     suite = out.get("suite", "default")
     if suite.endswith(".toml") or "/" in suite:
         raise _refuse(f"suite {suite!r} is a file: a job names a suite the agent has (`cryptobench list suites`)")
@@ -81,10 +86,54 @@ def check(job: dict) -> dict:
     return out
 
 
+def check_queued(job) -> dict:
+    """A job read back from the queue, refused in one line unless it is exactly what `submit` writes:
+    check()'s own output with its machine. Nothing is repaired: a row that differs was not written
+    by submit, so the agent runs none of it."""
+    if not isinstance(job, dict):
+        raise _refuse(f"its job is a JSON {type(job).__name__}, not the object of fields submit writes")
+    for key in ("machine", "suite"):
+        if key not in job:
+            raise _refuse(f"it has no {key!r} field (submit writes one in every job)")
+    out = check(job)
+    for key, value in out.items():
+        if job[key] != value or type(job[key]) is not type(value):
+            raise _refuse(f"{key} {_shown(job[key])} is not written as submit writes it ({_shown(value)})")
+    return out
+
+
+def _provider_ids(key: str, value: str) -> None:
+    """Each comma-separated provider is NAME or NAME@VERSION as docs/versions.md allows: never a
+    file (a plugin is a program), never a version that is not one (`@file:..`, a URL, a path)."""
+    for part in value.split(","):
+        name, at, version = part.partition("@")
+        if name.endswith((".so", ".py", ".toml")):
+            raise _refuse(f"{key} {part!r} is a file: a plugin is a program; name providers the agent has")
+        if not _PROVIDER.match(name) or (at and not _VERSION.match(version)):
+            raise _refuse(
+                f"{key} {_shown(part)} is not NAME or NAME@VERSION (a release, a series, latest, "
+                "'>=44' or '46.*': docs/versions.md)"
+            )
+
+
+def _shown(value) -> str:
+    """A value as a refusal shows it: its repr, cut (repr escapes every control character)."""
+    text = repr(value)
+    return text if len(text) <= 62 else text[:60] + "…"
+
+
+def _printable(key: str, value, empty_ok: bool) -> str:
+    if not isinstance(value, str) or not (empty_ok or value.strip()):
+        raise _refuse(f"{key} must be text, at most {_TEXT_MAX} printable characters")
+    if len(value) > _TEXT_MAX or not value.isprintable():
+        raise _refuse(f"{key} {_shown(value)}: at most {_TEXT_MAX} printable characters (no control characters)")
+    return value
+
+
 def _text(key: str, value, pattern: re.Pattern) -> str:
     if not isinstance(value, str) or not pattern.match(value):
-        shown = value if isinstance(value, str | int | float) else type(value).__name__
-        raise _refuse(f"{key} {str(shown)[:60]!r} is not a name, glob or size this field takes")
+        shown = _shown(value) if isinstance(value, str | int | float) else type(value).__name__
+        raise _refuse(f"{key} {shown} is not a name, glob or size this field takes")
     return value
 
 

@@ -1,8 +1,9 @@
 """`cryptobench fleet init`: the shared store, its job queue, and three PostgreSQL roles.
 
 - `<prefix>_reader`:    reads runs (reports, compare, history, publish). Cannot write or enqueue.
-- `<prefix>_submitter`: reads runs and enqueues jobs (submit). Cannot write runs or claim jobs.
-- `<prefix>_runner`:    an agent: claims jobs, writes runs. Cannot enqueue new jobs.
+- `<prefix>_submitter`: reads runs, enqueues jobs (submit), reads what became of them (jobs). Cannot
+                        write runs, claim jobs or write a job's outcome.
+- `<prefix>_runner`:    an agent: claims jobs, writes runs and jobs' outcomes. Cannot enqueue new jobs.
 
 They are group roles (NOLOGIN); `fleet adduser NAME --role runner` makes a login role in one of
 them, its password from CRYPTOBENCH_NEW_PASSWORD or asked at the terminal, never on a command line.
@@ -51,6 +52,9 @@ def grants(prefix: str) -> list[str]:
         f"GRANT USAGE ON SEQUENCE procrastinate_events_id_seq, procrastinate_workers_id_seq TO {w}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON procrastinate_periodic_defers TO {w}",
         f"GRANT USAGE ON SEQUENCE procrastinate_periodic_defers_id_seq TO {w}",
+        # what became of each job: agents write it, submitters read it (`jobs`); a submitter cannot forge it
+        f"GRANT SELECT ON {queue.OUTCOMES} TO {s}, {w}",
+        f"GRANT INSERT, UPDATE ON {queue.OUTCOMES} TO {w}",
     ]
 
 
@@ -73,6 +77,9 @@ def init(url: str, prefix: str) -> list[str]:
     finally:
         app.close()
     with store.engine.begin() as conn:
+        had = conn.execute(sa.text(f"SELECT to_regclass('{queue.OUTCOMES}') IS NOT NULL")).scalar()
+        conn.execute(sa.text(queue.OUTCOMES_DDL))
+        done.append(f"job outcomes: {queue.OUTCOMES} {'present' if had else 'created'}")
         for role in ROLES:
             name = f"{prefix}_{role}"
             exists = conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": name}).scalar()
