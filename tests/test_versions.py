@@ -108,3 +108,35 @@ def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
     left = {b["version"] for b in json.loads(run_cli("build", "--list", "--json", env=env).stdout)["builds"]}
     assert left == {"44.0.3", "45.0.7"}
     shutil.rmtree(cache, ignore_errors=True)
+
+
+def test_an_interrupted_builds_leftovers_are_listed_and_pruned(tmp_path):
+    """What `build NAME@VERSION` leaves when interrupted (resolve.build: `<place>.new` and
+    `<place>.log` beside the place it never reached; OpenSSL's `<version>.new` prefix and source tree):
+    `build --list` shows them with their size, `build --prune` removes them."""
+    import fcntl
+
+    env = {**os.environ, "CRYPTOBENCH_CACHE": str(tmp_path)}
+    place = tmp_path / "versions" / "python-cryptography" / "41.0.7+py3.11"
+    stage = place.with_name(place.name + ".new")
+    (stage / "venv/lib").mkdir(parents=True)
+    (stage / "venv/lib/big").write_bytes(b"x" * 3_000_000)
+    place.with_name(place.name + ".log").write_text("Collecting cryptography==41.0.7\n")
+    (tmp_path / "openssl-src/300.6.1+3.6.3/build").mkdir(parents=True)
+    (tmp_path / "openssl-src/300.6.1+3.6.3/build/libcrypto.a").write_bytes(b"y" * 1000)
+    busy = tmp_path / "versions" / "rust-ring" / "0.17.8+rustc1.80.new"  # a build under way now
+    busy.mkdir(parents=True)
+    lock = open(busy.parent / ".lock-0.17.8+rustc1.80", "w")  # noqa: SIM115
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    listed = run_cli("build", "--list", env=env)
+    assert listed.returncode == 0, listed.stderr
+    line = next(x for x in listed.stdout.splitlines() if "python-cryptography 41.0.7" in x)
+    assert "incomplete build, from an interrupted `build`" in line and "2.9 MiB" in line, listed.stdout
+    assert "c-openssl 3.6.3: incomplete build" in listed.stdout
+    assert "rust-ring 0.17.8: being built now" in listed.stdout
+    pruned = run_cli("build", "--prune", env=env)
+    assert pruned.returncode == 0 and "kept rust-ring 0.17.8: being built now" in pruned.stdout, pruned.stdout
+    assert not stage.exists() and not place.with_name(place.name + ".log").exists()
+    assert not (tmp_path / "openssl-src/300.6.1+3.6.3/build").exists() and busy.exists()
+    lock.close()
+    assert "being built now" not in run_cli("build", "--list", env=env).stdout  # its builder is gone: left over

@@ -102,6 +102,85 @@ def entries() -> list[Entry]:
     return out
 
 
+@dataclass
+class Leftover:
+    """What a build that did not finish left beside the cache's folders: its staging folder and log
+    (`<place>.new`, `<place>.log`: interrupted), or only its log (failed), or an OpenSSL build's
+    staging prefix and source tree (scripts/openssl/build.sh). `entries()` never lists these."""
+
+    family: str
+    version: str
+    paths: list[Path]
+    lock: Path  # the lock its builder holds while it builds
+    why: str
+
+    @property
+    def size(self) -> int:
+        return sum(size_of(p) if p.is_dir() else _file_size(p) for p in self.paths)
+
+    @property
+    def last_used(self) -> float:
+        return max((p.lstat().st_mtime for p in self.paths if p.exists()), default=0.0)
+
+    @property
+    def building(self) -> bool:
+        """A build holds its lock now: its staging folder is in use, not left over."""
+        if not self.lock.exists():
+            return False
+        with open(self.lock) as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(fh, fcntl.LOCK_UN)
+        return False
+
+    def remove(self) -> None:
+        for p in self.paths:
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+
+
+INTERRUPTED = "incomplete build, from an interrupted `build`"
+FAILED_LOG = "log of a build that failed"
+
+
+def _file_size(p: Path) -> int:
+    try:
+        return p.lstat().st_size
+    except OSError:
+        return 0
+
+
+def leftovers() -> list[Leftover]:
+    """Every unfinished build's remains in the cache (version builds and OpenSSL libraries)."""
+    out = []
+    base = root()
+    for fam in sorted(base.iterdir()) if base.is_dir() else []:
+        if not fam.is_dir() or fam.name.startswith("."):
+            continue
+        for p in sorted(fam.iterdir()):
+            name = p.name[: -len(".new")]  # <version>+<toolchain>, for both suffixes
+            stage, log, lock = fam / f"{name}.new", fam / f"{name}.log", fam / f".lock-{name}"
+            version = name.partition("+")[0]
+            if p.name.endswith(".new") and p.is_dir():
+                paths = [stage, log] if log.exists() else [stage]
+                out.append(Leftover(fam.name, version, paths, lock, INTERRUPTED))
+            elif p.name.endswith(".log") and p.is_file() and not stage.exists():
+                out.append(Leftover(fam.name, version, [log], lock, FAILED_LOG))
+    libs, sources = base.parent / "openssl", base.parent / "openssl-src"
+    for p in sorted(libs.glob("*.new")) if libs.is_dir() else []:
+        version = p.name[: -len(".new")]
+        out.append(Leftover("c-openssl", version, [p], libs / f".lock-{version}", INTERRUPTED))
+    for tree in sorted(sources.glob("*/build")) if sources.is_dir() else []:
+        version = tree.parent.name.partition("+")[2]  # the crate's 300.6.1+3.6.3 builds OpenSSL 3.6.3
+        out.append(Leftover("c-openssl", version, [tree], libs / f".lock-{version}", INTERRUPTED))
+    return out
+
+
 def touch(place: Path) -> None:
     """Record a use, for `--prune --unused-for`."""
     with contextlib.suppress(OSError):

@@ -69,7 +69,23 @@ def _rows() -> list[dict]:
                      "version": "", "toolchain": "", "state": "shared", "bytes": cache.size_of(place),
                      "build_seconds": None, "built_at": None, "path": str(place),
                      "last_used": cache.utc(place.stat().st_mtime)})  # fmt: skip
-    return rows + _openssl_libraries()
+    return rows + _openssl_libraries() + _leftovers()
+
+
+def _leftovers() -> list[dict]:
+    """What unfinished builds left (cache.leftovers): listed with their size and age, so they can
+    be seen and pruned; one being built now says so."""
+    rows = []
+    for x in cache.leftovers():
+        building = x.building
+        rows.append({
+            "family": x.family, "providers": [f"{x.family} {x.version}: "
+                                              + ("being built now" if building else x.why)],
+            "version": x.version, "toolchain": "", "state": "building" if building else "leftover",
+            "bytes": x.size, "build_seconds": None, "built_at": None, "last_used": cache.utc(x.last_used),
+            "path": ", ".join(str(p) for p in x.paths),
+        })  # fmt: skip
+    return rows
 
 
 def _openssl_libraries() -> list[dict]:
@@ -109,7 +125,11 @@ def list_builds(as_json: bool) -> int:
         name = ", ".join(r["providers"]) or f"{r['family']} {r['version']}"
         print(f"{name:<50} {r['toolchain']:<12} {r['state']:<16} {cache.human_size(r['bytes']):>10} {took:>7}  {used}")
     total = sum(r["bytes"] for r in rows)
-    print(f"{len(rows)} builds, {cache.human_size(total)}; `cryptobench build --prune` removes the version builds")
+    left = sum(r["state"] == "leftover" for r in rows)
+    also = f" and {left} unfinished builds' leftovers" if left else ""
+    print(
+        f"{len(rows)} builds, {cache.human_size(total)}; `cryptobench build --prune` removes the version builds{also}"
+    )
     return 0
 
 
@@ -135,6 +155,17 @@ def prune(selectors: list[str], unused_days: float | None) -> int:
             cache.remove(e.path)
         freed += size
         removed.append(f"{e.family} {e.version} ({e.toolchain})")
+    for x in cache.leftovers():  # what interrupted or failed builds left: never of use to a later build
+        if families and not any(x.family == f and fnmatch.fnmatchcase(x.version, v) for f, v in families):
+            continue
+        if cutoff is not None and x.last_used > cutoff:
+            continue
+        if x.building:
+            print(f"kept {x.family} {x.version}: being built now")
+            continue
+        freed += x.size
+        x.remove()
+        removed.append(f"{x.family} {x.version} ({x.why})")
     if not any(e.family.startswith("rust-") for e in cache.entries()):
         for place in cache.shared_folders():  # no Rust build left to share it
             freed += cache.size_of(place)
