@@ -230,8 +230,12 @@ def test_show_json_is_json_even_for_a_nan_stored_before_imports_were_checked(tmp
 def test_importing_a_run_whose_uid_holds_other_content_says_so(tmp_path, result_file):
     db = tmp_path / "dst.db"
     assert run_cli("import", result_file, "--db", db).returncode == 0
-    r = run_cli("import", result_file, "--db", db)  # the same content again: silent
-    assert r.returncode == 0 and "1 already there" in r.stdout and r.stderr == "", r.stderr
+    doc = json.loads(result_file.read_text())
+    doc["cells"].reverse()  # the same content, its cells listed in another order: silent
+    (tmp_path / "same.json").write_text(json.dumps(doc))
+    for same in (result_file, tmp_path / "same.json", tmp_path / "measured.db"):
+        r = run_cli("import", same, "--db", db)
+        assert r.returncode == 0 and "1 already there" in r.stdout and r.stderr == "", r.stderr
     doc = json.loads(result_file.read_text())
     doc["cells"][0]["samples_ns"] = [x * 2 for x in doc["cells"][0]["samples_ns"]]
     other = tmp_path / "other.json"

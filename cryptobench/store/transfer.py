@@ -75,7 +75,8 @@ def _content(copy: RunCopy) -> str:
     """What a run holds, as text to compare: everything but its id in one store."""
     run = {**dataclasses.asdict(copy.run), "id": None}
     verifs = sorted((dataclasses.asdict(v) for v in copy.verifications), key=lambda v: (v["provider"], v["alg"]))
-    cells = [dataclasses.asdict(fit(c)) for c in copy.cells]  # as a store writes them
+    # as a store writes them; in any order (a result file lists them as the report does, a store as measured)
+    cells = sorted(json.dumps(dataclasses.asdict(fit(c)), sort_keys=True, default=str) for c in copy.cells)
     cross = [dataclasses.asdict(x) for x in copy.crosschecks]
     return json.dumps([run, verifs, cells, cross], sort_keys=True, default=str)
 
