@@ -17,14 +17,16 @@ EXAMPLES = {
   cryptobench push latest --to postgresql://cb_runner@fleet.example/cryptobench
   CRYPTOBENCH_DB=results.db cryptobench push 3 4 --to sqlite:///shared.db
 runs keep their global id: pushing twice adds nothing
-exit status: 0 when every run is in the target store, 2 when one could not be copied (those copied stay;
-  the line says why) or on bad input, 130 when interrupted""",
+exit status: 0 when every run is in the target store, 1 when the target can never take one (named, with
+  why; the others are copied), 2 when it cannot be written (those copied stay; the line says why) or on
+  bad input, 130 when interrupted""",
     "import": """examples:
   cryptobench import pi5-run.json                 # a result file from another machine (`run --json`)
   cryptobench import other-laptop.db --db postgresql://cb_runner@fleet.example/cryptobench
 importing the same run twice adds nothing
-exit status: 0 when every run was imported (or was there already), 2 when a source could not be (those
-  imported stay; the line says why) or on bad input, 130 when interrupted""",
+exit status: 0 when every run was imported (or was there already), 1 when this store can never take one
+  (named, with why; the others are imported), 2 when a source could not be read (those imported stay; the
+  line says why) or on bad input, 130 when interrupted""",
     "submit": """examples:
   cryptobench submit --suite default --machines laptop,pi5 --db postgresql://cb_submit@fleet/cryptobench
   cryptobench submit --suite versions --alg 'aes-*' --cpu-features no-aesni --machines laptop
