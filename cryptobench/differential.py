@@ -202,7 +202,9 @@ class DiffResult:
 
 
 Requester = Callable[[dict], dict]
-WITNESS_ERRORS = 3  # a witness only adds evidence: one that keeps failing is not asked further
+# a provider whose requests fail this often is asked no further: it is failed (or, a witness, no help)
+# already, and each further request to a driver that hangs would cost a timeout and a restart
+GIVE_UP_ERRORS = 3
 
 
 def _ask(request: Requester, alg: str, x: Input) -> Outcome:
@@ -251,7 +253,7 @@ def differential(
     def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs, in order, on its own driver
         out, errors = {}, 0
         for x in one_shot + (pieces if pid in streaming else []):
-            if stop.is_set() or (pid not in peers and errors >= WITNESS_ERRORS):
+            if stop.is_set() or errors >= GIVE_UP_ERRORS:
                 break
             out[x] = _ask(asked[pid], alg, x)
             errors += bool(out[x].error)
