@@ -104,6 +104,7 @@ def test_a_failing_plugin_does_not_change_the_baselines_verification(tmp_path):
         mine = {name: (run[("c:openssl", alg)].status, run[("c:openssl", alg)].detail) for name, run in runs.items()}
         assert mine["honest"] == ("passed", ""), mine
         assert mine["answers"] == mine["honest"], mine  # the failed twin's outputs still agree with c:openssl's
+        assert runs["answers"][("c:openssl", alg)].conformance["differential"]["witnesses"] == ["python:twin"]
         assert mine["cells"] == mine["alone"], mine  # no majority: the reference decides, it is not failed
         assert mine["garbage"] == mine["alone"], mine  # a twin wrong everywhere neither helps nor harms
 

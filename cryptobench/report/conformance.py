@@ -62,6 +62,8 @@ def _differential(v: VerifyRecord) -> str:
     if not d:
         return "-"
     peers = ", ".join(d.get("peers") or []) or "no other provider"
+    if d.get("witnesses"):  # failed their known answers: their agreeing outputs still count (differential.py)
+        peers += f" (witnesses: {', '.join(d['witnesses'])})"
     text = f"{d['inputs']} inputs, {d['streamed']} streamed, vs {peers}: "
     if d.get("smallest"):
         return text + f"{d['disagreements']} disagree; smallest: {d['smallest']['why']}"
