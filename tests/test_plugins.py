@@ -62,7 +62,12 @@ def test_a_plugin_is_verified_and_measured_beside_the_baseline(tmp_path, suite):
         doc["providers"]["python:mine"]["notes"][0] == f"a plugin ({tmp_path / 'mine.py'}) served by the Python driver"
     )
     mine = cells["python:mine"]
-    assert mine["status"] == "ok" and mine["vs_baseline"]["verdict"] in ("same (within noise)", "faster", "slower", "unclear")
+    assert mine["status"] == "ok" and mine["vs_baseline"]["verdict"] in (
+        "same (within noise)",
+        "faster",
+        "slower",
+        "unclear",
+    )
     assert mine["checksum"] == cells["python:hashlib"]["checksum"]
 
 
