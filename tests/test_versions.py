@@ -35,6 +35,10 @@ def test_what_may_follow_the_at_sign():
             pick("p@x", bad, RELEASES)
     with pytest.raises(UserError, match="nothing after '@'"):
         split("python:cryptography@")
+    # never a path, a URL or a pip requirement: refused before any registry is asked (issue 29)
+    for bad in ("file:..", "../x", "https://example.org/x.whl", "41.0.7; rm -rf /"):
+        with pytest.raises(UserError, match="is not a version"):
+            split(f"python:cryptography@{bad}")
 
 
 def test_the_pinned_openssl_builds_are_versions_and_their_old_ids_still_work():

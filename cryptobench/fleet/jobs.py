@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..errors import UserError
+from ..versions.spec import VERSION_FORM
 
 # job field -> `cryptobench run` flag; the only fields a job may carry
 FIELDS = {
@@ -45,7 +46,7 @@ PROVIDER_FIELDS = {"provider", "baseline"}  # provider ids: NAME or NAME@VERSION
 _PROVIDERS = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:@+*?,<>=!~\-]{0,199}$")  # then each one by _provider_ids
 _PROVIDER = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.:+*?\-]{0,99}$")
 # what may follow the `@` (cryptobench/versions/spec.py): a release, a series, latest, one comparison, `46.*`
-_VERSION = re.compile(r"^(latest|[0-9][0-9A-Za-z.+\-]{0,39}(\.\*)?|(~=|==|!=|<=|>=|<|>)[0-9][0-9A-Za-z.+*\-]{0,39})$")
+_VERSION = VERSION_FORM  # the one rule of docs/versions.md, as run applies it
 _TEXT_MAX = 80  # a machine label or a note: printable characters only (no escape sequence reaches a terminal)
 
 

@@ -22,6 +22,10 @@ DEFAULT_NEWEST = 3
 _COMPARISON = re.compile(r"^(~=|==|!=|<=|>=|<|>)\s*[0-9][0-9A-Za-z.+*-]*$")
 _SERIES = re.compile(r"^[0-9]+(\.[0-9]+)*$")
 _LETTER = re.compile(r"^([0-9]+(?:\.[0-9]+)*)([a-z])$")
+# every form above, and nothing else: never a path, a URL or `file:..` (run, submit and the agent check it)
+VERSION_FORM = re.compile(
+    r"^(latest|[0-9][0-9A-Za-z.+\-]{0,39}(\.\*)?|(~=|==|!=|<=|>=|<|>)[0-9][0-9A-Za-z.+*\-]{0,39})$"
+)
 
 
 def split(pid: str) -> tuple[str, str | None]:
@@ -31,6 +35,11 @@ def split(pid: str) -> tuple[str, str | None]:
         return pid, None
     if not spec.strip():
         raise UserError(f"provider {pid!r}: nothing after '@' (give a version, e.g. {base}@latest)")
+    if not VERSION_FORM.match(spec.strip()):
+        raise UserError(
+            f"provider {pid!r}: {spec.strip()!r} is not a version (a release, a series, latest, '>=44' or '46.*': "
+            "docs/versions.md)"
+        )
     return base, spec.strip()
 
 
