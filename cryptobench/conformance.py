@@ -47,6 +47,14 @@ def message_length(case_op: str, msg_hex: str) -> int:
     return n - algorithms.TAG_LEN if case_op == "open" else n
 
 
+def lacking_lengths(alg: str, ops: list[str], known: dict[str, list[int]], agreed: dict[str, list[int]]) -> list[int]:
+    """The boundary lengths some operation has no case of: what a witness's agreement could add."""
+    if lengthless(alg):
+        return []
+    need = boundary_lengths(alg)
+    return sorted({n for op in ops for n in need - set(known.get(op, [])) - set(agreed.get(op, []))})
+
+
 def judge_floor(
     alg: str,
     ops: list[str],

@@ -21,6 +21,9 @@ Providers already failed by their known answers answer the same inputs as *witne
 witness gives what a provider gave, that is independent evidence for the provider (an input counts
 toward the floor, conformance.py, when some other provider gave the same output). A witness never
 votes and is judged by nothing here, so one provider's failure never changes another's status.
+
+A provider with nobody to agree with gets a witness from outside the run (witness.py): `corroborate`
+asks it the inputs on which the provider's outputs still lack agreement, after the judging.
 """
 
 from __future__ import annotations
@@ -191,6 +194,7 @@ class DiffResult:
     streamed: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
     agreed: list[Input] = field(default_factory=list)  # one-shot inputs some other provider answered alike
+    outputs: dict[Input, str] = field(default_factory=dict)  # one-shot input -> the checksum it gave
 
     @property
     def passed(self) -> bool:
@@ -275,6 +279,8 @@ def differential(
                 if not o.not_offered and pid in results:
                     results[pid].inputs += not x.chunk
                     results[pid].streamed += bool(x.chunk)
+                    if o.checksum and not x.chunk:
+                        results[pid].outputs[x] = o.checksum
     if progress:
         also = f" and {len(asked) - len(peers)} failed ones as witnesses" if len(asked) > len(peers) else ""
         progress(f"differential {alg}: {len(one_shot)} inputs, {len(pieces)} streamed, {len(peers)} providers{also}")
@@ -283,6 +289,30 @@ def differential(
     for x in one_shot:
         _corroborate(x, answers[x], results)
     return list(results.values())
+
+
+def corroborate(alg: str, results: list[DiffResult], witness: Requester) -> int:
+    """Ask a witness from outside the run (witness.py) every one-shot input on which one of `results`
+    has an output but no agreement yet; where it gives the same output, the input counts for that
+    result. The witness votes on nothing: what it gets wrong costs only its help. How many it was asked."""
+    wanted: dict[Input, list[DiffResult]] = {}
+    for r in results:
+        have = set(r.agreed)
+        for x in r.outputs:
+            if x not in have:
+                wanted.setdefault(x, []).append(r)
+    errors = 0
+    # by seed: a driver keeps the pattern of one seed (docs/protocol.md), and remaking it per request
+    # made a witness's 500 inputs cost seconds instead of a twentieth of one
+    for x, lacking in sorted(wanted.items(), key=lambda item: item[0].seed):
+        if errors >= GIVE_UP_ERRORS:  # a witness that crashes or hangs is no help: stop paying its timeouts
+            break
+        o = _ask(witness, alg, x)
+        errors += bool(o.error)
+        for r in lacking:
+            if o.checksum and o.checksum == r.outputs[x]:
+                r.agreed.append(x)
+    return len(wanted)
 
 
 def _corroborate(x: Input, by_pid: dict[str, Outcome], results: dict[str, DiffResult]) -> None:

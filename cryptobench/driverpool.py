@@ -54,6 +54,30 @@ class DriverPool:
         self.hellos[pid] = hello
         return hello
 
+    def start_witness(self, pid: str) -> tuple[DriverProcess, dict] | str:
+        """A built-in provider's driver started apart from the run's, to corroborate (witness.py): its
+        process and hello, or why it cannot be had. It is never in `drivers`, `hellos` or `broken`, so
+        nothing measures, stores or restarts it; the caller closes it."""
+        p = self.registry.get(pid)
+        ok, why = self.registry.usable(p)
+        if not ok:
+            return why
+        try:
+            d = DriverProcess(pid, p.argv(), env=self.env(p))
+        except DriverError as e:
+            return f"driver failed to start: {e}"
+        try:
+            hello = d.hello(timeout=self.timeout)
+        except DriverError as e:
+            d.kill()
+            d.close(timeout=1)
+            return f"driver failed to start: {e}"
+        other = self._other_provider(p, hello)
+        if other:
+            d.close(timeout=1)
+            return other
+        return d, hello
+
     @staticmethod
     def _other_provider(p, hello: dict) -> str | None:
         """A driver must serve the provider it was started for: results under a name they are not of

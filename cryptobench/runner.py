@@ -13,6 +13,7 @@ written to the store at once; nothing measured is lost to a later fault.
 
 from __future__ import annotations
 
+import re
 import time
 
 from . import (
@@ -29,8 +30,10 @@ from . import (
     sampler,
     scaling,
     stats,
+    witness,
 )
 from .driverpool import DriverPool
+from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
 from .interrupts import shielded
@@ -82,6 +85,8 @@ class Runner:
         self._verifications_stored = False
         self._known: dict[tuple[str, str], dict[str, list[int]]] = {}  # message lengths of passed answers
         self._agreed: dict[tuple[str, str], dict[str, list[int]]] = {}  # ...of agreed differential inputs
+        self._unwitnessed: dict[tuple[str, str], str] = {}  # why no witness from outside the run helped
+        self._witness_offers: dict[str, dict] = {}  # would-be witnesses' hello offers, once started
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
         self.probe = HostProbe(registry, settings.timeout)  # the host's speed all through the run (probe.py)
         self._spent = 0.0  # seconds of measuring so far, every cell and provider
@@ -303,7 +308,8 @@ class Runner:
     def _differential(self, alg: str) -> None:
         """The same seeded inputs on every provider that passed its vectors (differential.py), and on
         those that failed them as witnesses: a failed provider's answers that agree with another's are
-        still evidence for it, so a plugin's failure never takes away c:openssl's agreed lengths."""
+        still evidence for it, so a plugin's failure never takes away c:openssl's agreed lengths. A
+        provider still short of the floor for want of agreement gets a witness from outside the run."""
         mine = [pid for (pid, a) in self.verified if a == alg]
         peers = [pid for pid in mine if self._passed(pid, alg)]
         if not peers or not self.s.differential_inputs:
@@ -315,6 +321,7 @@ class Runner:
             witnesses={pid: self._requester(pid) for pid in witnesses},
             reference=next((p for p in (self.s.baseline, "c:openssl") if p in peers), None),
         )  # fmt: skip
+        brought, helped = self._bring_witness(alg, results)
         for r in results:
             rec = self.verified[(r.provider, alg)]
             agreed = self._agreed_lengths(r)
@@ -322,8 +329,9 @@ class Runner:
                 "inputs": r.inputs, "streamed": r.streamed, "disagreements": len(r.disagreements),
                 "peers": [p for p in peers if p != r.provider], "agreed": sum(len(v) for v in agreed.values()),
             }  # fmt: skip
-            if witnesses:
-                rec.conformance["differential"]["witnesses"] = witnesses
+            named = witnesses + ([witness.MARK + brought] if r.provider in helped else [])
+            if named:
+                rec.conformance["differential"]["witnesses"] = named
             self._agreed[(r.provider, alg)] = agreed
             worst = r.smallest
             if worst is not None:
@@ -340,15 +348,139 @@ class Runner:
             out.setdefault(x.op, []).append(x.size)
         return out
 
-    def _floor(self, pid: str, alg: str, rec: VerifyRecord) -> None:
+    # --- witnesses from outside the run (witness.py) ---------------------------
+
+    def _bring_witness(self, alg: str, results: list[differential.DiffResult]) -> tuple[str, set[str]]:
+        """When a passed provider misses the floor only for want of agreement (alone, or beside providers
+        that failed or disagree), one independent built-in provider answers its inputs as a witness,
+        stopped afterwards: (its id, the providers it was asked for), or ("", set()) when none was needed
+        or none could be had; then `_unwitnessed` says why, for the record's detail."""
+        lone = [r for r in results if r.passed and self._witness_would_help(alg, r)]
+        if not lone:
+            return "", set()
+        ops = {x.op for r in lone for x in r.outputs}
+        found = self._start_witness(alg, [r.provider for r in lone], ops)
+        if isinstance(found, str):
+            for r in lone:
+                lengths = ", ".join(map(str, self._lacking(alg, r.provider, self._agreed_lengths(r))))
+                self._unwitnessed[(r.provider, alg)] = (
+                    f"no second implementation of {alg} corroborates lengths {lengths}: {found}"
+                )
+            return "", set()
+        pid, driver = found
+        try:  # verification's time, never measured: the witness has no track, no cell and no record
+            differential.corroborate(alg, lone, lambda msg: driver.request(msg, self.s.timeout))
+        finally:
+            driver.close(timeout=2)
+        for r in lone:
+            lengths = self._lacking(alg, r.provider, self._agreed_lengths(r))
+            if lengths:
+                self._unwitnessed[(r.provider, alg)] = (
+                    f"the witness {pid} (not measured) gave other outputs at {', '.join(map(str, lengths))} bytes"
+                )
+        return pid, {r.provider for r in lone}
+
+    def _witness_would_help(self, alg: str, r: differential.DiffResult) -> bool:
+        """The provider is short of the floor now, and would not be if every input it answered were agreed."""
+        if not self._passed(r.provider, alg) or not conformance.under_floor(alg):
+            return False
+        if not self._floor_of(r.provider, alg, self._agreed_lengths(r))[1]:
+            return False
+        everything: dict[str, list[int]] = {}
+        for x in r.outputs:
+            everything.setdefault(x.op, []).append(x.size)
+        return not self._floor_of(r.provider, alg, everything)[1]
+
+    def _start_witness(self, alg: str, lone: list[str], ops: set[str]) -> tuple[str, DriverProcess] | str:
+        """The first provider of witness.order() that is built, not in this run's `alg`, of another family
+        than every provider in `lone`, offers `ops` and passes `alg`'s known answers: (id, its driver),
+        or, when there is none, what kept each candidate out (one line)."""
+        candidates = witness.order()
+        if not candidates:
+            return "CRYPTOBENCH_WITNESSES names none"
+        taken = {pid for (pid, a) in self.verified if a == alg}
+        families = {witness.family(p) for p in lone}
+        unbuilt, offerless, wrong = [], [], []
+        for pid in candidates:
+            if pid in taken or witness.family(pid) in families or pid not in self.registry.providers:
+                continue
+            offers = self._witness_offers.get(pid)
+            if offers is not None and not ops <= set(offers.get(alg, [])):  # known from an earlier start
+                offerless.append(pid)
+                continue
+            got = self.pool.start_witness(pid)
+            if isinstance(got, str):
+                fix = re.search(r"`(cryptobench build [^`]+)`", got)
+                if fix:
+                    unbuilt.append(f"{pid} ({fix.group(1)})")
+                else:
+                    wrong.append(f"{pid} cannot run: {got}")
+                continue
+            driver, hello = got
+            self._witness_offers[pid] = hello["offers"]
+            offered = set(hello["offers"].get(alg, []))
+            why = "offerless"
+            try:
+                why = self._witness_known_answers(driver, alg, offered) if ops <= offered else why
+            finally:
+                if why:  # not used (or interrupted): stopped now
+                    driver.close(timeout=2)
+            if not why:
+                return pid, driver
+            if why == "offerless":
+                offerless.append(pid)
+            else:
+                wrong.append(f"{pid} {why}")
+        parts = [f"build {' or '.join(unbuilt)}"] if unbuilt else []
+        if offerless:
+            verb = "does" if len(offerless) == 1 else "do"
+            parts.append(f"{', '.join(offerless)} {verb} not offer {', '.join(sorted(ops))}")
+        parts += wrong
+        known = ", ".join(candidates)
+        return "; ".join(parts) or f"every independent one of {known} is in this run or of {', '.join(lone)}'s library"
+
+    def _witness_known_answers(self, driver: DriverProcess, alg: str, offered: set[str]) -> str:
+        """Empty when a would-be witness passes every known answer of `alg` it can run, else how it failed:
+        a witness wrong where answers are published is not trusted where they are not."""
+        cases = [c for c in cases_for(alg, self.s.vectors_dir) if c.op in offered]
+        if not cases:
+            return "has no known answer to check it by"
+        try:
+            resp = driver.request({"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout)
+        except DriverError as e:
+            return f"failed its known answers ({e})"
+        results = resp.get("results")
+        if not isinstance(results, list) or len(results) != len(cases):
+            return "failed its known answers (the wrong number of results)"
+        passed = 0
+        for case, result in zip(cases, results, strict=True):
+            if isinstance(result, dict) and result.get("id") == case.id and "unsupported" in result:
+                continue
+            why = judge(case, result) if isinstance(result, dict) and result.get("id") == case.id else "out of order"
+            if why is not None:
+                return f"failed its known answers (vector {case.id}: {why})"[:200]
+            passed += 1
+        return "" if passed else "passed no known answer"
+
+    def _lacking(self, alg: str, pid: str, agreed: dict[str, list[int]]) -> list[int]:
+        return conformance.lacking_lengths(alg, self._floor_ops(pid, alg), self._known.get((pid, alg), {}), agreed)
+
+    def _floor_ops(self, pid: str, alg: str) -> list[str]:
         catalogue = algorithms.get(alg).ops  # not the OpenSSL driver's bench/accuracy-only update and rekey
-        ops = [o for o in self.pool.hellos[pid]["offers"].get(alg, []) if o in catalogue]
-        known = self._known.get((pid, alg), {})
-        checks = rec.conformance.get("crosschecks_passed", 0)
-        total, missing = conformance.judge_floor(alg, ops, known, self._agreed.get((pid, alg), {}), checks)
+        return [o for o in self.pool.hellos[pid]["offers"].get(alg, []) if o in catalogue]
+
+    def _floor_of(self, pid: str, alg: str, agreed: dict[str, list[int]]) -> tuple[int, str]:
+        """(cases counted, what the floor misses) with `agreed` as the agreed differential lengths."""
+        checks = self.verified[(pid, alg)].conformance.get("crosschecks_passed", 0)
+        return conformance.judge_floor(alg, self._floor_ops(pid, alg), self._known.get((pid, alg), {}), agreed, checks)
+
+    def _floor(self, pid: str, alg: str, rec: VerifyRecord) -> None:
+        total, missing = self._floor_of(pid, alg, self._agreed.get((pid, alg), {}))
         rec.conformance["cases"] = total
         if missing:
+            why = self._unwitnessed.get((pid, alg))  # what kept a witness from helping, when one was needed
             rec.status, rec.detail = "unverified", f"unverified ({total} cases): {missing}"
+            rec.detail += f"; {why}" if why else ""
 
     def _crossverify(self, run_id: int, alg: str) -> None:
         """Providers check each other's keys, signatures and ciphertexts (cryptobench/crosscheck.py)."""

@@ -1,12 +1,14 @@
 """One provider's fault stays its own: a plugin that fails, crashes, lies about its name or chatters on
 stdout changes nothing of another provider's verification, nor of its own other algorithms'."""
 
+import json
 import sys
 import textwrap
 
 import pytest
-from conftest import FAKE, run_cli
+from conftest import FAKE, REPO, run_cli
 
+from cryptobench import witness
 from cryptobench.driverpool import DriverPool
 from cryptobench.drivers.registry import Registry
 from cryptobench.errors import UserError
@@ -65,9 +67,9 @@ def twin(tmp_path, name, offers, wrong_answers=False, wrong_cells=False):
     return str(p)
 
 
-def verify(tmp_path, algs, providers, plugins=()):
+def verify(tmp_path, algs, providers, plugins=(), providers_file=None):
     """`cryptobench verify` as the runner does it (measure=False): the verification records by key."""
-    registry = Registry(plugins=list(plugins))
+    registry = Registry(providers_file, plugins=list(plugins))
     providers = [*providers, *registry.plugin_ids]
     suite = tmp_path / f"s{len(list(tmp_path.iterdir()))}.toml"
     suite.write_text(f'name = "iso"\nbaseline = "c:openssl"\nsizes = ["64"]\n[[group]]\nalgs = {algs!r}\n')
@@ -199,3 +201,58 @@ def test_a_plugin_id_or_algorithm_name_out_of_shape_is_refused_in_one_line(tmp_p
     assert said in str(e.value) and "\n" not in str(e.value) and "\x1b" not in str(e.value), str(e.value)
     res = run_cli("run", "--plugin", plugin, "--alg", "sha256", "--size", "64", "--db", tmp_path / "r.db")
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and plugin in res.stderr, res.stderr
+
+
+def test_a_lone_provider_is_corroborated_by_an_independent_witness(tmp_path):
+    """Issue 29: `verify --provider c:openssl --alg sha256` alone was 'unverified (132 cases): hash: no case
+    of 65, 129 bytes' (nobody to agree with where no vector has a length). An independent built-in
+    provider, not in the run, answers its differential inputs as a witness: named, never a row."""
+    out = tmp_path / "v.json"
+    res = run_cli("verify", "--provider", "c:openssl", "--alg", "sha256,sha512,aes-128-gcm", "--db", tmp_path / "v.db",
+                  "--json", out, "--md", tmp_path / "v.md", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stdout + res.stderr
+    results = json.loads(out.read_text())["results"]
+    assert {(r["provider"], r["alg"], r["status"], r["detail"]) for r in results} == {
+        ("c:openssl", alg, "passed", "") for alg in ("sha256", "sha512", "aes-128-gcm")
+    }, results
+    for r in results:  # every input it answered was corroborated, and the record says by whom
+        assert r["differential"]["witnesses"] == [witness.MARK + witness.ORDER[0]], r["differential"]
+        assert r["differential"]["agreed"] == r["differential"]["inputs"] > 0, r["differential"]
+    assert f"(witnesses: {witness.ORDER[0]} (brought in, not measured))" in (tmp_path / "v.md").read_text()
+
+
+def fake_file(tmp_path):
+    """test:wrong, right on every input but the 56 to 64 bytes its sha256 vectors have (fake_broken.py);
+    test:absent, a command that is not there."""
+    pf = tmp_path / "witnesses.toml"
+    pf.write_text(f"""[[provider]]\nid = "test:wrong"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_broken.py", "--mode", "len-56-64"]
+[[provider]]\nid = "test:absent"\ncommand = ["{tmp_path}/no-such-driver"]\n""")  # fmt: skip
+    return pf
+
+
+SHORT_MSG = "cryptography-vectors/hashes/SHA2/SHA256ShortMsg.rsp"
+
+
+@pytest.mark.parametrize(
+    "order, status, said",
+    [
+        (("test:wrong", "go:stdlib"), "passed", ""),  # wrong where vectors are: skipped for the next
+        (("test:wrong",), "unverified", f"test:wrong failed its known answers (vector {SHORT_MSG}#56: output "),
+        (("test:absent",), "unverified", "test:absent cannot run: command '"),
+        (("python:hashlib",), "unverified", "every independent one of python:hashlib is in this run or of c:openssl's"),
+    ],
+)
+def test_a_witness_is_independent_and_right_on_its_known_answers(tmp_path, monkeypatch, order, status, said):
+    """A would-be witness that fails the known answers would corroborate 65 and 129 bytes (its bug is at
+    56 to 64): it is not used. One that cannot run, or runs OpenSSL as c:openssl does, neither; when none
+    is left, the record says precisely why the lengths stay uncorroborated."""
+    monkeypatch.delenv("CRYPTOBENCH_WITNESSES", raising=False)
+    monkeypatch.setattr(witness, "ORDER", order)
+    v = verify(tmp_path, ["sha256"], ["c:openssl"], providers_file=fake_file(tmp_path))[("c:openssl", "sha256")]
+    assert v.status == status, v.detail
+    if status == "passed":
+        assert v.conformance["differential"]["witnesses"] == [witness.MARK + "go:stdlib"]
+    else:
+        why = "unverified (132 cases): hash: no case of 65, 129 bytes; no second implementation of sha256 "
+        assert v.detail.startswith(why + "corroborates lengths 65, 129: " + said), v.detail
+        assert "witnesses" not in v.conformance["differential"]

@@ -1,10 +1,13 @@
 """`cryptobench verify` fails providers that are wrong in one narrow place, and `run` never times them."""
 
 import json
+import os
 import sys
 
 import pytest
 from conftest import REPO, run_cli
+
+from cryptobench.store import open_store
 
 BROKEN = {  # mode -> (algorithm it breaks, what the report must show of the input)
     "len-56-64": ("sha256", "SHA256ShortMsg.rsp#"),
@@ -59,7 +62,9 @@ def test_run_never_times_a_provider_that_failed_verification(tmp_path, broken_fi
     res = run_cli("run", "--providers-file", broken_file, "--provider", "test:*", "--alg", "sha256,hmac-sha256",
                   "--size", "64", "--db", tmp_path / "r.db", "--json", tmp_path / "r.json", "--time-per-cell",
                   "0.05", "--passes", "1", "--quiet", timeout=300)  # fmt: skip
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # the failed providers' cells are failed cells
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.startswith("cryptobench: 3 cells failed (test:len-56-64 sha256 hash 64 B, "), last
     cells = {(c["provider"], c["alg"]): c for c in json.loads((tmp_path / "r.json").read_text())["cells"]}
     for mode in ("len-56-64", "stream-7", "key-ff"):
         alg = BROKEN[mode][0]
@@ -68,18 +73,32 @@ def test_run_never_times_a_provider_that_failed_verification(tmp_path, broken_fi
     assert cells[("test:correct-0", "sha256")]["status"] == "ok"
 
 
-def test_a_provider_alone_with_few_known_answers_is_unverified_and_gets_no_verdict(tmp_path):
+def test_a_provider_alone_is_corroborated_by_a_witness_or_unverified_and_gets_no_verdict(tmp_path):
+    """Alone, a provider's differential inputs agree with nobody in the run: an independent built-in
+    provider answers them as a witness (docs/verification.md). With none allowed, it is unverified,
+    timed, never compared, and the record says why."""
     pf = tmp_path / "one.toml"
     pf.write_text(f'[[provider]]\nid = "test:alone"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_broken.py"]\n')
-    res = run_cli("run", "--providers-file", pf, "--provider", "test:alone", "--alg", "hmac-sha256", "--size",
-                  "64", "--db", tmp_path / "a.db", "--json", tmp_path / "a.json", "--time-per-cell", "0.05",
-                  "--passes", "1", "--quiet", "--baseline", "test:alone")  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    doc = json.loads((tmp_path / "a.json").read_text())
+
+    def run_alone(name, **env):
+        res = run_cli("run", "--providers-file", pf, "--provider", "test:alone", "--alg", "hmac-sha256", "--size",
+                      "64", "--db", tmp_path / f"{name}.db", "--json", tmp_path / f"{name}.json", "--time-per-cell",
+                      "0.05", "--passes", "1", "--quiet", "--baseline", "test:alone",
+                      env={**os.environ, **env})  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        return json.loads((tmp_path / f"{name}.json").read_text())
+
+    [v] = run_alone("witnessed")["verification"]
+    assert v["status"] == "passed", v
+    [stored] = open_store(str(tmp_path / "witnessed.db")).load_run(1)[1]  # the record names the witness
+    assert stored.conformance["differential"]["witnesses"] == ["witness (not measured): rust:rustcrypto"]
+    doc = run_alone("alone", CRYPTOBENCH_WITNESSES="")
     [v] = doc["verification"]
-    # Wycheproof and RFC 4231 give it many HMAC answers, but no other provider corroborates the
-    # boundary lengths the published sets lack
-    assert v["status"] == "unverified" and v["detail"].startswith("unverified (")
+    # Wycheproof and RFC 4231 give it many HMAC answers, but nobody corroborates the boundary lengths
+    # the published sets lack
+    assert v["status"] == "unverified" and v["detail"].startswith("unverified ("), v
+    assert v["detail"].endswith("no second implementation of hmac-sha256 corroborates lengths 63, 64, 65, 129: "
+                                "CRYPTOBENCH_WITNESSES names none"), v["detail"]  # fmt: skip
     [cell] = doc["cells"]
     assert cell["status"] == "ok" and cell["vs_baseline"] is None  # timed, never compared
 

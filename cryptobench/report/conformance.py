@@ -15,6 +15,7 @@ from rich.console import Console
 
 from .. import RESULT_SCHEMA_VERSION
 from ..store.model import RunRecord, VerifyRecord
+from ..witness import MARK
 from . import jsontext
 from .markup import plain, rich_table, safe_lines, table
 
@@ -62,8 +63,11 @@ def _differential(v: VerifyRecord) -> str:
     if not d:
         return "-"
     peers = ", ".join(d.get("peers") or []) or "no other provider"
-    if d.get("witnesses"):  # failed their known answers: their agreeing outputs still count (differential.py)
-        peers += f" (witnesses: {', '.join(d['witnesses'])})"
+    if d.get("witnesses"):  # failed their known answers, or brought in from outside the run (witness.py):
+        # their agreeing outputs count, they never vote
+        named = [w.removeprefix(MARK) + " (brought in, not measured)" if w.startswith(MARK) else w
+                 for w in d["witnesses"]]  # fmt: skip
+        peers += f" (witnesses: {', '.join(named)})"
     text = f"{d['inputs']} inputs, {d['streamed']} streamed, vs {peers}: "
     if d.get("smallest"):
         return text + f"{d['disagreements']} disagree; smallest: {d['smallest']['why']}"
