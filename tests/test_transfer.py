@@ -1,5 +1,6 @@
 """push and import: runs move whole between stores, exactly once (on both backends)."""
 
+import hashlib
 import json
 import shutil
 import threading
@@ -138,3 +139,28 @@ def test_push_to_an_unreachable_store_is_one_line(tmp_path):
     assert r.returncode == 2 and "cannot open database" in r.stderr and ":pw@" not in r.stderr, r.stderr
     with pytest.raises(UserError):
         open_store("postgresql://u:pw@127.0.0.1:9/x")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_store_copied_from_is_never_written(tmp_path, store_url):
+    """import and push read their source: a 0.1 file (the fixture in git) is not migrated in place,
+    importing it twice still adds it once, and a read-only source is read."""
+    before = _sha256(RELEASE_0_1_DB)
+    for _ in range(2):
+        r = run_cli("import", RELEASE_0_1_DB, "--db", store_url)
+        assert r.returncode == 0, r.stderr
+    assert "1 already there" in r.stdout and len(open_store(store_url).run_ids()) == 1, r.stdout
+    assert _sha256(RELEASE_0_1_DB) == before
+    lent = tmp_path / "lent"
+    lent.mkdir()
+    src = lent / "src.db"
+    shutil.copy(RELEASE_0_1_DB, src)
+    src.chmod(0o444)
+    r = run_cli("push", "--db", src, "--to", tmp_path / "dst.db")
+    assert r.returncode == 0 and "1 run (12 cells) copied" in r.stdout, r.stderr
+    assert _sha256(src) == before and [p.name for p in lent.iterdir()] == ["src.db"]  # no journal, no spool
+    r = run_cli("import", tmp_path / "missing.db", "--db", store_url)
+    assert r.returncode == 2 and "no such file" in r.stderr and not (tmp_path / "missing.db").exists(), r.stderr

@@ -144,7 +144,9 @@ def _report(outcome, dst) -> int:
 
 
 def cmd_push(args) -> int:
-    src = open_store(args.db)
+    from ..store.source import open_source
+
+    src = open_source(db_url(args.db))  # read, never migrated nor written (store/source.py)
     if db_url(args.db) == args.to:
         raise UserError("push: --to names the store the runs are in already")
     ids = [src.resolve_run(r) for r in args.runs] if args.runs else src.run_ids()
@@ -163,6 +165,7 @@ def cmd_push(args) -> int:
 
 
 def cmd_import(args) -> int:
+    from ..store.source import open_source
     from ..store.transfer import Outcome, admitted, copy_into, from_result_file, is_sqlite_file
 
     dst = open_store(args.db)
@@ -173,7 +176,7 @@ def cmd_import(args) -> int:
             if "://" not in source and path.suffix.lower() == ".json":
                 copy_into(dst, admitted(from_result_file(path)), outcome, source=f" of {source}")
             elif "://" in source or is_sqlite_file(path):
-                src = open_store(source, import_waiting=False)
+                src = open_source(source)  # a source is read, never migrated nor written
                 _copy(src, src.run_ids(), dst, outcome, checked=True)
             elif not path.exists():
                 raise UserError(f"cannot import {source!r}: no such file")

@@ -31,25 +31,30 @@ def db_url(given: str | None) -> str:
     return given or os.environ.get("CRYPTOBENCH_DB") or DEFAULT_DB
 
 
-def open_store(url: str | None, import_waiting: bool = True) -> SqlStore:
-    """`./cryptobench.db`, `sqlite:///abs/path.db`, `sqlite:rel.db`, a plain path, or
-    `postgresql://user@host/db` (libpq's settings apply: PGPASSWORD, PGSSLMODE, ~/.pgpass...)."""
-    from .sql import SqlStore
-
-    url = db_url(url)
+def where(url: str) -> tuple[str, Path | None]:
+    """What a --db names: (an SQLAlchemy URL, None) for PostgreSQL, (the path, Path) for SQLite."""
     if url.startswith(("postgres://", "postgresql://", "postgresql+psycopg://")):
-        store = SqlStore("postgresql+psycopg://" + url.split("://", 1)[1])
-    elif "://" in url and not url.startswith("sqlite://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1], None
+    if "://" in url and not url.startswith("sqlite://"):
         raise UserError(
             f"cannot open database {redact(url)!r}: unknown scheme (use a path, sqlite:///path or postgresql://...)"
         )
-    else:
-        path = url
-        if url.startswith("sqlite:///"):
-            path = url[len("sqlite://") :]
-        elif url.startswith("sqlite:"):
-            path = url[len("sqlite:") :]
-        store = SqlStore(path, Path(path))
+    path = url
+    if url.startswith("sqlite:///"):
+        path = url[len("sqlite://") :]
+    elif url.startswith("sqlite:"):
+        path = url[len("sqlite:") :]
+    return path, Path(path)
+
+
+def open_store(url: str | None, import_waiting: bool = True) -> SqlStore:
+    """`./cryptobench.db`, `sqlite:///abs/path.db`, `sqlite:rel.db`, a plain path, or
+    `postgresql://user@host/db` (libpq's settings apply: PGPASSWORD, PGSSLMODE, ~/.pgpass...).
+    Migrated to this cryptobench's schema: the store a command writes to (a store only copied from:
+    store/source.py)."""
+    from .sql import SqlStore
+
+    store = SqlStore(*where(db_url(url)))
     if import_waiting:
         import_spools(store)  # runs kept aside while this database could not be written
     return store

@@ -17,6 +17,7 @@ import json
 import os
 import sqlite3
 import stat
+import urllib.parse
 import uuid
 import weakref
 from collections.abc import Iterator
@@ -89,18 +90,30 @@ def _reported(action: str):
     return wrap
 
 
+class StoreBehind(StoreError):
+    """A store opened read-only that only a migration would make readable."""
+
+
 def _j(value) -> str:
     return json.dumps(value)
 
 
 class SqlStore:
-    def __init__(self, url: str, path: Path | None = None):
-        """`url`: an SQLAlchemy URL (sqlite:///..., postgresql+psycopg://...); `path` for SQLite."""
+    def __init__(self, url: str, path: Path | None = None, read_only: bool = False):
+        """`url`: an SQLAlchemy URL (sqlite:///..., postgresql+psycopg://...); `path` for SQLite.
+        `read_only`: a store only read from, never migrated (an SQLite file is opened read-only);
+        StoreBehind when it would need migrating to be read."""
         self.path = path
         self.url = redact(url) if path is None else (f"sqlite:///{path.resolve()}" if path.is_absolute() else str(path))
         self.dialect = "sqlite" if path is not None else "postgresql"
         self._batch = False  # inside transaction(): one commit at the end, not one per call
-        if path is not None:
+        if path is not None and read_only:
+            _check_sqlite_path(path)
+            ro = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+            engine = sa.create_engine(
+                "sqlite://", creator=lambda: sqlite3.connect(ro, uri=True, timeout=lock_timeout())
+            )
+        elif path is not None:
             _check_sqlite_path(path)
             engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": lock_timeout()})
         else:
@@ -108,7 +121,10 @@ class SqlStore:
             engine = sa.create_engine(url, connect_args={"connect_timeout": timeout}, pool_pre_ping=True)
         self.engine = engine
         try:
-            migrate.upgrade(engine, repr(self.url))
+            if not read_only:
+                migrate.upgrade(engine, repr(self.url))
+            elif not migrate.is_current(engine, repr(self.url)):
+                raise StoreBehind(f"database {self.url!r} is at an older schema revision")
             self.conn = engine.connect()
             _OPEN.add(self)
         except (exc.SQLAlchemyError, sqlite3.Error) as e:

@@ -5,8 +5,8 @@ Revision ID: 0002
 Revises: 0001
 """
 
+import hashlib
 import json
-import uuid
 
 import sqlalchemy as sa
 from alembic import op
@@ -26,7 +26,11 @@ def upgrade() -> None:
     with op.batch_alter_table("crosschecks") as b:
         b.add_column(sa.Column("seq", sa.Integer, nullable=False, server_default="0"))
     conn = op.get_bind()
-    for run_id, env in conn.execute(sa.text("SELECT id, env FROM runs")).fetchall():
+    rows = conn.execute(sa.text("SELECT id, env, started, finished, status, suite, label, settings FROM runs"))
+    for run_id, env, *rest in rows.fetchall():
+        # a uid from the run's content, not a random one: a file only read from (an import's source)
+        # is migrated in a temporary copy each time, and the same run must get the same id every time
+        uid = hashlib.sha256(json.dumps([run_id, env, *rest], default=str).encode()).hexdigest()[:32]
         try:
             e = json.loads(env)
         except ValueError:
@@ -34,7 +38,7 @@ def upgrade() -> None:
         e = e if isinstance(e, dict) else {}
         conn.execute(
             sa.text("UPDATE runs SET uid=:u, machine_id=:i, machine_label=:l WHERE id=:r"),
-            {"u": uuid.uuid4().hex, "i": str(e.get("machine_id") or ""),
+            {"u": uid, "i": str(e.get("machine_id") or ""),
              "l": str(e.get("machine_label") or e.get("hostname") or ""), "r": run_id},
         )  # fmt: skip
     if conn.dialect.name == "sqlite":  # keep the order the rows were written in
