@@ -518,14 +518,15 @@ class Runner:
             if algorithms.get(alg).public_key:  # cross-verification decides (see _crossverify)
                 return VerifyRecord(pid, alg, "no-vectors", detail="no test vectors for this algorithm")
             return VerifyRecord(pid, alg, "failed", detail="failed: no test vectors for this algorithm and operation")
-        try:
-            resp = self.pool.drivers[pid].request(
-                {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
-            )
+        try:  # through the pool: a driver an earlier algorithm killed is restarted, or said broken
+            driver = self.pool.live(pid)
         except DriverError as e:
-            if self.pool.drivers[pid].alive():
+            return VerifyRecord(pid, alg, "failed", detail=f"failed: {e}")
+        try:
+            resp = driver.request({"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout)
+        except DriverError as e:
+            if driver.alive():
                 return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
-            self.pool.restart(pid)
             culprit = self._crashing_case(pid, alg, cases, str(e)) if _crashed(e) else None
             if culprit is None:
                 return VerifyRecord(pid, alg, "failed", detail=f"failed: verify: {e}")
@@ -582,7 +583,7 @@ class Runner:
         while len(cases) > 1:
             half = len(cases) // 2
             for part in (cases[:half], cases[half:]):
-                if time.monotonic() > deadline or pid not in self.pool.drivers:
+                if time.monotonic() > deadline or pid in self.pool.broken:
                     return None
                 crash = self._crash_of(pid, alg, part)
                 if crash is not None:
@@ -593,14 +594,16 @@ class Runner:
         return cases[0], why
 
     def _crash_of(self, pid: str, alg: str, cases: list) -> str | None:
-        """How a verify request of `cases` ended the driver (restarted after it); None when it answered."""
+        """How a verify request of `cases` ended the driver (a fresh one, the last having crashed); None
+        when it answered, or when no driver can be had (the provider is then in pool.broken)."""
         try:
-            self.pool.drivers[pid].request(
-                {"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout
-            )
+            driver = self.pool.live(pid)
+        except DriverError:
+            return None
+        try:
+            driver.request({"cmd": "verify", "alg": alg, "cases": strip_expected(cases)}, self.s.timeout)
         except DriverError as e:
-            if not self.pool.drivers[pid].alive():
-                self.pool.restart(pid)
+            if not driver.alive():
                 return str(e) if _crashed(e) else None  # a hang is not followed: each would cost a timeout
         return None
 

@@ -141,3 +141,46 @@ def test_plugin_new_gives_a_plugin_that_checks_and_runs_and_check_catches_a_wron
     assert res.returncode == 1 and "python:mylib sha256: failed: vector" in res.stdout, res.stdout + res.stderr
     again = run_cli("plugin", "new", "mylib", "--dir", tmp_path / "mylib")
     assert again.returncode == 2 and "is not empty" in again.stderr
+
+
+UNRESTARTABLE = """
+import hashlib, os, pathlib
+from cbdriver.plugin import Provider, case_bytes, make_cell
+
+MARK = pathlib.Path(MARKER)
+if MARK.exists():  # the driver's second start: the library is gone
+    raise RuntimeError("cannot load after a crash")
+
+class Crashy(Provider):
+    id = "python:crashy"
+    library = "a library that aborts, then cannot be loaded again"
+    offers = {"sha256": ("hash",), "sha512": ("hash",)}
+
+    def library_version(self):
+        return "crashy 1.0"
+
+    def execute(self, alg, case):
+        MARK.touch()
+        os.abort()
+
+    def cell(self, spec):
+        return make_cell(lambda: 0, lambda: hashlib.new(spec.alg, spec.msg).digest())
+
+PROVIDER = Crashy()
+"""
+
+
+def test_a_driver_that_cannot_restart_after_a_crash_fails_each_algorithm_in_one_line(tmp_path):
+    """verify asks through the pool: a provider whose restart failed fails its next algorithm with
+    why (it was a KeyError, an internal error), and the other provider is untouched."""
+    crashy = tmp_path / "crashy.py"
+    crashy.write_text(UNRESTARTABLE.replace("MARKER", repr(str(tmp_path / "crashed"))))
+    out = tmp_path / "r.json"
+    res = run_cli("run", "--plugin", crashy, "--provider", "python:hashlib", "--alg", "sha256,sha512",
+                  "--size", "1KiB", "--time-per-cell", "0.2", "--db", tmp_path / "r.db", "--json", out)  # fmt: skip
+    assert res.returncode == 1 and "internal error" not in res.stderr and "Traceback" not in res.stderr, res.stderr
+    said = [line for line in res.stderr.splitlines() if line.startswith("python:crashy sha")]
+    assert len(said) == 2 and "driver crashed" in said[0] and "could not be restarted" in said[1], res.stderr
+    verdicts = {(v["provider"], v["alg"]): v["status"] for v in json.loads(out.read_text())["verification"]}
+    assert verdicts == {("python:crashy", "sha256"): "failed", ("python:crashy", "sha512"): "failed",
+                        ("python:hashlib", "sha256"): "passed", ("python:hashlib", "sha512"): "passed"}  # fmt: skip
