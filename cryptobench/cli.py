@@ -1121,7 +1121,8 @@ def _plugin_check(args) -> int:
     offered = [a for a in hello.get("offers", {}) if a != "noop"]
     globs = [g.strip() for v in args.alg or [] for g in v.split(",") if g.strip()]
     algs = plugin_check.chosen(pid, offered, globs)
-    print(f"{pid}: {hello.get('library_version')}; checking {', '.join(algs)}")
+    # the hello's words are the plugin's: printed as text (the driver client escapes them too)
+    print(printable(f"{pid}: {hello.get('library_version')}; checking {', '.join(algs)}"))
     with tempfile.TemporaryDirectory(prefix="cryptobench-check-") as tmp:
         out, shown = Path(tmp) / "verify.json", io.StringIO()
         with contextlib.redirect_stderr(shown):  # all but its "wrote" line of a file nobody asked for
@@ -1138,11 +1139,11 @@ def _plugin_check(args) -> int:
     start = lambda: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
     found = drivercheck.check(p.driver_id, start, args.timeout, algs=set(algs))
     broken = len({v.rule for v in found})
-    print(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if found else 'ok'}")
+    print(printable(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if found else 'ok'}"))
     for v in found:
         print(f"  {printable(str(v))}")
     passed, line = plugin_check.verdict(pid, algs, results, found)
-    print(line)
+    print(printable(line))
     return 0 if passed else 1
 
 

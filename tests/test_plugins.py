@@ -184,3 +184,18 @@ def test_a_driver_that_cannot_restart_after_a_crash_fails_each_algorithm_in_one_
     verdicts = {(v["provider"], v["alg"]): v["status"] for v in json.loads(out.read_text())["verification"]}
     assert verdicts == {("python:crashy", "sha256"): "failed", ("python:crashy", "sha512"): "failed",
                         ("python:hashlib", "sha256"): "passed", ("python:hashlib", "sha512"): "passed"}  # fmt: skip
+
+
+def test_plugin_check_prints_what_a_plugin_says_as_text(tmp_path):
+    """An OSC title sequence (ESC ] ... BEL) in a plugin's library_version, or in the exception it
+    raises while loading (the line `plugin check` and `run` refuse it with), reaches no terminal."""
+    p = tmp_path / "mine.py"
+    p.write_text(textwrap.dedent(MINE).replace('"mine 1.0"', '"\\x1b]0;pwned\\x07 1.0"').replace("BREAK(", "("))
+    res = run_cli("plugin", "check", p, "--alg", "sha256", "--db", tmp_path / "c.db")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "\x1b" not in res.stdout + res.stderr and "\x07" not in res.stdout + res.stderr
+    assert "python:mine: \\x1b]0;pwned\\x07 1.0; checking sha256" in res.stdout, res.stdout
+    p.write_text('raise RuntimeError("\\x1b]0;pwned\\x07 no library here")\n')
+    res = run_cli("plugin", "check", p)
+    assert res.returncode == 2 and "\x1b" not in res.stderr and "\x07" not in res.stderr, res.stderr
+    assert res.stderr.endswith("failed while loading: RuntimeError: \\x1b]0;pwned\\x07 no library here\n")

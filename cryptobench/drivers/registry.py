@@ -339,7 +339,8 @@ def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float =
         raise UserError(f"plugin {spec}: loading it took over {timeout:g} s") from None
     if res.returncode != 0:
         lines = res.stderr.strip().splitlines()
-        why = (lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: ")
+        # the plugin's own words (an exception it raised, what it wrote): shown as text, never as escapes
+        why = printable((lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: "))
         raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
     pid = res.stdout.strip()
     if not PROVIDER_ID.fullmatch(pid):  # it is stored, compared and printed: only the catalogue's shape
