@@ -225,7 +225,8 @@ def test_run_with_leak_measures_then_checks_the_same_cells(tmp_path, leaky):
     out = tmp_path / "run.json"
     res = run_cli("run", "--plugin", leaky, "--provider", "plugin:leaky", "--alg", "aes-128-ecb", "--size", "16B",
                   "--leak", "--time-per-cell", "0.1", "--db", tmp_path / "r.db", "--json", out, "--quiet")  # fmt: skip
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == 1, res.stderr  # the fixture leaks: a leak found fails the run, as `leak` does
+    assert res.stderr.rstrip().endswith("exit 1") and "2 leaks found" in res.stderr
     doc = json.loads(out.read_text())
     assert {c["op"] for c in doc["cells"] if c["status"] == "ok"} == {"encrypt"}  # the fixture has no decrypt
     found = {(r["op"], r["leak_class"]): r["status"] for r in doc["environment"]["leak"]}

@@ -29,7 +29,8 @@ def cells_by_provider(store, run_id):
     return run, verifs, out
 
 
-def test_good_driver_is_verified_and_measured(tmp_path, providers_file, sha_suite):
+def test_good_driver_is_verified_and_measured(tmp_path, providers_file, sha_suite, monkeypatch):
+    monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")  # no witness from outside the run (docs/verification.md)
     store, rid = run_suite(tmp_path, providers_file, sha_suite, ["test:good"])
     run, verifs, cells = cells_by_provider(store, rid)
     assert run.status == "complete"
