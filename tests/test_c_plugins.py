@@ -1,8 +1,13 @@
 """C and C++ plugins (include/cryptobench/provider.h): a shared object becomes a provider of the
 generic C driver — verified, measured, and refused or failed in one line when it misbehaves."""
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
+import sys
+import time
 
 import pytest
 from conftest import run_cli
@@ -120,3 +125,52 @@ def test_a_providers_file_lists_a_c_plugin(tmp_path):
     assert res.returncode == 0, res.stderr
     block = res.stdout[res.stdout.index("plugin:fault") :].split("\n\n")[0]
     assert "version:  fault 1" in block and "sha256 (hash)" in block, block
+
+
+def _children(pid: int) -> list[int]:
+    """Every thread's children: which thread forks a driver is not this test's business."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
+            found += [int(x) for x in f.read().split()]
+    return found
+
+
+def _hanging(pid: int) -> bool:
+    """Blocked in pause(): it reads no input, so the end of its input cannot stop it."""
+    try:
+        return "pause" in open(f"/proc/{pid}/wchan").read()
+    except OSError:
+        return False
+
+
+def _gone(pid: int) -> bool:
+    """Exited: no such process, or a zombie (its new parent, PID 1 of a container, may never reap it)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
+def test_a_hanging_driver_dies_with_a_killed_cryptobench(tmp_path):
+    """SIGKILL (a CI timeout, the OOM killer) gives cryptobench no chance to stop its drivers: a driver
+    hung in pause() was left running under PID 1 forever. The kernel kills it now (PR_SET_PDEATHSIG)."""
+    so = build_fault(tmp_path, "hang")
+    cb = subprocess.Popen([sys.executable, "-m", "cryptobench", "run", "--plugin", so, "--alg", "sha256",
+                           "--size", "1KiB", "--timeout", "120", "--db", tmp_path / "r.db"], cwd=REPO,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not (hung := [p for p in _children(cb.pid) if _hanging(p)]):
+            assert cb.poll() is None and time.monotonic() < deadline, "the plugin never hung"
+            time.sleep(0.2)
+    finally:
+        cb.kill()
+        cb.wait()
+    deadline = time.monotonic() + 5
+    while not all(map(_gone, hung)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [p for p in hung if not _gone(p)]
+    for p in left:  # not to leave it behind when the test fails
+        os.kill(p, signal.SIGKILL)
+    assert not left, "the hanging driver outlived cryptobench"

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import collections
+import ctypes
 import json
 import os
+import queue
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
+from concurrent.futures import Future
 
 from .. import OLDEST_PROTOCOL, PROTOCOL_VERSION
 from ..errors import DriverError
@@ -24,6 +28,60 @@ def _no_constants(name: str):
     raise ValueError(f"{name} is not JSON")  # json.loads would accept Infinity and NaN otherwise
 
 
+# --- drivers die with cryptobench ---------------------------------------------------------------
+# A driver hung inside a library (blocked in pause(), never reading its stdin) would outlive a
+# cryptobench killed by SIGKILL (a CI timeout, the OOM killer) forever: the end of its input is
+# never seen. On Linux the kernel kills it instead: PR_SET_PDEATHSIG, set in the child before exec.
+# That signal follows the *thread* that forked the child, not the process, and drivers are started
+# from short-lived worker threads too (DriverPool.renew): so every driver is forked by one thread
+# that lives as long as cryptobench (_Spawner). Not covered: a driver's own children (none of ours
+# fork), other systems than Linux (nothing is set there), a cryptobench that execs.
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
+
+
+def _die_with(parent: int):
+    """preexec_fn: SIGKILL this child when the thread that forked it ends (with cryptobench)."""
+
+    def preexec() -> None:
+        _prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))
+        if os.getppid() != parent:  # cryptobench died between fork and prctl: no signal would come
+            os._exit(1)
+
+    return preexec
+
+
+class _Spawner:
+    """One daemon thread that forks every driver, so their parent thread is there until cryptobench ends."""
+
+    def __init__(self):
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def popen(self, argv, **kwargs) -> subprocess.Popen:
+        if _prctl is None:
+            return subprocess.Popen(argv, **kwargs)
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():  # first use, or in a forked child
+                self._thread = threading.Thread(target=self._serve, name="cryptobench-driver-spawner", daemon=True)
+                self._thread.start()
+        done: Future = Future()
+        self._jobs.put((argv, kwargs, done))
+        return done.result()
+
+    def _serve(self) -> None:
+        while True:
+            argv, kwargs, done = self._jobs.get()
+            try:
+                done.set_result(subprocess.Popen(argv, preexec_fn=_die_with(os.getpid()), **kwargs))
+            except BaseException as e:  # the caller's to handle (OSError: no such file...)
+                done.set_exception(e)
+
+
+spawn = _Spawner().popen  # subprocess.Popen for a process that must not outlive cryptobench
+
+
 class DriverProcess:
     """A running driver. Every failure surfaces as DriverError with a one-line reason."""
 
@@ -32,7 +90,7 @@ class DriverProcess:
         self.argv = argv
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         try:
-            self.proc = subprocess.Popen(
+            self.proc = spawn(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

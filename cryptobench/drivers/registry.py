@@ -333,16 +333,21 @@ def plugin_provider(spec: str, base: Path, load_timeout: float = 60) -> Provider
 def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float = 60) -> str:
     """The provider id a plugin serves, from its driver's `--print-id`; a one-line UserError when
     the plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
+    from .client import spawn  # a plugin hanging in its init dies with a killed cryptobench, as drivers do
+
+    proc = spawn([*argv, "--print-id"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        res = subprocess.run([*argv, "--print-id"], capture_output=True, text=True, timeout=timeout, env=env)
+        out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:  # `plugin check --timeout` bounds this wait too
+        proc.kill()
+        proc.communicate()
         raise UserError(f"plugin {spec}: loading it took over {timeout:g} s") from None
-    if res.returncode != 0:
-        lines = res.stderr.strip().splitlines()
+    if proc.returncode != 0:
+        lines = err.strip().splitlines()
         # the plugin's own words (an exception it raised, what it wrote): shown as text, never as escapes
-        why = printable((lines or [_exit_reason(res.returncode)])[-1].removeprefix("cbdriver: "))
+        why = printable((lines or [_exit_reason(proc.returncode)])[-1].removeprefix("cbdriver: "))
         raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
-    pid = res.stdout.strip()
+    pid = out.strip()
     if not PROVIDER_ID.fullmatch(pid):  # it is stored, compared and printed: only the catalogue's shape
         hint = " (did the plugin print to standard output while loading?)" if "\n" in pid else ""
         raise UserError(
