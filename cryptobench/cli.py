@@ -57,6 +57,7 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
     "leak": """examples:
   cryptobench leak                                    # the leak suite: tag checks, AES, X25519, ECDSA, RSA, ML-KEM
   cryptobench leak --provider c:openssl --alg aes-128-gcm --class tag --seconds 20
+  cryptobench leak --provider c:openssl --alg x25519 --target-effect 0.5%   # until a 0.5% shift would show
   cryptobench leak --cpu-features no-aesni --alg aes-128-ecb --md leak.md     # OpenSSL without AES-NI
   cryptobench leak --plugin ./libcb_mine.so --alg aes-128-gcm --html leak.html  # your library, a chart per check
   cryptobench run --leak --alg x25519                 # throughput, then the leak checks of the same cells
@@ -291,16 +292,23 @@ def _parser() -> argparse.ArgumentParser:
     lk.add_argument(
         "--seconds",
         type=float,
-        default=5.0,
+        default=None,
         metavar="S",
-        help="time budget of one check, measurements added in batches until a leak shows (default 5)",
+        help="time budget of one check, measurements added in batches until a leak shows (default 5; "
+        "with --target-effect, the cap: default 600)",
     )
     lk.add_argument(
         "--measurements",
         type=int,
-        default=1_000_000,
+        default=None,
         metavar="N",
-        help="at most this many measurements in one check (default 1000000)",
+        help="at most this many measurements in one check (default 1000000; with --target-effect 10000000)",
+    )
+    lk.add_argument(
+        "--target-effect",
+        metavar="PCT",
+        help="measure each check until a steady shift of PCT%% of the median time would pass the threshold "
+        "(e.g. 0.2 or 0.2%%), in place of --seconds; without it, each verdict says the smallest it could find",
     )
     lk.add_argument(
         "--threshold",
@@ -720,7 +728,21 @@ def cmd_verify(args) -> int:
     return 1 if conf_report.failed(verifs) else 0
 
 
+def _target_effect(text: str | None) -> float | None:
+    """--target-effect: a percentage of the median time, '0.2' or '0.2%', in (0, 100)."""
+    if text is None:
+        return None
+    try:
+        value = float(text.strip().removesuffix("%"))
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value < 100):
+        raise UserError(f"--target-effect must be a percentage of the median time in (0, 100), e.g. 0.2%, not {text!r}")
+    return value
+
+
 def cmd_leak(args) -> int:
+    from .leak import check as leak_check
     from .leak import classes as leak_classes
     from .progress import make_progress
     from .report.leak_table import LeakReport
@@ -728,7 +750,13 @@ def cmd_leak(args) -> int:
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
     _finite(args.seconds, "--seconds", 0, 86400, "seconds")
     _finite(args.threshold, "--threshold", 0, 1e9, "")
-    if not 1000 <= args.measurements <= 100_000_000:
+    target = _target_effect(args.target_effect)
+    # with a target, the budget is what the target needs: --seconds and --measurements are only caps
+    seconds = args.seconds if args.seconds is not None else leak_check.TARGET_SECONDS if target else 5.0
+    measurements = args.measurements if args.measurements is not None else 1_000_000
+    if target and args.measurements is None:
+        measurements = leak_check.TARGET_MEASUREMENTS
+    if not 1000 <= measurements <= 100_000_000:
         raise UserError("--measurements must be in [1000, 100000000]")
     only = leak_classes.parse(args.leak_class)
     exporters.check_requested(exporters.LEAK, args)
@@ -749,7 +777,7 @@ def cmd_leak(args) -> int:
     store.check_writable()
     settings = Settings(suite=f"leak:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
                         vectors_dir=args.vectors, measure=False, leak=True, leak_classes=only,
-                        leak_seconds=args.seconds, leak_measurements=args.measurements,
+                        leak_seconds=seconds, leak_measurements=measurements, leak_target_effect=target,
                         leak_threshold=args.threshold, cpu_features=cpu_off, label=args.label,
                         seed=args.seed if args.seed > 0 else 1,
                         machine_label=environment.checked_machine_label(args.machine_label))  # fmt: skip

@@ -177,7 +177,8 @@ class Runner:
         if not self.s.leak:
             return
         todo = leak_plan(cells, self.s.leak_classes)
-        budget = leak_check.Budget(self.s.leak_seconds, self.s.leak_measurements, self.s.leak_threshold)
+        budget = leak_check.Budget(self.s.leak_seconds, self.s.leak_measurements, self.s.leak_threshold,
+                                   self.s.leak_target_effect)  # fmt: skip
         for i, (pid, spec, name) in enumerate(todo):
             self.progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
             if not self.pool.offers(pid, spec.alg, spec.op, 0) and pid in self.pool.drivers:

@@ -37,6 +37,7 @@ class Settings:
     leak_seconds: float = 5.0  # per check
     leak_measurements: int = 1_000_000  # per check
     leak_threshold: float = 10.0  # |t| above this is a leak (leak/ttest.py)
+    leak_target_effect: float | None = None  # % of the median: measure until that shift would show (leak/check.py)
     monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
 
     def to_dict(self) -> dict:

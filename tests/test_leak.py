@@ -12,7 +12,7 @@ from conftest import run_cli
 from cryptobench.drivers.registry import C_HOST, C_PLUGINS, REPO
 from cryptobench.errors import UserError
 from cryptobench.leak import classes, ttest
-from cryptobench.leak.check import Budget, run_check
+from cryptobench.leak.check import Budget, LeakResult, run_check
 
 FIXTURE = REPO / "tests" / "fixtures" / "leaky_plugin.c"
 OPENSSL_PLUGIN = C_PLUGINS / "libcb_openssl.so"
@@ -190,6 +190,9 @@ def test_leak_command_reports_stores_and_exits_1_on_a_leak(tmp_path, leaky):
     (["--class", "nope"], "unknown leak class 'nope'"),
     (["--alg", "sha256"], "no leak check applies"),
     (["--seconds", "-1"], "--seconds"),
+    (["--target-effect", "0"], "--target-effect must be a percentage"),
+    (["--target-effect", "nan%"], "--target-effect must be a percentage"),
+    (["--target-effect", "100"], "--target-effect must be a percentage"),
 ])  # fmt: skip
 def test_leak_command_refuses_bad_input_in_one_line(tmp_path, args, said):
     res = run_cli("leak", "--db", tmp_path / "l.db", "--quiet", *args)
@@ -247,3 +250,90 @@ def test_suite_key_leak(tmp_path, value, said):
     else:
         with pytest.raises(UserError, match=said):
             load_suite(str(p))
+
+
+# --- detection limit and --target-effect (issue 29) ---------------------------------------------------
+
+
+def test_needed_and_smallest_effect_are_the_t_scaling():
+    """|t| ≈ (d/σ)·√(N/4): N = 4·(T·σ/d)² measurements for a shift d, d = 2·T·σ/√N for N."""
+    assert ttest.needed(50.0, 1.0, 10.0) == 1_000_000
+    assert ttest.needed(50.0, 100.0, 10.0) == 2 * ttest.MIN_PER_CLASS  # no test counts with fewer
+    assert ttest.smallest_effect(50.0, 1_000_000, 10.0) == pytest.approx(1.0)
+    assert ttest.smallest_effect(32.0, ttest.needed(32.0, 7.8, 10.0), 10.0) == pytest.approx(7.8, rel=1e-3)
+
+
+def test_the_spread_a_shift_meets_predicts_the_t_it_gets():
+    """On normal timings the spread is σ, and a real shift of d gets the t the formula says."""
+    rng = np.random.default_rng(9)
+    a, b = rng.normal(1000, 50, 40_000), rng.normal(1000, 50, 40_000)
+    limits = ttest.crop_limits(np.concatenate([a, b])[:490])
+    sigma = ttest.Crops(a, b, limits).spread(2.0)
+    assert sigma == pytest.approx(50, rel=0.1)
+    predicted = 2.0 / sigma * np.sqrt(80_000 / 4)  # about 5.7
+    assert abs(ttest.strongest(a, b + 2.0, limits).t) == pytest.approx(predicted, abs=2.5)
+
+
+def test_a_stepped_timer_sees_a_shift_smaller_than_its_step_as_a_few_slower_calls():
+    """TSC in 26-tick steps: a 0.05-tick shift moves 0.2% of calls one step, past the tight crops
+    that a smooth shift would seem to move whole (0.0069% of 780 ticks was claimed visible)."""
+    rng = np.random.default_rng(10)
+    x = 754 + 26 * rng.choice(4, 200_000, p=[0.3, 0.45, 0.15, 0.1]).astype(float)
+    limits = ttest.crop_limits(x[:490])
+    crops = ttest.Crops(x[:100_000], x[100_000:], limits)
+    assert ttest.timer_step(x) == 26
+    sigma = crops.spread(0.05)
+    assert sigma is not None and sigma > 10  # the calls' real spread (about 23 ticks), not a rounding's
+
+
+def test_crops_from_running_sums_equal_the_masked_tests():
+    rng = np.random.default_rng(11)
+    x = 754 + 26 * np.floor(rng.gamma(1.5, 2, 30_000))
+    x[rng.random(30_000) < 0.01] += 1e6
+    a, b = x[:15_000], x[15_000:] + 26 * (rng.random(15_000) < 0.3)
+    limits = ttest.crop_limits(x[:490])
+    for got, lim in zip(ttest.tests(a, b, limits)[1:-1], limits, strict=True):
+        ca, cb = a[a < lim], b[b < lim]
+        assert got.least == min(len(ca), len(cb)) and got.t == pytest.approx(ttest.welch_t(ca, cb), abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def openssl_driver():
+    d = Driver("--plugin", OPENSSL_PLUGIN)
+    yield d
+    d.close()
+
+
+@needs_c
+def test_a_check_says_the_smallest_effect_it_could_have_found(openssl_driver):
+    res = run_check(openssl_driver.ask, "c:openssl", "aes-128-gcm", "open", 64, "tag", Budget(seconds=1), seed=1)
+    assert res.status == "no leak detected" and 0 < res.detection_limit < 100
+    assert res.verdict().endswith(f"(smallest it could find: {res.detection_limit:.2g}%)")
+
+
+@needs_c
+def test_a_target_effect_the_cap_stops_short_of_is_not_ruled_out(openssl_driver):
+    res = run_check(openssl_driver.ask, "c:openssl", "aes-128-gcm", "open", 64, "tag",
+                    Budget(seconds=20, measurements=3000, target_effect=0.01), seed=1)  # fmt: skip
+    assert res.status == "no leak detected" and res.target_reached is False
+    assert res.measurements <= 3000 < res.needed
+    assert f"in {res.measurements:,} measurements: too few to rule out a 0.01% effect (needs ~{res.needed:,}" in (
+        res.verdict()
+    )
+    old = {k: v for k, v in res.record().items() if k not in ("target_effect", "needed", "target_reached",
+                                                               "detection_limit")}  # fmt: skip
+    assert LeakResult.from_record(old).verdict() == f"no leak detected in {res.measurements:,} measurements"
+    assert LeakResult.from_record(res.record()).verdict() == res.verdict()
+
+
+@needs_c
+def test_leak_command_with_a_target_effect_measures_until_it_would_show(tmp_path):
+    out = tmp_path / "leak.json"
+    res = run_cli("leak", "--provider", "c:openssl", "--alg", "aes-128-gcm", "--class", "tag", "--size", "64B",
+                  "--target-effect", "1%", "--db", tmp_path / "l.db", "--json", out, "--format", "md", "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    (got,) = json.loads(out.read_text())["leak"]
+    assert got["status"] == "no leak detected" and got["target_effect"] == 1.0 and got["target_reached"] is True
+    assert got["needed"] <= got["measurements"] < 4 * got["needed"] + 50_000  # stopped there, not at a budget
+    assert got["seconds"] < 60 and got["detection_limit"] <= 1.05
+    assert "no leak ≥ 1% detected in" in res.stdout and "enough to find one of that size at \\|t\\| > 10" in res.stdout
