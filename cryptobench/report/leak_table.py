@@ -22,7 +22,8 @@ HEADERS = ["provider", "operation", "classes (A vs B)", "max |t|", "measurements
 NOTE = (
     "Welch's t between two classes of input, timed one call at a time in random order (dudect): on all "
     "measurements, 100 percentile crops and second order; a leak is |t| above the threshold. 'No leak "
-    "detected' is not 'constant-time': it says how many measurements did not show one on this host."
+    "detected' is not 'constant-time': it says how many measurements did not show one on this host, and the "
+    "smallest steady shift (% of the median time) they would have shown (docs/leak.md § Detection limit)."
 )
 BARS = " ▁▂▃▄▅▆▇█"
 
