@@ -34,8 +34,7 @@ class DriverPool:
             self.log(f"{pid}: {why}")
             return None
         try:
-            d = DriverProcess(pid, p.argv(), env=self.env(p))
-            hello = d.hello(timeout=self.timeout)
+            d, hello = self._launch(pid, p)
         except DriverError as e:
             self.broken[pid] = f"driver failed to start: {e}"
             self.log(f"{pid}: {self.broken[pid]}")
@@ -63,20 +62,25 @@ class DriverPool:
         if not ok:
             return why
         try:
-            d = DriverProcess(pid, p.argv(), env=self.env(p))
+            d, hello = self._launch(pid, p)
         except DriverError as e:
-            return f"driver failed to start: {e}"
-        try:
-            hello = d.hello(timeout=self.timeout)
-        except DriverError as e:
-            d.kill()
-            d.close(timeout=1)
             return f"driver failed to start: {e}"
         other = self._other_provider(p, hello)
         if other:
             d.close(timeout=1)
             return other
         return d, hello
+
+    def _launch(self, pid: str, p) -> tuple[DriverProcess, dict]:
+        """A provider's driver process and its hello (start, restart and witnesses alike); a process
+        whose hello fails is killed, not left behind."""
+        d = DriverProcess(pid, p.argv(), env=self.env(p))
+        try:
+            return d, d.hello(timeout=self.timeout)
+        except DriverError:
+            d.kill()
+            d.close(timeout=1)
+            raise
 
     @staticmethod
     def _other_provider(p, hello: dict) -> str | None:
@@ -122,8 +126,7 @@ class DriverPool:
             old.close(timeout=1)
         p = self.registry.get(pid)
         try:
-            d = DriverProcess(pid, p.argv(), env=self.env(p))
-            hello = d.hello(timeout=self.timeout)
+            d, hello = self._launch(pid, p)
         except DriverError as e:
             self.broken[pid] = f"driver could not be restarted: {e}"
             return
