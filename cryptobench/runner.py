@@ -53,6 +53,21 @@ BIG_MESSAGE = 64 * 1024 * 1024  # above this a one-shot-only API is "not offered
 REPLAY_SECONDS = 120.0  # naming the case that crashes a driver is worth this much of a run, not more
 
 
+UNSUPPORTED = object()  # a case the library has no API for (e.g. deterministic ML-DSA signing)
+
+
+def _case_verdicts(cases: list, results: list):
+    """Each known-answer case beside what its driver's result says of it: None when it passed,
+    UNSUPPORTED, or why it failed (run's providers and would-be witnesses are judged alike)."""
+    for case, result in zip(cases, results, strict=True):
+        if not isinstance(result, dict) or result.get("id") != case.id:
+            yield case, "protocol: results out of order"
+        elif "unsupported" in result:
+            yield case, UNSUPPORTED
+        else:
+            yield case, judge(case, result)
+
+
 def _crashed(e: DriverError) -> bool:
     """The driver died by itself (a signal, an exit), rather than being killed after a timeout."""
     return str(e).startswith("driver ")
@@ -454,10 +469,9 @@ class Runner:
         if not isinstance(results, list) or len(results) != len(cases):
             return "failed its known answers (the wrong number of results)"
         passed = 0
-        for case, result in zip(cases, results, strict=True):
-            if isinstance(result, dict) and result.get("id") == case.id and "unsupported" in result:
+        for case, why in _case_verdicts(cases, results):
+            if why is UNSUPPORTED:
                 continue
-            why = judge(case, result) if isinstance(result, dict) and result.get("id") == case.id else "out of order"
             if why is not None:
                 return f"failed its known answers (vector {case.id}: {why})"[:200]
             passed += 1
@@ -545,16 +559,12 @@ class Runner:
         rec = VerifyRecord(pid, alg, "passed")
         sources: dict[str, list[int]] = {}  # source -> [passed, failed, skipped]
         known = self._known.setdefault((pid, alg), {})
-        for case, result in zip(cases, results, strict=True):
+        for case, why in _case_verdicts(cases, results):
             tally = sources.setdefault(source_of(case), [0, 0, 0])
-            if not isinstance(result, dict) or result.get("id") != case.id:
-                why = "protocol: results out of order"
-            elif "unsupported" in result:
+            if why is UNSUPPORTED:
                 rec.skipped += 1  # e.g. deterministic ML-DSA signing the library does not expose
                 tally[2] += 1
                 continue
-            else:
-                why = judge(case, result)
             if why is None:
                 rec.passed += 1
                 tally[0] += 1
