@@ -752,10 +752,11 @@ def cmd_leak(args) -> int:
     _finite(args.threshold, "--threshold", 0, 1e9, "")
     target = _target_effect(args.target_effect)
     # with a target, the budget is what the target needs: --seconds and --measurements are only caps
-    seconds = args.seconds if args.seconds is not None else leak_check.TARGET_SECONDS if target else 5.0
-    measurements = args.measurements if args.measurements is not None else 1_000_000
-    if target and args.measurements is None:
-        measurements = leak_check.TARGET_MEASUREMENTS
+    usual = leak_check.Budget()  # the defaults without a target
+    seconds = args.seconds if args.seconds is not None else leak_check.TARGET_SECONDS if target else usual.seconds
+    measurements = args.measurements
+    if measurements is None:
+        measurements = leak_check.TARGET_MEASUREMENTS if target else usual.measurements
     if not 1000 <= measurements <= 100_000_000:
         raise UserError("--measurements must be in [1000, 100000000]")
     only = leak_classes.parse(args.leak_class)
