@@ -1104,13 +1104,7 @@ def cmd_check_driver(args) -> int:
             if globs is not None:  # named: used or refused in one line
                 print(f"{pid:<26} not checked: {why}")
             continue
-        start = lambda p=p: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
-        found[pid] = drivercheck.check(p.driver_id, start, args.timeout)  # the id its hello must name
-        bad = found[pid]
-        broken = len({v.rule for v in bad})
-        print(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if bad else 'ok'}")
-        for v in bad:
-            print(f"  {printable(str(v))}")
+        found[pid] = _check_rules(registry, pid, args.timeout)
     if not found:
         raise UserError("no built provider to check (`cryptobench doctor` says what to build)")
     if args.json:
@@ -1118,6 +1112,21 @@ def cmd_check_driver(args) -> int:
         write_atomic(args.json, json.dumps({"rules": {k: d for k, (_, d) in drivercheck.RULES.items()},
                                             "providers": doc}, indent=2) + "\n")  # fmt: skip
     return 1 if any(found.values()) else 0
+
+
+def _check_rules(registry: Registry, pid: str, timeout: float, algs: set[str] | None = None) -> list:
+    """check-driver's rules on one provider's driver (of `algs`' cells only, when given), each broken
+    one printed under a line naming how many: what check-driver and plugin check print alike."""
+    from . import drivercheck
+
+    p = registry.get(pid)
+    start = lambda: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
+    found = drivercheck.check(p.driver_id, start, timeout, algs=algs)  # the id its hello must name
+    broken = len({v.rule for v in found})
+    print(printable(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if found else 'ok'}"))
+    for v in found:
+        print(f"  {printable(str(v))}")
+    return found
 
 
 def cmd_plugin(args) -> int:
@@ -1139,7 +1148,7 @@ def _plugin_check(args) -> int:
     import json
     import tempfile
 
-    from . import drivercheck, plugin_check
+    from . import plugin_check
 
     _finite(args.timeout, "--timeout", 0, 86400, "seconds")
     registry = Registry(plugins=[args.target], load_timeout=args.timeout)  # one line when it cannot be loaded
@@ -1164,13 +1173,7 @@ def _plugin_check(args) -> int:
             return 130
         results = json.loads(out.read_text())["results"] if out.exists() else None
     results = [r for r in results if r.get("provider") == pid] if results is not None else None
-    p = registry.get(pid)
-    start = lambda: DriverProcess(p.id, p.argv(), env=registry.env_for(p))  # noqa: E731
-    found = drivercheck.check(p.driver_id, start, args.timeout, algs=set(algs))
-    broken = len({v.rule for v in found})
-    print(printable(f"{pid:<26} {f'{broken} of {len(drivercheck.RULES)} rules broken' if found else 'ok'}"))
-    for v in found:
-        print(f"  {printable(str(v))}")
+    found = _check_rules(registry, pid, args.timeout, set(algs))
     passed, line = plugin_check.verdict(pid, algs, results, found)
     print(printable(line))
     return 0 if passed else 1
