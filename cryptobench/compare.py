@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import probe, stats
+from . import noise_level, probe, stats
 from .errors import UserError
 from .store.model import CellRecord, RunRecord
 
@@ -85,6 +85,7 @@ class Comparison:
     clock_hz: dict[str, float] = field(default_factory=dict)  # machines: each one's highest reported clock
     host: HostShift | None = None  # runs: how the host moved between them (the probe)
     host_unknown: str = ""  # runs: why the host's move cannot be told
+    noise_levels: dict = field(default_factory=dict)  # run id -> noise_level.NoiseLevel: each run's conditions
 
     def per_cycle(self, label: str, p: Pair) -> tuple[float, float, float] | None:
         """The time ratio per cycle (machines with known clocks): times scaled by each one's clock."""
@@ -139,6 +140,7 @@ def compare_runs(
     label_a, label_b = f"run {run_a.id}", f"run {run_b.id}"
     comp = Comparison("runs", label_a, [label_b], noise, [run_a, run_b])
     comp.host, comp.host_unknown = host_shift(run_a, run_b, noise)
+    comp.noise_levels = {r.id: noise_level.measure(r, cs) for r, cs in (a, b)}
     comp.pairs[label_b] = [_pair(k, ka[k], kb[k], noise) for k in ka if k in kb]
     comp.only_reference = [_describe(k) for k in ka if k not in kb]
     comp.only_subject = [_describe(k) for k in kb if k not in ka]
@@ -160,6 +162,7 @@ def compare_providers(run: RunRecord, cells: list[CellRecord], providers: list[s
             raise UserError(f"provider {p!r} has no measured cell in run {run.id} (providers in it: {known})")
     ref_label, subjects = providers[0], providers[1:]
     comp = Comparison("providers", ref_label, subjects, noise, [run])
+    comp.noise_levels = {run.id: noise_level.measure(run, cells)}
     ref = by_provider[ref_label]
     for s in subjects:
         sub = by_provider[s]
@@ -187,6 +190,7 @@ def compare_machines(runs: list[tuple[str, RunRecord, list[CellRecord]]], noise:
     (ref_label, _, ref_cells), subjects = runs[0], runs[1:]
     ref = {(c.provider, *c.key): c for c in _ok(ref_cells)}
     comp = Comparison("machines", ref_label, [s[0] for s in subjects], noise, [r for _, r, _ in runs])
+    comp.noise_levels = {r.id: noise_level.measure(r, cs) for _, r, cs in runs}
     for label, run, _ in runs:
         hz = (run.env.get("machine_limits") or {}).get("max_hz")
         if isinstance(hz, int | float) and hz > 0:

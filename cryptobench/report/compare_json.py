@@ -20,6 +20,9 @@ def to_dict(comp: Comparison) -> dict:
         "clock_hz": comp.clock_hz,  # machines: each one's highest reported clock (nominal)
         "summary": {"compared": total, "same": same, "median_change_percent": comp.shift()},
         "host_probe": _host(comp),
+        "noise_levels": [
+            {"run": r.id, **comp.noise_levels[r.id].record()} for r in comp.runs if r.id in comp.noise_levels
+        ],
         "pairs": [
             {
                 "subject": label,

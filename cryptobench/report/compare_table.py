@@ -97,6 +97,23 @@ def host_lines(comp: Comparison) -> list[str]:
     return out
 
 
+def noise_lines(comp: Comparison) -> list[str]:
+    """Each run's noise level (noise_level.py), so the conditions the runs were measured in sit side by side."""
+    named = comp.mode == "machines"
+    labels = [comp.reference_label, *comp.subject_labels] if named else [f"run {r.id}" for r in comp.runs]
+    levels = [(label, comp.noise_levels.get(r.id)) for label, r in zip(labels, comp.runs, strict=False)]
+    out = [f"Noise level of {label}{f' (run {r.id})' if named else ''}: {n.text()}"
+           for (label, n), r in zip(levels, comp.runs, strict=False) if n is not None]  # fmt: skip
+    known = {n.level for _, n in levels if n is not None and n.level != "unknown"}
+    if len(known) > 1:
+        out.append(
+            "Caution: the runs were measured in different conditions ("
+            + ", ".join(f"{label} {n.level}" for label, n in levels if n is not None)
+            + "): a difference common to many cells may be the machine's, not the code's."
+        )
+    return out
+
+
 def summary_lines(comp: Comparison) -> list[str]:
     same, total = comp.same_fraction()
     faster = sum(p.verdict == stats.FASTER for p in comp.all_pairs())
@@ -109,6 +126,7 @@ def summary_lines(comp: Comparison) -> list[str]:
         f"{same} same (within noise), {faster} faster, {slower} slower, {unclear} unclear.",
         verdict_legend(comp.noise, "Δ time"),
     ]
+    lines[2:2] = noise_lines(comp)
     if comp.mode == "machines":
         clocks = ", ".join(f"{m} {comp.clock_hz[m] / 1e9:.2f} GHz" if m in comp.clock_hz else f"{m} unknown"
                            for m in [comp.reference_label, *comp.subject_labels])  # fmt: skip

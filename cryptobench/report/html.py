@@ -528,6 +528,7 @@ def render(rep: Report, library_src: str | None = None) -> str:
         + f" · <span class='status {status_cls}'>{esc(str(run.status))}</span>"
         + f" · started {esc(str(run.started))} · finished {esc(str(run.finished or 'unfinished'))}",
         "</p>",
+        f'<p class="meta noise-level">noise level {esc(rep.noise_level.text())}</p>' if rep.noise_level else "",
         _summary_counts(rep),
         "</header>",
         "<nav>"

@@ -44,6 +44,8 @@ def environment_lines(rep: Report) -> list[str]:
         f"- **System** {e.get('kernel')} · governor {e.get('governor')} · load {e.get('load_start')} → {e.get('load_end', '?')}",
         f"- **cryptobench** {e.get('cryptobench')} (commit {e.get('git_commit')}) · baseline `{rep.baseline}` · noise threshold {rep.noise * 100:g}%",
     ]
+    if rep.noise_level is not None:  # the machine's conditions, to compare two runs' at a glance
+        lines.insert(1, f"- **Noise level** {rep.noise_level.text()}")
     if run.settings.get("cpu_features"):
         affected = sorted(p for p, h in run.providers.items() if h.get("cpu_features_off"))
         cap = next((h["openssl_ia32cap"] for h in run.providers.values() if h.get("openssl_ia32cap")), "?")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import algorithms, analysis, cycles, precision, stats
+from .. import algorithms, analysis, cycles, noise_level, precision, stats
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
@@ -114,6 +114,7 @@ class Report:
     binding_costs: list[dict] = field(default_factory=list)
     units: tuple[str, ...] = ("ns", "mbs", "ops")  # the figures tables show (`--unit`, report/cells.py)
     cycles_hz: float | None = None  # the invariant TSC's rate (cycles.py), None: no cycles shown
+    noise_level: noise_level.NoiseLevel | None = None  # how disturbed the machine was (noise_level.py)
 
     @property
     def rows(self) -> list[Row]:
@@ -243,6 +244,7 @@ def build_report(
         normalise=normalise,
         binding_costs=analysis.binding_costs(overheads),
         cycles_hz=cycles.rate_of(run.env),
+        noise_level=noise_level.measure(run, cells),
     )
 
 

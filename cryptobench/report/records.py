@@ -83,6 +83,7 @@ def to_dict(rep: Report) -> dict:
         "providers": run.providers,
         "baseline": rep.baseline,
         "noise_threshold": rep.noise,
+        "noise_level": rep.noise_level.record() if rep.noise_level else None,
         "verification": [v.__dict__ for v in rep.verifications],
         "cells": [
             {

@@ -1,0 +1,100 @@
+"""A run's noise level: one figure saying how disturbed the machine was while the run measured.
+
+Two readings the run already stores, so old runs get a level too:
+
+- disturbed batches: the share of timed batches (samples) that ran at least SLOW times their own
+  cell's fast level (the cell's 10th percentile). A co-tenant's burst, a frequency step or a
+  migration slows the batches it lands on; a quiet machine leaves nearly all of them at the fast
+  level. Batches, not rounds: a paired round is one batch, so a share of batches means the same
+  thing whether the run paired its providers or not. Cells of one operation per batch (RSA key
+  generation's prime search) vary by themselves and are left out.
+- the host probe's spread: half the distance between the 10th and 90th percentiles of the probe's
+  readings (probe.py: a fixed SHA-256 workload timed every few seconds all through the run),
+  relative to their median. It sees slow moments between cells that the cells' own rounds miss.
+
+The level is the worse of the two against fixed bounds, so two runs' conditions can be compared at
+a glance: quiet (figures move by less than the 2% a verdict resolves), noisy (one batch in five
+disturbed, or a host moving by ±10%), moderate between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import stats
+from .store.model import CellRecord, RunRecord
+
+SLOW = 1.25  # a batch this much slower than its cell's fast level was disturbed (report.model's BUSY_ROUND_SPREAD)
+MIN_SAMPLES = 5  # fewer batches than this give no fast level to measure a cell's others against
+MIN_READINGS = 3  # the probe's spread needs this many readings
+QUIET = {"disturbed": 0.05, "probe": 0.02}  # at most this: quiet
+NOISY = {"disturbed": 0.20, "probe": 0.10}  # above this: noisy
+LEVELS = ("quiet", "moderate", "noisy")
+
+
+@dataclass(frozen=True)
+class NoiseLevel:
+    level: str  # quiet | moderate | noisy | unknown (nothing to judge by)
+    disturbed: float | None  # share of batches at least SLOW times their cell's fast level
+    batches: int  # batches judged
+    probe_spread: float | None  # ± half the probe's p10-p90 range over its median
+    probe_readings: int
+
+    def text(self) -> str:
+        """The line every report header shows: 'noisy · 41% of 380 batches disturbed (...) · host probe ±23% (...)'."""
+        if self.disturbed is None:
+            batches = "no cell with enough batches to judge"
+        else:
+            batches = f"{self.disturbed * 100:.0f}% of {self.batches} batches disturbed (≥{(SLOW - 1) * 100:.0f}% over their cell's fastest tenth)"
+        n = self.probe_readings
+        if self.probe_spread is None:
+            probe = f"host probe: {n} reading{'' if n == 1 else 's'}, too few for a spread"
+        else:
+            probe = f"host probe ±{self.probe_spread * 100:.1f}% (p10-p90, {n} readings)"
+        return f"{self.level} · {batches} · {probe}"
+
+    def record(self) -> dict:
+        """As the JSON result stores it (docs/results-schema.md, `noise_level`)."""
+        return {
+            "level": self.level,
+            "disturbed_share": None if self.disturbed is None else round(self.disturbed, 4),
+            "batches": self.batches,
+            "slow_factor": SLOW,
+            "probe_spread": None if self.probe_spread is None else round(self.probe_spread, 4),
+            "probe_readings": self.probe_readings,
+        }
+
+
+def measure(run: RunRecord, cells: list[CellRecord]) -> NoiseLevel:
+    disturbed, batches = _disturbed(cells)
+    readings = [float(ns) for _, ns in (run.env.get("probe") or {}).get("readings") or []
+                if isinstance(ns, int | float) and ns > 0]  # fmt: skip
+    spread = _spread(readings) if len(readings) >= MIN_READINGS else None
+    share = disturbed / batches if batches else None
+    grades = [_grade(share, "disturbed"), _grade(spread, "probe")]
+    known = [g for g in grades if g is not None]
+    level = LEVELS[max(known)] if known else "unknown"
+    return NoiseLevel(level, share, batches, spread, len(readings))
+
+
+def _disturbed(cells: list[CellRecord]) -> tuple[int, int]:
+    slow = total = 0
+    for c in cells:
+        if not c.measured or (c.batch or 0) <= 1 or len(c.samples_ns) < MIN_SAMPLES:
+            continue
+        per_op = sorted(c.per_op_ns)
+        fast = stats.quantile(per_op, 0.10)
+        slow += sum(x >= SLOW * fast for x in per_op)
+        total += len(per_op)
+    return slow, total
+
+
+def _spread(readings: list[float]) -> float:
+    xs = sorted(readings)
+    return (stats.quantile(xs, 0.90) - stats.quantile(xs, 0.10)) / 2 / stats.median(xs)
+
+
+def _grade(value: float | None, what: str) -> int | None:
+    if value is None:
+        return None
+    return 0 if value <= QUIET[what] else 2 if value > NOISY[what] else 1
