@@ -17,6 +17,7 @@ from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .fleet import commands as fleet
+from .icount import metrics as icount_metrics
 from .leak.check import leak_plan
 from .leak.classes import CLASSES as LEAK_CLASSES
 from .outputs import check_writable, write_atomic
@@ -43,6 +44,7 @@ EXAMPLES = {
   cryptobench run --machine-label 'pi5, 2.4 GHz'      # this machine's name in `runs` and the reports
   cryptobench run --precision 0.5                     # aim every cell at a ±0.5% interval (default: ±1%)
   cryptobench run --unit cpb,mbs                      # TSC reference cycles per byte beside MB/s
+  cryptobench run --metric instructions --provider c:openssl --alg sha256   # instructions/op, exact on a busy machine
 exit status: 0 when every cell was measured (or is not offered), 1 when a cell, a verification or a
   cross-verification failed or --leak found a leak (the last line names them), 2 when it could not run
   (bad input, no database), 130 when interrupted (every cell measured so far is kept)""",
@@ -251,6 +253,13 @@ def _parser() -> argparse.ArgumentParser:
         "--leak",
         action="store_true",
         help="after the run, the leak checks of its cells (as `cryptobench leak`; suite key `leak`)",
+    )
+    r.add_argument(
+        "--metric",
+        action="append",
+        metavar="LIST",
+        help="what to measure: time (default), instructions (instructions per operation of the native drivers, "
+        "counted by valgrind or hardware counters, docs/measurement.md); repeatable, e.g. time,instructions",
     )
     r.add_argument("--quiet", action="store_true", help="no progress output")
 
@@ -580,6 +589,7 @@ def _finite(value: float | None, flag: str, low: float, high: float, unit: str) 
 
 
 def _check_run_args(args) -> None:
+    icount_metrics.parse(args.metric)  # an unknown metric is refused before anything runs
     scaling.parse_workers(args.workers)  # refused before anything runs
     _units(args)  # an unknown unit is refused before anything runs
     _finite(args.time_per_cell, "--time-per-cell", 0, 3600, "seconds")
@@ -655,6 +665,7 @@ def cmd_run(args) -> int:
         leak=args.leak or suite.leak,
         leak_classes=suite.leak_classes,
         job=args.job,
+        metrics=icount_metrics.parse(args.metric),
     )
     runner = Runner(store, registry, settings, make_progress(args.quiet))
     code = 0

@@ -36,6 +36,7 @@ from .driverpool import DriverPool
 from .drivers.client import DriverProcess
 from .drivers.registry import Registry
 from .errors import DriverError
+from .icount.phase import run_phase as count_instructions
 from .interrupts import shielded
 from .leak import check as leak_check
 from .leak.check import leak_plan
@@ -108,6 +109,7 @@ class Runner:
         self._budget = float("inf")  # the run's: cells x providers x time per cell (set by run)
         self._scaled: list[dict] = []  # --workers: scaling.Scaled records
         self._leaks: list[dict] = []  # --leak: leak.check.LeakResult records
+        self._icount: dict | None = None  # --metric instructions: icount/phase.py's record
 
     # --- the run -----------------------------------------------------------
 
@@ -121,7 +123,8 @@ class Runner:
             for pid in providers:
                 self._start(run_id, pid)
             self._verify_all(run_id, cells)
-            if not self.s.measure:  # `cryptobench verify` / `leak`: everything but the throughput timing
+            if not self.s.measure or "time" not in self.s.metrics:  # verify, leak, instruction counts alone
+                self._icount = count_instructions(self, cells)
                 self._leak(cells)
                 self.progress.finish()
                 self.store.finish_run(run_id, "complete", now(), self._end_env(measured=False))
@@ -140,6 +143,7 @@ class Runner:
             self._sharpen(run_id, cells, tracks, budget)
             self._scale(cells)
             self._leak(cells)
+            self._icount = count_instructions(self, cells)
             self.progress.finish()
             self.store.finish_run(run_id, "complete", now(), self._end_env())
         except KeyboardInterrupt:
@@ -233,6 +237,8 @@ class Runner:
             env["scaling"] = self._scaled
         if self._leaks:
             env["leak"] = self._leaks
+        if self._icount:
+            env["instructions"] = self._icount
         return env
 
     # --- drivers -------------------------------------------------------------

@@ -39,6 +39,7 @@ class Settings:
     leak_threshold: float = 10.0  # |t| above this is a leak (leak/ttest.py)
     leak_target_effect: float | None = None  # % of the median: measure until that shift would show (leak/check.py)
     monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
+    metrics: list[str] = field(default_factory=lambda: ["time"])  # --metric: time, instructions (icount/)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)

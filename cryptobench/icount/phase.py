@@ -125,7 +125,7 @@ def count_cells(cells: list[CellSpec], registry, pool, refuse: Callable[[str, Ce
     """Every cell's instruction count (the run's `env["instructions"]`): what counted, the CPU
     features it saw, and a record per (provider, cell)."""
     started = time.monotonic()
-    choice = counters.choose(getattr(settings, "counter", ""))
+    choice = counters.choose()
     prefix = ["valgrind", "-q", "--tool=none"] if choice.method == "valgrind" else []
     out = {"method": choice.method, "tool": choice.tool, "why_not_perf": choice.why_not_perf,
            "tolerance": TOLERANCE, "cpu": cpu.features(prefix) if choice.method else {}, "records": []}  # fmt: skip
@@ -165,3 +165,10 @@ def count_cells(cells: list[CellSpec], registry, pool, refuse: Callable[[str, Ce
             records.append(_record(spec, pid, status, detail, per_op=sum(counts) / 2, counts=counts, batch=a[1]))
     out["seconds"] = round(time.monotonic() - started, 1)
     return out
+
+
+def run_phase(runner, cells: list[CellSpec]) -> dict | None:
+    """The runner's one call: the run's counts when `--metric instructions` asked for them, else None."""
+    if "instructions" not in getattr(runner.s, "metrics", ["time"]):
+        return None
+    return count_cells(cells, runner.registry, runner.pool, runner._unmeasurable, runner.s, runner.progress)
