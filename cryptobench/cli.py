@@ -12,7 +12,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from . import __version__, algorithms, cpufeatures, environment, scaling
+from . import __version__, algorithms, cpufeatures, duet, environment, scaling
 from .drivers.client import DriverProcess
 from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
@@ -223,6 +223,19 @@ def _parser() -> argparse.ArgumentParser:
         help="the 95%% interval each cell aims for, as +-PCT of its median (default: the suite's, 1). A cell "
         "stops early once its reported interval is that tight; the budget left over then goes to the cells "
         "still wider, widest first; the report names the cells that did not get there and why",
+    )
+    r.add_argument(
+        "--no-pairing",
+        action="store_true",
+        help="measure each provider of a cell in rounds of several batches and compare medians with independent "
+        "intervals (the design before pairing; for comparing the two). By default providers take turns batch for "
+        "batch and each speed-vs-baseline interval comes from the pairs (docs/measurement.md)",
+    )
+    r.add_argument(
+        "--duet",
+        action="store_true",
+        help="lockstep pairs: the baseline's and each other provider's batch run at the same moment, each driver "
+        "pinned to a core of its own (needs 2 cores; opt-in: measure whether it helps on your host, bench/duet)",
     )
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
@@ -598,6 +611,10 @@ def _check_run_args(args) -> None:
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
     if args.passes < 1:
         raise UserError(f"--passes must be at least 1, not {args.passes}")
+    if args.duet and args.no_pairing:
+        raise UserError("--duet pairs batches at the same moment; it cannot go with --no-pairing")
+    if args.duet:
+        duet.two_cores()  # refused now, in one line, not after verification
     if args.precision is not None:
         _finite(args.precision, "--precision", 0, 100, "percent")
     if args.vectors and not Path(args.vectors).is_dir():
@@ -660,6 +677,8 @@ def cmd_run(args) -> int:
         layout=args.layout or suite.layout,
         cpu_features=cpu_off,
         passes=args.passes,
+        paired=not args.no_pairing,
+        duet=args.duet,
         max_rel_ci=(args.precision if args.precision is not None else suite.precision) / 100,
         workers=scaling.parse_workers(args.workers or suite.workers),
         leak=args.leak or suite.leak,

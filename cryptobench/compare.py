@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import noise_level, probe, stats
+from . import noise_level, paired, probe, stats
 from .errors import UserError
 from .store.model import CellRecord, RunRecord
 
@@ -29,6 +29,11 @@ class Pair:
     @property
     def alg(self) -> str:
         return self.reference.alg
+
+    @property
+    def pairs(self) -> int:
+        """How many batch-for-batch pairs made the interval (0: the two medians' independent intervals)."""
+        return getattr(self.ratio, "pairs", 0)
 
 
 HOST_LIMIT = 0.10  # the host probe moved more than this: cells cannot be told from the host
@@ -124,10 +129,12 @@ def _describe(key: tuple) -> str:
     return f"{provider + ' ' if provider else ''}{alg} {op} {format_size(size)}{chunk_s}"
 
 
-def _pair(key, ref: CellRecord, sub: CellRecord, noise: float) -> Pair:
+def _pair(key, ref: CellRecord, sub: CellRecord, noise: float, same_run: bool = False) -> Pair:
+    """One compared cell. Two providers of one run measured in pair rounds get the paired ratio
+    (paired.py); cells of two runs or machines were never measured together: independent interval."""
     rs = ref.summary()
     ss = sub.summary()
-    r = stats.ratio(ss, rs)
+    r = (paired.ratio(sub.pair_side, ref.pair_side) if same_run else None) or stats.ratio(ss, rs)
     return Pair(key, ref, sub, rs, ss, r, stats.verdict(r, noise))
 
 
@@ -166,7 +173,7 @@ def compare_providers(run: RunRecord, cells: list[CellRecord], providers: list[s
     ref = by_provider[ref_label]
     for s in subjects:
         sub = by_provider[s]
-        comp.pairs[s] = [_pair(k, ref[k], sub[k], noise) for k in ref if k in sub]
+        comp.pairs[s] = [_pair(k, ref[k], sub[k], noise, same_run=True) for k in ref if k in sub]
         comp.only_subject += [f"{s}: {_describe(k)}" for k in sub if k not in ref]
     every_subject = set().union(*(by_provider[s].keys() for s in subjects))
     comp.only_reference = [f"{ref_label}: {_describe(k)}" for k in ref if k not in every_subject]

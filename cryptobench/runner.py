@@ -14,6 +14,7 @@ written to the store at once; nothing measured is lost to a later fault.
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 from . import (
@@ -23,9 +24,11 @@ from . import (
     crosscheck,
     cycles,
     differential,
+    duet,
     environment,
     hoststate,
     memory,
+    paired,
     plausibility,
     sampler,
     scaling,
@@ -106,10 +109,13 @@ class Runner:
         self.limits: dict | None = None  # this machine's bandwidth and clock (plausibility.py)
         self.probe = HostProbe(registry, settings.timeout)  # the host's speed all through the run (probe.py)
         self._spent = 0.0  # seconds of measuring so far, every cell and provider
+        self._spent_lock = threading.Lock()
         self._budget = float("inf")  # the run's: cells x providers x time per cell (set by run)
         self._scaled: list[dict] = []  # --workers: scaling.Scaled records
         self._leaks: list[dict] = []  # --leak: leak.check.LeakResult records
         self._icount: dict | None = None  # --metric instructions: icount/phase.py's record
+        self._pair_round: dict[CellSpec, int] = {}  # each cell's next pair round number (paired.py)
+        self._lockstep: duet.Lockstep | None = None  # --duet: runs a pair's two batches at once (duet.py)
 
     # --- the run -----------------------------------------------------------
 
@@ -160,6 +166,8 @@ class Runner:
             with shielded(self.progress.log):
                 self.pool.stop_all()
                 self.probe.stop()
+                if self._lockstep is not None:
+                    self._lockstep.close()
         return run_id
 
     def _scale(self, cells: list[CellSpec]) -> None:
@@ -647,8 +655,10 @@ class Runner:
             self._probe_for([tracks[(spec, pid)] for pid in active])
         for pid in active:
             tracks[(spec, pid)].paused = False
+        if self.s.paired and len(active) >= 2:
+            self._measure_paired(index, spec, active, tracks, pass_no)
         rotation = 0
-        while True:
+        while True:  # alone (or left alone when the others failed): rounds of several samples
             pending = [pid for pid in active if not tracks[(spec, pid)].done and not tracks[(spec, pid)].paused]
             if not pending:
                 break
@@ -665,6 +675,84 @@ class Runner:
                 self._store_cell(run_id, spec, pid, tracks[(spec, pid)])
                 del tracks[(spec, pid)]
 
+    def _measure_paired(self, index: int, spec: CellSpec, active: list[str], tracks: dict, pass_no: int) -> None:
+        """Pair rounds (paired.py): every provider still going gets one batch per round, in ABBA order,
+        until the cell's paired ratios meet the target or its budget for this pass is spent. With
+        --duet, the reference and each other provider in turn run their batches at once (duet.py)."""
+        while True:
+            pending = [pid for pid in active if not tracks[(spec, pid)].done and not tracks[(spec, pid)].paused]
+            if len(pending) < 2:
+                return
+            k = self._pair_round.get(spec, 0)
+            if self.s.duet:
+                ref = self._reference(pending)
+                for pid in paired.order([p for p in pending if p != ref], k):
+                    self._duet_round(index, spec, [ref, pid], tracks, pass_no, self._next_pair_round(spec))
+            else:
+                self._next_pair_round(spec)
+                for pid in paired.order(pending, k):
+                    self.progress.cell(index, spec, pid)
+                    self._round(spec, pid, tracks[(spec, pid)], pass_no, pair_round=k)
+            self._decide_paired(spec, pending, tracks, pass_no)
+
+    def _next_pair_round(self, spec: CellSpec) -> int:
+        k = self._pair_round.get(spec, 0)
+        self._pair_round[spec] = k + 1
+        return k
+
+    def _duet_round(self, index: int, spec: CellSpec, pids: list[str], tracks: dict, pass_no: int, k: int) -> None:
+        """One pair round of --duet: both sides' batches at the same moment, each on its own pinned core."""
+        if self._lockstep is None:
+            self._lockstep = duet.Lockstep()
+        sides = []
+        for pid in pids:
+            self.progress.cell(index, spec, pid)
+            try:
+                os_pid = self.pool.live(pid).pid
+            except DriverError:
+                os_pid = 0  # _round says why, on this cell's account
+            sides.append((os_pid, lambda pid=pid: self._round(spec, pid, tracks[(spec, pid)], pass_no, pair_round=k)))
+        self._lockstep.run(sides)
+
+    def _reference(self, providers: list[str]) -> str:
+        """Whom a paired cell's ratios are taken against: the baseline when it is measured, else the first."""
+        return self.s.baseline if self.s.baseline in providers else providers[0]
+
+    def _paired_halfwidth(self, spec: CellSpec, providers: list[str], tracks: dict) -> float:
+        """The widest paired ratio's relative half-width among `providers` against their reference
+        (inf while any has too few pairs)."""
+        ref = self._reference(providers)
+        base = sampler.side(tracks[(spec, ref)])
+        return max(
+            (paired.halfwidth(paired.ratio(sampler.side(tracks[(spec, p)]), base)) for p in providers if p != ref),
+            default=float("inf"),
+        )
+
+    def _decide_paired(self, spec: CellSpec, pending: list[str], tracks: dict, pass_no: int) -> None:
+        """The cell's providers go on, pause or stop together: on the paired ratios' interval, and on
+        their mean spent time (one provider's slower requests must not end the pairing for all)."""
+        live = [pid for pid in pending if not tracks[(spec, pid)].done]  # a failure ended its track
+        if len(live) < 2:
+            for pid in live:
+                sampler.decide(spec, tracks[(spec, pid)], self.s, pass_no)
+            return
+        enough = min(len(tracks[(spec, p)].pair_rounds) for p in live) >= self.s.min_samples
+        tight = enough and self._paired_halfwidth(spec, live, tracks) <= self.s.max_rel_ci
+        spent = sum(tracks[(spec, p)].spent for p in live) / len(live)
+        for pid in live:
+            sampler.decide(spec, tracks[(spec, pid)], self.s, pass_no, tight=tight, spent=spent)
+
+    def _cell_halfwidth(self, spec: CellSpec, tracks: dict) -> float:
+        """What the precision passes rank a cell by: the paired ratios' half-width when it was paired,
+        else its widest provider's median interval."""
+        going = [pid for (c, pid), t in tracks.items() if c == spec and not t.done and t.samples]
+        if not going:
+            return 0.0
+        everyone = [pid for (c, pid), t in tracks.items() if c == spec and not t.failed and t.samples]
+        if self.s.paired and len(everyone) >= 2:
+            return self._paired_halfwidth(spec, everyone, tracks)
+        return max(sampler.halfwidth(tracks[(spec, pid)]) for pid in going)
+
     def _probe_for(self, active: list[Track]) -> None:
         """A host probe reading (at most one a second), remembered by the tracks about to be measured."""
         self.probe.maybe_take()
@@ -680,10 +768,8 @@ class Runner:
         pass_no = max(1, self.s.passes)
         last_said = ""
         while self._spent < budget:
-            wide: dict[CellSpec, float] = {}
-            for (spec, _pid), t in tracks.items():
-                if not t.done and t.samples:
-                    wide[spec] = max(wide.get(spec, 0.0), sampler.halfwidth(t))
+            wide = {spec: self._cell_halfwidth(spec, tracks) for (spec, _pid), t in tracks.items()
+                    if not t.done and t.samples}  # fmt: skip
             if not wide:
                 break
             t0 = time.monotonic()  # fresh processes are part of what precision costs: counted in the budget
@@ -724,9 +810,10 @@ class Runner:
                 return v.detail if v else "failed: not verified"
         return None
 
-    def _round(self, spec: CellSpec, pid: str, track: Track, pass_no: int) -> None:
-        """One request to one provider's driver: ask what the sampler says, check, absorb, decide."""
-        req = sampler.request_for(spec, track, self.s)
+    def _round(self, spec: CellSpec, pid: str, track: Track, pass_no: int, pair_round: int = -1) -> None:
+        """One request to one provider's driver: ask what the sampler says, check, absorb, decide (a
+        paired round's decision is the cell's, after every provider's turn: _decide_paired)."""
+        req = sampler.request_for(spec, track, self.s, in_pair=pair_round >= 0)
         t0 = time.monotonic()
         host_before = hoststate.cpu_times()
         try:
@@ -748,10 +835,12 @@ class Runner:
         finally:
             elapsed = time.monotonic() - t0
             track.spent += elapsed
-            self._spent += elapsed
+            with self._spent_lock:  # --duet's two sides finish at once, in two threads
+                self._spent += elapsed
             track.host.add(host_before, hoststate.cpu_times())
-        sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0))
-        sampler.decide(spec, track, self.s, pass_no)
+        sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0), pair_round)
+        if pair_round < 0:
+            sampler.decide(spec, track, self.s, pass_no)
 
     # --- storing ---------------------------------------------------------------
 
@@ -772,6 +861,8 @@ class Runner:
             extra["host"] = host
         if track.probe_ns:
             extra["probe_ns"] = round(stats.median(track.probe_ns), 2)
+        if any(r >= 0 for r in track.pair_rounds):
+            extra["pair_rounds"] = track.pair_rounds  # each sample's pair round: the pairs (paired.py)
         if track.ticks and len(track.ticks) == len(track.samples):
             extra["tsc_ticks"] = track.ticks  # the driver's counter beside each sample (cycles.py)
         if track.samples and track.batch:

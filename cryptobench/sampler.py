@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from . import fixed_input, stats
+from . import fixed_input, paired, stats
 from .hoststate import HostTally
 from .planner import CellSpec
 from .settings import Settings
@@ -41,6 +41,7 @@ class Track:
     host: HostTally = field(default_factory=HostTally)  # steal and other load over its rounds
     probe_ns: list[float] = field(default_factory=list)  # host probe readings taken while it was measured
     ticks: list[int] | None = field(default_factory=list)  # samples_tsc of every round; None once one had none
+    pair_rounds: list[int] = field(default_factory=list)  # each sample's pair round (paired.py); -1: unpaired
 
     @property
     def median_sample(self) -> float:
@@ -53,18 +54,24 @@ def one_per_sample(spec: CellSpec) -> bool:
     return spec.op == "keygen" and spec.alg.startswith("rsa-")
 
 
-def samples_for(spec: CellSpec, track: Track, s: Settings) -> int:
+def samples_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False) -> int:
     """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
-    chunks) still interleave and stop near their budget; the first round only calibrates."""
+    chunks) still interleave and stop near their budget; the first round only calibrates. A paired
+    round (paired.py) is one batch: the finest grain the protocol has."""
     if track.rounds == 0:
         return 2
+    if in_pair:
+        return 1
     fit = int((spec.budget or s.time_per_cell) * 1e9 / 4 / max(track.median_sample, 1))
     return max(1, min(s.samples_per_round, fit))
 
 
-def request_for(spec: CellSpec, track: Track, s: Settings) -> dict:
-    """The next `bench` request: the first round calibrates after a long warm-up, later ones reuse the batch."""
+def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False) -> dict:
+    """The next `bench` request: the first round calibrates after a long warm-up, later ones reuse the
+    batch. A paired round's warm-up is short: the code ran a batch ago, and a warm-up as long as the
+    batch would halve the pairs a budget buys."""
     a = spec.algorithm
+    warmup = s.warmup_first_ns if track.rounds == 0 else (s.warmup_paired_ns if in_pair else s.warmup_ns)
     req = {
         "cmd": "bench",
         "alg": spec.alg,
@@ -74,8 +81,8 @@ def request_for(spec: CellSpec, track: Track, s: Settings) -> dict:
         "seed": s.seed,
         "batch": track.batch,
         "target_ns": s.target_ns,
-        "warmup_ns": s.warmup_first_ns if track.rounds == 0 else s.warmup_ns,
-        "samples": samples_for(spec, track, s),
+        "warmup_ns": warmup,
+        "samples": samples_for(spec, track, s, in_pair),
     }
     if a.key_len:
         req["key"] = fixed_input.cell_key(a.key_len)
@@ -86,9 +93,11 @@ def request_for(spec: CellSpec, track: Track, s: Settings) -> dict:
     return req
 
 
-def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0) -> None:
+def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_round: int = -1) -> None:
     """Add a checked `bench` response to the track. A JIT's warm-up (reported by the driver) is not
-    part of the cell's measuring budget."""
+    part of the cell's measuring budget. `pair_round`: the paired round the response belongs to (the
+    calibration round pairs with nothing: its batch was being found)."""
+    calibrating = track.rounds == 0
     warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
     jit_ns = warm.get("jit_ns", 0)
     if isinstance(jit_ns, (int, float)) and not isinstance(jit_ns, bool):
@@ -96,12 +105,20 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0) -> No
     track.rounds += 1
     track.batch = int(resp["batch"])
     track.samples.extend(int(x) for x in resp["samples_ns"])
+    track.pair_rounds += [-1 if calibrating else pair_round] * len(resp["samples_ns"])
     ticks = resp.get("samples_tsc")  # checked by bench_response.check
     track.ticks = None if track.ticks is None or ticks is None else track.ticks + [int(x) for x in ticks]
     track.round_sizes.append(len(resp["samples_ns"]))
     track.round_process.append(process)
     track.checksums.append(resp["checksum"])
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
+
+
+def side(track: Track) -> paired.Side | None:
+    """The track's samples as the pairing reads them (None when none were paired)."""
+    if not any(r >= 0 for r in track.pair_rounds):
+        return None
+    return paired.Side.of(track.samples, track.batch, track.pair_rounds, track.round_sizes, track.round_process)
 
 
 def halfwidth(track: Track) -> float:
@@ -111,7 +128,8 @@ def halfwidth(track: Track) -> float:
     return stats.summarize(per_op, track.round_sizes, track.round_process).ci_rel_halfwidth
 
 
-def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
+def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int, tight: bool | None = None,
+           spent: float | None = None) -> None:  # fmt: skip
     """After a round: go on, pause until the next pass over the plan (or the precision passes), or stop.
 
     Each of the `passes` passes may spend its share of the cell's budget. A cell is done when its
@@ -119,17 +137,22 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int) -> None:
     budget without meeting it pauses, and the precision passes give it more of the run's unspent
     budget if any is left (runner.Runner._sharpen). Very slow cells stop at five budgets or
     `max_samples` whatever the pass.
+
+    A paired cell's providers decide together (runner.Runner._decide_paired): `tight` is then whether
+    every paired ratio met the target, and `spent` the cell's providers' mean time.
     """
     budget = spec.budget or s.time_per_cell
     passes = max(1, s.passes)
     enough = len(track.samples) >= s.min_samples
-    tight = enough and halfwidth(track) <= s.max_rel_ci
+    if tight is None:
+        tight = enough and halfwidth(track) <= s.max_rel_ci
+    spent = track.spent if spent is None else spent
     if pass_no >= passes - 1:
         if tight:
             track.done = True
-        elif enough and track.spent >= budget:
+        elif enough and spent >= budget:
             track.paused = True
-    elif tight or track.spent >= budget * (pass_no + 1) / passes:
+    elif tight or spent >= budget * (pass_no + 1) / passes:
         track.paused = True
-    if track.spent >= 5 * budget or len(track.samples) >= s.max_samples:
+    if spent >= 5 * budget or len(track.samples) >= s.max_samples:
         track.done = True

@@ -78,7 +78,7 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 11
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 12
     assert len(doc["run"]["uid"]) == 32 and "job" in doc["run"]
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
@@ -87,6 +87,12 @@ def test_json_follows_the_documented_schema(stored):
     assert go["samples_ns"][:2] == [199970, 199990]  # raw samples kept
     lo, hi = go["vs_baseline"]["speedup_ci95"]
     assert lo < go["vs_baseline"]["speedup"] < hi
+    # stored without pair rounds: the two medians' independent interval, and no pairs to export
+    assert (go["vs_baseline"]["estimator"], go["vs_baseline"]["pairs"], go["vs_baseline"]["pairs_ns"]) == (
+        "independent",
+        0,
+        [],
+    )
     kinds = {k["kind"]: k for k in doc["warnings_by_kind"]}
     assert kinds["outputs-disagree"]["count"] == 1 and "sha256 hash 1 KiB" in kinds["outputs-disagree"]["worst"][0]
 

@@ -26,6 +26,26 @@ def verdict_legend(noise: float, shown: str = "speed") -> str:
     )
 
 
+def estimator_note(rows: list[Row]) -> str:
+    """How this report's speed intervals were made: paired within the run, or from two medians."""
+    compared = [r for r in rows if r.ratio is not None and not r.is_baseline]
+    paired = [r for r in compared if r.pairs]
+    if not compared:
+        return ""
+    if not paired:
+        return (
+            "Speed intervals combine the two medians' independent intervals (the cells were not measured in pair "
+            "rounds: one provider alone, or run with --no-pairing)."
+        )
+    rest = len(compared) - len(paired)
+    tail = f"; the other {rest} combine the two medians' independent intervals (too few pairs)" if rest else ""
+    return (
+        f"Speed intervals are paired: {len(paired)} of {len(compared)} from batch-for-batch pair rounds within this "
+        f"run (median of the per-pair ratios, {min(r.pairs for r in paired)}-{max(r.pairs for r in paired)} pairs "
+        f"each; interference that hits both providers of a pair cancels; docs/measurement.md){tail}."
+    )
+
+
 def headers(units: tuple[str, ...] = DEFAULT_UNITS) -> list[str]:
     return ["provider", "size", *(UNIT_TITLES[u] for u in units), "95% CI", "speed vs baseline [95% CI]", "verdict"]
 

@@ -39,6 +39,8 @@ def to_dict(comp: Comparison) -> dict:
                 "time_ratio_ci95": [p.ratio.low, p.ratio.high],
                 "delta_percent": p.ratio.percent,
                 "verdict": p.verdict,
+                "estimator": "paired" if p.pairs else "independent",
+                "pairs": p.pairs,
                 "time_ratio_per_cycle": (comp.per_cycle(label, p) or [None])[0],
             }
             for label, pairs in comp.pairs.items()

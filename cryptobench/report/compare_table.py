@@ -97,6 +97,22 @@ def host_lines(comp: Comparison) -> list[str]:
     return out
 
 
+def estimator_line(comp: Comparison) -> str:
+    """How the intervals were made: paired within one run, independent across runs and machines."""
+    if comp.mode != "providers":
+        return (
+            "Intervals combine the two medians' independent intervals: cells of different runs were never measured "
+            "at the same moment, so nothing pairs them (within one run, compare --providers pairs batch for batch)."
+        )
+    pairs = [p for p in comp.all_pairs() if p.pairs]
+    if not pairs:
+        return "Intervals combine the two medians' independent intervals (the run measured no pair rounds)."
+    return (
+        f"Intervals are paired for {len(pairs)} of {len(comp.all_pairs())} cells: the providers took turns batch for "
+        "batch within the run, and the ratio is the median of the per-pair ratios (docs/measurement.md)."
+    )
+
+
 def noise_lines(comp: Comparison) -> list[str]:
     """Each run's noise level (noise_level.py), so the conditions the runs were measured in sit side by side."""
     named = comp.mode == "machines"
@@ -125,6 +141,7 @@ def summary_lines(comp: Comparison) -> list[str]:
         f"(negative = subject faster); noise threshold {comp.noise * 100:g}%.",
         f"{same} same (within noise), {faster} faster, {slower} slower, {unclear} unclear.",
         verdict_legend(comp.noise, "Δ time"),
+        estimator_line(comp),
     ]
     lines[2:2] = noise_lines(comp)
     if comp.mode == "machines":

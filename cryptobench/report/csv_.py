@@ -10,7 +10,7 @@ from .records import to_dict
 COLUMNS = [
     "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
     "min_ns", "max_ns", "cv", "ci95_low_ns", "ci95_high_ns", "mb_per_s", "ops_per_s", "baseline",
-    "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "checksum", "checksum_mismatch", "batch",
+    "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "estimator", "pairs", "checksum", "checksum_mismatch", "batch",
     "peak_rss_kb",
 ]  # fmt: skip
 
@@ -30,6 +30,8 @@ def render(rep) -> str:
                 speedup_ci95_low=vs["speedup_ci95"][0],
                 speedup_ci95_high=vs["speedup_ci95"][1],
                 verdict=vs["verdict"],
+                estimator=vs["estimator"],
+                pairs=vs["pairs"],
             )
         w.writerow(row)
     return buf.getvalue()

@@ -23,7 +23,7 @@ from .. import algorithms
 from ..errors import UserError
 from ..units import format_size
 from . import jsontext, leak_table, scaling_table
-from .cells import cycles_note, headers, row_cells, verdict_legend
+from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from .markup import machine_line, reference_table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report, Row
@@ -548,6 +548,7 @@ def render(rep: Report, library_src: str | None = None) -> str:
         "<p class=note>Times are the median per operation; MB/s uses 10^6 bytes; the 95% CI is that of the median; "
         "speed is baseline time / provider time (above 1 = faster than the baseline).</p>",
         f"<p class=note>{esc(verdict_legend(rep.noise))}</p>",
+        f"<p class=note>{esc(estimator_note(rep.rows))}</p>" if estimator_note(rep.rows) else "",
         f"<p class=note>{esc(cycles_note(rep.units, rep.cycles_hz))}</p>"
         if rep.cycles_hz and "cpb" in rep.units
         else "",

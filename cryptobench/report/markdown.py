@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..composition import compare_steps
 from . import leak_table, scaling_table
-from .cells import cycles_note, headers, row_cells, verdict_legend
+from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
 from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
 from .model import Report
@@ -30,6 +30,8 @@ def render(rep: Report) -> str:
         "",
         verdict_legend(rep.noise),
     ]
+    if estimator_note(rep.rows):
+        out += ["", estimator_note(rep.rows)]
     if cycles_note(rep.units, rep.cycles_hz):
         out += ["", cycles_note(rep.units, rep.cycles_hz)]
     if rep.layout == "matrix":

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import algorithms, analysis, cycles, noise_level, precision, stats
+from .. import algorithms, analysis, cycles, noise_level, paired, precision, stats
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
 CV_LIMIT = 0.05
 CLOCK_FACTOR = 1000  # a sample should last this many clock ticks at least
 BUSY_ROUND_SPREAD = 1.25  # a round this much slower than another in the same cell: something else ran
+PAIRED_ROUND = 5  # one-batch requests of a paired cell read as a round (the unpaired rounds' size)
 BUSY_CELL_SHARE = 0.5  # ...in half the cells: the whole run was disturbed (single slow rounds are common here)
 
 
@@ -58,6 +59,7 @@ class Row:
     is_baseline: bool = False
     checksum_mismatch: bool = False
     notes: list[str] = field(default_factory=list)
+    base: Row | None = None  # the baseline's row of the same cell, when it has one
 
     @property
     def provider(self) -> str:
@@ -85,6 +87,18 @@ class Row:
     @property
     def speedup(self) -> tuple[float, float, float] | None:
         return self.ratio.speedup if self.ratio else None
+
+    @property
+    def pairs(self) -> int:
+        """How many pairs its ratio was estimated from (0: the independent interval of two medians)."""
+        return getattr(self.ratio, "pairs", 0)
+
+    @property
+    def pair_list(self) -> list[paired.Pair]:
+        """The pairs behind a paired ratio (empty otherwise)."""
+        if not self.pairs or self.base is None:
+            return []
+        return paired.pairs(self.cell.pair_side, self.base.cell.pair_side)
 
 
 @dataclass
@@ -174,7 +188,8 @@ def build_report(
         for r in comparable_rows:
             if base is not None and r.ok:
                 r.is_baseline = r is base
-                r.ratio = stats.ratio(r.summary, base.summary)
+                r.base = base
+                r.ratio = within_run_ratio(r, base)
                 r.verdict = "baseline" if r.is_baseline else stats.verdict(r.ratio, noise)
         for r in group:
             if r.ok and len(sums) > 1:
@@ -268,14 +283,36 @@ def load_report(store, run_id: int, baseline: str | None = None, layout: str | N
     return rep
 
 
+def within_run_ratio(row: Row, base: Row) -> stats.Ratio:
+    """Two rows of one run: the paired ratio when their samples were taken in pair rounds (paired.py),
+    else the ratio of the two medians with the independent interval. Never for rows of two runs: their
+    pair rounds' numbers are alike but were not measured together."""
+    if row is not base:
+        found = paired.ratio(row.cell.pair_side, base.cell.pair_side)
+        if found is not None:
+            return found
+    return stats.ratio(row.summary, base.summary)
+
+
+def _rounds_of(c: CellRecord) -> list[int] | None:
+    """Its rounds as the busy-machine check reads them: a paired cell's one-batch requests are taken
+    five at a time, so a single slow batch is not called a slow round."""
+    sizes = c.round_sizes
+    if sizes and c.pair_side is not None:
+        n = len(c.samples_ns)
+        return [min(PAIRED_ROUND, n - i) for i in range(0, n, PAIRED_ROUND)]
+    return sizes
+
+
 def _busy_machine(rows: list[Row]) -> Note | None:
     """One run-level line when many cells had a round far slower than another: other work on the
     machine (or a noisy neighbour on a shared host) then shaped the figures more than the code."""
     spread = []
     for r in rows:
         c = r.cell
-        if r.ok and c.round_sizes and len(c.round_sizes) >= 2 and sum(c.round_sizes) == len(c.samples_ns):
-            medians = stats.round_medians(c.per_op_ns, c.round_sizes)
+        sizes = _rounds_of(c)
+        if r.ok and sizes and len(sizes) >= 2 and sum(sizes) == len(c.samples_ns):
+            medians = stats.round_medians(c.per_op_ns, sizes)
             spread.append(max(medians) / min(medians) >= BUSY_ROUND_SPREAD)
     if len(spread) < 4 or sum(spread) < BUSY_CELL_SHARE * len(spread):
         return None
@@ -328,8 +365,14 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
     if c.extra.get("interrupted"):
         r.notes.append("interrupted")
         out.append(Note(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)", "interrupted"))
-    target = precision.missed(c, s)
-    if target is not None and not c.extra.get("interrupted"):
+    target = precision.target_of(c)
+    if c.pair_side is not None:  # measured in pair rounds: the target was the speed ratio's, not the median's
+        width = paired.halfwidth(r.ratio) if r.pairs else 0.0
+        if target is not None and width > target and not c.extra.get("interrupted"):
+            text = (f"{_label(c)}: speed vs the baseline ±{width * 100:.1f}% from {r.pairs} pairs, aimed for "
+                    f"±{target * 100:g}%: the budget ran out")  # fmt: skip
+            out.append(Note(text, "precision", width / target))
+    elif precision.missed(c, s) is not None and not c.extra.get("interrupted"):
         why = ", ".join(precision.reasons(c, s))
         text = f"{_label(c)}: interval ±{s.ci_rel_halfwidth * 100:.1f}%, aimed for ±{target * 100:g}%: {why}"
         out.append(Note(text, "precision", s.ci_rel_halfwidth / target))

@@ -60,6 +60,10 @@ def _vs(r: Row, baseline: str) -> dict | None:
         "speedup": _num(sp[0]),
         "speedup_ci95": [_num(sp[1]), _num(sp[2])],
         "verdict": r.verdict,
+        "estimator": "baseline" if r.is_baseline else "paired" if r.pairs else "independent",
+        "pairs": r.pairs,  # how many pairs made the interval (0: independent)
+        # the raw pairs: [pair round, driver process, this provider's ns/op, the baseline's ns/op]
+        "pairs_ns": [[q.round, q.process, _num(q.subject_ns), _num(q.reference_ns)] for q in r.pair_list],
     }
 
 

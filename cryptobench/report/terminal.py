@@ -10,7 +10,7 @@ from rich.text import Text
 
 from ..textsafe import printable
 from . import leak_table, scaling_table
-from .cells import cycles_note, row_cells, verdict_legend
+from .cells import cycles_note, estimator_note, row_cells, verdict_legend
 from .cells import headers as table_headers
 from .markup import environment_lines, plain, reference_table, rich_table
 from .matrix import matrix, ops_matrix, providers_of
@@ -74,6 +74,7 @@ def _summary(console: Console, rep: Report, worst: int = 2) -> None:
     fits on a screen. Every line in full: `show RUN --warnings`, --md, --json."""
     if any(r.ratio and not r.is_baseline for r in rep.rows):  # a verdict was given: what it means
         console.print(Text(verdict_legend(rep.noise)))
+        console.print(Text(estimator_note(rep.rows)))
     if cycles_note(rep.units, rep.cycles_hz):
         console.print(Text(cycles_note(rep.units, rep.cycles_hz)))
     if rep.warnings:

@@ -85,6 +85,14 @@ class CellRecord:
         sizes = self.round_sizes
         return procs if isinstance(procs, list) and sizes is not None and len(procs) == len(sizes) else None
 
+    @property
+    def pair_side(self):
+        """Its samples as paired.py reads them, or None when they were not taken in pair rounds."""
+        from .. import paired
+
+        return paired.Side.of(self.samples_ns, self.batch, self.extra.get("pair_rounds"), self.round_sizes,
+                              self.extra.get("round_process"))  # fmt: skip
+
     def summary(self):
         """Median and the 95% interval every report shows (stats.summarize with rounds and processes)."""
         from .. import stats

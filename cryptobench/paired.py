@@ -1,0 +1,106 @@
+"""Paired ratios: two providers of a cell measured batch for batch, their ratio estimated from the pairs.
+
+Within a run, the providers of a cell take turns one batch each (a *pair round*: every provider one
+request of one sample, in an order that alternates ABBA-wise so neither always goes first). The two
+samples of one pair round were taken milliseconds apart, so whatever slowed the machine then — a
+co-tenant's burst, a frequency step, drift over the run — slowed both, and cancels in their ratio.
+The ratio of two providers is the median of the per-pair ratios; its 95% interval comes from their
+order statistics (distribution-free, as for a median), widened in quadrature by the spread between
+process pairs (each pass measures in fresh processes, whose memory layout differs: `stats.summarize`).
+
+Across runs and machines nothing was measured at the same moment: those comparisons keep the
+independent interval (`stats.ratio`, from the two medians' intervals).
+
+A sample's pair round is kept with the cell (`extra.pair_rounds`, one number per sample; -1 for
+samples outside any pair: the calibration round), so the pairs are stored and can be re-made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import stats
+
+MIN_PAIRS = 6  # fewer pairs than this give no 95% interval of a median: the independent one is used
+
+
+def order(providers: list[str], round_no: int) -> list[str]:
+    """Who goes when in pair round `round_no`: rotated every two rounds and reversed every other one,
+    so two providers run A B, B A, B A, A B, ... (ABBA: a linear drift hits both alike)."""
+    n = len(providers)
+    if n < 2:
+        return list(providers)
+    k = (round_no // 2) % n
+    rotated = providers[k:] + providers[:k]
+    return rotated[::-1] if round_no % 2 else rotated
+
+
+@dataclass(frozen=True)
+class Side:
+    """One provider's samples of a cell as the pairing needs them: per operation, with each sample's
+    pair round and driver process."""
+
+    per_op: list[float]
+    rounds: list[int]
+    process: list[int]
+
+    @classmethod
+    def of(cls, samples: list[float], batch: int, pair_rounds, round_sizes, round_process) -> Side | None:
+        """From the stored form (a cell record's or a track's lists); None when the samples were not paired."""
+        if not isinstance(pair_rounds, list) or len(pair_rounds) != len(samples) or not batch:
+            return None
+        process: list[int] = []
+        if isinstance(round_sizes, list) and isinstance(round_process, list) and len(round_sizes) == len(round_process):
+            for k, proc in zip(round_sizes, round_process, strict=True):
+                process += [proc] * k
+        if len(process) != len(samples):
+            process = [0] * len(samples)
+        return cls([s / batch for s in samples], [int(r) for r in pair_rounds], process)
+
+
+@dataclass(frozen=True)
+class Pair:
+    round: int
+    process: int
+    subject_ns: float  # per operation
+    reference_ns: float
+
+    @property
+    def ratio(self) -> float:
+        return self.subject_ns / self.reference_ns
+
+
+def pairs(subject: Side, reference: Side) -> list[Pair]:
+    """Samples of the same pair round, in round order."""
+    ref = {r: (x, p) for x, r, p in zip(reference.per_op, reference.rounds, reference.process, strict=True) if r >= 0}
+    out = []
+    for x, r, p in zip(subject.per_op, subject.rounds, subject.process, strict=True):
+        if r >= 0 and r in ref and ref[r][0] > 0:
+            out.append(Pair(r, p, x, ref[r][0]))
+    return sorted(out, key=lambda q: q.round)
+
+
+@dataclass(frozen=True)
+class PairedRatio(stats.Ratio):
+    """time(subject) / time(reference) from pairs: a stats.Ratio that knows how many pairs made it."""
+
+    pairs: int = 0
+    processes: int = 0
+
+
+def ratio(subject: Side | None, reference: Side | None) -> PairedRatio | None:
+    """The paired ratio with its 95% interval, or None when there are too few pairs for one."""
+    if subject is None or reference is None:
+        return None
+    found = pairs(subject, reference)
+    if len(found) < MIN_PAIRS:
+        return None
+    s = stats.summarize([q.ratio for q in found], [1] * len(found), [q.process for q in found])
+    return PairedRatio(s.median, s.ci_low, s.ci_high, pairs=len(found), processes=len({q.process for q in found}))
+
+
+def halfwidth(r: PairedRatio | None) -> float:
+    """The larger side of the interval relative to the ratio (inf without one): what the stopping rule reads."""
+    if r is None or r.value <= 0:
+        return float("inf")
+    return max(r.value - r.low, r.high - r.value) / r.value

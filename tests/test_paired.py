@@ -1,0 +1,128 @@
+"""Paired ratios (cryptobench/paired.py): providers of a cell take turns batch for batch, and the ratio
+comes from the pairs, so interference that hits both cancels instead of widening the interval."""
+
+import random
+
+from cryptobench import paired, sampler, stats
+from cryptobench.compare import compare_providers, compare_runs
+from cryptobench.drivers.registry import Registry
+from cryptobench.planner import CellSpec, Filters, plan
+from cryptobench.report import build_report
+from cryptobench.report.records import to_dict
+from cryptobench.runner import Runner, Settings
+from cryptobench.store import open_store
+from cryptobench.suites import load_suite
+
+
+def side(per_op, rounds=None, process=None):
+    n = len(per_op)
+    return paired.Side(list(per_op), list(rounds if rounds is not None else range(n)), list(process or [0] * n))
+
+
+def test_two_providers_take_turns_abba_and_more_rotate_through_every_place():
+    seq = [p for k in range(4) for p in paired.order(["A", "B"], k)]
+    assert "".join(seq) == "ABBABAAB"  # each goes first as often as second, a linear drift cancels
+    three = [paired.order(["A", "B", "C"], k) for k in range(6)]
+    for p in "ABC":  # over 2n rounds every provider holds every place equally often
+        assert sorted(r.index(p) for r in three) == [0, 0, 1, 1, 2, 2]
+    assert paired.order(["A"], 3) == ["A"]
+
+
+def test_pairs_join_samples_of_the_same_round_and_skip_the_unpaired():
+    a = side([10.0, 11.0, 12.0, 13.0], rounds=[-1, 1, 2, 4])
+    b = side([20.0, 22.0, 30.0, 40.0], rounds=[-1, 2, 1, 3])
+    got = paired.pairs(a, b)
+    assert [(q.round, q.subject_ns, q.reference_ns) for q in got] == [(1, 11.0, 30.0), (2, 12.0, 22.0)]
+
+
+def _interfered(seed: int, n: int = 120, true_ratio: float = 1.02):
+    """Two providers under a bursty co-tenant: each pair round shares the machine's slow-down (up to
+    2x for 30% of rounds), plus 0.3% noise of their own."""
+    rng = random.Random(seed)
+    a, b = [], []
+    for _ in range(n):
+        load = 1 + (rng.uniform(0.2, 1.0) if rng.random() < 0.3 else rng.uniform(0, 0.05))
+        a.append(1000 * load * rng.gauss(1, 0.003))
+        b.append(1000 * true_ratio * load * rng.gauss(1, 0.003))
+    return a, b
+
+
+def test_shared_interference_cancels_in_the_paired_ratio_and_widens_the_independent_one():
+    a, b = _interfered(7)
+    r = paired.ratio(side(b), side(a))
+    assert r is not None and r.pairs == 120
+    assert r.low <= 1.02 <= r.high
+    assert paired.halfwidth(r) < 0.005, r  # under half a percent
+    independent = stats.ratio(stats.summarize(b), stats.summarize(a))
+    assert (independent.high - independent.low) > 5 * (r.high - r.low), (independent, r)
+
+
+def test_process_pairs_that_differ_widen_the_interval():
+    a, b = _interfered(3, n=90, true_ratio=1.0)
+    steady = paired.ratio(side(b, process=[k // 30 for k in range(90)]), side(a))
+    # the same samples, but the second and third process pairs ran 2% and 4% slower (layout)
+    b2 = [x * (1 + 0.02 * (k // 30)) for k, x in enumerate(b)]
+    moved = paired.ratio(side(b2, process=[k // 30 for k in range(90)]), side(a))
+    assert steady.processes == moved.processes == 3
+    assert paired.halfwidth(moved) > 2 * paired.halfwidth(steady)
+    assert moved.low <= 1.02 <= moved.high  # the middle process pair's offset is inside
+
+
+def test_too_few_pairs_give_no_paired_ratio():
+    a, b = _interfered(1, n=paired.MIN_PAIRS - 1)
+    assert paired.ratio(side(b), side(a)) is None
+    assert paired.ratio(None, side(a)) is None
+
+
+def test_a_paired_request_is_one_batch_after_a_short_warm_up_and_the_calibration_pairs_with_nothing():
+    s = Settings(suite="t", baseline="x")
+    spec = CellSpec("sha256", "hash", 1024, 0, ("p",))
+    t = sampler.Track()
+    first = sampler.request_for(spec, t, s, in_pair=True)
+    assert (first["samples"], first["warmup_ns"]) == (2, s.warmup_first_ns)  # calibration as ever
+    sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000, 5_100_000], "checksum": "c"}, None, 0, 0)
+    later = sampler.request_for(spec, t, s, in_pair=True)
+    assert (later["batch"], later["samples"], later["warmup_ns"]) == (64, 1, s.warmup_paired_ns)
+    sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000], "checksum": "c"}, None, 0, 1)
+    assert t.pair_rounds == [-1, -1, 1]
+
+
+def _run(tmp_path, providers_file, sha_suite, providers, **settings):
+    store = open_store(str(tmp_path / "t.db"))
+    cells = plan(load_suite(str(sha_suite)), providers, Filters())
+    s = Settings(suite="sha", baseline="test:good", time_per_cell=0.2, timeout=10, target_ns=200_000,
+                 warmup_first_ns=1_000_000, warmup_ns=0, **settings)  # fmt: skip
+    return store, Runner(store, Registry(providers_file), s).run(cells, providers)
+
+
+def test_a_run_pairs_its_providers_and_every_report_says_so(tmp_path, providers_file, sha_suite, monkeypatch):
+    monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
+    store, rid = _run(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"])
+    run, verifs, cells = store.load_run(rid)
+    by = {(c.provider, c.size): c for c in cells}
+    for size in {c.size for c in cells}:
+        good, slow = by[("test:good", size)], by[("test:slow-sha", size)]
+        rounds = [r for r in good.extra["pair_rounds"] if r >= 0]
+        assert rounds and rounds == [r for r in slow.extra["pair_rounds"] if r >= 0]  # batch for batch
+        assert len(rounds) == len(set(rounds))
+    rep = build_report(run, verifs, cells)
+    slow_rows = [r for r in rep.rows if r.provider == "test:slow-sha"]
+    assert slow_rows and all(r.pairs >= paired.MIN_PAIRS and r.verdict == "slower" for r in slow_rows)
+    out = to_dict(rep)
+    vs = [c["vs_baseline"] for c in out["cells"] if c["provider"] == "test:slow-sha"]
+    assert all(v["estimator"] == "paired" and len(v["pairs_ns"]) == v["pairs"] for v in vs)
+    # within the run, compare --providers pairs too; across runs nothing was measured together
+    comp = compare_providers(run, cells, ["test:good", "test:slow-sha"], 0.02)
+    assert all(p.pairs for p in comp.all_pairs())
+    across = compare_runs((run, cells), (run, cells), 0.02)
+    assert not any(p.pairs for p in across.all_pairs())
+
+
+def test_without_pairing_the_interval_is_the_independent_one(tmp_path, providers_file, sha_suite, monkeypatch):
+    monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
+    store, rid = _run(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"], paired=False)
+    run, verifs, cells = store.load_run(rid)
+    assert not any("pair_rounds" in c.extra for c in cells)
+    rep = build_report(run, verifs, cells)
+    assert all(r.pairs == 0 for r in rep.rows)
+    assert {c["vs_baseline"]["estimator"] for c in to_dict(rep)["cells"]} == {"baseline", "independent"}
