@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 
+from ..icount.report import CSV_COLUMNS, csv_rows
 from .records import to_dict
 
 COLUMNS = [
     "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
     "min_ns", "max_ns", "cv", "ci95_low_ns", "ci95_high_ns", "mb_per_s", "ops_per_s", "baseline",
     "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "estimator", "pairs", "checksum", "checksum_mismatch", "batch",
-    "peak_rss_kb",
+    "peak_rss_kb", *CSV_COLUMNS,  # metric: time, or instructions (icount/report.py)
 ]  # fmt: skip
 
 
@@ -20,7 +21,7 @@ def render(rep) -> str:
     w = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for c in to_dict(rep)["cells"]:
-        row = {k: c.get(k) for k in COLUMNS}
+        row = {k: c.get(k) for k in COLUMNS} | {"metric": "time"}
         row.update(c["stats"] or {})
         vs = c["vs_baseline"]
         if vs:
@@ -33,5 +34,7 @@ def render(rep) -> str:
                 estimator=vs["estimator"],
                 pairs=vs["pairs"],
             )
+        w.writerow(row)
+    for row in csv_rows(rep.run.env.get("instructions") or {}):
         w.writerow(row)
     return buf.getvalue()

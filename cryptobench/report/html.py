@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .. import algorithms
 from ..errors import UserError
+from ..icount import report as icount_report
 from ..units import format_size
 from . import jsontext, leak_table, scaling_table
 from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
@@ -559,6 +560,11 @@ def render(rep: Report, library_src: str | None = None) -> str:
         parts.append('<section id="leak"><h2>Leak checks</h2>'
                      f"<p class=note>{esc(leak_table.note(rep.run.env['leak']))}</p>"
                      + leak_table.html_table(rep.run.env["leak"]) + "</section>")  # fmt: skip
+    if rep.run.env.get("instructions"):
+        icount = rep.run.env["instructions"]
+        parts.append(f'<section id="instructions"><h2>{esc(icount_report.TITLE)}</h2>'
+                     + "".join(f"<p class=note>{esc(line)}</p>" for line in icount_report.notes(icount))
+                     + _table(icount_report.HEADERS, icount_report.rows(icount)) + "</section>")  # fmt: skip
     if rep.run.env.get("scaling"):
         parts.append('<section id="scaling"><h2>Multi-core scaling</h2>'
                      f"<p class=note>{esc(scaling_table.NOTE)}</p>"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..composition import compare_steps
+from ..icount import report as icount_report
 from . import leak_table, scaling_table
 from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from .markup import environment_lines, reference_table, safe_lines, step_table, table
@@ -57,6 +58,10 @@ def render(rep: Report) -> str:
     if rep.run.env.get("scaling"):
         out += ["", "## Multi-core scaling", "", scaling_table.NOTE, ""]
         out += table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
+    if rep.run.env.get("instructions"):
+        icount = rep.run.env["instructions"]
+        out += ["", f"## {icount_report.TITLE}", "", *icount_report.notes(icount), ""]
+        out += table(icount_report.HEADERS, icount_report.rows(icount))
     if rep.run.env.get("leak"):
         records = rep.run.env["leak"]
         out += ["", "## Leak checks", "", leak_table.note(records), ""]

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ..icount import report as icount_report
 from ..textsafe import printable
 from . import leak_table, scaling_table
 from .cells import cycles_note, estimator_note, row_cells, verdict_legend
@@ -59,6 +60,10 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             rich_table("Multi-core scaling", scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
         )
         console.print(Text(scaling_table.NOTE))
+    if rep.run.env.get("instructions"):
+        icount = rep.run.env["instructions"]
+        console.print(rich_table(icount_report.TITLE, icount_report.HEADERS, icount_report.rows(icount)))
+        console.print(Text("\n".join(icount_report.notes(icount))))
     if rep.run.env.get("leak"):
         console.print(rich_table("Leak checks", leak_table.HEADERS, leak_table.rows(rep.run.env["leak"])))
         console.print(Text(leak_table.note(rep.run.env["leak"])))
