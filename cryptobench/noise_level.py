@@ -34,7 +34,7 @@ LEVELS = ("quiet", "moderate", "noisy")
 
 @dataclass(frozen=True)
 class NoiseLevel:
-    level: str  # quiet | moderate | noisy | unknown (nothing to judge by)
+    level: str  # quiet | moderate | noisy | unknown (too little to judge by)
     disturbed: float | None  # share of batches at least SLOW times their cell's fast level
     batches: int  # batches judged
     probe_spread: float | None  # ± half the probe's p10-p90 range over its median
@@ -65,10 +65,13 @@ class NoiseLevel:
         }
 
 
-def measure(run: RunRecord, cells: list[CellRecord]) -> NoiseLevel:
+def measure(run: RunRecord, cells: list[CellRecord]) -> NoiseLevel | None:
+    """The run's noise level; None when it timed nothing (instruction counts alone, or every cell failed)."""
     disturbed, batches = _disturbed(cells)
     readings = [float(ns) for _, ns in (run.env.get("probe") or {}).get("readings") or []
                 if isinstance(ns, int | float) and ns > 0]  # fmt: skip
+    if not batches and not readings:
+        return None
     spread = _spread(readings) if len(readings) >= MIN_READINGS else None
     share = disturbed / batches if batches else None
     grades = [_grade(share, "disturbed"), _grade(spread, "probe")]

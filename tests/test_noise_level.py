@@ -70,11 +70,19 @@ def test_batches_of_one_operation_are_not_judged(store):
     assert n.level == "quiet" and n.batches == 4 * 40
 
 
-def test_nothing_to_judge_by_is_unknown(store):
+def test_a_run_that_timed_nothing_has_no_level_and_no_header_line(store):
+    """Instruction counts alone, or every cell failed: no level to show; too little to judge by: unknown."""
     rid = store.create_run(RunRecord(None, "t", "default", {}, {}))
     store.add_cell(rid, CellRecord("c:openssl", "sha256", "hash", 64, 0, "not-offered", reason="not offered"))
+    assert level_of(store, rid) is None
+    rep = build_report(*store.load_run(rid))
+    assert "Noise level" not in markdown.render(rep) and json.loads(json_report.render(rep))["noise_level"] is None
+    rid = store.create_run(RunRecord(None, "t", "default", {}, {"probe": {"readings": [[0, 9000], [2, 9100]]}}))
+    store.add_cell(rid, cell("c:openssl", 1024, n=3))  # too few batches, and too few readings: unknown
     n = level_of(store, rid)
     assert n.level == "unknown" and n.disturbed is None and "no cell with enough batches" in n.text()
+    rid = store.create_run(RunRecord(None, "t", "default", {}, {"probe": probe(0.005)}))
+    assert level_of(store, rid).level == "quiet"  # the probe alone still judges
 
 
 def test_every_report_header_shows_the_runs_noise_level(store):
