@@ -18,6 +18,7 @@ from .drivers.registry import DRIVERS, Registry
 from .errors import DriverError, UserError
 from .fleet import commands as fleet
 from .icount import metrics as icount_metrics
+from .icount import views as icount_views
 from .leak.check import leak_plan
 from .leak.classes import CLASSES as LEAK_CLASSES
 from .outputs import check_writable, write_atomic
@@ -963,6 +964,7 @@ def cmd_compare(args) -> int:
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
     exporters.check_requested(exporters.COMPARE, args)
     store = open_store(args.db)
+    text, code, line = "", 0, ""  # two runs' instruction counts (icount/views.py), when both have them
 
     def load(ref):
         run, _, cells = store.load_run(store.resolve_run(ref))
@@ -984,10 +986,23 @@ def cmd_compare(args) -> int:
     else:
         if len(args.runs) != 2:
             raise UserError("give two runs (e.g. `compare latest~1 latest`) or --providers P1,P2 [RUN]")
-        comp = compare_runs(load(args.runs[0]), load(args.runs[1]), args.noise / 100)
+        a, b = load(args.runs[0]), load(args.runs[1])
+        algs = [g.strip() for g in _listed(args.alg).split(",") if g.strip()] if args.alg else None
+        text, code, line = icount_views.compare_runs(a[0], b[0], algs, args.format, args.fail_on_regression)
+        if text and not ({(c.provider, *c.key) for c in a[1] if c.measured} & {(c.provider, *c.key) for c in b[1]}):
+            print(text, end="")  # instruction counts alone (`run --metric instructions`): no time to compare
+            if line:
+                print(line, file=sys.stderr)
+            return code
+        comp = compare_runs(a, b, args.noise / 100)
 
     exporters.print_stdout(exporters.COMPARE, args.format, comp, color=sys.stdout.isatty())
     exporters.write_requested(exporters.COMPARE, comp, args)
+    if text:  # the counts, in their own table after the times
+        print(text, end="")
+        if line:
+            print(line, file=sys.stderr)
+            return code
     if args.fail_on_regression is not None:
         bad = comp.regressions(args.fail_on_regression)
         if bad:
