@@ -46,6 +46,7 @@ exit status: 0 when listed (failed jobs too: their status says so), 2 when the q
   cryptobench history --alg aes-128-gcm --provider c:openssl                 # every machine, op and size
   cryptobench history --alg sha256 --provider go:stdlib --machine ci --size 16KiB --html sha256.html
   cryptobench history --alg aes-128-gcm --provider c:openssl --fail-on-change   # for CI: exit 1 on a change
+  cryptobench history --alg sha256 --provider plugin:mine --metric instructions --fail-on-change   # counts: exact
 a change point is found by ruptures (PELT) and given a verdict with its 95% interval
 exit status: 0 when shown, 1 with --fail-on-change when a change is significant, 2 on bad input""",
     "publish": """examples:
@@ -106,6 +107,9 @@ def add_commands(cmd, db_help: str) -> None:
     hi.add_argument("--noise", type=float, default=2.0, metavar="PCT", help="noise threshold for verdicts (default 2)")
     hi.add_argument("--fail-on-change", action="store_true",
                     help="exit 1 when a change point is significant (faster or slower beyond the noise)")  # fmt: skip
+    hi.add_argument("--metric", choices=["time", "instructions"], default="time",
+                    help="time (default), or the instruction counts of `run --metric instructions`: every step "
+                    "between runs beyond 0.01%% is a change")  # fmt: skip
     hi.add_argument("--format", choices=exporters.stdout_formats(exporters.HISTORY), default="terminal")
     exporters.add_file_flags(hi, exporters.HISTORY)
     hi.add_argument("--db", help=db_help)
@@ -282,6 +286,10 @@ def cmd_history(args) -> int:
         size = parse_size(args.size) if args.size else None
     except ValueError as e:
         raise UserError(f"--size {args.size!r}: {e}") from None
+    if args.metric == "instructions":  # deterministic counts: no change-point search against noise
+        from ..icount.views import history as instruction_history
+
+        return instruction_history(args, open_store(args.db), size)
     exporters.check_requested(exporters.HISTORY, args)
     store = open_store(args.db)
     series = history.history(store, args.alg, args.provider, args.machine, args.op, size, args.noise / 100)

@@ -9,6 +9,7 @@ import sys
 
 from rich.console import Console
 
+from ..errors import UserError
 from ..report.markup import rich_table, table
 from . import judge
 from .cpu import summary
@@ -53,3 +54,36 @@ def compare_runs(run_a, run_b, algs: list[str] | None, fmt: str, fail_pct: float
     line = (f"cryptobench: {len(bad)} cells need more than {fail_pct:g}% more instructions: "
             + "; ".join(f"{judge.describe(s.key)} {s.change:+.3%}" for s in bad[:5]))  # fmt: skip
     return text, 1, line
+
+
+def history(args, store, size: int | None) -> int:
+    """`history --metric instructions`: each series' counts run by run, every step judged; exit 1 with
+    --fail-on-change when a count changed."""
+    from ..outputs import write_atomic
+    from . import history as icount_history
+
+    if getattr(args, "html", None):
+        raise UserError("history --metric instructions writes --md and --json files, not --html")
+    series = icount_history.load(store, args.alg, args.provider, args.machine, args.op, size)
+
+    def text(fmt: str) -> str:
+        if fmt == "json":
+            return json.dumps({"metric": "instructions", "tolerance": judge.TOLERANCE,
+                               "series": [icount_history.record(s) for s in series]}, indent=2) + "\n"  # fmt: skip
+        note = [f"Each run against the run before it: a change beyond the larger of {judge.TOLERANCE:.2%} and the "
+                "two runs' own spreads (a count is deterministic: no noise threshold)."]  # fmt: skip
+        return "".join(render(f"Instructions per operation: {s.title}", icount_history.HEADERS,
+                              icount_history.rows(s), note, fmt, None) for s in series)  # fmt: skip
+
+    print(text(args.format if args.format in ("json", "md") else "terminal"), end="")
+    for fmt in ("md", "json"):
+        if getattr(args, fmt, None):
+            write_atomic(getattr(args, fmt), text(fmt))
+            print(f"wrote {getattr(args, fmt)}", file=sys.stderr)
+    found = [(s, i, step) for s in series for i, step in s.changes]
+    if args.fail_on_change and found:
+        s, i, step = found[0]
+        print(f"cryptobench: {len(found)} change(s) of the instruction count; first: {s.title} {step.change:+.3%} "
+              f"{step.verdict} at run {s.runs[i]['id']}", file=sys.stderr)  # fmt: skip
+        return 1
+    return 0
