@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium cmake ninja-build
   libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev
-  postgresql)
+  postgresql valgrind)  # valgrind: `run --metric instructions` where the kernel exposes no hardware counter
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
