@@ -58,9 +58,10 @@ def _record(spec: CellSpec, pid: str, status: str, detail: str = "", **figures) 
 
 def per_op(count: Callable[[int], int], batch: int | None, target: int) -> tuple[float, int]:
     """(instructions per operation, the batch N used): a first pair of 1 and 2 operations sizes N
-    when none is given."""
+    when none is given. The pair runs either way, so both processes of a cell make the same requests:
+    what a driver does once (a Go stack grown on the first batch: 884 instructions) falls in it."""
+    one, two = count(1), count(2)
     if batch is None:
-        one, two = count(1), count(2)
         batch = max(1, min(MAX_BATCH, math.ceil(target / max(two - one, 1))))
     small, big = count(batch), count(2 * batch)
     return (big - small) / batch, batch
