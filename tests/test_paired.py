@@ -126,3 +126,23 @@ def test_without_pairing_the_interval_is_the_independent_one(tmp_path, providers
     rep = build_report(run, verifs, cells)
     assert all(r.pairs == 0 for r in rep.rows)
     assert {c["vs_baseline"]["estimator"] for c in to_dict(rep)["cells"]} == {"baseline", "independent"}
+
+
+def _cell(provider, per_op, batch=100):
+    from cryptobench.store.model import CellRecord
+
+    n = len(per_op)
+    return CellRecord(provider, "sha256", "hash", 1024, 0, "ok", batch=batch,
+                      samples_ns=[int(x * batch) for x in per_op],
+                      extra={"round_sizes": [1] * n, "round_process": [0] * n, "pair_rounds": list(range(n))})  # fmt: skip
+
+
+def test_two_releases_of_one_run_are_compared_by_their_pairs():
+    from cryptobench.report.model import Row
+    from cryptobench.report.versions_layout import _change
+
+    a, b = _interfered(11, n=60)
+    old, new = _cell("c:openssl@3.0.1", a), _cell("c:openssl@3.3.0", b)
+    rows = [Row(c, summary=c.summary()) for c in (old, new)]
+    ratio, verdict = _change(rows[0], rows[1], 0.01)
+    assert getattr(ratio, "pairs", 0) == 60 and verdict == "slower"  # 2% slower, told apart at a 1% threshold

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .. import stats
 from ..versions.spec import key as version_key
 from .cells import size_label
-from .model import Report, Row
+from .model import Report, Row, within_run_ratio
 
 
 @dataclass
@@ -73,7 +73,7 @@ def change_text(change: tuple[stats.Ratio, str] | None) -> str:
 def _change(old: Row | None, new: Row | None, noise: float) -> tuple[stats.Ratio, str] | None:
     if old is None or new is None or not old.ok or not new.ok:
         return None
-    r = stats.ratio(new.summary, old.summary)
+    r = within_run_ratio(new, old)  # releases of one run: paired when they took turns batch for batch
     return r, stats.verdict(r, noise)
 
 
