@@ -13,8 +13,9 @@ Two readings the run already stores, so old runs get a level too:
   relative to their median. It sees slow moments between cells that the cells' own rounds miss.
 
 The level is the worse of the two against fixed bounds, so two runs' conditions can be compared at
-a glance: quiet (figures move by less than the 2% a verdict resolves), noisy (one batch in five
-disturbed, or a host moving by ±10%), moderate between.
+a glance: quiet (at most one batch in twenty disturbed and a host within ±2%, the noise threshold
+a verdict resolves), noisy (more than one batch in five disturbed, or a host moving by more than
+±10%), moderate between.
 """
 
 from __future__ import annotations
