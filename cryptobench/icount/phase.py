@@ -20,6 +20,7 @@ from ..drivers.registry import C_HOST, Provider
 from ..errors import DriverError
 from ..planner import CellSpec
 from ..sampler import Track
+from ..units import format_size
 from . import callgrind, counters, cpu, perf
 
 TARGET = 4_000_000  # instructions per counted request under valgrind (~0.1 s): counts are exact anyway
@@ -56,11 +57,12 @@ def _record(spec: CellSpec, pid: str, status: str, detail: str = "", **figures) 
             "status": status, "detail": detail, **figures}  # fmt: skip
 
 
-def per_op(count: Callable[[int], int], batch: int | None, target: int) -> tuple[float, int]:
+def per_op(count: Callable[[int], int], batch: int | None, target: int, pair: bool = True) -> tuple[float, int]:
     """(instructions per operation, the batch N used): a first pair of 1 and 2 operations sizes N
     when none is given. The pair runs either way, so both processes of a cell make the same requests:
     what a driver does once (a Go stack grown on the first batch: 884 instructions) falls in it."""
-    one, two = count(1), count(2)
+    if pair or batch is None:
+        one, two = count(1), count(2)
     if batch is None:
         batch = max(1, min(MAX_BATCH, math.ceil(target / max(two - one, 1))))
     small, big = count(batch), count(2 * batch)
@@ -79,38 +81,44 @@ class Counter:
     def __init__(self, choice: counters.Choice, timeout: float):
         self.choice, self.timeout = choice, timeout
 
-    def counts(self, p: Provider, env: dict, specs: list[CellSpec], settings, batches: dict) -> dict:
-        """{spec: per-op count or DriverError} for one fresh process (valgrind) or fresh processes (perf)."""
+    def counts(self, p: Provider, env: dict, specs: list[CellSpec], settings, batches: dict,
+               say: Callable[[CellSpec], None] = lambda spec: None) -> dict:  # fmt: skip
+        """{spec: (per-op count, batch) or DriverError} from one fresh process (valgrind), or fresh
+        processes (perf); `say` is told of each cell as it starts."""
         out: dict = {}
         if self.choice.method == "perf":
             for spec in specs:
+                say(spec)
 
                 def one(n: int, spec: CellSpec = spec) -> int:
                     return perf.count_process(p.id, p.argv(), env, request(spec, settings, n), self.timeout)
 
                 try:
-                    out[spec] = per_op(one, batches.get(spec) or _perf_batch(one), perf.TARGET)
+                    out[spec] = per_op(one, batches.get(spec) or _perf_batch(one), perf.TARGET, pair=False)
                 except DriverError as e:
                     out[spec] = e
             return out
         region = callgrind.REGIONS[kind_of(p)]
-        try:
-            drv = callgrind.Counted(p.id, p.argv(), env, region, self.timeout)
-        except DriverError as e:
-            return {spec: e for spec in specs}
+        drv = None
         try:
             for spec in specs:
+                say(spec)
                 try:
-                    out[spec] = per_op(
-                        lambda n, spec=spec, d=drv: d.count(request(spec, settings, n)), batches.get(spec), TARGET
-                    )
+                    if drv is None:  # the first cell's, or a fresh one after a crash ended the last
+                        drv = callgrind.Counted(p.id, p.argv(), env, region, self.timeout)
+
+                    def one(n: int, spec: CellSpec = spec, d: callgrind.Counted = drv) -> int:
+                        return d.count(request(spec, settings, n))
+
+                    out[spec] = per_op(one, batches.get(spec), TARGET)
                 except DriverError as e:
                     out[spec] = e
-                    if not drv.proc.alive():  # a crash ends this process: the rest gets a fresh one
+                    if drv is not None and not drv.proc.alive():
                         drv.close()
-                        drv = callgrind.Counted(p.id, p.argv(), env, region, self.timeout)
+                        drv = None
         finally:
-            drv.close()
+            if drv is not None:
+                drv.close()
         return out
 
 
@@ -148,12 +156,16 @@ def count_cells(cells: list[CellSpec], registry, pool, refuse: Callable[[str, Ce
                 records.append(_record(spec, pid, status, why.removeprefix("not offered: ")))
         if not todo:
             continue
-        progress.step("instructions", 0, 2, f"{pid}: {len(todo)} cells")
         counter, env = Counter(choice, settings.timeout * 4), pool.env(p)  # valgrind is ~50x slower than native
-        first = counter.counts(p, env, todo, settings, {})
+        steps = iter(range(2 * len(todo)))
+
+        def say(spec: CellSpec, pid: str = pid, steps=steps, total: int = 2 * len(todo)) -> None:
+            size = f" {format_size(spec.size)}" if spec.size else ""
+            progress.step("instructions", next(steps, 0), total, f"{pid} {spec.alg} {spec.op}{size}")
+
+        first = counter.counts(p, env, todo, settings, {}, say)
         batches = {s: r[1] for s, r in first.items() if isinstance(r, tuple)}
-        progress.step("instructions", 1, 2, f"{pid}: again, in a fresh process")
-        second = counter.counts(p, env, [s for s in todo if s in batches], settings, batches)
+        second = counter.counts(p, env, [s for s in todo if s in batches], settings, batches, say)  # a fresh process
         for spec in todo:
             a, b = first[spec], second.get(spec)
             if isinstance(a, DriverError) or isinstance(b, DriverError):
