@@ -68,6 +68,17 @@ def test_a_profile_takes_off_the_untimed_prepare_call(tmp_path):
     assert callgrind.read_profile(prof, callgrind.REGIONS["c"]) == 700
 
 
+def test_a_go_profile_takes_off_the_runtime_once_however_deep(tmp_path):
+    """Allocation and a yield to the scheduler are the Go runtime's, timed by luck: taken off at the
+    outermost call, not again for the runtime's calls inside it."""
+    prof = tmp_path / "cg.1"
+    prof.write_text("summary: 1000\nfn=main.timeBatch\n1 50\ncfn=main.(*cbcCell).Run\ncalls=1 0\n1 950\n"
+                    "fn=main.(*cbcCell).Run\n2 500\ncfn=runtime.newobject\ncalls=1 0\n2 300\n"
+                    "cfn=runtime.memmove\ncalls=1 0\n2 150\nfn=runtime.newobject\n3 100\n"
+                    "cfn=runtime.mallocgc\ncalls=1 0\n3 200\n")  # fmt: skip
+    assert callgrind.read_profile(prof, callgrind.REGIONS["go"]) == 700  # memmove is the code's own copy: kept
+
+
 def test_a_non_native_provider_is_not_offered_with_why():
     reg = Registry()
     p = reg.get("python:hashlib")
