@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import math
 import os
 import signal
@@ -95,6 +96,7 @@ exit status: 0 when listed, 2 when the database cannot be read""",
   cryptobench compare latest~1 latest                # two stored runs, e.g. before and after an upgrade
   cryptobench compare --providers c:openssl,go:stdlib latest --md cmp.md
   cryptobench compare 4 7 --fail-on-regression 5     # exit 1 if any cell got significantly slower by > 5%
+  cryptobench compare 4 7 --fail-on-regression 0.5   # runs with --metric instructions: > 0.5% more instructions
   cryptobench compare --machines laptop,pi5 --suite default     # each machine's latest run, per cycle too
   cryptobench compare --machines laptop,pi5,ci --layout matrix --html machines.html   # machines × algorithms
 exit status: 0 when compared, 1 with --fail-on-regression when a cell got slower by more than PCT (the
@@ -996,10 +998,14 @@ def cmd_compare(args) -> int:
             return code
         comp = compare_runs(a, b, args.noise / 100)
 
-    exporters.print_stdout(exporters.COMPARE, args.format, comp, color=sys.stdout.isatty())
+    if text and args.format == "json":  # one document: the time comparison with the counts' beside it
+        doc = json.loads(exporters.get(exporters.COMPARE, "json").render(comp, False))
+        print(json.dumps({**doc, "instructions": json.loads(text)}, indent=2, ensure_ascii=False))
+    else:
+        exporters.print_stdout(exporters.COMPARE, args.format, comp, color=sys.stdout.isatty())
+        print(text, end="")  # the counts, in their own table after the times
     exporters.write_requested(exporters.COMPARE, comp, args)
-    if text:  # the counts, in their own table after the times
-        print(text, end="")
+    if text:
         if line:
             print(line, file=sys.stderr)
             return code

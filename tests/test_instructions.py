@@ -124,6 +124,8 @@ def test_run_compare_and_history_flag_a_plugin_made_one_percent_slower(tmp_path)
     assert same.returncode == 0 and "same" in same.stdout, same.stdout + same.stderr
     worse = run_cli("compare", "2", "3", "--db", db, "--fail-on-regression", "0.5")
     assert worse.returncode == 1 and "more instructions" in worse.stdout, worse.stdout + worse.stderr
+    (cell,) = json.loads(run_cli("compare", "2", "3", "--db", db, "--format", "json").stdout)["cells"]
+    assert cell["verdict"] == "more instructions" and cell["tolerance"] == 0.0001  # two counts to the instruction
     hist = run_cli("history", "--alg", "sha256", "--metric", "instructions", "--fail-on-change", "--format", "json",
                    "--db", db)  # fmt: skip
     assert hist.returncode == 1, hist.stderr

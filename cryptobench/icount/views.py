@@ -29,7 +29,7 @@ def _hidden_note(runs: list) -> list[str]:
 
 def render(title: str, headers: list[str], rows: list[list[str]], notes: list[str], fmt: str, records) -> str:
     if fmt == "json":
-        return json.dumps({"title": title, "notes": notes, "instructions": records}, indent=2) + "\n"
+        return json.dumps({"title": title, "notes": notes, "cells": records}, indent=2) + "\n"
     if fmt == "md":
         return "\n".join([f"## {title}", "", *[x for n in notes for x in (n, "")], *table(headers, rows)]) + "\n"
     buf = io.StringIO()
