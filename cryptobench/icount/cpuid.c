@@ -1,5 +1,6 @@
-/* Prints the crypto-relevant CPU features CPUID reports, one name a line (cryptobench/icount/cpu.py).
- * Run natively and under valgrind, it shows what valgrind's emulated CPU hides from a driver. */
+/* Prints the crypto-relevant CPU features CPUID reports, one name a line
+ * (cryptobench/icount/cpu.py). Run natively and under valgrind, it shows what valgrind's emulated
+ * CPU hides from a driver. */
 #include <cpuid.h>
 #include <stdio.h>
 
@@ -9,10 +10,11 @@ struct bit {
 };
 
 static const struct bit BITS[] = {
-    {1, 1, 9, "ssse3"},   {1, 1, 19, "sse4_1"},   {1, 1, 1, "pclmulqdq"},  {1, 1, 25, "aes"},
-    {1, 1, 28, "avx"},    {7, 0, 5, "avx2"},      {7, 0, 8, "bmi2"},       {7, 0, 19, "adx"},
-    {7, 0, 29, "sha_ni"}, {7, 0, 16, "avx512f"},  {7, 0, 30, "avx512bw"},  {7, 0, 31, "avx512vl"},
-    {7, 0, 21, "avx512ifma"}, {7, 1, 9, "vaes"}, {7, 1, 10, "vpclmulqdq"},
+    {1, 1, 9, "ssse3"},       {1, 1, 19, "sse4_1"},   {1, 1, 1, "pclmulqdq"},
+    {1, 1, 25, "aes"},        {1, 1, 28, "avx"},      {7, 0, 5, "avx2"},
+    {7, 0, 8, "bmi2"},        {7, 0, 19, "adx"},      {7, 0, 29, "sha_ni"},
+    {7, 0, 16, "avx512f"},    {7, 0, 30, "avx512bw"}, {7, 0, 31, "avx512vl"},
+    {7, 0, 21, "avx512ifma"}, {7, 1, 9, "vaes"},      {7, 1, 10, "vpclmulqdq"},
 };
 
 int main(void) {
