@@ -1,9 +1,13 @@
 """Paired ratios (cryptobench/paired.py): providers of a cell take turns batch for batch, and the ratio
 comes from the pairs, so interference that hits both cancels instead of widening the interval."""
 
+import os
 import random
+import subprocess
+import sys
+import time
 
-from cryptobench import paired, sampler, stats
+from cryptobench import duet, paired, sampler, stats
 from cryptobench.compare import compare_providers, compare_runs
 from cryptobench.drivers.registry import Registry
 from cryptobench.planner import CellSpec, Filters, plan
@@ -146,3 +150,37 @@ def test_two_releases_of_one_run_are_compared_by_their_pairs():
     rows = [Row(c, summary=c.summary()) for c in (old, new)]
     ratio, verdict = _change(rows[0], rows[1], 0.01)
     assert getattr(ratio, "pairs", 0) == 60 and verdict == "slower"  # 2% slower, told apart at a 1% threshold
+
+
+def test_duet_pins_every_thread_of_a_driver_to_one_core():
+    cores = duet.two_cores()
+    child = subprocess.Popen([sys.executable, "-c", "import threading,time; threading.Thread(target=time.sleep, "
+                              "args=(5,)).start(); time.sleep(5)"])  # fmt: skip
+    try:
+        deadline = time.monotonic() + 5
+        while len(os.listdir(f"/proc/{child.pid}/task")) < 2 and time.monotonic() < deadline:  # both threads
+            time.sleep(0.05)
+        duet.pin(child.pid, cores[1])
+        for tid in os.listdir(f"/proc/{child.pid}/task"):
+            assert os.sched_getaffinity(int(tid)) == {cores[1]}
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_duet_run_pairs_simultaneous_batches(tmp_path, providers_file, sha_suite, monkeypatch):
+    monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
+    store, rid = _run(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"], duet=True)
+    run, verifs, cells = store.load_run(rid)
+    rep = build_report(run, verifs, cells)
+    slow = [r for r in rep.rows if r.provider == "test:slow-sha"]
+    assert slow and all(r.pairs >= paired.MIN_PAIRS and r.verdict == "slower" for r in slow)
+
+
+def test_duet_without_pairing_is_refused_in_one_line(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "cryptobench", "run", "--duet", "--no-pairing", "--db",
+                          str(tmp_path / "x.db")], capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        "cryptobench: error: --duet pairs batches at the same moment; it cannot go with --no-pairing"
+    ]
