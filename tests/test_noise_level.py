@@ -51,8 +51,8 @@ def level_of(store, rid):
 
 @pytest.mark.parametrize(
     "slow_share,probe_spread,level",
-    [(0.0, 0.005, "quiet"), (0.1, 0.005, "moderate"), (0.0, 0.05, "moderate"), (0.4, 0.005, "noisy"),
-     (0.0, 0.3, "noisy"), (0.0, None, "quiet"), (0.3, None, "noisy")],
+    [(0.0, 0.005, "quiet"), (0.05, 0.02, "quiet"), (0.075, 0.005, "moderate"), (0.0, 0.05, "moderate"),
+     (0.125, 0.005, "noisy"), (0.4, 0.005, "noisy"), (0.0, 0.3, "noisy"), (0.0, None, "quiet"), (0.3, None, "noisy")],
 )  # fmt: skip
 def test_the_level_is_the_worse_of_disturbed_batches_and_the_probe(store, slow_share, probe_spread, level):
     n = level_of(store, stored_run(store, slow_share, probe_spread))
