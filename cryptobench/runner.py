@@ -813,7 +813,9 @@ class Runner:
     def _round(self, spec: CellSpec, pid: str, track: Track, pass_no: int, pair_round: int = -1) -> None:
         """One request to one provider's driver: ask what the sampler says, check, absorb, decide (a
         paired round's decision is the cell's, after every provider's turn: _decide_paired)."""
-        req = sampler.request_for(spec, track, self.s, in_pair=pair_round >= 0)
+        clock = (self.pool.hellos.get(pid) or {}).get("clock") or {}
+        resolution = clock.get("resolution_ns") if isinstance(clock.get("resolution_ns"), (int, float)) else 0
+        req = sampler.request_for(spec, track, self.s, in_pair=pair_round >= 0, clock_ns=resolution)
         t0 = time.monotonic()
         host_before = hoststate.cpu_times()
         try:

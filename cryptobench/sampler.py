@@ -66,10 +66,23 @@ def samples_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
     return max(1, min(s.samples_per_round, fit))
 
 
-def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False) -> dict:
+CLOCK_FACTOR = 1000  # a batch lasts at least this many ticks of the driver's clock (report/model.py warns below)
+
+
+def target_for(s: Settings, in_pair: bool, clock_ns: float = 0.0) -> int:
+    """How long a batch should last. A paired cell's batches are short (`target_paired_ns`): a scheduler
+    slice given to another task spoils the one batch it lands in, and a short batch is hit less often
+    and spoils less of the budget; never shorter than the driver's clock allows, never longer than
+    an unpaired batch."""
+    if not in_pair:
+        return s.target_ns
+    return int(min(s.target_ns, max(s.target_paired_ns, CLOCK_FACTOR * clock_ns)))
+
+
+def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False, clock_ns: float = 0.0) -> dict:
     """The next `bench` request: the first round calibrates after a long warm-up, later ones reuse the
     batch. A paired round's warm-up is short: the code ran a batch ago, and a warm-up as long as the
-    batch would halve the pairs a budget buys."""
+    batch would halve the pairs a budget buys. `clock_ns`: the driver's clock resolution (its hello)."""
     a = spec.algorithm
     warmup = s.warmup_first_ns if track.rounds == 0 else (s.warmup_paired_ns if in_pair else s.warmup_ns)
     req = {
@@ -80,7 +93,7 @@ def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
         "chunk": spec.chunk,
         "seed": s.seed,
         "batch": track.batch,
-        "target_ns": s.target_ns,
+        "target_ns": target_for(s, in_pair, clock_ns),
         "warmup_ns": warmup,
         "samples": samples_for(spec, track, s, in_pair),
     }

@@ -91,6 +91,15 @@ def test_a_paired_request_is_one_batch_after_a_short_warm_up_and_the_calibration
     assert t.pair_rounds == [-1, -1, 1]
 
 
+def test_a_paired_batch_is_short_unless_the_drivers_clock_is_coarse():
+    s = Settings(suite="t", baseline="x")
+    assert sampler.target_for(s, in_pair=False) == s.target_ns
+    assert sampler.target_for(s, in_pair=True, clock_ns=20) == s.target_paired_ns < s.target_ns
+    # a browser's 100 us clock: a thousand ticks would be 100 ms; never longer than an unpaired batch
+    assert sampler.target_for(s, in_pair=True, clock_ns=100_000) == s.target_ns
+    assert sampler.target_for(s, in_pair=True, clock_ns=2_000) == 2_000_000
+
+
 def _run(tmp_path, providers_file, sha_suite, providers, **settings):
     store = open_store(str(tmp_path / "t.db"))
     cells = plan(load_suite(str(sha_suite)), providers, Filters())

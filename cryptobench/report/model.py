@@ -10,11 +10,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .. import algorithms, analysis, cycles, noise_level, paired, precision, stats
+from ..sampler import CLOCK_FACTOR  # a sample should last this many clock ticks at least
 from ..store.model import CellRecord, RunRecord, VerifyRecord
 from ..units import format_ns, format_size
 
 CV_LIMIT = 0.05
-CLOCK_FACTOR = 1000  # a sample should last this many clock ticks at least
 BUSY_ROUND_SPREAD = 1.25  # a round this much slower than another in the same cell: something else ran
 PAIRED_ROUND = 5  # one-batch requests of a paired cell read as a round (the unpaired rounds' size)
 BUSY_CELL_SHARE = 0.5  # ...in half the cells: the whole run was disturbed (single slow rounds are common here)
