@@ -13,12 +13,15 @@ from cryptobench.store import CellRecord, RunRecord, open_store
 SUM = "00000020:fb4898be6151a393"
 
 
-def cell(provider, size, slow_share=0.0, batch=100, n=40):
-    """n batches of `batch` operations at 1000 ns each, the first slow_share of them 1.6x slower."""
+def cell(provider, size, slow_share=0.0, batch=100, n=40, busy=None):
+    """n batches of `batch` operations at 1000 ns each, the first slow_share of them 1.6x slower;
+    `busy`: the cores /proc/stat found busy over its rounds (the run's driver's among them)."""
     slow = round(n * slow_share)
     samples = [1600 * batch + i for i in range(slow)] + [1000 * batch + i % 7 for i in range(n - slow)]
+    extra = {"round_sizes": [1] * n} | ({"host": {"steal_pct": 0.0, "busy_cores": busy, "jiffies": 100 + size // 1024}}
+                                        if busy is not None else {})  # fmt: skip
     return CellRecord(provider, "sha256", "hash", size, 0, "ok", batch=batch, samples_ns=samples, checksum=SUM,
-                      checksums_seen=[SUM], rounds=n, extra={"round_sizes": [1] * n})  # fmt: skip
+                      checksums_seen=[SUM], rounds=n, extra=extra)  # fmt: skip
 
 
 def probe(spread):
@@ -26,13 +29,14 @@ def probe(spread):
     return {"readings": [[2.0 * i, 10_000 * (1 + spread * (i - 5.5) / 4.4)] for i in range(12)]}
 
 
-def stored_run(store, slow_share, probe_spread=None, keygen=False):
-    env = {"cores": 2} | ({"probe": probe(probe_spread)} if probe_spread is not None else {})
-    rid = store.create_run(RunRecord(None, "2026-11-26T10:00:00+00:00", "default", {"baseline": "c:openssl"}, env))
+def stored_run(store, slow_share, probe_spread=None, keygen=False, busy=None, cores=2, duet=False):
+    env = {"cores": cores} | ({"probe": probe(probe_spread)} if probe_spread is not None else {})
+    settings = {"baseline": "c:openssl"} | ({"duet": True} if duet else {})
+    rid = store.create_run(RunRecord(None, "2026-11-26T10:00:00+00:00", "default", settings, env))
     for pid in ("c:openssl", "go:stdlib"):
         store.add_provider(rid, pid, {"library_version": "1"})
         for size in (1024, 16384):
-            store.add_cell(rid, cell(pid, size, slow_share))
+            store.add_cell(rid, cell(pid, size, slow_share, busy=busy))
     if keygen:  # one operation per batch: varies by itself, so never counted
         store.add_cell(rid, cell("c:openssl", 0, slow_share=0.9, batch=1))
     store.finish_run(rid, "complete", "2026-11-26T10:01:00+00:00", {})
@@ -62,6 +66,20 @@ def test_the_level_is_the_worse_of_disturbed_batches_and_the_probe(store, slow_s
         assert n.probe_spread is None and "too few for a spread" in n.text()
     else:
         assert n.probe_spread == pytest.approx(probe_spread, rel=0.05) and n.probe_readings == 12
+
+
+@pytest.mark.parametrize(
+    "busy,cores,duet,other,free,level",
+    [(1.02, 2, False, 0.02, 1, "quiet"), (1.2, 2, False, 0.2, 1, "moderate"), (1.6, 2, False, 0.6, 1, "noisy"),
+     (1.6, 4, False, 0.6, 3, "moderate"), (2.05, 4, True, 0.05, 2, "quiet"), (0.9, 2, False, 0.0, 1, "quiet")],
+)  # fmt: skip
+def test_other_work_is_the_cores_busy_beside_the_runs_own_drivers(store, busy, cores, duet, other, free, level):
+    """A co-tenant shows as cores busy with other work, out of those the run's timing drivers left free
+    (--duet times two at once); the batches and the probe are quiet here, so it alone sets the level."""
+    n = level_of(store, stored_run(store, 0.0, 0.005, busy=busy, cores=cores, duet=duet))
+    assert (n.other_cores, n.free_cores, n.level) == (pytest.approx(other), free, level)
+    assert f"other work on {other:.2f} of {free} free core" in n.text()
+    assert n.record()["other_cores"] == pytest.approx(other) and n.record()["free_cores"] == free
 
 
 def test_batches_of_one_operation_are_not_judged(store):
@@ -94,8 +112,9 @@ def test_every_report_header_shows_the_runs_noise_level(store):
     page = html.render(rep)
     assert page.index("noise level noisy · 40% of 160 batches") < page.index("</header>")
     doc = json.loads(json_report.render(rep))
-    assert doc["noise_level"] == {"level": "noisy", "disturbed_share": 0.4, "batches": 160, "slow_factor": 1.25,
-                                  "probe_spread": pytest.approx(0.3, rel=0.05), "probe_readings": 12}  # fmt: skip
+    assert doc["noise_level"] == {"level": "noisy", "other_cores": None, "free_cores": 1, "disturbed_share": 0.4,
+                                  "batches": 160, "slow_factor": 1.25, "probe_spread": pytest.approx(0.3, rel=0.05),
+                                  "probe_readings": 12}  # fmt: skip
 
 
 def test_compare_shows_both_runs_levels_and_cautions_when_they_differ(store):
