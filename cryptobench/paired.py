@@ -17,6 +17,7 @@ samples outside any pair: the calibration round), so the pairs are stored and ca
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from . import stats
@@ -89,14 +90,42 @@ class PairedRatio(stats.Ratio):
 
 
 def ratio(subject: Side | None, reference: Side | None) -> PairedRatio | None:
-    """The paired ratio with its 95% interval, or None when there are too few pairs for one."""
+    """The paired ratio with its 95% interval, or None when there are too few pairs for one.
+
+    The median of every pair's ratio; its interval from their order statistics, widened in quadrature
+    by what differs between process pairs beyond chance: the spread of the process pairs' own medians
+    less what their pairs' noise alone gives it (a one-way random-effects estimate), divided by their
+    number. Fresh processes differ in memory layout; a few ratios apart is their real variation, and
+    a run samples it with one process pair per pass."""
     if subject is None or reference is None:
         return None
     found = pairs(subject, reference)
     if len(found) < MIN_PAIRS:
         return None
-    s = stats.summarize([q.ratio for q in found], [1] * len(found), [q.process for q in found])
-    return PairedRatio(s.median, s.ci_low, s.ci_high, pairs=len(found), processes=len({q.process for q in found}))
+    s = stats.summarize([q.ratio for q in found])
+    if s.ci_low <= 0:
+        return None
+    within = (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * stats.Z95)  # se of log(median), all pairs
+    extra = stats.Z95 * _between_processes(found, within)
+    low = s.median * math.exp(-math.hypot(math.log(s.median / s.ci_low), extra))
+    high = s.median * math.exp(math.hypot(math.log(s.ci_high / s.median), extra))
+    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}))
+
+
+def _between_processes(found: list[Pair], within_se: float) -> float:
+    """Standard error (log scale) the process pairs add to the pooled median: the variance of their
+    medians' logs less the part their own pairs' noise explains (a median of n of the N pairs has
+    about N/n times the pooled variance), never below zero, over their number."""
+    by: dict[int, list[float]] = {}
+    for q in found:
+        by.setdefault(q.process, []).append(q.ratio)
+    if len(by) < 2:
+        return 0.0
+    logs = [math.log(stats.median(v)) for v in by.values()]
+    mean = math.fsum(logs) / len(logs)
+    spread = math.fsum((x - mean) ** 2 for x in logs) / (len(logs) - 1)
+    chance = math.fsum(within_se**2 * len(found) / len(v) for v in by.values()) / len(by)
+    return math.sqrt(max(0.0, spread - chance) / len(by))
 
 
 def halfwidth(r: PairedRatio | None) -> float:

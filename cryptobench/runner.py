@@ -840,7 +840,8 @@ class Runner:
             with self._spent_lock:  # --duet's two sides finish at once, in two threads
                 self._spent += elapsed
             track.host.add(host_before, hoststate.cpu_times())
-        sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0), pair_round)
+        sampler.absorb(track, resp, rss, self.pool.process.get(pid, 0), pair_round,
+                       equalise_ns=req["target_ns"] if pair_round >= 0 and not sampler.one_per_sample(spec) else 0)  # fmt: skip
         if pair_round < 0:
             sampler.decide(spec, track, self.s, pass_no)
 

@@ -62,6 +62,8 @@ def samples_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
         return 2
     if in_pair:
         return 1
+    if not track.samples:  # a paired calibration kept none, and its partner failed since: a short round
+        return 2
     fit = int((spec.budget or s.time_per_cell) * 1e9 / 4 / max(track.median_sample, 1))
     return max(1, min(s.samples_per_round, fit))
 
@@ -106,16 +108,27 @@ def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
     return req
 
 
-def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_round: int = -1) -> None:
+def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_round: int = -1,
+           equalise_ns: int = 0) -> None:  # fmt: skip
     """Add a checked `bench` response to the track. A JIT's warm-up (reported by the driver) is not
-    part of the cell's measuring budget. `pair_round`: the paired round the response belongs to (the
-    calibration round pairs with nothing: its batch was being found)."""
+    part of the cell's measuring budget. `pair_round`: the paired round the response belongs to.
+
+    A paired cell's calibration round only sets the batch (`equalise_ns`, its paired batch length):
+    the batch that lasts that long, not the driver's power of two that lasts up to twice as long, so
+    the two batches of a pair last alike and a scheduler slice is as likely to land in either. Its
+    samples, of another batch, are not kept."""
     calibrating = track.rounds == 0
     warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
     jit_ns = warm.get("jit_ns", 0)
     if isinstance(jit_ns, (int, float)) and not isinstance(jit_ns, bool):
         track.spent -= min(max(jit_ns, 0) / 1e9, 5.0)
     track.rounds += 1
+    track.checksums.append(resp["checksum"])
+    track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
+    if calibrating and pair_round >= 0 and equalise_ns > 0:
+        per_op = min(int(x) for x in resp["samples_ns"]) / max(int(resp["batch"]), 1)
+        track.batch = max(1, round(equalise_ns / max(per_op, 1e-3)))
+        return
     track.batch = int(resp["batch"])
     track.samples.extend(int(x) for x in resp["samples_ns"])
     track.pair_rounds += [-1 if calibrating else pair_round] * len(resp["samples_ns"])
@@ -123,8 +136,6 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
     track.ticks = None if track.ticks is None or ticks is None else track.ticks + [int(x) for x in ticks]
     track.round_sizes.append(len(resp["samples_ns"]))
     track.round_process.append(process)
-    track.checksums.append(resp["checksum"])
-    track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
 
 
 def side(track: Track) -> paired.Side | None:

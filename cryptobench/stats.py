@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 Z95 = 1.959963984540054
 
@@ -54,6 +55,7 @@ def _binom_cdf(k: int, n: int) -> float:
     return min(total, 1.0)
 
 
+@lru_cache(maxsize=4096)  # pure, and asked again after every paired round: O(n^2) each time otherwise
 def median_ci_ranks(n: int, confidence: float = 0.95) -> tuple[int, int] | None:
     """0-based ranks (lo, hi) of the sorted sample bounding the median with `confidence`.
 

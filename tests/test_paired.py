@@ -84,11 +84,20 @@ def test_a_paired_request_is_one_batch_after_a_short_warm_up_and_the_calibration
     t = sampler.Track()
     first = sampler.request_for(spec, t, s, in_pair=True)
     assert (first["samples"], first["warmup_ns"]) == (2, s.warmup_first_ns)  # calibration as ever
+    assert first["target_ns"] == s.target_paired_ns
     sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000, 5_100_000], "checksum": "c"}, None, 0, 0)
     later = sampler.request_for(spec, t, s, in_pair=True)
     assert (later["batch"], later["samples"], later["warmup_ns"]) == (64, 1, s.warmup_paired_ns)
     sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000], "checksum": "c"}, None, 0, 1)
     assert t.pair_rounds == [-1, -1, 1]
+
+
+def test_a_paired_calibration_sets_the_batch_that_lasts_the_paired_length_and_keeps_no_sample():
+    t = sampler.Track()
+    # the driver doubled to 128 operations: 1.6 ms; 1 ms is 80 of them (12.5 us each at the fastest)
+    sampler.absorb(t, {"batch": 128, "samples_ns": [1_700_000, 1_600_000], "checksum": "c"}, None, 0, 0,
+                   equalise_ns=1_000_000)  # fmt: skip
+    assert (t.batch, t.samples, t.pair_rounds, t.round_sizes, t.rounds) == (80, [], [], [], 1)
 
 
 def test_a_paired_batch_is_short_unless_the_drivers_clock_is_coarse():
