@@ -16,9 +16,10 @@ void input_pattern(uint32_t seed, uint8_t *p);
  * 1-byte allocation). NULL when out of memory. Free with free(). */
 uint8_t *input_message(uint32_t seed, size_t n);
 
-/* The pattern twice (2 MiB), for streamed cells: a piece of up to 1 MiB starting anywhere in
- * the period is contiguous (protocol.md, bench, chunk > 0). NULL when out of memory. */
-uint8_t *input_pattern_twice(uint32_t seed);
+/* The pattern twice (2 MiB), for streamed cells of an n-byte message: a piece of up to 1 MiB
+ * starting anywhere in the period is contiguous (protocol.md, bench, chunk > 0). Under 1 MiB only
+ * the message's own n bytes are filled (zeros after). NULL when out of memory. */
+uint8_t *input_pattern_twice(uint32_t seed, size_t n);
 
 uint64_t input_fnv1a64(const uint8_t *b, size_t n);
 

@@ -448,8 +448,8 @@ static json_t *handle_bench(json_t *req) {
 
   /* the fixed input: a one-shot cell gets the whole message; a streamed one reads its pieces
    * from the pattern (kept twice), so memory stays bounded whatever the size */
-  msg =
-      streamed ? input_pattern_twice((uint32_t)seed) : input_message((uint32_t)seed, (size_t)size);
+  msg = streamed ? input_pattern_twice((uint32_t)seed, (size_t)size)
+                 : input_message((uint32_t)seed, (size_t)size);
   samples = calloc(2 * nsamples, sizeof *samples); /* times, then the counter's ticks */
   if (msg == NULL || samples == NULL) {
     res = cb_error("out of memory (size %llu)", (unsigned long long)size);
