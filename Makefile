@@ -1,15 +1,20 @@
 # The two commands of the README:
 #   make run    set up (packages, Python env, drivers) and run the default suite -> ./cryptobench.db
 #   make test   set up, lint everything, run every driver's native tests and the orchestrator's tests
+#               (these three at once, then the tests that judge measured speeds alone)
 PY := .venv/bin/python
 CB := .venv/bin/cryptobench
 
-.PHONY: run test setup lint native-test pytest
+.PHONY: run test setup lint native-test pytest pytest-parallel pytest-timing
 
 run: setup
 	$(CB) run $(ARGS)
 
-test: setup lint native-test pytest
+# lint, native tests and pytest's workers mostly wait on processes: run at once, they share the cores;
+# their output comes whole, each part when it ends
+test: setup
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint native-test pytest-parallel
+	$(MAKE) --no-print-directory pytest-timing
 
 setup:
 	./scripts/setup.sh
@@ -41,5 +46,16 @@ native-test:
 	cd drivers/java && mvn -B -q test
 	$(MAKE) -C protocols/pqntor test
 
+# The tests mostly wait on drivers and subprocesses, so more workers than cores pay; tests sharing a
+# module's fixture run in one worker (tests/conftest.py). Tests marked `timing` pass or fail on
+# measured speeds, so they run after the others, alone on the machine. PYTEST_WORKERS=0: one process.
+PYTEST_WORKERS ?= 4
 pytest:
-	$(PY) -m pytest -q tests
+	$(MAKE) --no-print-directory pytest-parallel
+	$(MAKE) --no-print-directory pytest-timing
+
+pytest-parallel:
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not timing" tests
+
+pytest-timing:
+	$(PY) -m pytest -q -m timing tests

@@ -17,20 +17,18 @@ MODES = [
 ]  # fmt: skip
 
 
-@pytest.fixture
-def providers_file(tmp_path):
+def write_providers_file(folder: Path) -> Path:
     """A providers file with one fake provider per fault mode: test:<mode>."""
     lines = []
     for m in MODES:
         lines += ["[[provider]]", f'id = "test:{m}"', f'command = ["{sys.executable}", "{FAKE}", "--mode", "{m}"]', ""]
-    p = tmp_path / "providers.toml"
+    p = folder / "providers.toml"
     p.write_text("\n".join(lines))
     return p
 
 
-@pytest.fixture
-def sha_suite(tmp_path):
-    p = tmp_path / "sha.toml"
+def write_sha_suite(folder: Path) -> Path:
+    p = folder / "sha.toml"
     p.write_text(
         textwrap.dedent(
             """
@@ -45,6 +43,16 @@ def sha_suite(tmp_path):
         )
     )
     return p
+
+
+@pytest.fixture
+def providers_file(tmp_path):
+    return write_providers_file(tmp_path)
+
+
+@pytest.fixture
+def sha_suite(tmp_path):
+    return write_sha_suite(tmp_path)
 
 
 def run_cli(*args, timeout=120, **kw):
@@ -93,3 +101,17 @@ def store_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "store.db")
     return request.getfixturevalue("pg_server").new_database()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Under `pytest -n N --dist loadgroup` (make pytest), the tests that share a module-scoped fixture
+    (one real run read by several tests, a built plugin, a browser) go to one worker, so it is made once;
+    every other test is handed to whichever worker is free."""
+    for item in items:
+        defs = getattr(item, "_fixtureinfo", None)
+        shared = defs and any(
+            d[-1].scope == "module" for name in item.fixturenames for d in [defs.name2fixturedefs.get(name)] if d
+        )
+        if shared and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))

@@ -64,6 +64,7 @@ def test_every_command_help_has_an_example():
         assert "example" in res.stdout and "cryptobench " + cmd in res.stdout, cmd
 
 
+@pytest.mark.timing  # "slower": test:slow-sha against test:good
 def test_run_with_fake_providers_writes_every_format(tmp_path, providers_file, sha_suite):
     db = tmp_path / "x.db"
     res = run_cli(

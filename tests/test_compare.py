@@ -4,7 +4,9 @@ import json
 import sys
 
 import pytest
-from conftest import FAKE, run_cli
+from conftest import FAKE, run_cli, write_sha_suite
+
+pytestmark = pytest.mark.timing  # speeds of runs measured at different times
 
 
 def providers_file(tmp_path, name, mode):
@@ -13,10 +15,12 @@ def providers_file(tmp_path, name, mode):
     return p
 
 
-@pytest.fixture
-def three_runs(tmp_path, sha_suite):
-    """Runs 1 and 2 of a healthy library, run 3 of a release that got twice as slow."""
-    db = tmp_path / "c.db"
+@pytest.fixture(scope="module")
+def three_runs(tmp_path_factory):
+    """Runs 1 and 2 of a healthy library, run 3 of a release that got twice as slow (measured once for
+    the module: the tests only read them)."""
+    tmp_path = tmp_path_factory.mktemp("three_runs")
+    sha_suite, db = write_sha_suite(tmp_path), tmp_path / "c.db"
     for mode in ("good", "good", "slow-sha"):
         res = run_cli(
             "run", "--suite", sha_suite, "--providers-file", providers_file(tmp_path, mode, mode),

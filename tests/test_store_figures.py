@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import run_cli, write_providers_file
 
 from cryptobench.store import CellRecord, RunRecord, SpoolingStore, open_store
 from cryptobench.store.spool import PROVISIONAL_RUN_ID, SPOOL_VERSION, find_spools, spool_dirs
@@ -150,9 +150,12 @@ def test_push_goes_on_past_a_run_the_destination_can_never_take(tmp_path, pg_url
 # --- 2. import applies the runner's checks ---------------------------------------------------
 
 
-@pytest.fixture
-def result_file(tmp_path, providers_file):
-    """A real run's result file: test:good, sha256 at six sizes."""
+@pytest.fixture(scope="module")
+def result_file(tmp_path_factory):
+    """A real run's result file: test:good, sha256 at six sizes (measured.db beside it; run once for the
+    module: the tests only read both)."""
+    tmp_path = tmp_path_factory.mktemp("result_file")
+    providers_file = write_providers_file(tmp_path)
     suite = tmp_path / "six.toml"
     suite.write_text('name = "six"\nbaseline = "test:good"\nsizes = ["64", "128", "256", "512", "1KiB", "2KiB"]\n'
                      'time_per_cell = 0.05\n[[group]]\nalgs = ["sha256"]\n')  # fmt: skip
@@ -233,7 +236,7 @@ def test_importing_a_run_whose_uid_holds_other_content_says_so(tmp_path, result_
     doc = json.loads(result_file.read_text())
     doc["cells"].reverse()  # the same content, its cells listed in another order: silent
     (tmp_path / "same.json").write_text(json.dumps(doc))
-    for same in (result_file, tmp_path / "same.json", tmp_path / "measured.db"):
+    for same in (result_file, tmp_path / "same.json", result_file.parent / "measured.db"):
         r = run_cli("import", same, "--db", db)
         assert r.returncode == 0 and "1 already there" in r.stdout and r.stderr == "", r.stderr
     doc = json.loads(result_file.read_text())
