@@ -116,7 +116,7 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
     A paired cell's calibration round only sets the batch (`equalise_ns`, its paired batch length):
     the batch that lasts that long, not the driver's power of two that lasts up to twice as long, so
     the two batches of a pair last alike and a scheduler slice is as likely to land in either. Its
-    samples, of another batch, are not kept."""
+    samples, of another batch, are not kept (they are when the driver's batch already was that one)."""
     calibrating = track.rounds == 0
     warm = resp.get("warmup") if isinstance(resp.get("warmup"), dict) else {}
     jit_ns = warm.get("jit_ns", 0)
@@ -126,9 +126,12 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
     track.checksums.append(resp["checksum"])
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
     if calibrating and pair_round >= 0 and equalise_ns > 0:
-        per_op = min(int(x) for x in resp["samples_ns"]) / max(int(resp["batch"]), 1)
-        track.batch = max(1, round(equalise_ns / max(per_op, 1e-3)))
-        return
+        found = int(resp["batch"])
+        per_op = min(int(x) for x in resp["samples_ns"]) / max(found, 1)
+        equal = min(found, max(1, round(equalise_ns / max(per_op, 1e-3))))  # never more than lasted the target
+        if equal != found:
+            track.batch = equal
+            return
     track.batch = int(resp["batch"])
     track.samples.extend(int(x) for x in resp["samples_ns"])
     track.pair_rounds += [-1 if calibrating else pair_round] * len(resp["samples_ns"])
@@ -171,6 +174,8 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int, tight: bool 
     if tight is None:
         tight = enough and halfwidth(track) <= s.max_rel_ci
     spent = track.spent if spent is None else spent
+    if not track.samples:  # a paired calibration keeps none: one round more, whatever it cost
+        return
     if pass_no >= passes - 1:
         if tight:
             track.done = True

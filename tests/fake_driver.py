@@ -115,7 +115,7 @@ def main():
             if mode in ("infinite-samples", "tiny-samples", "implausible-fast"):
                 n, size = req["samples"], req["size"]
                 lie = {"infinite-samples": "Infinity", "tiny-samples": "1e-9", "implausible-fast": "5000000"}[mode]
-                batch = int(1e15 * 0.005 / max(size, 1)) if mode == "implausible-fast" else req["batch"] or 50
+                batch = req["batch"] or (int(1e15 * 0.005 / max(size, 1)) if mode == "implausible-fast" else 50)
                 out = hashlib.sha256(message(pat, req["seed"], size)).digest()  # honest in differential tests
                 csum = f"{len(out):08x}:{fnv(out):016x}"
                 sys.stdout.write(

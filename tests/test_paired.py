@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from cryptobench import duet, paired, sampler, stats
 from cryptobench.compare import compare_providers, compare_runs
 from cryptobench.drivers.registry import Registry
@@ -117,6 +119,7 @@ def _run(tmp_path, providers_file, sha_suite, providers, **settings):
     return store, Runner(store, Registry(providers_file), s).run(cells, providers)
 
 
+@pytest.mark.timing  # calls the twice-as-slow provider slower: run alone, after the parallel phase
 def test_a_run_pairs_its_providers_and_every_report_says_so(tmp_path, providers_file, sha_suite, monkeypatch):
     monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
     store, rid = _run(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"])
@@ -186,6 +189,7 @@ def test_duet_pins_every_thread_of_a_driver_to_one_core():
         child.wait()
 
 
+@pytest.mark.timing  # calls the twice-as-slow provider slower: run alone, after the parallel phase
 def test_a_duet_run_pairs_simultaneous_batches(tmp_path, providers_file, sha_suite, monkeypatch):
     monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
     store, rid = _run(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"], duet=True)
