@@ -5,8 +5,8 @@ request of one sample, in an order that alternates ABBA-wise so neither always g
 samples of one pair round were taken milliseconds apart, so whatever slowed the machine then — a
 co-tenant's burst, a frequency step, drift over the run — slowed both, and cancels in their ratio.
 The ratio of two providers is the median of the per-pair ratios; its 95% interval comes from their
-order statistics (distribution-free, as for a median), widened in quadrature by the spread between
-process pairs (each pass measures in fresh processes, whose memory layout differs: `stats.summarize`).
+order statistics (distribution-free, as for a median), widened in quadrature by what the process
+pairs differ beyond their own noise (each pass measures in fresh processes: `_between_processes`).
 
 Across runs and machines nothing was measured at the same moment: those comparisons keep the
 independent interval (`stats.ratio`, from the two medians' intervals).

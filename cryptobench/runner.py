@@ -683,13 +683,12 @@ class Runner:
             pending = [pid for pid in active if not tracks[(spec, pid)].done and not tracks[(spec, pid)].paused]
             if len(pending) < 2:
                 return
-            k = self._pair_round.get(spec, 0)
-            if self.s.duet:
+            if self.s.duet:  # one pair round per other provider, their order rotated like a round's
                 ref = self._reference(pending)
-                for pid in paired.order([p for p in pending if p != ref], k):
+                for pid in paired.order([p for p in pending if p != ref], self._pair_round.get(spec, 0)):
                     self._duet_round(index, spec, [ref, pid], tracks, pass_no, self._next_pair_round(spec))
             else:
-                self._next_pair_round(spec)
+                k = self._next_pair_round(spec)
                 for pid in paired.order(pending, k):
                     self.progress.cell(index, spec, pid)
                     self._round(spec, pid, tracks[(spec, pid)], pass_no, pair_round=k)
