@@ -238,7 +238,7 @@ def _parser() -> argparse.ArgumentParser:
         "--duet",
         action="store_true",
         help="lockstep pairs: the baseline's and each other provider's batch run at the same moment, each driver "
-        "pinned to a core of its own (needs 2 cores; opt-in: measure whether it helps on your host, bench/duet)",
+        "pinned to a core of its own (needs 2 cores; opt-in: bench/paired --designs paired,duet measures whether it helps on your host)",
     )
     r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")

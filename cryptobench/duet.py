@@ -4,7 +4,7 @@ pinned to a core of its own (Bulej et al., "Duet benchmarking", ICPE 2020).
 Sequential pair rounds (paired.py) cancel what lasts longer than a round: drift, a co-tenant's
 bursts of hundreds of milliseconds. What changes within milliseconds hits one batch of a pair and
 not the other. In duet mode both batches run at once, so a co-tenant's burst that slows the machine
-slows both; what it does to one core only still differs. `bench/duet` measures which design gives
+slows both; what it does to one core only still differs. `bench/paired --designs paired,duet` measures which gives
 the tighter interval on a host; duet stays opt-in (`run --duet`).
 """
 
