@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from cryptobench import algorithms, fixed_input  # noqa: E402
+from cryptobench.core import algorithms, fixed_input  # noqa: E402
 from cryptobench.drivers.client import DriverProcess  # noqa: E402
 from cryptobench.drivers.registry import Registry  # noqa: E402
 

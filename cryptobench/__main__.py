@@ -1,3 +1,3 @@
-from .cli import entry
+from cryptobench.cli import entry
 
 entry()

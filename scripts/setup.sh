@@ -35,7 +35,7 @@ for d in cryptobench/report/assets tools/html-check; do
   [ "$d/node_modules/.package-lock.json" -nt "$d/package-lock.json" ] || npm ci --prefix "$d" --no-audit --no-fund --loglevel=error
 done
 
-.venv/bin/python -m cryptobench.vectors.export build/cases >/dev/null
+.venv/bin/python -m cryptobench.verify.vectors.export build/cases >/dev/null
 # OpenSSL 3.6 (static, cached under ~/.cache/cryptobench): the C PQ-ntor implementation needs
 # its ML-KEM; about a minute and a half the first time, seconds afterwards
 scripts/openssl/build.sh --lib-only 3.6 >/dev/null

@@ -4,7 +4,7 @@
 
 It serves `noop` and `sha256` with the Python driver's own measurement loop (drivers/python/cbdriver/
 timing.py), so with no --break it must pass `cryptobench check-driver`; each RULE of
-cryptobench/drivercheck.py broken once must fail it, naming that rule.
+cryptobench/verify/driver_rules.py broken once must fail it, naming that rule.
 """
 
 import argparse

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from cryptobench.drivers.registry import REPO, Registry
-from cryptobench.planner import Filters, plan
+from cryptobench.plan.planner import Filters, plan
+from cryptobench.plan.suites import load_suite
 from cryptobench.report import build_report
-from cryptobench.runner import Runner, Settings
+from cryptobench.run.runner import Runner, Settings
 from cryptobench.store import open_store
-from cryptobench.suites import load_suite
 
 BRIDGE = REPO / "drivers/browser/bridge.mjs"
 BROWSER = {

@@ -8,8 +8,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
 
-from cryptobench.vectors import cavp, judge
-from cryptobench.vectors.monte import run_monte
+from cryptobench.verify.vectors import cavp, judge
+from cryptobench.verify.vectors.monte import run_monte
 
 pytestmark = pytest.mark.skipif(cavp.package_dir() is None, reason="cryptography-vectors is not installed")
 

@@ -76,7 +76,7 @@ def test_providers_within_one_run(tmp_path, providers_file, sha_suite):
 
 
 def test_the_host_probe_tells_the_host_from_the_cells():
-    from cryptobench import compare
+    from cryptobench.report import compare
     from cryptobench.store.model import RunRecord
 
     def run(i, readings, cpu="EPYC"):

@@ -1,8 +1,8 @@
 import pytest
 from conftest import run_cli
 
-from cryptobench import cpufeatures
-from cryptobench.errors import UserError
+from cryptobench.core.errors import UserError
+from cryptobench.drivers import cpu_features as cpufeatures
 
 HAS_ALL = {"aes", "pclmulqdq", "avx", "avx2", "sha_ni", "avx512f", "vaes", "vpclmulqdq"}
 

@@ -8,9 +8,9 @@ ignores the key, is failed for the algorithm.
 
 import pytest
 
-from cryptobench import crosscheck
 from cryptobench.drivers.client import DriverProcess
 from cryptobench.drivers.registry import Registry
+from cryptobench.verify import cross_checks as crosscheck
 
 
 @pytest.fixture(scope="module")

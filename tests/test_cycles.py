@@ -6,7 +6,7 @@ import pytest
 from conftest import run_cli
 from test_runner_faults import cells_by_provider, run_suite
 
-from cryptobench import cycles
+from cryptobench.measure import cycles
 
 
 def test_c_go_rust_python_count_cycles_beside_their_clock_js_converts(tmp_path):

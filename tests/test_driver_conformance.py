@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from cryptobench import drivercheck
 from cryptobench.drivers.client import DriverProcess
 from cryptobench.drivers.registry import Registry
+from cryptobench.verify import driver_rules as drivercheck
 
 FAKE = Path(__file__).resolve().parent / "fake_rules.py"
 REGISTRY = Registry()

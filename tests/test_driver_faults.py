@@ -7,7 +7,7 @@ import pytest
 from conftest import run_cli
 from test_runner_faults import cells_by_provider, run_suite
 
-from cryptobench import plausibility
+from cryptobench.measure import plausibility
 
 
 @pytest.mark.parametrize(

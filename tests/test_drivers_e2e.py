@@ -3,11 +3,11 @@
 import pytest
 
 from cryptobench.drivers.registry import Registry
-from cryptobench.planner import Filters, plan
+from cryptobench.plan.planner import Filters, plan
+from cryptobench.plan.suites import load_suite
 from cryptobench.report import build_report
-from cryptobench.runner import Runner, Settings
+from cryptobench.run.runner import Runner, Settings
 from cryptobench.store import open_store
-from cryptobench.suites import load_suite
 
 CORE = ["c:openssl", "go:stdlib", "python:cryptography", "python:hashlib"]
 

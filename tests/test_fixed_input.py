@@ -1,4 +1,4 @@
-from cryptobench import fixed_input
+from cryptobench.core import fixed_input
 
 
 def test_a_short_message_is_the_prefix_of_the_pattern_it_is_cut_from():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cryptobench.errors import UserError
+from cryptobench.core.errors import UserError
 from cryptobench.report import build_report
 from cryptobench.report import html as html_report
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store

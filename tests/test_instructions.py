@@ -8,10 +8,10 @@ import subprocess
 import pytest
 from conftest import run_cli
 
+from cryptobench.core.cell import CellSpec
+from cryptobench.core.settings import Settings
 from cryptobench.drivers.registry import C_HOST, REPO, Registry
 from cryptobench.icount import callgrind, counters, judge, metrics, phase
-from cryptobench.planner import CellSpec
-from cryptobench.settings import Settings
 
 pytestmark = [
     pytest.mark.skipif(not C_HOST.exists(), reason="the generic C driver is not built (make -C drivers/c)"),

@@ -8,14 +8,14 @@ import textwrap
 import pytest
 from conftest import FAKE, REPO, run_cli
 
-from cryptobench import witness
-from cryptobench.driverpool import DriverPool
+from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import Registry
-from cryptobench.errors import UserError
-from cryptobench.planner import Filters, plan
-from cryptobench.runner import Runner, Settings
+from cryptobench.plan.planner import Filters, plan
+from cryptobench.plan.suites import load_suite
+from cryptobench.run.driver_pool import DriverPool
+from cryptobench.run.runner import Runner, Settings
 from cryptobench.store import open_store
-from cryptobench.suites import load_suite
+from cryptobench.verify import witness
 
 # a plugin over the Python driver's own pyca/cryptography provider, broken where the test says
 TWIN = """

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
+from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import C_HOST, C_PLUGINS, REPO
-from cryptobench.errors import UserError
-from cryptobench.leak import classes, ttest
+from cryptobench.leak import ttest
 from cryptobench.leak.check import Budget, LeakResult, run_check
+from cryptobench.plan import leak_classes as classes
 
 FIXTURE = REPO / "tests" / "fixtures" / "leaky_plugin.c"
 OPENSSL_PLUGIN = C_PLUGINS / "libcb_openssl.so"
@@ -58,7 +59,7 @@ def test_a_crop_with_too_few_measurements_does_not_count():
 
 
 def test_classes_per_operation():
-    from cryptobench.algorithms import get
+    from cryptobench.core.algorithms import get
 
     names = lambda alg, op: [c.name for c in classes.applicable(get(alg), op)]  # noqa: E731
     assert names("aes-128-gcm", "open") == ["tag"]
@@ -207,10 +208,10 @@ def test_leak_command_refuses_bad_input_in_one_line(tmp_path, args, said):
 def test_which_cells_the_runner_refuses_to_check_and_why():
     """A driver speaking protocol 4 has no leak request; a provider failing its vectors is not checked;
     an unverified one (too few cases) is, as it is timed."""
+    from cryptobench.core.cell import CellSpec
+    from cryptobench.core.settings import Settings
     from cryptobench.drivers.registry import Registry
-    from cryptobench.planner import CellSpec
-    from cryptobench.runner import Runner
-    from cryptobench.settings import Settings
+    from cryptobench.run.runner import Runner
     from cryptobench.store.model import VerifyRecord
 
     r = Runner(None, Registry(), Settings(suite="leak", baseline="x"))
@@ -245,7 +246,7 @@ def test_run_with_leak_measures_then_checks_the_same_cells(tmp_path, leaky):
 @pytest.mark.parametrize("value, said", [('["tag", "secret"]', None), ("true", None), ('["nope"]', "unknown leak class"),
                                          ("3", "leak must be true or a list")])  # fmt: skip
 def test_suite_key_leak(tmp_path, value, said):
-    from cryptobench.suites import load_suite
+    from cryptobench.plan.suites import load_suite
 
     p = tmp_path / "s.toml"
     p.write_text(f'name = "s"\nsizes = ["64B"]\nleak = {value}\n[[group]]\nalgs = ["aes-128-gcm"]\n')

@@ -6,7 +6,7 @@ import re
 
 from conftest import run_cli
 
-from cryptobench import environment
+from cryptobench.core import environment
 
 
 def _run(tmp_path, *extra):

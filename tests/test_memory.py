@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from cryptobench import memory
+from cryptobench.measure import memory
 
 HOG = """
 import sys

@@ -1,13 +1,21 @@
-"""A run's noise level (cryptobench/noise_level.py): its figures, and every report header showing it."""
+"""A run's noise level (cryptobench/report/noise_level.py): its figures, and every report header showing it."""
 
 import json
 
 import pytest
 
-from cryptobench import noise_level
-from cryptobench.compare import compare_runs
-from cryptobench.report import build_report, compare_json, compare_markdown, compare_terminal, html, markdown, terminal
+from cryptobench.report import (
+    build_report,
+    compare_json,
+    compare_markdown,
+    compare_terminal,
+    html,
+    markdown,
+    noise_level,
+    terminal,
+)
 from cryptobench.report import json_ as json_report
+from cryptobench.report.compare import compare_runs
 from cryptobench.store import CellRecord, RunRecord, open_store
 
 SUM = "00000020:fb4898be6151a393"

@@ -1,4 +1,4 @@
-"""Paired ratios (cryptobench/paired.py): providers of a cell take turns batch for batch, and the ratio
+"""Paired ratios (cryptobench/analysis/paired.py): providers of a cell take turns batch for batch, and the ratio
 comes from the pairs, so interference that hits both cancels instead of widening the interval."""
 
 import os
@@ -9,15 +9,17 @@ import time
 
 import pytest
 
-from cryptobench import duet, paired, sampler, stats
-from cryptobench.compare import compare_providers, compare_runs
+from cryptobench.analysis import paired, stats
+from cryptobench.core.cell import CellSpec
 from cryptobench.drivers.registry import Registry
-from cryptobench.planner import CellSpec, Filters, plan
+from cryptobench.measure import duet, sampler
+from cryptobench.plan.planner import Filters, plan
+from cryptobench.plan.suites import load_suite
 from cryptobench.report import build_report
+from cryptobench.report.compare import compare_providers, compare_runs
 from cryptobench.report.records import to_dict
-from cryptobench.runner import Runner, Settings
+from cryptobench.run.runner import Runner, Settings
 from cryptobench.store import open_store
-from cryptobench.suites import load_suite
 
 
 def side(per_op, rounds=None, process=None):

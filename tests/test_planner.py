@@ -2,9 +2,9 @@
 
 import pytest
 
-from cryptobench.errors import UserError
-from cryptobench.planner import Filters, check_suite_providers, make_plan, plan
-from cryptobench.suites import load_suite
+from cryptobench.core.errors import UserError
+from cryptobench.plan.planner import Filters, check_suite_providers, make_plan, plan
+from cryptobench.plan.suites import load_suite
 
 CORE = ["c:openssl", "go:stdlib", "python:cryptography", "python:hashlib"]
 

@@ -5,8 +5,8 @@ import re
 
 from conftest import run_cli
 
-from cryptobench.planner import CellSpec
-from cryptobench.progress import LineProgress, TerminalProgress, left_text, seconds_left
+from cryptobench.core.cell import CellSpec
+from cryptobench.run.progress import LineProgress, TerminalProgress, left_text, seconds_left
 
 SPEC = CellSpec("sha256", "hash", 1024, 0, ("c:openssl",))
 
@@ -15,7 +15,7 @@ def test_the_time_left_is_never_more_than_the_budget_left(monkeypatch):
     # a run of 3 passes over 3 cells with a 9 s budget: the first pass is slow (each cell's first
     # measurement), the later passes skip cells already tight; the old rate said "about 20 s left"
     now = [0.0]
-    monkeypatch.setattr("cryptobench.progress.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("cryptobench.run.progress.time.monotonic", lambda: now[0])
     out = io.StringIO()
     p = LineProgress(out)
     p.start(9, 9.0, 3)

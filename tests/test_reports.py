@@ -232,7 +232,7 @@ def test_each_command_offers_the_registrys_formats_and_nothing_else():
 
 def test_load_report_builds_the_whole_report_in_one_step(tmp_path):
     """The references stored beside runs reach the report without a second step by the caller."""
-    from cryptobench.references import Reference
+    from cryptobench.analysis.references import Reference
     from cryptobench.report import load_report
 
     store = open_store(str(tmp_path / "r.db"))
@@ -267,8 +267,8 @@ def test_the_conformance_matrix_fits_the_terminal_however_many_providers():
 def test_cycles_per_byte_only_from_an_invariant_tsc(tmp_path):
     """`--unit cpb`: ns x the measured TSC rate, labelled reference cycles; refused in one line where
     the counter is not invariant (cycles.py)."""
-    from cryptobench import cycles
-    from cryptobench.errors import UserError
+    from cryptobench.core.errors import UserError
+    from cryptobench.measure import cycles
     from cryptobench.report import load_report
 
     clock = {"tsc_hz": 2.0e9}
@@ -304,7 +304,7 @@ def test_cycles_per_byte_only_from_an_invariant_tsc(tmp_path):
     ],
 )
 def test_the_verdict_says_what_the_whole_interval_says(low, high, noise, said):
-    from cryptobench import stats
+    from cryptobench.analysis import stats
 
     assert stats.verdict(stats.Ratio((low + high) / 2, low, high), noise) == said
 

@@ -2,10 +2,11 @@
 
 import pytest
 
-from cryptobench import bench_response, sampler
-from cryptobench.errors import DriverError
-from cryptobench.planner import CellSpec
-from cryptobench.settings import Settings
+from cryptobench.core.cell import CellSpec
+from cryptobench.core.errors import DriverError
+from cryptobench.core.settings import Settings
+from cryptobench.measure import response_checks as bench_response
+from cryptobench.measure import sampler
 
 S = Settings(suite="t", baseline="x", time_per_cell=1.0, passes=3, min_samples=10, max_rel_ci=0.01)
 GCM = CellSpec("aes-128-gcm", "seal", 1024, 0, ("p",))
@@ -69,7 +70,7 @@ def test_an_output_that_changes_after_the_samples_fails_a_repeatable_cell(cell, 
 
 
 def test_fresh_outputs_by_design_are_not_held_to_the_rule():
-    from cryptobench import algorithms
+    from cryptobench.core import algorithms
 
     assert not algorithms.get("ml-kem-768").repeatable("encaps")
     assert not algorithms.get("ecdsa-p256").repeatable("sign")
@@ -80,7 +81,7 @@ def test_fresh_outputs_by_design_are_not_held_to_the_rule():
 def test_the_stopping_rule_reads_the_interval_the_reports_show():
     """Rounds that disagree widen the reported interval (stats.summarize with the rounds): a cell
     whose samples are tight within each round but whose rounds moved 5% is not tight."""
-    from cryptobench import stats
+    from cryptobench.analysis import stats
 
     drifting = [1_000_000] * 24 + [1_050_000] * 6  # one round of five 5% slower
     t = sampler.Track(batch=1, samples=list(drifting), rounds=5, round_sizes=[6] * 5, spent=0.1)
@@ -94,7 +95,8 @@ def test_the_stopping_rule_reads_the_interval_the_reports_show():
 
 
 def test_a_cell_that_misses_its_precision_says_why():
-    from cryptobench import precision, stats
+    from cryptobench.analysis import stats
+    from cryptobench.report import precision
     from cryptobench.store.model import CellRecord
 
     samples = [1_000_000] * 5 + [1_100_000] * 5 + [1_000_000, 1_500_000] * 3
@@ -112,7 +114,7 @@ def test_a_cell_that_misses_its_precision_says_why():
 
 
 def test_host_time_is_read_from_proc_stat(tmp_path):
-    from cryptobench import hoststate
+    from cryptobench.measure import host_state as hoststate
 
     a, b = tmp_path / "a", tmp_path / "b"
     a.write_text("cpu  100 0 50 800 10 0 0 40 0 0\ncpu0 1 2 3\n")

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from cryptobench import scaling
-from cryptobench.errors import UserError
+from cryptobench.core.errors import UserError
+from cryptobench.measure import scaling
 
 
 def test_worker_counts_add_up_and_never_exceed_the_cores(monkeypatch):

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cryptobench import stats
+from cryptobench.analysis import stats
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ import pytest
 import sqlalchemy as sa
 from conftest import run_cli
 
-from cryptobench.crosscheck import CrossRecord
-from cryptobench.errors import StoreError, UserError
+from cryptobench.core.errors import StoreError, UserError
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store
 from cryptobench.store.schema import SCHEMA_REVISION
+from cryptobench.verify.cross_checks import CrossRecord
 
 RELEASE_0_1_DB = Path(__file__).parent / "fixtures" / "store-schema1.db"  # made by cryptobench 0.1 (`run`)
 

@@ -249,7 +249,7 @@ def test_show_names_a_bad_relative_run(tmp_path, providers_file, sha_suite):
 
 def test_threads_do_not_matter_to_the_shield():
     # the Ctrl-C shield only sets signal handlers in the main thread; elsewhere it is a no-op
-    from cryptobench.interrupts import shielded
+    from cryptobench.measure.interrupts import shielded
 
     errors = []
 

@@ -2,9 +2,9 @@ import textwrap
 
 import pytest
 
-from cryptobench.errors import UserError
-from cryptobench.planner import Filters, plan
-from cryptobench.suites import list_suites, load_suite
+from cryptobench.core.errors import UserError
+from cryptobench.plan.planner import Filters, plan
+from cryptobench.plan.suites import list_suites, load_suite
 
 
 def write(tmp_path, text):

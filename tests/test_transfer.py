@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from cryptobench.errors import UserError
+from cryptobench.core.errors import UserError
 from cryptobench.store import CellRecord, RunRecord, open_store
 from cryptobench.store.transfer import Outcome, copy_into, from_result_file, from_store
 

@@ -1,7 +1,7 @@
 import pytest
 
-from cryptobench.errors import UserError
-from cryptobench.units import format_ns, format_size, parse_size, parse_sizes
+from cryptobench.core.errors import UserError
+from cryptobench.core.units import format_ns, format_size, parse_size, parse_sizes
 
 
 @pytest.mark.parametrize(

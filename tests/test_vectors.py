@@ -3,12 +3,12 @@
 import filecmp
 import hashlib
 
-from cryptobench.vectors import Case, cases_for, judge
-from cryptobench.vectors.files import REPO_ROOT
+from cryptobench.verify.vectors import Case, cases_for, judge
+from cryptobench.verify.vectors.files import REPO_ROOT
 
 
 def test_every_symmetric_algorithm_has_known_answers():
-    from cryptobench.algorithms import ALGORITHMS
+    from cryptobench.core.algorithms import ALGORITHMS
 
     for name, alg in ALGORITHMS.items():
         if name != "noop" and not alg.public_key:

@@ -11,8 +11,8 @@ import sqlite3
 import pytest
 from conftest import REPO, run_cli
 
+from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import Registry
-from cryptobench.errors import UserError
 from cryptobench.versions.spec import key, pick, split
 
 RELEASES = ["41.0.7", "42.0.8", "43.0.3", "44.0.0", "44.0.3", "45.0.0rc1", "46.0.7", "4.1"]

@@ -15,9 +15,9 @@ import threading
 import time
 from concurrent.futures import Future
 
-from .. import OLDEST_PROTOCOL, PROTOCOL_VERSION
-from ..errors import DriverError
-from ..textsafe import printable
+from cryptobench import OLDEST_PROTOCOL, PROTOCOL_VERSION
+from cryptobench.core.errors import DriverError
+from cryptobench.core.textsafe import printable
 
 # The longest legitimate line is a `verify` response to the largest case set (RSA and ML-DSA
 # outputs for a few thousand cases: a few MB); 64 MiB leaves a wide margin and is refused at once.

@@ -18,8 +18,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import UserError
-from ..textsafe import printable
+from cryptobench.core.errors import UserError
+from cryptobench.core.textsafe import printable
 
 REPO = Path(__file__).resolve().parents[2]
 # a provider id as the catalogue writes them: `lang:name[@version]` (c:openssl, c:openssl@3.6.3, plugin:mine)
@@ -333,7 +333,9 @@ def plugin_provider(spec: str, base: Path, load_timeout: float = 60) -> Provider
 def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float = 60) -> str:
     """The provider id a plugin serves, from its driver's `--print-id`; a one-line UserError when
     the plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
-    from .client import spawn  # a plugin hanging in its init dies with a killed cryptobench, as drivers do
+    from cryptobench.drivers.client import (
+        spawn,  # a plugin hanging in its init dies with a killed cryptobench, as drivers do
+    )
 
     proc = spawn([*argv, "--print-id"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

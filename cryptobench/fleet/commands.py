@@ -7,9 +7,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import UserError
-from ..report import exporters
-from ..store import db_url, open_store
+from cryptobench.core.errors import UserError
+from cryptobench.report import exporters
+from cryptobench.store import db_url, open_store
 
 EXAMPLES = {
     "push": """examples:
@@ -130,7 +130,7 @@ def add_commands(cmd, db_help: str) -> None:
 
 def _copy(src, run_ids: list[int], dst, outcome, checked: bool = False) -> None:
     """Each run of `src` into `dst`; `checked`: through the runner's checks first (an import)."""
-    from ..store.transfer import admitted, copy_into, from_store
+    from cryptobench.store.transfer import admitted, copy_into, from_store
 
     for run_id in run_ids:
         copy = from_store(src, run_id)
@@ -148,7 +148,7 @@ def _report(outcome, dst) -> int:
 
 
 def cmd_push(args) -> int:
-    from ..store.source import open_source
+    from cryptobench.store.source import open_source
 
     src = open_source(db_url(args.db))  # read, never migrated nor written (store/source.py)
     if db_url(args.db) == args.to:
@@ -157,7 +157,7 @@ def cmd_push(args) -> int:
     if not ids:
         print(f"no runs stored in {src.url}: nothing to push")
         return 0
-    from ..store.transfer import Outcome
+    from cryptobench.store.transfer import Outcome
 
     dst = open_store(args.to)
     outcome = Outcome()
@@ -169,8 +169,8 @@ def cmd_push(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from ..store.source import open_source
-    from ..store.transfer import Outcome, admitted, copy_into, from_result_file, is_sqlite_file
+    from cryptobench.store.source import open_source
+    from cryptobench.store.transfer import Outcome, admitted, copy_into, from_result_file, is_sqlite_file
 
     dst = open_store(args.db)
     outcome = Outcome()
@@ -210,7 +210,7 @@ def _machines(args) -> list[str]:
 
 
 def cmd_submit(args) -> int:
-    from . import queue
+    from cryptobench.fleet import queue
 
     url = db_url(args.db)
     machines = _machines(args)
@@ -223,8 +223,8 @@ def cmd_submit(args) -> int:
 def cmd_agent(args) -> int:
     import platform
 
-    from ..environment import checked_machine_label
-    from . import queue
+    from cryptobench.core.environment import checked_machine_label
+    from cryptobench.fleet import queue
 
     url = db_url(args.db)
     queue.libpq_url(url)
@@ -242,8 +242,8 @@ def cmd_agent(args) -> int:
 def cmd_jobs(args) -> int:
     import json
 
-    from ..textsafe import printable
-    from . import queue
+    from cryptobench.core.textsafe import printable
+    from cryptobench.fleet import queue
 
     rows = queue.list_jobs(db_url(args.db))
     if args.json:
@@ -261,7 +261,7 @@ def cmd_jobs(args) -> int:
 
 
 def cmd_fleet(args) -> int:
-    from . import roles
+    from cryptobench.fleet import roles
 
     url = db_url(args.db)
     if args.action == "init":
@@ -277,8 +277,8 @@ def cmd_fleet(args) -> int:
 def cmd_history(args) -> int:
     import math
 
-    from ..units import parse_size
-    from . import history
+    from cryptobench.analysis import history
+    from cryptobench.core.units import parse_size
 
     if not (math.isfinite(args.noise) and 0 <= args.noise < 100):
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
@@ -287,7 +287,7 @@ def cmd_history(args) -> int:
     except ValueError as e:
         raise UserError(f"--size {args.size!r}: {e}") from None
     if args.metric == "instructions":  # deterministic counts: no change-point search against noise
-        from ..icount.views import history as instruction_history
+        from cryptobench.report.instructions import history as instruction_history
 
         return instruction_history(args, open_store(args.db), size)
     exporters.check_requested(exporters.HISTORY, args)
@@ -305,8 +305,8 @@ def cmd_history(args) -> int:
 
 
 def cmd_publish(args) -> int:
-    from ..report.html import ensure_available
-    from . import publish
+    from cryptobench.fleet import publish
+    from cryptobench.report.html import ensure_available
 
     ensure_available()
     store = open_store(args.db)

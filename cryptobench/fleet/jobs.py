@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UserError
-from ..versions.spec import VERSION_FORM
+from cryptobench.core.errors import UserError
+from cryptobench.versions.spec import VERSION_FORM
 
 # job field -> `cryptobench run` flag; the only fields a job may carry
 FIELDS = {

@@ -25,10 +25,10 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import UserError
-from ..outputs import write_atomic
-from ..report import history_report, machine_matrix
-from . import history
+from cryptobench.analysis import history
+from cryptobench.core.errors import UserError
+from cryptobench.core.outputs import write_atomic
+from cryptobench.report import history_report, machine_matrix
 
 MANIFEST = ".cryptobench-site.json"
 SUBDIRS = ("alg", "runs", "assets")
@@ -86,9 +86,9 @@ def _manifest(out: Path, files: set[str]) -> None:
 
 def publish(store, out: Path, say=print, force: bool = False) -> dict:
     """Write the site; what it holds (counts), for the command's last line."""
-    from ..compare import latest_of_machine
-    from ..report.html import render as render_run
-    from ..report.model import load_report
+    from cryptobench.report.compare import latest_of_machine
+    from cryptobench.report.html import render as render_run
+    from cryptobench.report.model import load_report
 
     listed = [r for r in store.list_runs() if r["status"] == "complete"]
     if not listed:
@@ -106,7 +106,7 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
         write_atomic(out / rel, text)
         written.add(rel)
 
-    from ..report.html import _library
+    from cryptobench.report.html import _library
 
     _version, licence, library = _library()
     write("assets/echarts.min.js", licence + library)

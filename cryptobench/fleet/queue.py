@@ -34,11 +34,11 @@ import subprocess
 import sys
 import time
 
-from ..errors import UserError
-from ..store import redact
-from ..store.sql import one_line
-from ..textsafe import printable
-from . import jobs
+from cryptobench.core.errors import UserError
+from cryptobench.core.textsafe import printable
+from cryptobench.fleet import jobs
+from cryptobench.store import redact
+from cryptobench.store.sql import one_line
 
 TASK = "cryptobench.run"
 _PR_SET_PDEATHSIG = 1

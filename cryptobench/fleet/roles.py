@@ -17,10 +17,10 @@ import re
 
 import sqlalchemy as sa
 
-from ..errors import UserError
-from ..store import open_store
-from ..store.migrate import current_revision
-from . import queue
+from cryptobench.core.errors import UserError
+from cryptobench.fleet import queue
+from cryptobench.store import open_store
+from cryptobench.store.migrate import current_revision
 
 OUR_TABLES = ["meta", "runs", "providers", "verifications", "cells", "refs", "conformance", "crosschecks",
               "alembic_version"]  # fmt: skip

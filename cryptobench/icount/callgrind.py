@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..drivers.client import DriverProcess
-from ..errors import DriverError
+from cryptobench.core.errors import DriverError
+from cryptobench.drivers.client import DriverProcess
 
 
 @dataclass(frozen=True)

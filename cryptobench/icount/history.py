@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import UserError
-from . import judge
+from cryptobench.core.errors import UserError
+from cryptobench.icount import judge
 
 
 @dataclass

@@ -8,8 +8,8 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
-from ..units import format_size
-from .phase import TOLERANCE, spread
+from cryptobench.core.units import format_size
+from cryptobench.icount.phase import TOLERANCE, spread
 
 SAME, MORE, FEWER = "same", "more instructions", "fewer instructions"
 

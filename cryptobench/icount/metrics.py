@@ -3,7 +3,7 @@ or `--metric time,instructions`); time alone by default."""
 
 from __future__ import annotations
 
-from ..errors import UserError
+from cryptobench.core.errors import UserError
 
 METRICS = ("time", "instructions")
 

@@ -14,8 +14,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..drivers.client import DriverProcess
-from ..errors import DriverError
+from cryptobench.core.errors import DriverError
+from cryptobench.drivers.client import DriverProcess
 
 TARGET = 2_000_000_000  # instructions per counted request: process-to-process noise well under 0.01%
 

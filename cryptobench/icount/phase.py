@@ -15,13 +15,13 @@ import math
 import time
 from collections.abc import Callable
 
-from .. import sampler
-from ..drivers.registry import C_HOST, Provider
-from ..errors import DriverError
-from ..planner import CellSpec
-from ..sampler import Track
-from ..units import format_size
-from . import callgrind, counters, cpu, perf
+from cryptobench.core.cell import CellSpec
+from cryptobench.core.errors import DriverError
+from cryptobench.core.units import format_size
+from cryptobench.drivers.registry import C_HOST, Provider
+from cryptobench.icount import callgrind, counters, cpu, perf
+from cryptobench.measure import sampler
+from cryptobench.measure.sampler import Track
 
 TARGET = 4_000_000  # instructions per counted request under valgrind (~0.1 s): counts are exact anyway
 MAX_BATCH = 1_000_000

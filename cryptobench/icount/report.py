@@ -4,8 +4,8 @@ count saw (valgrind hides some, so a library may have run other code than it doe
 
 from __future__ import annotations
 
-from ..units import format_size
-from .cpu import summary
+from cryptobench.core.units import format_size
+from cryptobench.icount.cpu import summary
 
 TITLE = "Instructions per operation"
 HEADERS = ["provider", "cell", "instructions/op", "instructions/byte", "two counts", "status"]

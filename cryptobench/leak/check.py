@@ -10,10 +10,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..algorithms import get as get_algorithm
-from ..errors import DriverError
-from . import ttest
-from .classes import CLASSES, Inputs, LeakInputError, Source, applicable
+from cryptobench.core.algorithms import get as get_algorithm
+from cryptobench.core.errors import DriverError
+from cryptobench.leak import ttest
+from cryptobench.plan.leak_classes import CLASSES, Inputs, LeakInputError, Source, applicable
 
 FIRST_BATCH = 500  # measurements of the first request (an RSA key takes ms to prepare); each later one
 # doubles, up to BATCH_SECONDS of wall time

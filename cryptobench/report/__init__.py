@@ -1,6 +1,6 @@
 """Reports: one model built from a stored run, one small module per output format, one registry
 of formats (exporters.py) the commands choose from."""
 
-from .model import Report, build_report, load_report
+from cryptobench.report.model import Report, build_report, load_report
 
 __all__ = ["Report", "build_report", "load_report"]

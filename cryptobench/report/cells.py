@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import cycles
-from ..units import format_ns, format_rate, format_size
-from .model import Row
+from cryptobench.core.units import format_ns, format_rate, format_size
+from cryptobench.measure import cycles
+from cryptobench.report.model import Row
 
 # the figures a table can show (`--unit`, repeatable): their column titles
 UNIT_TITLES = {"ns": "median/op", "mbs": "MB/s", "ops": "ops/s", "cpb": "TSC cycles"}

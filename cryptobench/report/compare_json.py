@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import RESULT_SCHEMA_VERSION
-from ..compare import Comparison
-from . import jsontext
+from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.report import jsontext
+from cryptobench.report.compare import Comparison
 
 
 def to_dict(comp: Comparison) -> dict:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..compare import Comparison
-from .compare_table import headers, summary_lines, tables
-from .markup import machine_line, safe_lines, table
+from cryptobench.report.compare import Comparison
+from cryptobench.report.compare_table import headers, summary_lines, tables
+from cryptobench.report.markup import machine_line, safe_lines, table
 
 
 def render(comp: Comparison) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .. import stats
-from ..compare import Comparison, Pair
-from ..units import format_ns, format_size
-from .cells import verdict_legend
+from cryptobench.analysis import stats
+from cryptobench.core.units import format_ns, format_size
+from cryptobench.report.cells import verdict_legend
+from cryptobench.report.compare import Comparison, Pair
 
 
 def faster_side(p: Pair, ref_label: str, sub_label: str) -> str:

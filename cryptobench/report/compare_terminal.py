@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..compare import Comparison
-from .compare_table import headers, summary_lines, tables
+from cryptobench.report.compare import Comparison
+from cryptobench.report.compare_table import headers, summary_lines, tables
 
 _STYLE = {"faster": "green", "slower": "red"}
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from rich.console import Console
 
-from .. import RESULT_SCHEMA_VERSION
-from ..store.model import RunRecord, VerifyRecord
-from ..witness import MARK
-from . import jsontext
-from .markup import plain, rich_table, safe_lines, table
+from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.report import jsontext
+from cryptobench.report.markup import plain, rich_table, safe_lines, table
+from cryptobench.store.model import RunRecord, VerifyRecord
+from cryptobench.verify.witness import MARK
 
 
 @dataclass

@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from ..icount.report import CSV_COLUMNS, csv_rows
-from .records import to_dict
+from cryptobench.icount.report import CSV_COLUMNS, csv_rows
+from cryptobench.report.records import to_dict
 
 COLUMNS = [
     "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UserError
-from ..outputs import check_writable, write_atomic
-from . import (
+from cryptobench.core.errors import UserError
+from cryptobench.core.outputs import check_writable, write_atomic
+from cryptobench.report import (
     compare_json,
     compare_markdown,
     compare_terminal,

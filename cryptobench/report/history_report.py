@@ -7,11 +7,11 @@ import io
 
 from rich.console import Console
 
-from .. import RESULT_SCHEMA_VERSION
-from ..fleet.history import Series
-from ..units import format_ns, throughput
-from . import jsontext
-from .markup import rich_table, safe_lines, table
+from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.analysis.history import Series
+from cryptobench.core.units import format_ns, throughput
+from cryptobench.report import jsontext
+from cryptobench.report.markup import rich_table, safe_lines, table
 
 HEADERS = ["#", "run", "started", "median /op [95% CI]", "commit", "library", "CPU features off", "change"]
 
@@ -108,7 +108,7 @@ def chart_data(series: list[Series], href=None) -> dict:
 def charts_html(series: list[Series], href=None, library_src: str | None = None) -> tuple[str, str]:
     """(the figures' markup, the scripts: data, library, drawing) for a page of history charts; the
     library inlined, or from `library_src` (a file of the same site: publish writes it once)."""
-    from .html import ASSETS, _json_for_script, _library
+    from cryptobench.report.html import ASSETS, _json_for_script, _library
 
     _version, licence, library = _library()
     script = (ASSETS / "history.js").read_text(encoding="utf-8")

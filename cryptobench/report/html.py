@@ -19,16 +19,16 @@ import json
 import math
 from pathlib import Path
 
-from .. import algorithms
-from ..errors import UserError
-from ..icount import report as icount_report
-from ..units import format_size
-from . import jsontext, leak_table, scaling_table
-from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
-from .markup import machine_line, reference_table
-from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
-from .model import Report, Row
-from .versions_layout import NO_RELEASES, release_lines, version_tables, versions_title
+from cryptobench.core import algorithms
+from cryptobench.core.errors import UserError
+from cryptobench.core.units import format_size
+from cryptobench.icount import report as icount_report
+from cryptobench.report import jsontext, leak_table, scaling_table
+from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
+from cryptobench.report.markup import machine_line, reference_table
+from cryptobench.report.matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
+from cryptobench.report.model import Report, Row
+from cryptobench.report.versions_layout import NO_RELEASES, release_lines, version_tables, versions_title
 
 ASSETS = Path(__file__).parent / "assets"
 LIBRARY = ASSETS / "node_modules" / "echarts"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from . import jsontext
-from .model import Report
-from .records import to_dict
+from cryptobench.report import jsontext
+from cryptobench.report.model import Report
+from cryptobench.report.records import to_dict
 
 
 def render(rep: Report) -> str:

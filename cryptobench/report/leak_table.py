@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from ..leak.check import LeakResult
-from ..store.model import RunRecord
-from ..units import format_size
-from . import jsontext
-from .markup import rich_table, table
+from cryptobench.core.units import format_size
+from cryptobench.leak.check import LeakResult
+from cryptobench.report import jsontext
+from cryptobench.report.markup import rich_table, table
+from cryptobench.store.model import RunRecord
 
 HEADERS = ["provider", "operation", "classes (A vs B)", "max |t|", "measurements", "verdict",
            "median A / B", "distribution A / B"]  # fmt: skip

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from .. import RESULT_SCHEMA_VERSION
-from ..store.model import CellRecord, RunRecord
-from ..units import format_rate, format_size, throughput
-from . import jsontext
-from .markup import machine_line, rich_table, safe_lines, table
+from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.core.units import format_rate, format_size, throughput
+from cryptobench.report import jsontext
+from cryptobench.report.markup import machine_line, rich_table, safe_lines, table
+from cryptobench.store.model import CellRecord, RunRecord
 
 
 @dataclass

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..composition import compare_steps
-from ..icount import report as icount_report
-from . import leak_table, scaling_table
-from .cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
-from .markup import environment_lines, reference_table, safe_lines, step_table, table
-from .matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
-from .model import Report
-from .versions_layout import NO_RELEASES, version_tables, versions_title
+from cryptobench.analysis.composition import compare_steps
+from cryptobench.icount import report as icount_report
+from cryptobench.report import leak_table, scaling_table
+from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
+from cryptobench.report.markup import environment_lines, reference_table, safe_lines, step_table, table
+from cryptobench.report.matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
+from cryptobench.report.model import Report
+from cryptobench.report.versions_layout import NO_RELEASES, version_tables, versions_title
 
 
 def render(rep: Report) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..textsafe import printable
-from .model import Report
+from cryptobench.core.textsafe import printable
+from cryptobench.report.model import Report
 
 
 def safe_lines(lines: list[str]) -> str:

@@ -6,8 +6,8 @@ cell verified, an interval on its throughput and the speed against the baseline.
 
 from __future__ import annotations
 
-from .cells import size_label
-from .model import Report, Row, Table
+from cryptobench.report.cells import size_label
+from cryptobench.report.model import Report, Row, Table
 
 
 def providers_of(rep: Report) -> list[str]:

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .. import algorithms, analysis, cycles, noise_level, paired, precision, stats
-from ..sampler import CLOCK_FACTOR  # a sample should last this many clock ticks at least
-from ..store.model import CellRecord, RunRecord, VerifyRecord
-from ..units import format_ns, format_size
+from cryptobench.analysis import access_path, paired, stats
+from cryptobench.core import algorithms
+from cryptobench.core.units import format_ns, format_size
+from cryptobench.measure import cycles
+from cryptobench.measure.sampler import CLOCK_FACTOR  # a sample should last this many clock ticks at least
+from cryptobench.report import noise_level, precision
+from cryptobench.store.model import CellRecord, RunRecord, VerifyRecord
 
 CV_LIMIT = 0.05
 BUSY_ROUND_SPREAD = 1.25  # a round this much slower than another in the same cell: something else ran
@@ -122,7 +125,7 @@ class Report:
     # flagged access-path pathologies: {"provider", "alg", "op", "why"} (filled by the granularity analysis)
     pathologies: list[dict] = field(default_factory=list)
     crosschecks: list = field(default_factory=list)  # crosscheck.CrossRecord
-    overheads: list = field(default_factory=list)  # analysis.Fit
+    overheads: list = field(default_factory=list)  # access_path.Fit
     references: list = field(default_factory=list)  # references.Reference for algorithms in this run
     normalise: tuple[float, str] | None = None  # (factor, reason): the reader's opt-in to cross-machine ratios
     binding_costs: list[dict] = field(default_factory=list)
@@ -172,7 +175,7 @@ def build_report(
             failures.append(f"{_label(c)}: {c.reason}")
         rows.append(row)
 
-    # an algorithm verified on too few cases is timed but never compared (cryptobench/conformance.py)
+    # an algorithm verified on too few cases is timed but never compared (cryptobench/verify/conformance.py)
     unverified = {(v.provider, v.alg): v.detail.split(":")[0] for v in verifs if v.status == "unverified"}
     by_key: dict[tuple, list[Row]] = defaultdict(list)
     for r in rows:
@@ -231,11 +234,11 @@ def build_report(
     warnings += _identical_tables(list(tables.values()))
     present = {(r.cell.alg, r.cell.op) for r in rows}
     crosschecks = crosschecks or []
-    overheads = analysis.overhead_models(rows)
-    pathologies = analysis.pathologies(rows)
+    overheads = access_path.overhead_models(rows)
+    pathologies = access_path.pathologies(rows)
     seen = {(p["provider"], p["alg"], p["op"]) for p in pathologies}
     pathologies += [
-        p for p in analysis.binding_pathologies(overheads) if (p["provider"], p["alg"], p["op"]) not in seen
+        p for p in access_path.binding_pathologies(overheads) if (p["provider"], p["alg"], p["op"]) not in seen
     ]
     for p in pathologies:
         warnings.append(Note(f"access-path pathology: {p['provider']} {p['alg']} {p['op']}: {p['why']}", "pathology"))
@@ -257,7 +260,7 @@ def build_report(
         overheads=overheads,
         references=[ref for ref in references or [] if (ref.alg, ref.op) in present],
         normalise=normalise,
-        binding_costs=analysis.binding_costs(overheads),
+        binding_costs=access_path.binding_costs(overheads),
         cycles_hz=cycles.rate_of(run.env),
         noise_level=noise_level.measure(run, cells),
     )

@@ -6,8 +6,8 @@ on the command line are excused: the run said at its start that it measures the 
 
 from __future__ import annotations
 
-from ..textsafe import printable
-from .model import Report, _label
+from cryptobench.core.textsafe import printable
+from cryptobench.report.model import Report, _label
 
 NAMED = 3  # failures named in the line; the report above has them all
 

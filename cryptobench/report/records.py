@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 
-from .. import RESULT_SCHEMA_VERSION, cycles
-from ..composition import compare_steps
-from .model import Report, Row, notes_by_kind_keyed
+from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.analysis.composition import compare_steps
+from cryptobench.measure import cycles
+from cryptobench.report.model import Report, Row, notes_by_kind_keyed
 
 
 def _num(x: float | None) -> float | None:

@@ -1,8 +1,8 @@
-"""The multi-core scaling table (`--workers`, cryptobench/scaling.py), shared by every text format."""
+"""The multi-core scaling table (`--workers`, cryptobench/measure/scaling.py), shared by every text format."""
 
 from __future__ import annotations
 
-from ..units import format_rate, format_size
+from cryptobench.core.units import format_rate, format_size
 
 HEADERS = ["provider", "cell", "workers", "1 worker ops/s", "aggregate ops/s [95% CI]", "per worker ops/s",
            "efficiency [95% CI]"]  # fmt: skip

@@ -8,15 +8,15 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..icount import report as icount_report
-from ..textsafe import printable
-from . import leak_table, scaling_table
-from .cells import cycles_note, estimator_note, row_cells, verdict_legend
-from .cells import headers as table_headers
-from .markup import environment_lines, plain, reference_table, rich_table
-from .matrix import matrix, ops_matrix, providers_of
-from .model import Report, failures_by_reason, notes_by_kind
-from .versions_layout import NO_RELEASES, version_tables, versions_title
+from cryptobench.core.textsafe import printable
+from cryptobench.icount import report as icount_report
+from cryptobench.report import leak_table, scaling_table
+from cryptobench.report.cells import cycles_note, estimator_note, row_cells, verdict_legend
+from cryptobench.report.cells import headers as table_headers
+from cryptobench.report.markup import environment_lines, plain, reference_table, rich_table
+from cryptobench.report.matrix import matrix, ops_matrix, providers_of
+from cryptobench.report.model import Report, failures_by_reason, notes_by_kind
+from cryptobench.report.versions_layout import NO_RELEASES, version_tables, versions_title
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "baseline": "bold", "unclear": "yellow"}
 

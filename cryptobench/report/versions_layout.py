@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import stats
-from ..versions.spec import key as version_key
-from .cells import size_label
-from .model import Report, Row, within_run_ratio
+from cryptobench.analysis import stats
+from cryptobench.report.cells import size_label
+from cryptobench.report.model import Report, Row, within_run_ratio
+from cryptobench.versions.spec import key as version_key
 
 
 @dataclass

@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import UserError
-from .model import CellRecord, RunRecord, VerifyRecord
-from .spool import SpoolingStore, import_spools
+from cryptobench.core.errors import UserError
+from cryptobench.store.model import CellRecord, RunRecord, VerifyRecord
+from cryptobench.store.spool import SpoolingStore, import_spools
 
 if TYPE_CHECKING:
-    from .sql import SqlStore
+    from cryptobench.store.sql import SqlStore
 
 DEFAULT_DB = "cryptobench.db"
 
@@ -21,7 +21,7 @@ __all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_sto
 
 def redact(url: str) -> str:
     """A URL fit for reports and logs: its password masked."""
-    from .sql import redact as redact_url  # SQLAlchemy is loaded when a store is used, not at start-up
+    from cryptobench.store.sql import redact as redact_url  # SQLAlchemy is loaded when a store is used, not at start-up
 
     return redact_url(url)
 
@@ -52,7 +52,7 @@ def open_store(url: str | None, import_waiting: bool = True) -> SqlStore:
     `postgresql://user@host/db` (libpq's settings apply: PGPASSWORD, PGSSLMODE, ~/.pgpass...).
     Migrated to this cryptobench's schema: the store a command writes to (a store only copied from:
     store/source.py)."""
-    from .sql import SqlStore
+    from cryptobench.store.sql import SqlStore
 
     store = SqlStore(*where(db_url(url)))
     if import_waiting:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from .. import bench_response, plausibility, stats
-from ..errors import DriverError
-from ..planner import CellSpec
-from .model import CellRecord
+from cryptobench.analysis import stats
+from cryptobench.core.cell import CellSpec
+from cryptobench.core.errors import DriverError
+from cryptobench.measure import plausibility
+from cryptobench.measure import response_checks as bench_response
+from cryptobench.store.model import CellRecord
 
 MAX_RSS_KB = 1 << 40  # a petabyte: no process holds more
 MAX_COUNT = (1 << 31) - 1  # rounds: requests made for one cell

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from ..errors import StoreError
-from .schema import SCHEMA_REVISION, SCHEMA_VERSION
+from cryptobench.core.errors import StoreError
+from cryptobench.store.schema import SCHEMA_REVISION, SCHEMA_VERSION
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 _PG_MIGRATION_LOCK = 0x63627374  # an advisory lock: two agents opening a new store migrate it once

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import StoreError
+from cryptobench.core.errors import StoreError
 
 
 class RecordRefused(StoreError):
@@ -36,7 +36,7 @@ class VerifyRecord:
     failed: int = 0
     skipped: int = 0
     detail: str = ""  # the first failure: "vector <file>#<id>: <why>"
-    # cases per source, first failure, Monte Carlo, differential and the floor (cryptobench/conformance.py)
+    # cases per source, first failure, Monte Carlo, differential and the floor (cryptobench/verify/conformance.py)
     conformance: dict = field(default_factory=dict)
 
 
@@ -88,14 +88,14 @@ class CellRecord:
     @property
     def pair_side(self):
         """Its samples as paired.py reads them, or None when they were not taken in pair rounds."""
-        from .. import paired
+        from cryptobench.analysis import paired
 
         return paired.Side.of(self.samples_ns, self.batch, self.extra.get("pair_rounds"), self.round_sizes,
                               self.extra.get("round_process"))  # fmt: skip
 
     def summary(self):
         """Median and the 95% interval every report shows (stats.summarize with rounds and processes)."""
-        from .. import stats
+        from cryptobench.analysis import stats
 
         return stats.summarize(self.per_op_ns, self.round_sizes, self.round_process)
 

@@ -17,9 +17,9 @@ import weakref
 from pathlib import Path
 from urllib.parse import quote
 
-from ..errors import StoreError, UserError
-from . import redact, where
-from .sql import SqlStore, StoreBehind, lock_timeout
+from cryptobench.core.errors import StoreError, UserError
+from cryptobench.store import redact, where
+from cryptobench.store.sql import SqlStore, StoreBehind, lock_timeout
 
 
 def _migrated_copy(path: Path, url: str) -> SqlStore:

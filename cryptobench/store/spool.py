@@ -27,9 +27,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..crosscheck import CrossRecord
-from ..errors import StoreError
-from .model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.core.errors import StoreError
+from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.verify.cross_checks import CrossRecord
 
 SPOOL_VERSION = 1
 PROVISIONAL_RUN_ID = 0  # a run whose very first write failed: it gets its id when it is imported

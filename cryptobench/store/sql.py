@@ -26,11 +26,11 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy import exc
 
-from ..errors import StoreError, UserError
-from . import migrate
-from .figures import fit
-from .model import CellRecord, RecordRefused, RunRecord, VerifyRecord
-from .schema import cells, conformance, crosschecks, meta, providers, refs, runs, verifications
+from cryptobench.core.errors import StoreError, UserError
+from cryptobench.store import migrate
+from cryptobench.store.figures import fit
+from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.store.schema import cells, conformance, crosschecks, meta, providers, refs, runs, verifications
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _OPEN: weakref.WeakSet = weakref.WeakSet()  # every open store, for close_all()
@@ -291,7 +291,7 @@ class SqlStore:
 
     @_reported("read")
     def load_crosschecks(self, run_id: int) -> list:
-        from ..crosscheck import CrossRecord
+        from cryptobench.verify.cross_checks import CrossRecord
 
         c = crosschecks.c
         rows = self.conn.execute(
@@ -316,7 +316,7 @@ class SqlStore:
 
     @_reported("read")
     def load_references(self) -> list:
-        from ..references import Reference
+        from cryptobench.analysis.references import Reference
 
         c = refs.c
         rows = self.conn.execute(

@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..crosscheck import CrossRecord
-from ..errors import StoreError, UserError
-from .figures import admit, fit
-from .model import CellRecord, RecordRefused, RunRecord, VerifyRecord
-from .sql import SQLITE_MAGIC, not_a_file
+from cryptobench.core.errors import StoreError, UserError
+from cryptobench.store.figures import admit, fit
+from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.store.sql import SQLITE_MAGIC, not_a_file
+from cryptobench.verify.cross_checks import CrossRecord
 
 
 @dataclass

@@ -7,12 +7,12 @@ import json
 import sys
 import time
 
-from ..drivers.registry import Registry
-from ..errors import UserError
-from . import cache
-from .families import FAMILIES, family_of
-from .resolve import build, expand
-from .spec import split
+from cryptobench.core.errors import UserError
+from cryptobench.drivers.registry import Registry
+from cryptobench.versions import cache
+from cryptobench.versions.families import FAMILIES, family_of
+from cryptobench.versions.resolve import build, expand
+from cryptobench.versions.spec import split
 
 
 def build_named(registry: Registry, names: list[str], newest: int, force: bool = False) -> tuple[int, list[str]]:

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..drivers.registry import REPO, _python, c_plugin_argv
-from . import registries
-from .spec import key
+from cryptobench.drivers.registry import REPO, _python, c_plugin_argv
+from cryptobench.versions import registries
+from cryptobench.versions.spec import key
 
 Log = Callable[[str], None]
 
@@ -255,7 +255,7 @@ def openssl_crates() -> dict[str, str]:
 
 def _openssl_pins() -> list[str]:
     """OpenSSL versions with a pinned build (scripts/openssl/versions.txt): built-in providers."""
-    from ..drivers.registry import openssl_versions
+    from cryptobench.drivers.registry import openssl_versions
 
     return [version for _pid, version in openssl_versions()]
 

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 
-from ..errors import UserError
+from cryptobench.core.errors import UserError
 
 TIMEOUT = 30
 

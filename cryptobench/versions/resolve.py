@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..drivers.registry import Provider, Registry
-from ..errors import UserError
-from . import cache
-from .families import FAMILIES, BuildFailed, Family, family_of
-from .spec import DEFAULT_NEWEST, is_range, pick, split
+from cryptobench.core.errors import UserError
+from cryptobench.drivers.registry import Provider, Registry
+from cryptobench.versions import cache
+from cryptobench.versions.families import FAMILIES, BuildFailed, Family, family_of
+from cryptobench.versions.spec import DEFAULT_NEWEST, is_range, pick, split
 
 Log = Callable[[str], None]
 

@@ -16,7 +16,7 @@ import re
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from ..errors import UserError
+from cryptobench.core.errors import UserError
 
 DEFAULT_NEWEST = 3
 _COMPARISON = re.compile(r"^(~=|==|!=|<=|>=|<|>)\s*[0-9][0-9A-Za-z.+*-]*$")

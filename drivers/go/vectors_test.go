@@ -12,7 +12,7 @@ import (
 // The shared vectors, exported per algorithm as build/cases/<alg>.jsonl,
 // run through the verify request and judged by protocol.md's appendix.
 
-const casesCommand = "cd <repo root> && python3 -m cryptobench.vectors.export build/cases"
+const casesCommand = "cd <repo root> && python3 -m cryptobench.verify.vectors.export build/cases"
 
 func casesDir(t *testing.T) string {
 	t.Helper()

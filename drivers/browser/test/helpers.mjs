@@ -89,7 +89,7 @@ export class Bridge {
 
 // ---- the shared vector cases --------------------------------------------
 
-const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.vectors.export build/cases";
+const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.verify.vectors.export build/cases";
 
 export function casesDir() {
   const dir = process.env.CRYPTOBENCH_CASES

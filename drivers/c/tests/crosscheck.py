@@ -16,7 +16,7 @@ cells (protocol.md: providers computing the same deterministic function must agr
 Public-key algorithms (protocol version 2): every (algorithm, operation) two binaries share is
 benched once in each (keys are each binary's own, so only the output length is compared, and the
 whole checksum for verify), then the orchestrator's own cross-verification
-(cryptobench/crosscheck.py: keypair in one binary, sign / encapsulate / encrypt / derive there,
+(cryptobench/verify/cross_checks.py: keypair in one binary, sign / encapsulate / encrypt / derive there,
 verify / decapsulate / decrypt / derive in the other, corrupted inputs rejected) runs for every
 ordered pair. Exits 1 on any disagreement or failure. Standard library, plus the repository's
 cryptobench package for the public-key part.
@@ -33,10 +33,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 try:
-    from cryptobench.algorithms import get as get_algorithm
-    from cryptobench.algorithms import output_len
-    from cryptobench.crosscheck import crosscheck as pk_crosscheck
-    from cryptobench.errors import DriverError
+    from cryptobench.core.algorithms import get as get_algorithm
+    from cryptobench.core.algorithms import output_len
+    from cryptobench.core.errors import DriverError
+    from cryptobench.verify.cross_checks import crosscheck as pk_crosscheck
 except ImportError as e:  # the C drivers outside their repository: symmetric checks only
     pk_crosscheck = None
     PK_IMPORT_ERROR = str(e)
@@ -95,7 +95,7 @@ class Driver:
         return json.loads(line)
 
     def checked(self, req: dict) -> dict:
-        """request() for cryptobench.crosscheck: an error answer raises DriverError."""
+        """request() for cryptobench.verify.cross_checks: an error answer raises DriverError."""
         resp = self.request(req)
         if not resp.get("ok"):
             raise DriverError(f"{self.name}: {resp.get('error')}")
@@ -190,7 +190,9 @@ def check_pk(drivers: list[Driver], offered: dict) -> tuple[int, int]:
         bad = [r for r in records if not r.passed]
         checked += 1
         failures += len(bad)
-        print(f"{'ok  ' if not bad else 'FAIL'} {alg:<18} cross-verification: {len(records) - len(bad)}/{len(records)} exchanges between {', '.join(sorted(ds))}")
+        print(
+            f"{'ok  ' if not bad else 'FAIL'} {alg:<18} cross-verification: {len(records) - len(bad)}/{len(records)} exchanges between {', '.join(sorted(ds))}"
+        )
         for r in bad:
             print(f"     {r.producer} -> {r.consumer}: {r.check}: {r.detail}")
     return checked, failures

@@ -389,7 +389,7 @@ static void test_vectors(void) {
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
     check(0,
           "cases directory %s not found: create it with "
-          "`cd <repository root> && python3 -m cryptobench.vectors.export build/cases` "
+          "`cd <repository root> && python3 -m cryptobench.verify.vectors.export build/cases` "
           "(or set CRYPTOBENCH_CASES)",
           dir);
     return;
@@ -865,8 +865,8 @@ static void test_bench(void) {
   json_decref(h);
 }
 
-/* ---- public-key self-cross-check: keypair and verify cases, as cryptobench/crosscheck.py uses
- * them between providers ---- */
+/* ---- public-key self-cross-check: keypair and verify cases, as cryptobench/verify/cross_checks.py
+ * uses them between providers ---- */
 
 static int offers_op(const ops_alg *a, const char *op) {
   for (size_t k = 0; a->ops[k] != NULL; k++)

@@ -2,7 +2,7 @@
 // bench per provider/algorithm/op (what the cell produced is checked
 // through the case executor: signatures verify, ciphertexts decrypt, KEM
 // ciphertexts decapsulate), the self-cross-check and the cross-provider
-// checks of cryptobench/crosscheck.py run with the JavaScript providers
+// checks of cryptobench/verify/cross_checks.py run with the JavaScript providers
 // (keypair -> sign -> verify, a flipped bit rejected; shares agree;
 // encaps -> decaps; OAEP round trips), the keypair command, malformed
 // inputs, and the encoding glue of src/pk.js.

@@ -11,7 +11,7 @@ import { runCase } from "../src/protocol.js";
 import { PROVIDER_IDS, driverFor, request } from "./helpers.js";
 
 const DRIVER_DIR = fileURLToPath(new URL("..", import.meta.url));
-const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.vectors.export build/cases";
+const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.verify.vectors.export build/cases";
 
 function casesDir() {
   const dir = process.env.CRYPTOBENCH_CASES

@@ -1,7 +1,7 @@
 """Public-key algorithms of python:cryptography (protocol version 2): RFC vectors for the algorithms
 the shared vectors lack, one small bench per algorithm/op (output lengths, and what a randomised
 operation produced checks out), a self-cross-check per algorithm through `keypair` and `verify`
-cases as cryptobench/crosscheck.py runs them, and malformed inputs coming back `rejected`."""
+cases as cryptobench/verify/cross_checks.py runs them, and malformed inputs coming back `rejected`."""
 
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ def test_x448_rfc7748():
 
 # --- bench cells ---------------------------------------------------------------------------------------
 
-# fixed output lengths (cryptobench/algorithms.py); DER ECDSA signatures vary up to the maximum here
+# fixed output lengths (cryptobench/core/algorithms.py); DER ECDSA signatures vary up to the maximum here
 OUTPUT_LEN = {
     **{(f"rsa-{n}", "keygen"): {2048: 294, 3072: 422, 4096: 550}[n] for n in (2048, 3072, 4096)},
     **{(f"rsa-{n}-{p}", "sign"): n // 8 for n in (2048, 3072, 4096) for p in ("pss", "pkcs1")},

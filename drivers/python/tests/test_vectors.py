@@ -28,7 +28,7 @@ def cases_dir() -> Path:
     return Path(os.environ.get("CRYPTOBENCH_CASES") or REPO_ROOT / "build" / "cases")
 
 
-EXPORT_COMMAND = f"cd {REPO_ROOT} && .venv/bin/python -m cryptobench.vectors.export {cases_dir()}"
+EXPORT_COMMAND = f"cd {REPO_ROOT} && .venv/bin/python -m cryptobench.verify.vectors.export {cases_dir()}"
 
 
 def judge(case: dict, result: dict) -> str | None:

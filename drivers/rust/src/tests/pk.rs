@@ -5,7 +5,7 @@
 //!   with the cell's keys (a signature verifies, a ciphertext decrypts, an
 //!   encapsulation decapsulates, a shared secret is the one `derive` gives);
 //! - `keypair` → `verify` exchanges through the request handler, exactly
-//!   as `cryptobench/crosscheck.py` runs them: within each provider and
+//!   as `cryptobench/verify/cross_checks.py` runs them: within each provider and
 //!   between every ordered pair of the three (e.g. ring verifies
 //!   RustCrypto's P-256 signatures, AWS-LC decapsulates RustCrypto's ML-KEM
 //!   ciphertexts); a one-bit-flipped signature or ciphertext is rejected, a

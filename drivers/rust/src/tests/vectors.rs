@@ -11,7 +11,7 @@ use crate::protocol::{CaseResult, RawCase};
 use crate::{ops, run_case, Driver};
 
 const CASES_COMMAND: &str =
-    "cd <repo root> && .venv/bin/python -m cryptobench.vectors.export build/cases";
+    "cd <repo root> && .venv/bin/python -m cryptobench.verify.vectors.export build/cases";
 
 fn cases_dir() -> PathBuf {
     let dir = std::env::var_os("CRYPTOBENCH_CASES")

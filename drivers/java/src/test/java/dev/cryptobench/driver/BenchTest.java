@@ -508,7 +508,7 @@ class BenchTest {
       VectorsTest.loadCases(missing.resolve("sha256.jsonl"));
       fail("loading a missing file did not fail");
     } catch (AssertionError e) {
-      assertTrue(e.getMessage().contains("cryptobench.vectors.export"), e.getMessage());
+      assertTrue(e.getMessage().contains("cryptobench.verify.vectors.export"), e.getMessage());
     } catch (Exception e) {
       fail(e);
     }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestFactory;
  * Public-key algorithms (protocol version 2): a small bench per provider, algorithm and operation
  * (through the request handler, and the cell's output checked independently: a signature verifies,
  * a ciphertext decapsulates), a self-cross-check per algorithm through keypair and verify cases as
- * cryptobench/crosscheck.py does, a cross-provider subset inside Java, and the edge cases
+ * cryptobench/verify/cross_checks.py does, a cross-provider subset inside Java, and the edge cases
  * (unsupported variants, malformed inputs rejected, RSA keygen's capped warm-up).
  *
  * <p>RSA 3072/4096 keys take seconds each in BouncyCastle, so those sizes are covered by a few
@@ -42,7 +42,7 @@ class PkTest {
     return alg.startsWith("rsa-3072") || alg.startsWith("rsa-4096");
   }
 
-  /** The fixed output lengths of cryptobench/algorithms.py (_PK_OUTPUT_LEN); null: variable. */
+  /** The fixed output lengths of cryptobench/core/algorithms.py (_PK_OUTPUT_LEN); null: variable. */
   static Integer outputLen(String alg, String op, int size) {
     Map<String, Integer> m = new HashMap<>();
     int[][] kem = {{512, 768, 800}, {768, 1088, 1184}, {1024, 1568, 1568}};
@@ -376,7 +376,7 @@ class PkTest {
   }
 
   /**
-   * What cryptobench/crosscheck.py does for one ordered pair: producer makes (keys, a signature, a
+   * What cryptobench/verify/cross_checks.py does for one ordered pair: producer makes (keys, a signature, a
    * ciphertext), consumer accepts it, and refuses a corrupted one.
    */
   static void exchange(String alg, String kind, Main producer, Main consumer) throws Exception {
@@ -701,7 +701,7 @@ class PkTest {
       for (String alg : e.getValue()) {
         assertTrue(h.path("offers").has(alg), e.getKey() + " lacks " + alg);
       }
-      // The operations of cryptobench/algorithms.py.
+      // The operations of cryptobench/core/algorithms.py.
       Map<String, List<String>> ops =
           Map.of(
               "rsa-2048", List.of("keygen"),

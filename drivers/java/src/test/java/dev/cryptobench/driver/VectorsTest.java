@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestFactory;
  */
 class VectorsTest {
   static final String CASES_COMMAND =
-      "cd <repo root> && python3 -m cryptobench.vectors.export build/cases";
+      "cd <repo root> && python3 -m cryptobench.verify.vectors.export build/cases";
   static final ObjectMapper JSON = new ObjectMapper();
 
   static Path casesDir() {

@@ -1,0 +1,135 @@
+"""Paired ratios: two providers of a cell measured batch for batch, their ratio estimated from the pairs.
+
+Within a run, the providers of a cell take turns one batch each (a *pair round*: every provider one
+request of one sample, in an order that alternates ABBA-wise so neither always goes first). The two
+samples of one pair round were taken milliseconds apart, so whatever slowed the machine then — a
+co-tenant's burst, a frequency step, drift over the run — slowed both, and cancels in their ratio.
+The ratio of two providers is the median of the per-pair ratios; its 95% interval comes from their
+order statistics (distribution-free, as for a median), widened in quadrature by what the process
+pairs differ beyond their own noise (each pass measures in fresh processes: `_between_processes`).
+
+Across runs and machines nothing was measured at the same moment: those comparisons keep the
+independent interval (`stats.ratio`, from the two medians' intervals).
+
+A sample's pair round is kept with the cell (`extra.pair_rounds`, one number per sample; -1 for
+samples outside any pair: the calibration round), so the pairs are stored and can be re-made.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cryptobench.analysis import stats
+
+MIN_PAIRS = 6  # fewer pairs than this give no 95% interval of a median: the independent one is used
+
+
+def order(providers: list[str], round_no: int) -> list[str]:
+    """Who goes when in pair round `round_no`: rotated every two rounds and reversed every other one,
+    so two providers run A B, B A, B A, A B, ... (ABBA: a linear drift hits both alike)."""
+    n = len(providers)
+    if n < 2:
+        return list(providers)
+    k = (round_no // 2) % n
+    rotated = providers[k:] + providers[:k]
+    return rotated[::-1] if round_no % 2 else rotated
+
+
+@dataclass(frozen=True)
+class Side:
+    """One provider's samples of a cell as the pairing needs them: per operation, with each sample's
+    pair round and driver process."""
+
+    per_op: list[float]
+    rounds: list[int]
+    process: list[int]
+
+    @classmethod
+    def of(cls, samples: list[float], batch: int, pair_rounds, round_sizes, round_process) -> Side | None:
+        """From the stored form (a cell record's or a track's lists); None when the samples were not paired."""
+        if not isinstance(pair_rounds, list) or len(pair_rounds) != len(samples) or not batch:
+            return None
+        process: list[int] = []
+        if isinstance(round_sizes, list) and isinstance(round_process, list) and len(round_sizes) == len(round_process):
+            for k, proc in zip(round_sizes, round_process, strict=True):
+                process += [proc] * k
+        if len(process) != len(samples):
+            process = [0] * len(samples)
+        return cls([s / batch for s in samples], [int(r) for r in pair_rounds], process)
+
+
+@dataclass(frozen=True)
+class Pair:
+    round: int
+    process: int
+    subject_ns: float  # per operation
+    reference_ns: float
+
+    @property
+    def ratio(self) -> float:
+        return self.subject_ns / self.reference_ns
+
+
+def pairs(subject: Side, reference: Side) -> list[Pair]:
+    """Samples of the same pair round, in round order."""
+    ref = {r: (x, p) for x, r, p in zip(reference.per_op, reference.rounds, reference.process, strict=True) if r >= 0}
+    out = []
+    for x, r, p in zip(subject.per_op, subject.rounds, subject.process, strict=True):
+        if r >= 0 and r in ref and ref[r][0] > 0:
+            out.append(Pair(r, p, x, ref[r][0]))
+    return sorted(out, key=lambda q: q.round)
+
+
+@dataclass(frozen=True)
+class PairedRatio(stats.Ratio):
+    """time(subject) / time(reference) from pairs: a stats.Ratio that knows how many pairs made it."""
+
+    pairs: int = 0
+    processes: int = 0
+
+
+def ratio(subject: Side | None, reference: Side | None) -> PairedRatio | None:
+    """The paired ratio with its 95% interval, or None when there are too few pairs for one.
+
+    The median of every pair's ratio; its interval from their order statistics, widened in quadrature
+    by what differs between process pairs beyond chance: the spread of the process pairs' own medians
+    less what their pairs' noise alone gives it (a one-way random-effects estimate), divided by their
+    number. Fresh processes differ in memory layout; a few ratios apart is their real variation, and
+    a run samples it with one process pair per pass."""
+    if subject is None or reference is None:
+        return None
+    found = pairs(subject, reference)
+    if len(found) < MIN_PAIRS:
+        return None
+    s = stats.summarize([q.ratio for q in found])
+    if s.ci_low <= 0:
+        return None
+    within = (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * stats.Z95)  # se of log(median), all pairs
+    extra = stats.Z95 * _between_processes(found, within)
+    low = s.median * math.exp(-math.hypot(math.log(s.median / s.ci_low), extra))
+    high = s.median * math.exp(math.hypot(math.log(s.ci_high / s.median), extra))
+    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}))
+
+
+def _between_processes(found: list[Pair], within_se: float) -> float:
+    """Standard error (log scale) the process pairs add to the pooled median: the variance of their
+    medians' logs less the part their own pairs' noise explains (a median of n of the N pairs has
+    about N/n times the pooled variance), never below zero, over their number."""
+    by: dict[int, list[float]] = {}
+    for q in found:
+        by.setdefault(q.process, []).append(q.ratio)
+    if len(by) < 2:
+        return 0.0
+    logs = [math.log(stats.median(v)) for v in by.values()]
+    mean = math.fsum(logs) / len(logs)
+    spread = math.fsum((x - mean) ** 2 for x in logs) / (len(logs) - 1)
+    chance = math.fsum(within_se**2 * len(found) / len(v) for v in by.values()) / len(by)
+    return math.sqrt(max(0.0, spread - chance) / len(by))
+
+
+def halfwidth(r: PairedRatio | None) -> float:
+    """The larger side of the interval relative to the ratio (inf without one): what the stopping rule reads."""
+    if r is None or r.value <= 0:
+        return float("inf")
+    return max(r.value - r.low, r.high - r.value) / r.value

@@ -1,0 +1,620 @@
+"""`cryptobench plugin new` and `plugin check`: a plugin author's first and last step.
+
+`new` writes a skeleton that already works (Python: a provider over hashlib; C and C++: a shared
+object over libcrypto's SHA256, with its Makefile; Rust: a cdylib crate over the sha2 crate, with
+the #[repr(C)] mirror of the header; each to be replaced by the author's library); `check` verifies
+a plugin without timing it — every known answer and the differential inputs against c:openssl on
+every algorithm it offers — and checks the driver rules.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from string import Template
+
+from cryptobench.core.errors import UserError
+
+SKELETON = '''"""python:{name} — a cryptobench plugin (docs/plugins.md, plugin interface version 1).
+
+Check it:   cryptobench plugin check {name}_provider.py
+Measure it: cryptobench run --plugin {name}_provider.py --alg sha256
+"""
+
+from __future__ import annotations
+
+import hashlib  # TODO: import your library instead
+
+from cbdriver.plugin import Cell, CellSpec, Provider, case_bytes, make_cell
+
+
+class {cls}(Provider):
+    id = "python:{name}"
+    library = "{name}"  # TODO: your library's name
+    # TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`)
+    offers = {{"sha256": ("hash",)}}
+
+    def library_version(self) -> str:
+        return "{name} 0.1"  # TODO: the version your library reports at run time
+
+    def execute(self, alg: str, case: dict) -> bytes:
+        """One known-answer case: the output bytes (raise Rejected for an input your library refuses)."""
+        if alg == "sha256":
+            return hashlib.sha256(case_bytes(case, "msg")).digest()  # TODO: your library's call
+        raise ValueError(f"{{alg}} not offered by {{self.id}}")
+
+    def cell(self, spec: CellSpec) -> Cell:
+        """One prepared operation; everything done once per key goes here, outside the timed region."""
+        if spec.alg == "sha256":
+            msg = spec.msg
+
+            def output() -> bytes:  # the operation once, whole output (checksums, differential tests)
+                return hashlib.sha256(msg).digest()  # TODO: your library's call
+
+            def call() -> int:  # the same operation, first byte: what the measurement loop times
+                return hashlib.sha256(msg).digest()[0]  # TODO: your library's call
+
+            return make_cell(call, output)
+        raise ValueError(f"{{spec.alg}} not offered by {{self.id}}")
+
+
+PROVIDER = {cls}()
+'''
+
+README = """# python:{name}, a cryptobench plugin
+
+`{name}_provider.py` is a working plugin: it offers sha256 through Python's hashlib. Make it yours:
+
+1. Replace hashlib with your library where the file says TODO (`execute` answers the known-answer
+   cases, `cell` prepares the operation that is timed; docs/plugins.md has the fields).
+2. List every algorithm you offer in `offers` (names: `cryptobench list algorithms`).
+3. `cryptobench plugin check {name}_provider.py` — every vector case and the differential inputs
+   against c:openssl, no timing; it exits 1 on any failure and names the failing case.
+4. `cryptobench run --plugin {name}_provider.py --alg sha256 --md report.md` — measured beside
+   c:openssl with intervals and a verdict.
+
+You never write a timing loop: cryptobench's Python driver times `call()` (docs/protocol.md).
+"""
+
+
+C_SKELETON = """/* plugin:{name} — a cryptobench provider plugin in {lang_name} (docs/plugin-abi.md, ABI version 1).
+ *
+ * Build it:   make
+ * Check it:   cryptobench plugin check ./libcb_{name}.so
+ * Measure it: cryptobench run --plugin ./libcb_{name}.so --alg sha256
+ *
+ * It offers sha256 through OpenSSL's libcrypto as a stand-in: replace it with your library where
+ * it says TODO. You never write a timing loop: the generic C driver times cell_run().
+ */
+#include <cryptobench/provider.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/crypto.h> /* TODO: your library's headers instead */
+#include <openssl/sha.h>
+
+/* TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`) */
+static const cb_alg ALGS[] = {{
+    {{"sha256", {{"hash", NULL}}, 0, 0, 0}},
+}};
+
+/* One prepared operation: what cell_new makes once, outside the timed region. */
+struct cb_cell {{
+  const uint8_t *msg; /* the input, borrowed from the driver until cell_free */
+  size_t msg_len;
+  uint8_t out[32];
+  char err[200];
+}};
+
+static const cb_alg *alg_at(size_t i) {{
+  return i < sizeof ALGS / sizeof ALGS[0] ? &ALGS[i] : NULL;
+}}
+
+static cb_cell *cell_new(const cb_params *p, char *err, size_t errlen) {{
+  if (strcmp(p->alg, "sha256") != 0 || strcmp(p->op, "hash") != 0) {{
+    snprintf(err, errlen, "not offered: %s %s", p->alg, p->op);
+    return NULL;
+  }}
+  if (p->chunk > 0) {{
+    snprintf(err, errlen, "not offered: streaming");
+    return NULL;
+  }}
+  cb_cell *c = (cb_cell *)calloc(1, sizeof *c);
+  if (c == NULL) {{
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }}
+  c->msg = p->msg;
+  c->msg_len = p->msg_len;
+  /* TODO: what is done once per key goes here: key schedule, contexts, parsed keys */
+  return c;
+}}
+
+/* Exactly one operation: the driver times this. Returns the first output byte, CB_REJECTED or
+ * CB_FAIL (with a message for cell_error). */
+static int cell_run(cb_cell *c) {{
+  if (SHA256(c->msg, c->msg_len, c->out) == NULL) {{ /* TODO: your library's call */
+    snprintf(c->err, sizeof c->err, "SHA256 failed");
+    return CB_FAIL;
+  }}
+  return c->out[0];
+}}
+
+static const uint8_t *cell_output(const cb_cell *c, size_t *len) {{
+  *len = sizeof c->out;
+  return c->out;
+}}
+
+static const char *cell_error(const cb_cell *c) {{ return c->err; }}
+static void cell_free(cb_cell *c) {{ free(c); }}
+
+static const char *library_name(void) {{ return "{name}"; }} /* TODO: your library's name */
+static const char *library_version(void) {{
+  return OpenSSL_version(OPENSSL_VERSION); /* TODO: the version your library reports at run time */
+}}
+
+/* the table the driver reads (include/cryptobench/provider.h has every member's contract) */
+static const cb_provider TABLE = {{
+    CB_PROVIDER_ABI_VERSION, sizeof(cb_provider),
+    "{name}",   /* name: the provider id is plugin:{name} */
+    NULL,       /* id: or your own, e.g. "{lang}:{name}" */
+    "{lang}",   /* language */
+    NULL, NULL, /* accepts, init */
+    library_name, library_version,
+    NULL, /* notes */
+    alg_at, cell_new, cell_run,
+    NULL, /* cell_prepare */
+    cell_output,
+    NULL, /* cell_tap: only for streaming algorithms */
+    cell_error, cell_free,
+    NULL, /* keypair: only for public-key algorithms */
+    CB_COMPILER, /* runtime: the compiler that built it, e.g. "gcc 12.2.0" */
+}};
+
+#ifdef __cplusplus
+extern "C"
+#endif
+    CB_PROVIDER_EXPORT const cb_provider *
+    cryptobench_provider(void) {{
+  return &TABLE;
+}}
+"""
+
+C_MAKEFILE = """# plugin:{name}: `make` builds libcb_{name}.so against cryptobench's plugin header.
+CRYPTOBENCH_INCLUDE ?= {include}
+{compiler_var} ?= {compiler}
+FLAGS = -O2 -std={std} -fPIC -fvisibility=hidden -Wall -Wextra -I$(CRYPTOBENCH_INCLUDE)
+LIBS = -lcrypto # TODO: your library
+
+libcb_{name}.so: {name}.{ext}
+\t$({compiler_var}) $(FLAGS) -shared -Wl,-z,defs -o $@ $< $(LIBS)
+
+clean:
+\trm -f libcb_{name}.so
+"""
+
+C_README = """# plugin:{name}, a cryptobench plugin in {lang_name}
+
+`{name}.{ext}` is a working plugin: it offers sha256 through OpenSSL's libcrypto. Make it yours:
+
+1. Replace libcrypto with your library where the file says TODO (`cell_new` prepares a cell once,
+   outside the timed region; `cell_run` performs exactly one operation; docs/plugin-abi.md has
+   every member of the table and what each operation's output is). Put your library in `LIBS` in
+   the Makefile.
+2. List every algorithm you offer in `ALGS` (names: `cryptobench list algorithms`).
+3. `make && cryptobench plugin check ./libcb_{name}.so` — every vector case and the differential
+   inputs against c:openssl, no timing; it exits 1 on any failure and names the failing case.
+4. `cryptobench run --plugin ./libcb_{name}.so --alg sha256 --md report.md` — measured beside
+   c:openssl with intervals and a verdict.
+
+You never write a timing loop: the generic C driver times `cell_run()` (docs/protocol.md).
+"""
+
+# The Rust skeleton: string.Template ($name), its code as `cargo fmt` leaves it.
+RUST_CARGO = r"""# plugin:$name — a cryptobench provider plugin in Rust: `cargo build --release` builds
+# target/release/libcb_$name.so (docs/plugin-abi.md, ABI version 1).
+[package]
+name = "cb_$name"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[lib]
+crate-type = ["cdylib"]
+
+[dependencies]
+sha2 = "0.11" # TODO: your library instead
+
+[profile.release]
+codegen-units = 1
+
+# its own workspace, wherever it is put
+[workspace]
+"""
+
+RUST_BUILD = r"""//! Records the toolchain and the library this plugin is built from, for the table's `runtime` and
+//! `library_version` (the driver reports them in `hello`; `cryptobench list providers` shows them).
+
+use std::env;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=Cargo.lock");
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let version = Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "rustc (version unknown)".into());
+    println!("cargo:rustc-env=CB_RUSTC={version}");
+    // the version of the crate actually compiled in, from Cargo.lock
+    let dir = env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let lock = fs::read_to_string(Path::new(&dir).join("Cargo.lock")).unwrap_or_default();
+    let library = "sha2"; // TODO: the crate your plugin wraps
+    println!(
+        "cargo:rustc-env=CB_LIBRARY_VERSION={library} {}",
+        locked_version(&lock, library)
+    );
+}
+
+/// The version of package `name` in Cargo.lock ("unknown" when it is not there).
+fn locked_version(lock: &str, name: &str) -> String {
+    let mut inside = false;
+    for line in lock.lines().map(str::trim) {
+        if line == "[[package]]" {
+            inside = false;
+        } else if line == format!("name = \"{name}\"") {
+            inside = true;
+        } else if let (true, Some(v)) = (inside, line.strip_prefix("version = ")) {
+            return v.trim_matches('"').to_string();
+        }
+    }
+    "unknown".into()
+}
+"""
+
+RUST_LIB = r"""//! plugin:$name — a cryptobench provider plugin in Rust (docs/plugin-abi.md, ABI version 1).
+//!
+//! Build it:   cargo build --release
+//! Check it:   cryptobench plugin check ./target/release/libcb_$name.so
+//! Measure it: cryptobench run --plugin ./target/release/libcb_$name.so --alg sha256
+//!
+//! It offers sha256 through the `sha2` crate as a stand-in: replace it with your library where it
+//! says TODO. You never write a timing loop: the generic C driver times `cell_run`.
+
+use std::ffi::{CStr, c_char, c_int};
+use std::ptr;
+
+use sha2::{Digest, Sha256}; // TODO: your library instead
+
+// ---- the #[repr(C)] mirror of include/cryptobench/provider.h, ABI version 1 ----
+// Every member in the header's order; the assertions below stop the build if one is misplaced.
+
+const CB_PROVIDER_ABI_VERSION: u32 = 1;
+const CB_MAX_OPS: usize = 4;
+/// cell_run's results besides the first output byte 0..=255
+#[allow(dead_code)]
+const CB_FAIL: c_int = -1; // the library failed; cell_error says why
+#[allow(dead_code)]
+const CB_REJECTED: c_int = -2; // the library refused the input (a tag or signature that does not verify)
+
+/// One algorithm of the catalogue (`cryptobench list algorithms` has the names).
+#[repr(C)]
+pub struct CbAlg {
+    name: *const c_char,
+    ops: [*const c_char; CB_MAX_OPS + 1], // operation names, null-ended
+    stream: c_int,                        // accepts chunk > 0 (then cell_tap is required)
+    pk: c_int,                            // public-key (then keypair is required)
+    fresh: c_int,                         // every operation draws fresh randomness
+}
+
+/// What a cell is prepared from; pointers are borrowed until cell_free. Absent inputs: null, 0.
+#[repr(C)]
+pub struct CbParams {
+    alg: *const c_char,
+    op: *const c_char,
+    key: *const u8,
+    key_len: usize,
+    iv: *const u8,
+    iv_len: usize,
+    counter: u32,
+    aad: *const u8,
+    aad_len: usize,
+    msg: *const u8, // never null
+    msg_len: usize,
+    chunk: usize,  // 0: one-shot; c > 0: streaming updates of c bytes
+    period: usize, // > 0: a periodic message (streaming cells only, provider.h)
+    public: *const u8,
+    public_len: usize,
+    private: *const u8,
+    private_len: usize,
+    sig: *const u8,
+    sig_len: usize,
+    seed: *const u8,
+    seed_len: usize,
+    m: *const u8,
+    m_len: usize,
+    ctx: *const u8,
+    ctx_len: usize,
+    deterministic: c_int,
+    out_len: usize,
+    relay_id: *const u8,
+    relay_b: *const u8,
+    client_x: *const u8,
+    relay_y: *const u8,
+    mlkem_seed: *const u8,
+    mlkem_m: *const u8,
+    relay_id_len: usize,
+    relay_b_len: usize,
+    client_x_len: usize,
+    relay_y_len: usize,
+    mlkem_seed_len: usize,
+    mlkem_m_len: usize,
+}
+
+/// The output tap of a streaming cell (fold every output byte with FNV-1a 64, provider.h).
+#[repr(C)]
+pub struct CbTap {
+    fnv: u64,
+    len: u64,
+    copy: *mut u8,
+    copy_cap: usize,
+    overflow: c_int,
+}
+
+type Err = *mut c_char; // a one-line message buffer of errlen bytes
+
+/// The table the driver reads. Function members are Option<fn>: None is C's NULL.
+#[repr(C)]
+pub struct CbProvider {
+    abi_version: u32,
+    struct_size: u32,
+    name: *const c_char,
+    id: *const c_char,
+    language: *const c_char,
+    accepts: Option<unsafe extern "C" fn(*const c_char) -> c_int>,
+    init: Option<unsafe extern "C" fn(Err, usize) -> c_int>,
+    library_name: Option<extern "C" fn() -> *const c_char>,
+    library_version: Option<extern "C" fn() -> *const c_char>,
+    notes: Option<unsafe extern "C" fn(*const c_char, *mut *const c_char, usize) -> usize>,
+    alg_at: Option<extern "C" fn(usize) -> *const CbAlg>,
+    cell_new: Option<unsafe extern "C" fn(*const CbParams, Err, usize) -> *mut Cell>,
+    cell_run: Option<unsafe extern "C" fn(*mut Cell) -> c_int>,
+    cell_prepare: Option<unsafe extern "C" fn(*mut Cell, u64) -> c_int>,
+    cell_output: Option<unsafe extern "C" fn(*const Cell, *mut usize) -> *const u8>,
+    cell_tap: Option<unsafe extern "C" fn(*mut Cell, *mut CbTap)>,
+    cell_error: Option<unsafe extern "C" fn(*const Cell) -> *const c_char>,
+    cell_free: Option<unsafe extern "C" fn(*mut Cell)>,
+    #[allow(clippy::type_complexity)]
+    keypair: Option<
+        unsafe extern "C" fn(
+            *const c_char,
+            *mut *mut u8,
+            *mut usize,
+            *mut *mut u8,
+            *mut usize,
+            Err,
+            usize,
+        ) -> c_int,
+    >,
+    runtime: *const c_char, // the toolchain that built the plugin
+}
+
+// The sizes and offsets the C compiler gives these structs on 64-bit Linux (x86-64, aarch64;
+// docs/plugin-abi.md, "Struct sizes"): a member out of place fails the build, not a run.
+#[cfg(target_pointer_width = "64")]
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<CbAlg>() == 64 && offset_of!(CbAlg, stream) == 48);
+    assert!(size_of::<CbParams>() == 312);
+    assert!(offset_of!(CbParams, counter) == 48 && offset_of!(CbParams, deterministic) == 200);
+    assert!(offset_of!(CbParams, out_len) == 208 && offset_of!(CbParams, relay_id_len) == 264);
+    assert!(size_of::<CbTap>() == 40);
+    assert!(size_of::<CbProvider>() == 152 && offset_of!(CbProvider, keypair) == 136);
+    assert!(offset_of!(CbProvider, runtime) == 144);
+};
+
+/// Statics holding raw pointers are not Sync by themselves; these only point at other statics
+/// and are never written, so sharing them between threads is sound.
+struct Shared<T>(T);
+unsafe impl<T> Sync for Shared<T> {}
+
+// ---- the plugin ----
+
+/// TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`)
+static ALGS: Shared<[CbAlg; 1]> = Shared([CbAlg {
+    name: c"sha256".as_ptr(),
+    ops: [
+        c"hash".as_ptr(),
+        ptr::null(),
+        ptr::null(),
+        ptr::null(),
+        ptr::null(),
+    ],
+    stream: 0,
+    pk: 0,
+    fresh: 0,
+}]);
+
+/// One prepared operation: what cell_new makes once, outside the timed region.
+pub struct Cell {
+    msg: *const u8, // the input, borrowed from the driver until cell_free
+    msg_len: usize,
+    out: [u8; 32],
+    err: [u8; 200], // a NUL-terminated message for cell_error
+}
+
+/// Writes `msg` as a C string into the driver's buffer of `len` bytes.
+unsafe fn set_err(buf: Err, len: usize, msg: &str) {
+    if buf.is_null() || len == 0 {
+        return;
+    }
+    let n = msg.len().min(len - 1);
+    unsafe {
+        ptr::copy_nonoverlapping(msg.as_ptr(), buf.cast::<u8>(), n);
+        *buf.add(n) = 0;
+    }
+}
+
+extern "C" fn alg_at(i: usize) -> *const CbAlg {
+    ALGS.0.get(i).map_or(ptr::null(), |a| a as *const CbAlg)
+}
+
+unsafe extern "C" fn cell_new(p: *const CbParams, err: Err, errlen: usize) -> *mut Cell {
+    let p = unsafe { &*p };
+    let (alg, op) = unsafe { (CStr::from_ptr(p.alg), CStr::from_ptr(p.op)) };
+    if alg != c"sha256" || op != c"hash" {
+        let why = format!(
+            "not offered: {} {}",
+            alg.to_string_lossy(),
+            op.to_string_lossy()
+        );
+        unsafe { set_err(err, errlen, &why) };
+        return ptr::null_mut();
+    }
+    if p.chunk > 0 {
+        unsafe { set_err(err, errlen, "not offered: streaming") };
+        return ptr::null_mut();
+    }
+    // TODO: what is done once per key goes here: key schedule, contexts, parsed keys
+    Box::into_raw(Box::new(Cell {
+        msg: p.msg,
+        msg_len: p.msg_len,
+        out: [0; 32],
+        err: [0; 200],
+    }))
+}
+
+/// Exactly one operation: the driver times this. Returns the first output byte, CB_REJECTED or
+/// CB_FAIL (with a message in the cell's err for cell_error).
+unsafe extern "C" fn cell_run(c: *mut Cell) -> c_int {
+    let c = unsafe { &mut *c };
+    let msg = unsafe { std::slice::from_raw_parts(c.msg, c.msg_len) };
+    c.out.copy_from_slice(&Sha256::digest(msg)); // TODO: your library's call
+    c_int::from(c.out[0])
+}
+
+unsafe extern "C" fn cell_output(c: *const Cell, len: *mut usize) -> *const u8 {
+    let c = unsafe { &*c };
+    unsafe { *len = c.out.len() };
+    c.out.as_ptr()
+}
+
+unsafe extern "C" fn cell_error(c: *const Cell) -> *const c_char {
+    unsafe { (*c).err.as_ptr().cast() }
+}
+
+unsafe extern "C" fn cell_free(c: *mut Cell) {
+    if !c.is_null() {
+        drop(unsafe { Box::from_raw(c) });
+    }
+}
+
+extern "C" fn library_name() -> *const c_char {
+    c"$name".as_ptr() // TODO: your library's name
+}
+
+extern "C" fn library_version() -> *const c_char {
+    // TODO: the version your library reports at run time, if it has a call for it; build.rs
+    // records the crate's version from Cargo.lock
+    concat!(env!("CB_LIBRARY_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The table the driver reads (include/cryptobench/provider.h has every member's contract).
+static TABLE: Shared<CbProvider> = Shared(CbProvider {
+    abi_version: CB_PROVIDER_ABI_VERSION,
+    struct_size: std::mem::size_of::<CbProvider>() as u32,
+    // the provider id is plugin:$name, unless `id` says another, e.g. c"rust:$name"
+    name: c"$name".as_ptr(),
+    id: ptr::null(),
+    language: c"rust".as_ptr(),
+    accepts: None,
+    init: None,
+    library_name: Some(library_name),
+    library_version: Some(library_version),
+    notes: None,
+    alg_at: Some(alg_at),
+    cell_new: Some(cell_new),
+    cell_run: Some(cell_run),
+    cell_prepare: None,
+    cell_output: Some(cell_output),
+    cell_tap: None, // only for streaming algorithms
+    cell_error: Some(cell_error),
+    cell_free: Some(cell_free),
+    keypair: None, // only for public-key algorithms
+    runtime: concat!(env!("CB_RUSTC"), "\0").as_ptr().cast(), // rustc --version, from build.rs
+});
+
+/// The one symbol the driver looks up.
+#[unsafe(no_mangle)]
+pub extern "C" fn cryptobench_provider() -> *const CbProvider {
+    &TABLE.0
+}
+"""
+
+RUST_README = """# plugin:$name, a cryptobench plugin in Rust
+
+`src/lib.rs` is a working plugin: it offers sha256 through the `sha2` crate. Make it yours:
+
+1. Replace `sha2` with your library where the files say TODO (`cell_new` prepares a cell once,
+   outside the timed region; `cell_run` performs exactly one operation; docs/plugin-abi.md has
+   every member of the table and what each operation's output is). Put your crate in
+   `[dependencies]` of Cargo.toml and its name in build.rs (the version `hello` reports).
+2. List every algorithm you offer in `ALGS` (names: `cryptobench list algorithms`).
+3. `cargo build --release && cryptobench plugin check ./target/release/libcb_$name.so` — every
+   vector case and the differential inputs against c:openssl, no timing; it exits 1 on any
+   failure and names the failing case.
+4. `cryptobench run --plugin ./target/release/libcb_$name.so --alg sha256 --md report.md` —
+   measured beside c:openssl with intervals and a verdict.
+
+The `#[repr(C)]` structs mirror include/cryptobench/provider.h; the `const` assertions stop the
+build when a member is out of place (the sizes are in docs/plugin-abi.md). The table says
+`language: rust` and, as its `runtime`, the `rustc --version` build.rs recorded: `cryptobench
+list providers` shows both. A panic inside the plugin aborts the driver process, which the run
+records as that cell's failure. You never write a timing loop: the generic C driver times
+`cell_run` (docs/protocol.md).
+"""
+
+LANGS = {"c": ("C", "c", "c11", "CC", "cc"), "cpp": ("C++", "cpp", "c++17", "CXX", "c++")}
+
+
+def new(name: str, lang: str, where: Path) -> tuple[list[Path], str]:
+    """The skeleton of plugin `name` in directory `where` (created; refused when it holds files),
+    and the command that checks it."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name):
+        raise UserError(f"plugin name {name!r}: lower-case letters, digits and _ (a module and file name)")
+    if where.exists() and any(where.iterdir()):
+        raise UserError(f"{where}: exists and is not empty (choose another --dir)")
+    where.mkdir(parents=True, exist_ok=True)
+    if lang == "python":
+        cls = "".join(part.capitalize() for part in name.split("_")) + "Provider"
+        files = {where / f"{name}_provider.py": SKELETON.format(name=name, cls=cls),
+                 where / "README.md": README.format(name=name)}  # fmt: skip
+        check = f"cryptobench plugin check {where / f'{name}_provider.py'}"
+    elif lang == "rust":
+        fill = {"name": name}
+        files = {where / "Cargo.toml": Template(RUST_CARGO).substitute(fill),
+                 where / "build.rs": Template(RUST_BUILD).substitute(fill),
+                 where / "src" / "lib.rs": Template(RUST_LIB).substitute(fill),
+                 where / "README.md": Template(RUST_README).substitute(fill)}  # fmt: skip
+        so = where / "target" / "release" / f"libcb_{name}.so"
+        check = f"cargo build --release --manifest-path {where / 'Cargo.toml'} && cryptobench plugin check {so}"
+    else:
+        lang_name, ext, std, compiler_var, compiler = LANGS[lang]
+        include = Path(__file__).resolve().parents[2] / "include"
+        fields = dict(name=name, lang=lang, lang_name=lang_name, ext=ext, std=std, include=include,
+                      compiler_var=compiler_var, compiler=compiler)  # fmt: skip
+        files = {where / f"{name}.{ext}": C_SKELETON.format(**fields),
+                 where / "Makefile": C_MAKEFILE.format(**fields),
+                 where / "README.md": C_README.format(**fields)}  # fmt: skip
+        check = f"make -C {where} && cryptobench plugin check {where / f'libcb_{name}.so'}"
+    for path, text in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return list(files), check

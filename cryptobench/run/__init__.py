@@ -1,0 +1,1 @@
+"""A run from start to finish: the driver pool, the runner that verifies then measures, progress."""

@@ -1,0 +1,218 @@
+"""Cross-verification of public-key algorithms between providers.
+
+Vectors check a provider against published answers; cross-verification checks
+that what one provider produces, another accepts: a signature made by A
+verifies under B (and a corrupted one does not), a ciphertext encapsulated by
+A to B's key decapsulates in B to the same secret (and under a wrong key to a
+different one), ECDH shares agree, OAEP ciphertexts decrypt. Every ordered
+pair of providers offering the algorithm is tried, so the report can show
+the whole matrix; a provider is failed for the algorithm when its products
+are refused by the reference provider or it refuses the reference's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptobench.core import fixed_input
+from cryptobench.core.algorithms import get
+from cryptobench.core.errors import DriverError
+
+MESSAGE = fixed_input.message(32).hex()
+
+
+@dataclass
+class CrossRecord:
+    alg: str
+    producer: str
+    consumer: str
+    check: str
+    passed: bool
+    detail: str = ""
+
+
+class _Peer:
+    """One provider's driver, seen through the few calls cross-verification needs."""
+
+    def __init__(self, pid: str, request: Callable[[dict], dict]):
+        self.pid, self._request = pid, request
+
+    def keypair(self, alg: str) -> dict:
+        return self._request({"cmd": "keypair", "alg": alg})
+
+    def case(self, alg: str, op: str, **fields) -> dict:
+        resp = self._request({"cmd": "verify", "alg": alg, "cases": [{"id": "x#1", "op": op, **fields}]})
+        results = resp.get("results") or [{}]
+        return results[0] if isinstance(results[0], dict) else {}
+
+
+def _flip(hexstr: str) -> str:
+    """Flip one bit in the middle: enough to break any signature or ciphertext."""
+    b = bytearray.fromhex(hexstr)
+    b[len(b) // 2] ^= 0x01
+    return b.hex()
+
+
+def crosscheck(alg: str, peers: dict[str, Callable[[dict], dict]]) -> list[CrossRecord]:
+    """Every ordered pair of `peers` (provider id -> request function) offering `alg`."""
+    ps = [_Peer(pid, req) for pid, req in peers.items()]
+    kind = get(alg).kind
+    run = {"sig": _signatures, "kex": _agreement, "kem": _kem, "pke": _oaep, "keygen": _rsa_keys}[kind]
+    return run(alg, ps)
+
+
+def _guard(records: list, alg: str, producer: str, consumer: str, check: str, fn) -> None:
+    try:
+        ok, detail = fn()
+    except (DriverError, KeyError, ValueError, TypeError) as e:
+        ok, detail = False, f"{type(e).__name__}: {e}"
+    records.append(CrossRecord(alg, producer, consumer, check, ok, detail))
+
+
+def _keypairs(alg: str, ps: list[_Peer], out: list[CrossRecord]) -> dict[str, dict]:
+    """One fresh key pair per provider; a provider that cannot make one is recorded failed."""
+    keys = {}
+    for p in ps:
+        try:
+            keys[p.pid] = p.keypair(alg)
+        except DriverError as e:
+            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+    return keys
+
+
+def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
+    out: list[CrossRecord] = []
+    made = {}
+    for p in ps:
+        try:
+            kp = p.keypair(alg)
+            sig = p.case(alg, "sign", private=kp["private"], msg=MESSAGE).get("out")
+            made[p.pid] = (kp, sig)
+        except (DriverError, KeyError) as e:
+            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair and a signature", False, str(e)))
+    for p in ps:
+        if p.pid not in made or not made[p.pid][1]:
+            continue
+        kp, sig = made[p.pid]
+        for q in ps:
+            if q is p:
+                continue
+
+            def verifies(q=q, kp=kp, sig=sig):
+                r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=sig)
+                return r.get("out") == "01", r.get("error") or ("" if r.get("out") == "01" else "rejected")
+
+            def corrupted_rejected(q=q, kp=kp, sig=sig):
+                r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=_flip(sig))
+                return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted signature was accepted"
+
+            _guard(out, alg, p.pid, q.pid, "signature verifies", verifies)
+            _guard(out, alg, p.pid, q.pid, "corrupted signature rejected", corrupted_rejected)
+    return out
+
+
+def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
+    out: list[CrossRecord] = []
+    keys = _keypairs(alg, ps, out)
+    for p in ps:
+        for q in ps:
+            if q is p or p.pid not in keys or q.pid not in keys:
+                continue
+
+            def agree(p=p, q=q):
+                a = p.case(alg, "derive", private=keys[p.pid]["private"], public=keys[q.pid]["public"]).get("out")
+                b = q.case(alg, "derive", private=keys[q.pid]["private"], public=keys[p.pid]["public"]).get("out")
+                return bool(a) and a == b, "" if a and a == b else f"{a} != {b}"
+
+            _guard(out, alg, p.pid, q.pid, "shared secrets agree", agree)
+    return out
+
+
+def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
+    out: list[CrossRecord] = []
+    keys = _keypairs(alg, ps, out)
+    for p in ps:  # p encapsulates to q's key, q decapsulates
+        for q in ps:
+            if q is p or p.pid not in keys or q.pid not in keys:
+                continue
+            other = next((k for pid, k in keys.items() if pid != q.pid), None)
+
+            def same_key(p=p, q=q):
+                ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
+                ct, k = ct_k[:-64], ct_k[-64:]
+                got = q.case(alg, "decaps", private=keys[q.pid]["private"], msg=ct).get("out")
+                return bool(k) and got == k, "" if got == k else f"decapsulated {got} != encapsulated {k}"
+
+            def wrong_key_differs(p=p, q=q, other=other):
+                ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
+                ct, k = ct_k[:-64], ct_k[-64:]
+                got = q.case(alg, "decaps", private=other["private"], msg=ct)
+                ok = bool(got.get("rejected")) or (got.get("out") not in (None, k))
+                return ok, "" if ok else "a wrong key decapsulated to the same secret"
+
+            _guard(out, alg, p.pid, q.pid, "decapsulates to the same key", same_key)
+            if other is not None:
+                _guard(out, alg, p.pid, q.pid, "wrong key gives another key", wrong_key_differs)
+    return out
+
+
+def _oaep(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
+    out: list[CrossRecord] = []
+    keys = _keypairs(alg, ps, out)
+    for p in ps:
+        for q in ps:
+            if q is p or p.pid not in keys or q.pid not in keys:
+                continue
+
+            def decrypts(p=p, q=q):
+                ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
+                got = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=ct).get("out")
+                return got == MESSAGE, "" if got == MESSAGE else f"decrypted to {got}"
+
+            def corrupted_rejected(p=p, q=q):
+                ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
+                r = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=_flip(ct))
+                return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted ciphertext decrypted"
+
+            _guard(out, alg, p.pid, q.pid, "ciphertext decrypts", decrypts)
+            _guard(out, alg, p.pid, q.pid, "corrupted ciphertext rejected", corrupted_rejected)
+    return out
+
+
+def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
+    """A generated RSA key pair is sound when another provider signs with it and it verifies."""
+    out: list[CrossRecord] = []
+    sig_alg = f"{alg}-pkcs1"
+    for p in ps:
+        try:
+            kp = p.keypair(alg)
+        except DriverError as e:
+            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+            continue
+        for q in ps:
+            if q is p:
+                continue
+
+            def usable(q=q, kp=kp):
+                sig = q.case(sig_alg, "sign", private=kp["private"], msg=MESSAGE).get("out", "")
+                r = q.case(sig_alg, "verify", public=kp["public"], msg=MESSAGE, sig=sig)
+                return r.get("out") == "01", r.get("error", "")
+
+            _guard(out, alg, p.pid, q.pid, "key pair signs and verifies", usable)
+    return out
+
+
+def failed_providers(records: list[CrossRecord], reference: str) -> dict[str, str]:
+    """Providers whose exchanges with the reference failed: provider -> first failure."""
+    bad: dict[str, str] = {}
+    for r in records:
+        if r.passed:
+            continue
+        if r.producer == r.consumer:
+            bad.setdefault(r.producer, f"{r.check}: {r.detail}")
+        elif r.consumer == reference and r.producer != reference:
+            bad.setdefault(r.producer, f"{r.check} under {reference} failed: {r.detail}")
+        elif r.producer == reference and r.consumer != reference:
+            bad.setdefault(r.consumer, f"{r.check} of {reference}'s output failed: {r.detail}")
+    return bad
