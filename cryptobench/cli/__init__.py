@@ -480,6 +480,9 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+build_parser = _parser  # the name tests/cli_snapshot.py walks
+
+
 def _add_provider_sources(p: argparse.ArgumentParser, file_help: str = "TOML file adding providers") -> None:
     """--providers-file and --plugin: where providers beyond the built-in ones come from."""
     p.add_argument("--providers-file", metavar="FILE", help=file_help)
