@@ -4,17 +4,17 @@
 //! streaming). No BLAKE2, raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in
 //! its public API.
 
-use aws_lc_rs::aead::{self, Aad, LessSafeKey, Nonce, UnboundKey};
+use aws_lc_rs::aead::{self, Aad, LessSafeKey, Nonce};
 use aws_lc_rs::cipher::{
     self, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
     StreamingDecryptingKey, StreamingEncryptingKey, UnboundCipherKey,
 };
+use aws_lc_rs::digest;
 use aws_lc_rs::iv::FixedLength;
-use aws_lc_rs::{digest, hmac};
 
 use super::{
     check_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot, stream_cell, Alg,
-    Case, CellParams, Failure, Hook, Op, PieceFn, Pieces, Provider, StreamOp,
+    Case, CellParams, Hook, Op, PieceFn, Pieces, Provider, StreamOp,
 };
 
 pub struct AwsLc {
@@ -87,79 +87,6 @@ impl Provider for AwsLc {
 
 fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
     move |_| format!("{what} failed")
-}
-
-// ---- hashes and HMAC ----------------------------------------------------------
-
-struct HashStream(&'static digest::Algorithm);
-
-impl StreamOp for HashStream {
-    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
-        let mut ctx = digest::Context::new(self.0);
-        p.absorb(|piece| ctx.update(piece));
-        p.finish(|out| {
-            let d = ctx.finish();
-            out[..d.as_ref().len()].copy_from_slice(d.as_ref());
-            Ok(d.as_ref().len())
-        })
-    }
-}
-
-fn hash(name: &'static str, alg: &'static digest::Algorithm) -> Alg {
-    let n = alg.output_len();
-    Alg::new(
-        name,
-        &[Op::Hash],
-        true,
-        move |c| Ok(digest::digest(alg, &c.msg).as_ref().to_vec()),
-        move |p| {
-            if p.chunk > 0 {
-                return stream_cell(p, HashStream(alg), None, n);
-            }
-            Ok(one_shot(p.message(), n, move |m, out| {
-                let d = digest::digest(alg, m);
-                out.copy_from_slice(d.as_ref());
-                Ok(n)
-            }))
-        },
-    )
-}
-
-struct HmacStream(hmac::Key);
-
-impl StreamOp for HmacStream {
-    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
-        let mut ctx = hmac::Context::with_key(&self.0);
-        p.absorb(|piece| ctx.update(piece));
-        p.finish(|out| {
-            let t = ctx.sign();
-            out[..t.as_ref().len()].copy_from_slice(t.as_ref());
-            Ok(t.as_ref().len())
-        })
-    }
-}
-
-fn hmac_sha256() -> Alg {
-    let n = hmac::HMAC_SHA256.tag_len();
-    Alg::new(
-        "hmac-sha256",
-        &[Op::Mac],
-        true,
-        |c| {
-            let key = hmac::Key::new(hmac::HMAC_SHA256, &c.key);
-            Ok(hmac::sign(&key, &c.msg).as_ref().to_vec())
-        },
-        move |p| {
-            let key = hmac::Key::new(hmac::HMAC_SHA256, p.key);
-            if p.chunk > 0 {
-                return stream_cell(p, HmacStream(key), None, n);
-            }
-            Ok(one_shot(p.message(), n, move |m, out| {
-                out.copy_from_slice(hmac::sign(&key, m).as_ref());
-                Ok(n)
-            }))
-        },
-    )
 }
 
 // ---- AES modes ----------------------------------------------------------------
@@ -377,85 +304,50 @@ fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg
     .no_stream_because(NO_STREAM)
 }
 
-// ---- AEADs ------------------------------------------------------------------
+// ---- hashes, HMAC and AEADs (ring_family.rs) -----------------------------------
 
-const TAG_LEN: usize = 16;
+super::ring_family::ring_family!(
+    lib = aws_lc_rs,
+    seal = seal_timed,
+    open = open_timed,
+    open_room = 0
+);
 
-fn aead_alg(name: &'static str, alg: &'static aead::Algorithm) -> Alg {
-    let prepare = move |key: &[u8], nonce: &[u8]| -> Result<(LessSafeKey, [u8; 12]), String> {
-        check_len("key", key, alg.key_len())?;
-        check_len("iv", nonce, alg.nonce_len())?;
-        if alg.tag_len() != TAG_LEN {
-            return Err(format!("{name}: tag is not {TAG_LEN} bytes"));
-        }
-        let k = UnboundKey::new(alg, key).map_err(|_| "key rejected".to_string())?;
-        let mut n = [0u8; 12];
-        n.copy_from_slice(nonce);
-        Ok((LessSafeKey::new(k), n))
-    };
-    let seal = |key: &LessSafeKey, nonce: [u8; 12], aad: &[u8], msg: &[u8]| {
-        let mut buf = msg.to_vec();
-        let tag = key
-            .seal_in_place_separate_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(aad),
-                &mut buf,
-            )
-            .map_err(|_| format!("seal failed ({} bytes)", msg.len()))?;
-        buf.extend_from_slice(tag.as_ref());
-        Ok::<_, String>(buf)
-    };
-    Alg::new(
-        name,
-        &[Op::Seal, Op::Open],
-        false,
-        move |c: &Case| {
-            let (key, nonce) = prepare(&c.key, &c.iv)?;
-            if c.op == Op::Seal {
-                return Ok(seal(&key, nonce, &c.aad, &c.msg)?);
-            }
-            let mut buf = c.msg.clone();
-            let pt = key
-                .open_in_place(
-                    Nonce::assume_unique_for_key(nonce),
-                    Aad::from(&c.aad[..]),
-                    &mut buf,
-                )
-                .map_err(|_| Failure::Rejected)?;
-            Ok(pt.to_vec())
-        },
-        move |p: &CellParams| {
-            let (key, nonce) = prepare(p.key, p.iv)?;
-            let msg = p.message();
-            let n = msg.len();
-            if p.op == Op::Seal {
-                return Ok(one_shot(msg, n + TAG_LEN, move |m, out| {
-                    let (ct, tag) = out.split_at_mut(m.len());
-                    key.seal_out_of_place_scatter(
-                        Nonce::assume_unique_for_key(nonce),
-                        Aad::empty(),
-                        m,
-                        ct,
-                        &[],
-                        tag,
-                    )
-                    .map_err(unspecified("seal"))?;
-                    Ok(m.len() + TAG_LEN)
-                }));
-            }
-            let sealed = seal(&key, nonce, &[], &msg)?;
-            Ok(one_shot(sealed, n, move |c, out| {
-                let (ct, tag) = c.split_at(c.len() - TAG_LEN);
-                key.open_separate_gather(
-                    Nonce::assume_unique_for_key(nonce),
-                    Aad::empty(),
-                    ct,
-                    tag,
-                    &mut out[..ct.len()],
-                )
-                .map_err(|_| "open failed: the tag did not verify".to_string())?;
-                Ok(ct.len())
-            }))
-        },
+/// The timed seal, out of place: message -> output buffer, tag after it.
+fn seal_timed(
+    key: &LessSafeKey,
+    nonce: [u8; 12],
+    m: &[u8],
+    out: &mut [u8],
+) -> Result<usize, String> {
+    let (ct, tag) = out.split_at_mut(m.len());
+    key.seal_out_of_place_scatter(
+        Nonce::assume_unique_for_key(nonce),
+        Aad::empty(),
+        m,
+        ct,
+        &[],
+        tag,
     )
+    .map_err(unspecified("seal"))?;
+    Ok(m.len() + TAG_LEN)
+}
+
+/// The timed open, out of place: ciphertext and tag -> output buffer.
+fn open_timed(
+    key: &LessSafeKey,
+    nonce: [u8; 12],
+    c: &[u8],
+    out: &mut [u8],
+) -> Result<usize, String> {
+    let (ct, tag) = c.split_at(c.len() - TAG_LEN);
+    key.open_separate_gather(
+        Nonce::assume_unique_for_key(nonce),
+        Aad::empty(),
+        ct,
+        tag,
+        &mut out[..ct.len()],
+    )
+    .map_err(|_| "open failed: the tag did not verify".to_string())?;
+    Ok(ct.len())
 }

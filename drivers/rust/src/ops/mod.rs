@@ -22,6 +22,7 @@ pub mod awslc;
 pub mod awslc_pk;
 pub mod pk;
 pub mod ring;
+mod ring_family;
 pub mod ring_pk;
 pub mod rustcrypto;
 pub mod rustcrypto_pk;

@@ -3,13 +3,10 @@
 //! `LessSafeKey`). ring has no SHA-3, BLAKE2, unauthenticated cipher modes,
 //! raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in its public API.
 
-use ring::aead::{self, Aad, LessSafeKey, Nonce, UnboundKey};
-use ring::{digest, hmac};
+use ring::aead::{self, Aad, LessSafeKey, Nonce};
+use ring::digest;
 
-use super::{
-    check_len, crate_versions, noop_alg, one_shot, stream_cell, Alg, Case, CellParams, Failure,
-    Hook, Op, Pieces, Provider, StreamOp,
-};
+use super::{crate_versions, noop_alg, Alg, Provider};
 
 pub struct Ring {
     algs: Vec<Alg>,
@@ -65,164 +62,43 @@ impl Provider for Ring {
     }
 }
 
-// ---- hashes and HMAC ----------------------------------------------------------
+// ---- hashes, HMAC and AEADs (ring_family.rs) -----------------------------------
 
-struct HashStream(&'static digest::Algorithm);
+super::ring_family::ring_family!(
+    lib = ring,
+    seal = seal_timed,
+    open = open_timed,
+    open_room = TAG_LEN
+);
 
-impl StreamOp for HashStream {
-    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
-        let mut ctx = digest::Context::new(self.0);
-        p.absorb(|piece| ctx.update(piece));
-        p.finish(|out| {
-            let d = ctx.finish();
-            out[..d.as_ref().len()].copy_from_slice(d.as_ref());
-            Ok(d.as_ref().len())
-        })
-    }
+/// The timed seal: ring seals in place only, so the fixed plaintext is
+/// copied into the output buffer first (see notes), the tag written after it.
+fn seal_timed(
+    key: &LessSafeKey,
+    nonce: [u8; 12],
+    m: &[u8],
+    out: &mut [u8],
+) -> Result<usize, String> {
+    let (ct, tag_out) = out.split_at_mut(m.len());
+    ct.copy_from_slice(m); // ring seals in place (see notes)
+    let tag = key
+        .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::empty(), ct)
+        .map_err(|_| "seal failed".to_string())?;
+    tag_out.copy_from_slice(tag.as_ref());
+    Ok(m.len() + TAG_LEN)
 }
 
-fn hash(name: &'static str, alg: &'static digest::Algorithm) -> Alg {
-    let n = digest_len(alg);
-    Alg::new(
-        name,
-        &[Op::Hash],
-        true,
-        move |c| Ok(digest::digest(alg, &c.msg).as_ref().to_vec()),
-        move |p| {
-            if p.chunk > 0 {
-                return stream_cell(p, HashStream(alg), None, n);
-            }
-            Ok(one_shot(p.message(), n, move |m, out| {
-                let d = digest::digest(alg, m);
-                out.copy_from_slice(d.as_ref());
-                Ok(n)
-            }))
-        },
-    )
-}
-
-struct HmacStream(hmac::Key);
-
-impl StreamOp for HmacStream {
-    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
-        let mut ctx = hmac::Context::with_key(&self.0);
-        p.absorb(|piece| ctx.update(piece));
-        p.finish(|out| {
-            let t = ctx.sign();
-            out[..t.as_ref().len()].copy_from_slice(t.as_ref());
-            Ok(t.as_ref().len())
-        })
-    }
-}
-
-fn hmac_sha256() -> Alg {
-    let n = digest_len(hmac::HMAC_SHA256.digest_algorithm());
-    Alg::new(
-        "hmac-sha256",
-        &[Op::Mac],
-        true,
-        |c| {
-            let key = hmac::Key::new(hmac::HMAC_SHA256, &c.key);
-            Ok(hmac::sign(&key, &c.msg).as_ref().to_vec())
-        },
-        move |p| {
-            let key = hmac::Key::new(hmac::HMAC_SHA256, p.key);
-            if p.chunk > 0 {
-                return stream_cell(p, HmacStream(key), None, n);
-            }
-            Ok(one_shot(p.message(), n, move |m, out| {
-                out.copy_from_slice(hmac::sign(&key, m).as_ref());
-                Ok(n)
-            }))
-        },
-    )
-}
-
-// ---- AEADs ------------------------------------------------------------------
-
-const TAG_LEN: usize = 16;
-
-fn aead_alg(name: &'static str, alg: &'static aead::Algorithm) -> Alg {
-    let prepare = move |key: &[u8], nonce: &[u8]| -> Result<(LessSafeKey, [u8; 12]), String> {
-        check_len("key", key, alg.key_len())?;
-        check_len("iv", nonce, alg.nonce_len())?;
-        if alg.tag_len() != TAG_LEN {
-            return Err(format!("{name}: tag is not {TAG_LEN} bytes"));
-        }
-        let k = UnboundKey::new(alg, key).map_err(|_| "key rejected".to_string())?;
-        let mut n = [0u8; 12];
-        n.copy_from_slice(nonce);
-        Ok((LessSafeKey::new(k), n))
-    };
-    let seal = |key: &LessSafeKey, nonce: [u8; 12], aad: &[u8], msg: &[u8]| {
-        let mut buf = msg.to_vec();
-        let tag = key
-            .seal_in_place_separate_tag(
-                Nonce::assume_unique_for_key(nonce),
-                Aad::from(aad),
-                &mut buf,
-            )
-            .map_err(|_| format!("seal failed ({} bytes)", msg.len()))?;
-        buf.extend_from_slice(tag.as_ref());
-        Ok::<_, String>(buf)
-    };
-    Alg::new(
-        name,
-        &[Op::Seal, Op::Open],
-        false,
-        move |c: &Case| {
-            let (key, nonce) = prepare(&c.key, &c.iv)?;
-            if c.op == Op::Seal {
-                return Ok(seal(&key, nonce, &c.aad, &c.msg)?);
-            }
-            let mut buf = c.msg.clone();
-            let pt = key
-                .open_in_place(
-                    Nonce::assume_unique_for_key(nonce),
-                    Aad::from(&c.aad[..]),
-                    &mut buf,
-                )
-                .map_err(|_| Failure::Rejected)?;
-            Ok(pt.to_vec())
-        },
-        move |p: &CellParams| {
-            let (key, nonce) = prepare(p.key, p.iv)?;
-            let msg = p.message();
-            let n = msg.len();
-            if p.op == Op::Seal {
-                return Ok(one_shot(msg, n + TAG_LEN, move |m, out| {
-                    let (ct, tag_out) = out.split_at_mut(m.len());
-                    ct.copy_from_slice(m); // ring seals in place (see notes)
-                    let tag = key
-                        .seal_in_place_separate_tag(
-                            Nonce::assume_unique_for_key(nonce),
-                            Aad::empty(),
-                            ct,
-                        )
-                        .map_err(|_| "seal failed".to_string())?;
-                    tag_out.copy_from_slice(tag.as_ref());
-                    Ok(m.len() + TAG_LEN)
-                }));
-            }
-            let sealed = seal(&key, nonce, &[], &msg)?;
-            Ok(one_shot(sealed, n + TAG_LEN, move |c, out| {
-                out.copy_from_slice(c); // ring opens in place (see notes)
-                let pt = key
-                    .open_in_place(Nonce::assume_unique_for_key(nonce), Aad::empty(), out)
-                    .map_err(|_| "open failed: the tag did not verify".to_string())?;
-                Ok(pt.len())
-            }))
-        },
-    )
-}
-
-// ring 0.16 (`rust:ring@0.16.x`, docs/versions.md; build.rs sets the cfg) has the length as a field.
-#[cfg(not(ring_016))]
-fn digest_len(alg: &'static digest::Algorithm) -> usize {
-    alg.output_len()
-}
-
-#[cfg(ring_016)]
-fn digest_len(alg: &'static digest::Algorithm) -> usize {
-    alg.output_len
+/// The timed open: the fixed ciphertext+tag is copied into the working
+/// buffer first, for ring opens in place only (see notes).
+fn open_timed(
+    key: &LessSafeKey,
+    nonce: [u8; 12],
+    c: &[u8],
+    out: &mut [u8],
+) -> Result<usize, String> {
+    out.copy_from_slice(c); // ring opens in place (see notes)
+    let pt = key
+        .open_in_place(Nonce::assume_unique_for_key(nonce), Aad::empty(), out)
+        .map_err(|_| "open failed: the tag did not verify".to_string())?;
+    Ok(pt.len())
 }
