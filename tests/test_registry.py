@@ -3,6 +3,7 @@
 import argparse
 import dataclasses
 import os
+import re
 
 from cryptobench import cli
 from cryptobench.drivers.registry import C_BUILD, C_HOST, DRIVERS, REPO, Registry
@@ -46,3 +47,38 @@ def test_doctor_says_the_one_command_that_fixes_liboqs(tmp_path, monkeypatch, ca
     ), out
     fails = [line for line in out if line.split()[:2] == ["c:liboqs", "FAIL"]]
     assert len(fails) == 1 and "`cryptobench build liboqs` adds it" in fails[0], out
+
+
+def _providers_file(tmp_path, serves: str | None) -> str:
+    go = Registry().get("go:stdlib")
+    command = ", ".join(f'"{c}"' for c in go.command)
+    line = f'serves = "{serves}"\n' if serves else ""
+    path = tmp_path / "old.toml"
+    path.write_text(f'[[provider]]\nid = "old-go:stdlib"\ncommand = [{command}]\n{line}')
+    return str(path)
+
+
+def test_a_providers_file_entry_can_serve_another_build_of_a_provider(tmp_path):
+    """Two builds of one provider side by side (bench/same-figures): the entry says which id the
+    driver is started for and its hello names; without `serves` the driver is asked for an id it
+    does not serve, and refuses."""
+    from tests.conftest import run_cli
+
+    args = ("verify", "--provider", "old-go:stdlib", "--alg", "sha256", "--db", str(tmp_path / "r.db"))
+    served = run_cli(*args, "--providers-file", _providers_file(tmp_path, "go:stdlib"))
+    assert served.returncode == 0, served.stdout + served.stderr
+    assert re.search(r"sha256\s*│\s*✓", served.stdout) and "old-go:stdlib" in served.stdout, served.stdout
+    refused = run_cli(*args, "--providers-file", _providers_file(tmp_path, None))
+    said = refused.stdout + refused.stderr
+    assert 'unknown provider "old-go:stdlib"' in said and not re.search(r"sha256\s*│\s*✓", refused.stdout), said
+
+
+def test_serves_must_be_a_provider_id(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[[provider]]\nid = "x:y"\ncommand = ["true"]\nserves = 3\n')
+    try:
+        Registry(providers_file=path)
+    except Exception as e:  # UserError: one line naming the entry
+        assert "provider 'x:y': serves must be an id" in str(e)
+    else:
+        raise AssertionError("serves = 3 was accepted")

@@ -387,5 +387,9 @@ def _load_providers_file(path: Path) -> list[Provider]:
         if not isinstance(cmd, list) or not cmd or not all(isinstance(c, str) for c in cmd):
             raise UserError(f'providers file {str(path)!r}: provider {pid!r} needs command = ["program", ...]')
         cmd = [str((path.parent / c).resolve()) if c.startswith("./") else c for c in cmd]
-        out.append(Provider(pid, entry.get("language", pid.split(":")[0]), entry.get("library", pid), None, tuple(cmd)))
+        serves = entry.get("serves")  # another build of a provider under its own id (bench/same-figures)
+        if serves is not None and (not isinstance(serves, str) or ":" not in serves):
+            raise UserError(f"providers file {str(path)!r}: provider {pid!r}: serves must be an id like 'lang:library'")
+        lang, lib = entry.get("language", pid.split(":")[0]), entry.get("library", pid)
+        out.append(Provider(pid, lang, lib, None, tuple(cmd), serves=serves))
     return out
