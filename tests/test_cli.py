@@ -217,7 +217,7 @@ def test_a_run_with_a_failed_provider_exits_1_and_its_last_line_names_the_cells(
 def test_every_command_documents_its_exit_status_beside_an_example():
     import argparse
 
-    from cryptobench.cli import _parser
+    from cryptobench.cli import build_parser as _parser
 
     commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
     assert len(commands) >= 20

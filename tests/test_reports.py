@@ -212,7 +212,7 @@ def test_every_run_exporter_renders_the_same_run(stored):
 
 
 def test_each_command_offers_the_registrys_formats_and_nothing_else():
-    from cryptobench.cli import _parser
+    from cryptobench.cli import build_parser as _parser
     from cryptobench.report import exporters
 
     sub = next(a for a in _parser()._actions if a.dest == "command").choices
