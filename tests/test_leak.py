@@ -209,24 +209,28 @@ def test_which_cells_the_runner_refuses_to_check_and_why():
     """A driver speaking protocol 4 has no leak request; a provider failing its vectors is not checked;
     an unverified one (too few cases) is, as it is timed."""
     from cryptobench.core.cell import CellSpec
-    from cryptobench.core.settings import Settings
     from cryptobench.drivers.registry import Registry
-    from cryptobench.run.runner import Runner
+    from cryptobench.run.driver_pool import DriverPool
+    from cryptobench.run.phases import unleakable
     from cryptobench.store.model import VerifyRecord
+    from cryptobench.run.verifier import Verdict
 
-    r = Runner(None, Registry(), Settings(suite="leak", baseline="x"))
     spec = CellSpec("aes-128-gcm", "open", 64, 0, ("old", "new"))
-    r.pool.drivers = {"old": object(), "new": object()}
-    r.pool.hellos = {"old": {"protocol": 4}, "new": {"protocol": 5}}
-    r.verified = {("old", "aes-128-gcm"): VerifyRecord("old", "aes-128-gcm", "passed"),
-                  ("new", "aes-128-gcm"): VerifyRecord("new", "aes-128-gcm", "unverified")}  # fmt: skip
-    assert r._unleakable("old", spec) == ("not offered",
-                                          "the driver speaks protocol 4; the leak request is version 5")  # fmt: skip
-    assert r._unleakable("new", spec) is None
-    r.verified[("new", "aes-128-gcm")] = VerifyRecord("new", "aes-128-gcm", "failed", detail="vector x#1: wrong")
-    assert r._unleakable("new", spec) == ("failed", "not verified: vector x#1: wrong")
-    r.pool.broken["gone"] = "driver failed to start: boom"
-    assert r._unleakable("gone", spec) == ("failed", "driver failed to start: boom")
+    pool = DriverPool(Registry(), 1.0)
+    pool.drivers = {"old": object(), "new": object()}
+    pool.hellos = {"old": {"protocol": 4}, "new": {"protocol": 5}}
+
+    def verdict(pid: str, status: str, detail: str = "") -> Verdict:
+        return Verdict(VerifyRecord(pid, spec.alg, status, detail=detail), spec.algorithm, ["open"])
+
+    assert unleakable(pool, verdict("old", "passed"), "old") == (
+        "not offered", "the driver speaks protocol 4; the leak request is version 5")  # fmt: skip
+    assert unleakable(pool, verdict("new", "unverified"), "new") is None
+    assert unleakable(pool, verdict("new", "failed", "vector x#1: wrong"), "new") == (
+        "failed", "not verified: vector x#1: wrong")  # fmt: skip
+    assert unleakable(pool, None, "new") == ("failed", "not verified: no verification")
+    pool.broken["gone"] = "driver failed to start: boom"
+    assert unleakable(pool, None, "gone") == ("failed", "driver failed to start: boom")
 
 
 @needs_c

@@ -15,6 +15,7 @@ from cryptobench.analysis import paired, stats
 from cryptobench.core import fixed_input
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.settings import Settings
+from cryptobench.measure import response_checks
 from cryptobench.measure.host_state import HostTally
 
 
@@ -163,10 +164,10 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int, tight: bool 
     Each of the `passes` passes may spend its share of the cell's budget. A cell is done when its
     interval meets the target (after `min_samples`) in the last pass or later; one that spent its
     budget without meeting it pauses, and the precision passes give it more of the run's unspent
-    budget if any is left (runner.Runner._sharpen). Very slow cells stop at five budgets or
+    budget if any is left (run.precision_passes.sharpen). Very slow cells stop at five budgets or
     `max_samples` whatever the pass.
 
-    A paired cell's providers decide together (runner.Runner._decide_paired): `tight` is then whether
+    A paired cell's providers decide together (decide_together): `tight` is then whether
     every paired ratio met the target, and `spent` the cell's providers' mean time.
     """
     budget = spec.budget or s.time_per_cell
@@ -186,3 +187,74 @@ def decide(spec: CellSpec, track: Track, s: Settings, pass_no: int, tight: bool 
         track.paused = True
     if spent >= 5 * budget or len(track.samples) >= s.max_samples:
         track.done = True
+
+
+GO, PAUSE, DONE = "go", "pause", "done"  # what `CellSampler.take` decides
+
+
+class CellSampler:
+    """One provider's sampling of one cell as the measuring loop drives it: `next_request()`, send it,
+    `take(response)` → GO, PAUSE or DONE. It owns the cell's `Track`, so the loop never passes the
+    track between the request, the response checks, the absorbing and the stopping rule itself.
+
+    A paired round's request (`pair_round` ≥ 0) is taken without a decision: the cell's providers
+    decide together once every one of them had its turn (`decide_together`)."""
+
+    def __init__(self, spec: CellSpec, s: Settings, clock_ns: float = 0.0):
+        self.spec, self.s, self.clock_ns = spec, s, clock_ns
+        self.track = Track()
+        self._asked: dict | None = None
+        self._pair_round = -1
+
+    def next_request(self, pair_round: int = -1) -> dict:
+        self._pair_round = pair_round
+        self._asked = request_for(self.spec, self.track, self.s, in_pair=pair_round >= 0, clock_ns=self.clock_ns)
+        return self._asked
+
+    def take(self, resp: dict, pass_no: int, rss_kb: int | None = None, process: int = 0) -> str:
+        """The driver's answer to the last request: refused (DriverError) when it cannot be true, else
+        absorbed, then the decision (GO for a paired round's: the cell decides after its round)."""
+        req, k = self._asked, self._pair_round
+        assert req is not None, "take() before next_request()"
+        response_checks.check(self.spec, req, resp)
+        equalise = req["target_ns"] if k >= 0 and not one_per_sample(self.spec) else 0
+        absorb(self.track, resp, rss_kb, process, k, equalise_ns=equalise)
+        if k < 0:
+            decide(self.spec, self.track, self.s, pass_no)
+        return self.decision
+
+    @property
+    def decision(self) -> str:
+        return DONE if self.track.done else PAUSE if self.track.paused else GO
+
+
+def reference(providers: list[str], baseline: str) -> str:
+    """Whom a paired cell's ratios are taken against: the baseline when it is measured, else the first."""
+    return baseline if baseline in providers else providers[0]
+
+
+def decide_together(samplers: dict[str, CellSampler], pass_no: int, s: Settings) -> None:
+    """After a pair round: the cell's providers go on, pause or stop together, on the paired ratios'
+    interval and on their mean spent time (one provider's slower requests must not end the pairing
+    for all). One provider left alone decides on its own interval."""
+    live = {pid: x for pid, x in samplers.items() if not x.track.done}  # a failure ended its track
+    if len(live) < 2:
+        for x in live.values():
+            decide(x.spec, x.track, s, pass_no)
+        return
+    enough = min(len(x.track.pair_rounds) for x in live.values()) >= s.min_samples
+    tight = enough and paired_halfwidth(live, s.baseline) <= s.max_rel_ci
+    spent = sum(x.track.spent for x in live.values()) / len(live)
+    for x in live.values():
+        decide(x.spec, x.track, s, pass_no, tight=tight, spent=spent)
+
+
+def paired_halfwidth(samplers: dict[str, CellSampler], baseline: str) -> float:
+    """The widest paired ratio's relative half-width among `samplers` against their reference
+    (inf while any has too few pairs)."""
+    ref = reference(list(samplers), baseline)
+    base = side(samplers[ref].track)
+    return max(
+        (paired.halfwidth(paired.ratio(side(x.track), base)) for pid, x in samplers.items() if pid != ref),
+        default=float("inf"),
+    )

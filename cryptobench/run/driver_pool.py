@@ -1,4 +1,6 @@
-"""The run's driver processes: one per provider, started with its environment, restarted after a fault."""
+"""The run's driver processes: one per provider, started with its environment, restarted after a fault.
+
+`DriverPool` is the `drivers.interface.Drivers` that starts real processes."""
 
 from __future__ import annotations
 
@@ -157,11 +159,29 @@ class DriverPool:
         """One request to `pid`'s driver, on a fresh process if the last request left it dead."""
         return self.live(pid).request(msg, self.timeout if timeout is None else timeout)
 
+    def hello(self, pid: str) -> dict:
+        return self.hellos.get(pid, {})  # kept after a fault: what the driver said it offers
+
+    def running(self, pid: str) -> bool:
+        return pid in self.drivers
+
+    def why_broken(self, pid: str) -> str:
+        return self.broken.get(pid, "")
+
+    def generation(self, pid: str) -> int:
+        return self.process.get(pid, 0)
+
+    def offered(self, pid: str, alg: str) -> list[str]:
+        return list(self.hellos.get(pid, {}).get("offers", {}).get(alg, []))
+
     def offers(self, pid: str, alg: str, op: str, chunk: int) -> bool:
         hello = self.hellos.get(pid, {})
         if op not in hello.get("offers", {}).get(alg, []):
             return False
         return chunk == 0 or alg in hello.get("stream", [])
+
+    def stop(self) -> None:
+        self.stop_all()
 
     def stop_all(self) -> None:
         for d in self.drivers.values():

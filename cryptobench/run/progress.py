@@ -15,6 +15,8 @@ from rich.text import Text
 from cryptobench.core import algorithms
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.textsafe import printable, printable_lines
+from cryptobench.run import interfaces
+from cryptobench.run.interfaces import Silent
 
 
 def seconds_left(elapsed: float, done: int, total: int, budget: float) -> float:
@@ -143,9 +145,7 @@ class LineProgress:
         print(printable_lines(message), file=self.stream, flush=True)
 
 
-def make_progress(quiet: bool):
-    from cryptobench.run.runner import _Silent
-
+def make_progress(quiet: bool) -> interfaces.Progress:
     if quiet:
-        return _Silent()
+        return Silent()
     return TerminalProgress() if sys.stderr.isatty() else LineProgress()
