@@ -242,7 +242,7 @@ def test_run_with_leak_measures_then_checks_the_same_cells(tmp_path, leaky):
     assert res.stderr.rstrip().endswith("exit 1") and "2 leaks found" in res.stderr
     doc = json.loads(out.read_text())
     assert {c["op"] for c in doc["cells"] if c["status"] == "ok"} == {"encrypt"}  # the fixture has no decrypt
-    found = {(r["op"], r["leak_class"]): r["status"] for r in doc["environment"]["leak"]}
+    found = {(r["op"], r["leak_class"]): r["status"] for r in doc["leak"]}
     assert found == {("encrypt", "plaintext"): "leak", ("encrypt", "key"): "leak"}
     assert "Leak checks" in res.stdout
 

@@ -33,7 +33,7 @@ def test_a_scaling_run_reports_aggregate_per_worker_and_efficiency(tmp_path):
         assert "Multi-core scaling" not in out.stdout  # one core: nothing to scale to
         return
     assert "Multi-core scaling" in out.stdout
-    (rec,) = json.loads((tmp_path / "r.json").read_text())["environment"]["scaling"]
+    (rec,) = json.loads((tmp_path / "r.json").read_text())["scaling"]  # result schema 13: beside environment
     assert rec["workers"] == n and rec["provider"] == "c:openssl" and rec["alg"] == "sha256"
     eff, agg, one = rec["efficiency"], rec["aggregate_ops_per_s"], rec["single_ops_per_s"]
     assert eff["ci95"][0] <= eff["median"] <= eff["ci95"][1] and 0.2 < eff["median"] < 1.5

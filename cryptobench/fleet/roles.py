@@ -22,9 +22,10 @@ from cryptobench.fleet import queue
 from cryptobench.store import open_store
 from cryptobench.store.migrate import current_revision
 
-OUR_TABLES = ["meta", "runs", "providers", "verifications", "cells", "refs", "conformance", "crosschecks",
-              "alembic_version"]  # fmt: skip
-RUN_WRITES = ["runs", "providers", "verifications", "cells", "conformance", "crosschecks", "meta"]
+OUR_TABLES = ["meta", "runs", "providers", "verifications", "cells", "refs", "conformance", "crosschecks", "scaling",
+              "leak_checks", "alembic_version"]  # fmt: skip
+RUN_WRITES = ["runs", "providers", "verifications", "cells", "conformance", "crosschecks", "scaling", "leak_checks",
+              "meta"]  # fmt: skip
 ROLES = ("reader", "submitter", "runner")
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,40}$")
 

@@ -556,19 +556,19 @@ def render(rep: Report, library_src: str | None = None) -> str:
         _tables(rep),
         "</section>",
     ]
-    if rep.run.env.get("leak"):
+    if rep.leak:
         parts.append('<section id="leak"><h2>Leak checks</h2>'
-                     f"<p class=note>{esc(leak_table.note(rep.run.env['leak']))}</p>"
-                     + leak_table.html_table(rep.run.env["leak"]) + "</section>")  # fmt: skip
+                     f"<p class=note>{esc(leak_table.note(rep.leak))}</p>"
+                     + leak_table.html_table(rep.leak) + "</section>")  # fmt: skip
     if rep.run.env.get("instructions"):
         icount = rep.run.env["instructions"]
         parts.append(f'<section id="instructions"><h2>{esc(icount_report.TITLE)}</h2>'
                      + "".join(f"<p class=note>{esc(line)}</p>" for line in icount_report.notes(icount))
                      + _table(icount_report.HEADERS, icount_report.rows(icount)) + "</section>")  # fmt: skip
-    if rep.run.env.get("scaling"):
+    if rep.scaling:
         parts.append('<section id="scaling"><h2>Multi-core scaling</h2>'
                      f"<p class=note>{esc(scaling_table.NOTE)}</p>"
-                     + _table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"])) + "</section>")  # fmt: skip
+                     + _table(scaling_table.HEADERS, scaling_table.rows(rep.scaling)) + "</section>")  # fmt: skip
     crosschecks = getattr(rep, "crosschecks", None) or []
     if crosschecks:
         parts.append('<section id="crosscheck"><h2>Cross-verification</h2><p class=note>Each provider\'s keys, '

@@ -55,15 +55,15 @@ def render(rep: Report) -> str:
             out += table(*matrix(t, providers))
         else:
             out += table(headers(rep.units), [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows])
-    if rep.run.env.get("scaling"):
+    if rep.scaling:
         out += ["", "## Multi-core scaling", "", scaling_table.NOTE, ""]
-        out += table(scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
+        out += table(scaling_table.HEADERS, scaling_table.rows(rep.scaling))
     if rep.run.env.get("instructions"):
         icount = rep.run.env["instructions"]
         out += ["", f"## {icount_report.TITLE}", "", *icount_report.notes(icount), ""]
         out += table(icount_report.HEADERS, icount_report.rows(icount))
-    if rep.run.env.get("leak"):
-        records = rep.run.env["leak"]
+    if rep.leak:
+        records = rep.leak
         out += ["", "## Leak checks", "", leak_table.note(records), ""]
         out += table(leak_table.HEADERS, leak_table.rows(records))
     if rep.crosschecks:

@@ -137,6 +137,16 @@ class Report:
     def rows(self) -> list[Row]:
         return [r for t in self.tables for r in t.rows]
 
+    @property
+    def scaling(self) -> list[dict]:
+        """The run's multi-core scaling records (`--workers`; store/model.py's RunRecord.scaling)."""
+        return self.run.scaling
+
+    @property
+    def leak(self) -> list[dict]:
+        """The run's leak checks (RunRecord.leak)."""
+        return self.run.leak
+
 
 def _where(c: CellRecord) -> str:
     return algorithms.message_label(c.alg, c.size, c.chunk)

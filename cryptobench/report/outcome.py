@@ -28,7 +28,7 @@ def outcome(rep: Report, excused: frozenset[str] = frozenset()) -> tuple[int, st
     crossed = [f"{c.alg} {c.producer} -> {c.consumer}" for c in rep.crosschecks if not c.passed]
     if crossed:
         parts.append(_counted(len(crossed), "cross-verification", "failed", crossed))
-    records = rep.run.env.get("leak") or []
+    records = rep.leak
     leaks = [f"{r.get('provider')} {r.get('alg')} {r.get('op')} {r.get('leak_class')}" for r in records
              if r.get("status") == "leak"]  # fmt: skip
     if leaks:

@@ -85,6 +85,9 @@ def to_dict(rep: Report) -> dict:
             "settings": run.settings,
         },
         "environment": run.env,
+        # schema 13: phases of the run, no longer inside "environment" (docs/results-schema.md)
+        "scaling": rep.scaling,
+        "leak": rep.leak,
         "providers": run.providers,
         "baseline": rep.baseline,
         "noise_threshold": rep.noise,

@@ -55,18 +55,16 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             style = _VERDICT_STYLE.get(r.verdict, "") if r.ok else "yellow"
             table.add_row(*map(plain, cells[:last]), Text(printable(cells[last]), style=style))
         console.print(table)
-    if rep.run.env.get("scaling"):
-        console.print(
-            rich_table("Multi-core scaling", scaling_table.HEADERS, scaling_table.rows(rep.run.env["scaling"]))
-        )
+    if rep.scaling:
+        console.print(rich_table("Multi-core scaling", scaling_table.HEADERS, scaling_table.rows(rep.scaling)))
         console.print(Text(scaling_table.NOTE))
     if rep.run.env.get("instructions"):
         icount = rep.run.env["instructions"]
         console.print(rich_table(icount_report.TITLE, icount_report.HEADERS, icount_report.rows(icount)))
         console.print(Text("\n".join(icount_report.notes(icount))))
-    if rep.run.env.get("leak"):
-        console.print(rich_table("Leak checks", leak_table.HEADERS, leak_table.rows(rep.run.env["leak"])))
-        console.print(Text(leak_table.note(rep.run.env["leak"])))
+    if rep.leak:
+        console.print(rich_table("Leak checks", leak_table.HEADERS, leak_table.rows(rep.leak)))
+        console.print(Text(leak_table.note(rep.leak)))
     if rep.references:
         title = "References, measured elsewhere (no ratio unless --normalise)"
         console.print(rich_table(title, *reference_table(rep)))

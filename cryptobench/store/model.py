@@ -25,6 +25,22 @@ class RunRecord:
     providers: dict[str, dict] = field(default_factory=dict)  # id -> hello response
     uid: str = ""  # global id: the same in every store the run is copied to (set when it is created)
     job: str | None = None  # the queued job it ran for (cryptobench agent), if any
+    # phases after the timing, each in its own table (store revision 0004; before, inside env):
+    scaling: list[dict] = field(default_factory=list)  # --workers: measure/scaling.py's Scaled.record()s
+    leak: list[dict] = field(default_factory=list)  # leak checks: leak/check.py's LeakResult.record()s
+
+
+PHASES = ("scaling", "leak")  # a run's records that were environment until result schema 13
+
+
+def phases_out_of_env(env: dict) -> tuple[dict, dict[str, list[dict]]]:
+    """`env` without the scaling and leak records an older writer put in it (a result file of schema
+    12 or before, a spool of then, a runner that still passes them to finish_run), and those records.
+    A value that is not a list of objects is no such record: it stays where it is."""
+    if not isinstance(env, dict):
+        return env, {}
+    moved = {k: env[k] for k in PHASES if isinstance(env.get(k), list) and all(isinstance(r, dict) for r in env[k])}
+    return {k: v for k, v in env.items() if k not in moved}, moved
 
 
 @dataclass

@@ -8,9 +8,9 @@ from __future__ import annotations
 from sqlalchemy import BigInteger, Column, Float, ForeignKey, Index, Integer, MetaData, Table, Text
 
 # The Alembic revision this code reads and writes (the head of migrations/versions/).
-SCHEMA_REVISION = "0003"
+SCHEMA_REVISION = "0004"
 # meta.schema_version: the number an older cryptobench checks before Alembic existed here.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 metadata = MetaData()
 
@@ -122,4 +122,36 @@ crosschecks = Table(
     Column("seq", Integer, nullable=False, server_default="0"),  # 0002: their order (SQLite had rowid)
 )
 
-OUR_TABLES = {"meta", "runs", "providers", "verifications", "cells", "refs", "crosschecks", "conformance"}
+# 0004: the phases after the timing, each record as written (`data`, JSON) beside the columns that find it;
+# before, they were inside runs.env ("scaling", "leak")
+scaling = Table(
+    "scaling",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # the order they were measured in
+    Column("provider", Text, nullable=False),
+    Column("alg", Text, nullable=False),
+    Column("op", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("workers", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+    Index("scaling_run", "run_id"),
+)
+
+leak_checks = Table(
+    "leak_checks",
+    metadata,
+    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("provider", Text, nullable=False),
+    Column("alg", Text, nullable=False),
+    Column("op", Text, nullable=False),
+    Column("size", BigInteger, nullable=False),
+    Column("leak_class", Text, nullable=False),
+    Column("status", Text, nullable=False),
+    Column("data", Text, nullable=False),
+    Index("leak_checks_run", "run_id"),
+)
+
+OUR_TABLES = {"meta", "runs", "providers", "verifications", "cells", "refs", "crosschecks", "conformance", "scaling",
+              "leak_checks"}  # fmt: skip

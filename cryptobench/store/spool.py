@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cryptobench.core.errors import StoreError
-from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord, phases_out_of_env
 from cryptobench.verify.cross_checks import CrossRecord
 
 SPOOL_VERSION = 1
@@ -117,20 +117,23 @@ def _as_dict(record) -> dict:
 
 
 class SpoolingStore:
-    """The store a run writes through (see the module docstring); reads go to the database, and for
-    the run being written, to what it wrote."""
+    """The store a run writes through (see the module docstring): a RunSink (store/sink.py), and the
+    RunSource its report is read from; reads of the run being written come from what it wrote when
+    the database did not take it. Nothing else is forwarded: other reads go to the store itself."""
 
     def __init__(self, store, say: Callable[[str], None] = _say):
         self.store, self.say = store, say
         self.spool: SpoolFile | None = None
         self._written: dict[int, list[dict]] = {}  # run id -> every write of the run, for its report
 
-    def __getattr__(self, name):  # everything else (list_runs, resolve_run, references...) as is
-        return getattr(self.store, name)
-
     @property
     def url(self) -> str:
         return self.store.url
+
+    def check_writable(self) -> None:
+        """Before a run measures anything (sql.py's check_writable): a database that cannot take it is
+        said at once; the run may still go on into a spool."""
+        self.store.check_writable()
 
     # --- writes --------------------------------------------------------------
 
@@ -172,6 +175,14 @@ class SpoolingStore:
     def add_crosschecks(self, run_id: int, records: list) -> None:
         rec = {"op": "add_crosschecks", "run_id": run_id, "records": [_as_dict(r) for r in records]}
         self._write(rec, lambda: self.store.add_crosschecks(run_id, records))
+
+    def add_scaling(self, run_id: int, records: list[dict]) -> None:
+        rec = {"op": "add_scaling", "run_id": run_id, "records": list(records)}
+        self._write(rec, lambda: self.store.add_scaling(run_id, records))
+
+    def add_leak(self, run_id: int, records: list[dict]) -> None:
+        rec = {"op": "add_leak", "run_id": run_id, "records": list(records)}
+        self._write(rec, lambda: self.store.add_leak(run_id, records))
 
     def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None:
         rec = {"op": "finish_run", "run_id": run_id, "status": status, "finished": finished, "env": env_update or {}}
@@ -228,9 +239,14 @@ def replay_run(records: list[dict]) -> tuple[RunRecord, list[VerifyRecord], list
             verifs.append(VerifyRecord(**r["verification"]))
         elif r["op"] == "add_cell":
             cells.append(CellRecord(**r["cell"]))
+        elif r["op"] in ("add_scaling", "add_leak") and run is not None:
+            getattr(run, r["op"].removeprefix("add_")).extend(r["records"])
         elif r["op"] == "finish_run" and run is not None:
             run.status, run.finished = r["status"], r["finished"]
-            run.env = {**run.env, **r["env"]}
+            env, phases = phases_out_of_env(r["env"])  # an older writer's (sql.py's finish_run does the same)
+            run.env = {**run.env, **env}
+            for phase, records in phases.items():
+                getattr(run, phase).extend(records)
     if run is None:
         raise StoreError("the run's first record is missing from its spool")
     return run, sorted(verifs, key=lambda v: (v.provider, v.alg)), cells
@@ -318,6 +334,8 @@ def _what(record: dict) -> str:
         "add_verification": f"verification of {v.get('provider')} {v.get('alg')}",
         "add_provider": f"provider {record.get('provider')}",
         "add_crosschecks": "its cross-checks",
+        "add_scaling": "its multi-core scaling",
+        "add_leak": "its leak checks",
         "finish_run": "its end",
         "create_run": "the run itself",
     }
@@ -395,6 +413,10 @@ def _replay(store, r: dict, ids: dict[int, int]) -> int:
         return 1
     elif op == "add_crosschecks":
         store.add_crosschecks(run_id, [CrossRecord(**c) for c in r["records"]])
+    elif op in ("add_scaling", "add_leak"):
+        if not isinstance(r["records"], list) or not all(isinstance(x, dict) for x in r["records"]):
+            raise ValueError(f"{op}'s records are not a list of objects")
+        getattr(store, op)(run_id, r["records"])
     elif op == "finish_run":
         store.finish_run(run_id, r["status"], r["finished"], r["env"])
     return 0

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cryptobench.core.errors import StoreError, UserError
 from cryptobench.store.figures import admit, fit
-from cryptobench.store.model import CellRecord, RecordRefused, RunRecord, VerifyRecord
+from cryptobench.store.model import PHASES, CellRecord, RecordRefused, RunRecord, VerifyRecord, phases_out_of_env
 from cryptobench.store.sql import SQLITE_MAGIC, not_a_file
 from cryptobench.verify.cross_checks import CrossRecord
 
@@ -94,7 +94,7 @@ def copy_into(dst, copy: RunCopy, outcome: Outcome, source: str = "") -> None:
     if (there := dst.run_id_of(run.uid)) is not None:
         _present(dst, there, copy, outcome)
         return
-    fresh = RunRecord(**{**run.__dict__, "id": None, "providers": {}})
+    fresh = RunRecord(**{**run.__dict__, "id": None, "providers": {}, "scaling": [], "leak": []})
     try:
         with dst.transaction():
             run_id = dst.create_run(fresh)
@@ -104,6 +104,8 @@ def copy_into(dst, copy: RunCopy, outcome: Outcome, source: str = "") -> None:
                 dst.add_verification(run_id, v)
             dst.add_cells(run_id, copy.cells)
             dst.add_crosschecks(run_id, copy.crosschecks)
+            dst.add_scaling(run_id, run.scaling)
+            dst.add_leak(run_id, run.leak)
     except StoreError as e:
         if (there := dst.run_id_of(run.uid)) is not None:  # another writer stored it first: the unique index held
             _present(dst, there, copy, outcome)
@@ -168,6 +170,14 @@ def _cell(c, n: int) -> CellRecord:
     )  # fmt: skip
 
 
+def _phase(doc: dict, name: str) -> list[dict]:
+    """A result file's `scaling` or `leak` section (schema 13): a list of objects."""
+    records = doc[name]
+    if not isinstance(records, list) or not all(isinstance(x, dict) for x in records):
+        raise ValueError(f"its {name!r} is not a list of objects")
+    return records
+
+
 def from_result_file(path: Path) -> RunCopy:
     """A run from a `cryptobench-result` JSON file; anything else is one line saying why not."""
     if kind := not_a_file(path):
@@ -182,11 +192,12 @@ def from_result_file(path: Path) -> RunCopy:
         raise _bad(path, "not a cryptobench result file (its 'schema' is not 'cryptobench-result')")
     try:
         r = doc["run"]
+        env, phases = phases_out_of_env(dict(doc.get("environment") or {}))  # schema 12 and before: inside it
         run = RunRecord(
             id=None, started=str(r["started"]), suite=str(r["suite"]), settings=dict(r.get("settings") or {}),
-            env=dict(doc.get("environment") or {}), status=str(r.get("status") or "complete"),
+            env=env, status=str(r.get("status") or "complete"),
             finished=r.get("finished"), label=str(r.get("label") or ""), providers=dict(doc.get("providers") or {}),
-            uid=str(r.get("uid") or ""), job=r.get("job"),
+            uid=str(r.get("uid") or ""), job=r.get("job"), **{**phases, **{p: _phase(doc, p) for p in PHASES if p in doc}},
         )  # fmt: skip
         verifs = [
             VerifyRecord(v["provider"], v["alg"], v["status"], int(v.get("passed", 0)), int(v.get("failed", 0)),
