@@ -4,7 +4,7 @@ import pytest
 
 from cryptobench.analysis import composition
 from cryptobench.report import build_report
-from cryptobench.report import markdown as md_report
+from cryptobench.report.formats import markdown as md_report
 from cryptobench.store import CellRecord, RunRecord, open_store
 
 

@@ -86,7 +86,7 @@ def test_public_keys_are_verified_and_cross_verified(pubkey_report):
 
 
 def test_public_key_report_is_per_operation(pubkey_report):
-    from cryptobench.report import markdown
+    from cryptobench.report.formats import markdown
 
     report, _, _ = pubkey_report
     assert report.layout == "ops" and report.failures == []

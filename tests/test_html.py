@@ -4,6 +4,7 @@ The browser test needs Debian's chromium and tools/html-check's playwright-core;
 skips) when they are missing, naming the command that installs them, since CI installs both.
 """
 
+import html
 import json
 import os
 import re
@@ -15,7 +16,8 @@ import pytest
 
 from cryptobench.core.errors import UserError
 from cryptobench.report import build_report
-from cryptobench.report import html as html_report
+from cryptobench.report.formats import html as html_report
+from cryptobench.report.formats.html import library as html_library
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,12 +176,12 @@ def test_content(report):
         assert text in page, text
     assert len(report.failures) == 1 and report.warnings and report.not_offered
     for line in report.warnings + report.failures + report.not_offered:
-        assert html_report.html.escape(line) in page, line
+        assert html.escape(line) in page, line
 
 
 def test_missing_library_names_the_install(report, monkeypatch, tmp_path):
-    monkeypatch.setattr(html_report, "LIBRARY", tmp_path / "nowhere")
-    monkeypatch.setattr(html_report, "LIBRARY_JS", tmp_path / "nowhere" / "echarts.min.js")
+    monkeypatch.setattr(html_library, "LIBRARY", tmp_path / "nowhere")
+    monkeypatch.setattr(html_library, "LIBRARY_JS", tmp_path / "nowhere" / "echarts.min.js")
     with pytest.raises(UserError, match=re.escape("npm ci --prefix cryptobench/report/assets")):
         html_report.render(report)
 

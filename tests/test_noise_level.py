@@ -4,18 +4,10 @@ import json
 
 import pytest
 
-from cryptobench.report import (
-    build_report,
-    compare_json,
-    compare_markdown,
-    compare_terminal,
-    html,
-    markdown,
-    noise_level,
-    terminal,
-)
+from cryptobench.report import build_report, noise_level
 from cryptobench.report import json_ as json_report
 from cryptobench.report.compare import compare_runs
+from cryptobench.report.formats import compare_json, compare_markdown, compare_terminal, html, markdown, terminal
 from cryptobench.store import CellRecord, RunRecord, open_store
 
 SUM = "00000020:fb4898be6151a393"

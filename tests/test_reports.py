@@ -7,10 +7,10 @@ import json
 import pytest
 
 from cryptobench.report import build_report
-from cryptobench.report import csv_ as csv_report
 from cryptobench.report import json_ as json_report
-from cryptobench.report import markdown as md_report
-from cryptobench.report import terminal as term_report
+from cryptobench.report.formats import csv as csv_report
+from cryptobench.report.formats import markdown as md_report
+from cryptobench.report.formats import terminal as term_report
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store
 
 GOOD_SUM = "00000020:fb4898be6151a393"
@@ -310,7 +310,7 @@ def test_the_verdict_says_what_the_whole_interval_says(low, high, noise, said):
 
 
 def test_an_unclear_verdict_is_worded_as_its_speed_and_every_legend_explains_it(tmp_path):
-    from cryptobench.report import html as html_report
+    from cryptobench.report.formats import html as html_report
 
     store = open_store(str(tmp_path / "u.db"))
     rid = store.create_run(RunRecord(None, "t", "default", {"baseline": "c:openssl", "noise": 0.02}, {}))

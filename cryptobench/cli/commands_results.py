@@ -14,7 +14,7 @@ from cryptobench.core.errors import UserError
 from cryptobench.core.textsafe import printable
 from cryptobench.report import exporters, load_report
 from cryptobench.report import instructions as icount_views
-from cryptobench.report import terminal as term_report
+from cryptobench.report.formats import terminal as term_report
 from cryptobench.store import DEFAULT_DB, db_url, open_store
 
 

@@ -306,7 +306,7 @@ def cmd_history(args) -> int:
 
 def cmd_publish(args) -> int:
     from cryptobench.fleet import publish
-    from cryptobench.report.html import ensure_available
+    from cryptobench.report.formats.html import ensure_available
 
     ensure_available()
     store = open_store(args.db)

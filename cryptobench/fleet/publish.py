@@ -87,7 +87,7 @@ def _manifest(out: Path, files: set[str]) -> None:
 def publish(store, out: Path, say=print, force: bool = False) -> dict:
     """Write the site; what it holds (counts), for the command's last line."""
     from cryptobench.report.compare import latest_of_machine
-    from cryptobench.report.html import render as render_run
+    from cryptobench.report.formats.html import render as render_run
     from cryptobench.report.model import load_report
 
     listed = [r for r in store.list_runs() if r["status"] == "complete"]
@@ -106,9 +106,9 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
         write_atomic(out / rel, text)
         written.add(rel)
 
-    from cryptobench.report.html import _library
+    from cryptobench.report.formats.html.library import charting_library
 
-    _version, licence, library = _library()
+    _version, licence, library = charting_library()
     write("assets/echarts.min.js", licence + library)
     machines = sorted({r["machine_label"] or r["hostname"] or "?" for r in listed})
     latest = []

@@ -14,20 +14,9 @@ from typing import Any
 
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import check_writable, write_atomic
-from cryptobench.report import (
-    compare_json,
-    compare_markdown,
-    compare_terminal,
-    conformance,
-    csv_,
-    history_report,
-    html,
-    json_,
-    leak_table,
-    machine_matrix,
-    markdown,
-    terminal,
-)
+from cryptobench.report import conformance, history_report, json_, leak_table, machine_matrix
+from cryptobench.report.formats import compare_json, compare_markdown, compare_terminal, html, markdown, terminal
+from cryptobench.report.formats import csv as csv_
 
 RUN, COMPARE, VERIFY, MATRIX, HISTORY, LEAK = "run", "compare", "verify", "matrix", "history", "leak"
 

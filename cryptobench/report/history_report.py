@@ -108,9 +108,9 @@ def chart_data(series: list[Series], href=None) -> dict:
 def charts_html(series: list[Series], href=None, library_src: str | None = None) -> tuple[str, str]:
     """(the figures' markup, the scripts: data, library, drawing) for a page of history charts; the
     library inlined, or from `library_src` (a file of the same site: publish writes it once)."""
-    from cryptobench.report.html import ASSETS, _json_for_script, _library
+    from cryptobench.report.formats.html.library import ASSETS, charting_library, json_for_script
 
-    _version, licence, library = _library()
+    _version, licence, library = charting_library()
     script = (ASSETS / "history.js").read_text(encoding="utf-8")
     figures = []
     for n, s in enumerate(series):
@@ -119,7 +119,7 @@ def charts_html(series: list[Series], href=None, library_src: str | None = None)
     lib = (
         f'<script src="{html.escape(library_src)}"></script>' if library_src else f"<script>{licence}{library}</script>"
     )
-    scripts = (f'<script type="application/json" id="cryptobench-history">{_json_for_script(chart_data(series, href))}'
+    scripts = (f'<script type="application/json" id="cryptobench-history">{json_for_script(chart_data(series, href))}'
                f"</script>{lib}<script>{script}</script>")  # fmt: skip
     return "\n".join(figures), scripts
 
