@@ -8,29 +8,9 @@ from typing import Protocol
 
 from cryptobench.core.cell import CellSpec
 from cryptobench.drivers.interface import Driver, Drivers
-from cryptobench.store.model import CellRecord, RunRecord, VerifyRecord
+from cryptobench.store.sink import RunSink  # declared by the store, whose two classes implement it
 
 __all__ = ["Driver", "Drivers", "Progress", "RunSink", "Silent"]
-
-
-class RunSink(Protocol):
-    """Where a run's results go, each the moment it is known: nothing measured is lost to a later fault."""
-
-    def create_run(self, run: RunRecord) -> int: ...
-
-    def add_provider(self, run_id: int, provider: str, hello: dict) -> None: ...
-
-    def add_cell(self, run_id: int, c: CellRecord) -> None: ...
-
-    def add_verification(self, run_id: int, v: VerifyRecord) -> None: ...
-
-    def add_crosschecks(self, run_id: int, records: list) -> None: ...
-
-    def add_scaling(self, run_id: int, records: list[dict]) -> None: ...  # measure.scaling.Scaled.record()
-
-    def add_leak(self, run_id: int, records: list[dict]) -> None: ...  # leak.check.LeakResult.record()
-
-    def finish_run(self, run_id: int, status: str, finished: str, env_update: dict | None = None) -> None: ...
 
 
 class Progress(Protocol):

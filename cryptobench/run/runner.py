@@ -156,14 +156,10 @@ class Runner:
         if measured:
             flags = environment.cpu_info()["all_flags"]
             env |= {"probe": self.probe.record(), "cycles": cycles.counter(self.probe.clock, flags)}
-        for records, method, key in ((self._scaled, "add_scaling", "scaling"), (self._leaks, "add_leak", "leak")):
-            if not records:
-                continue
-            add = getattr(self.store, method, None)  # until the stores have the tables (issue 31, H6)
-            if add is not None:
-                add(run_id, records)
-            else:
-                env[key] = records
+        if self._scaled:
+            self.store.add_scaling(run_id, self._scaled)
+        if self._leaks:
+            self.store.add_leak(run_id, self._leaks)
         if self._icount:
             env["instructions"] = self._icount
         self.store.finish_run(run_id, status, now(), env)
