@@ -94,7 +94,7 @@ def test_a_plugin_that_lies_in_its_catalogue_is_caught_by_check(tmp_path):
 @pytest.mark.parametrize(
     "mode, said",
     [
-        ("abi", "built against plugin ABI version 99, this driver speaks version 1"),
+        ("abi", "built against plugin ABI version 99, this driver speaks versions 1 and 2"),
         ("nosym", "no cryptobench_provider symbol"),
         ("initcrash", "crashed (Segmentation fault) in init"),
     ],

@@ -77,7 +77,7 @@ You never write a timing loop: cryptobench's Python driver times `call()` (docs/
 """
 
 
-C_SKELETON = """/* plugin:{name} — a cryptobench provider plugin in {lang_name} (docs/plugin-abi.md, ABI version 1).
+C_SKELETON = """/* plugin:{name} — a cryptobench provider plugin in {lang_name} (docs/plugin-abi.md, ABI version 2).
  *
  * Build it:   make
  * Check it:   cryptobench plugin check ./libcb_{name}.so
@@ -94,9 +94,11 @@ C_SKELETON = """/* plugin:{name} — a cryptobench provider plugin in {lang_name
 #include <openssl/crypto.h> /* TODO: your library's headers instead */
 #include <openssl/sha.h>
 
-/* TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`) */
+/* TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`)
+ * and the lengths the driver checks for you before cell_new (0: none declared) */
 static const cb_alg ALGS[] = {{
-    {{"sha256", {{"hash", NULL}}, 0, 0, 0}},
+    /* name, operations, stream, pk, fresh, key_len, iv_len, tag_len, out_len, block */
+    {{"sha256", {{"hash", NULL}}, 0, 0, 0, 0, 0, 0, 32, 0}},
 }};
 
 /* One prepared operation: what cell_new makes once, outside the timed region. */
@@ -111,24 +113,26 @@ static const cb_alg *alg_at(size_t i) {{
   return i < sizeof ALGS / sizeof ALGS[0] ? &ALGS[i] : NULL;
 }}
 
-static cb_cell *cell_new(const cb_params *p, char *err, size_t errlen) {{
+/* CB_OK with *cell set, or a status (CB_NOT_OFFERED, CB_ERROR, ...) and a one-line message */
+static cb_status cell_new(const cb_params *p, cb_cell **cell, char *err, size_t errlen) {{
   if (strcmp(p->alg, "sha256") != 0 || strcmp(p->op, "hash") != 0) {{
-    snprintf(err, errlen, "not offered: %s %s", p->alg, p->op);
-    return NULL;
+    snprintf(err, errlen, "%s %s", p->alg, p->op);
+    return CB_NOT_OFFERED;
   }}
   if (p->chunk > 0) {{
-    snprintf(err, errlen, "not offered: streaming");
-    return NULL;
+    snprintf(err, errlen, "streaming");
+    return CB_NOT_OFFERED;
   }}
   cb_cell *c = (cb_cell *)calloc(1, sizeof *c);
   if (c == NULL) {{
     snprintf(err, errlen, "out of memory");
-    return NULL;
+    return CB_ERROR;
   }}
   c->msg = p->msg;
   c->msg_len = p->msg_len;
   /* TODO: what is done once per key goes here: key schedule, contexts, parsed keys */
-  return c;
+  *cell = c;
+  return CB_OK;
 }}
 
 /* Exactly one operation: the driver times this. Returns the first output byte, CB_REJECTED or
@@ -157,10 +161,11 @@ static const char *library_version(void) {{
 /* the table the driver reads (include/cryptobench/provider.h has every member's contract) */
 static const cb_provider TABLE = {{
     CB_PROVIDER_ABI_VERSION, sizeof(cb_provider),
-    "{name}",   /* name: the provider id is plugin:{name} */
-    NULL,       /* id: or your own, e.g. "{lang}:{name}" */
-    "{lang}",   /* language */
-    NULL, NULL, /* accepts, init */
+    "{name}",    /* name: the provider id is plugin:{name} */
+    NULL,        /* id: or your own, e.g. "{lang}:{name}" */
+    "{lang}",    /* language */
+    CB_COMPILER, /* runtime: the compiler that built it, e.g. "gcc 12.2.0" */
+    NULL, NULL, NULL, /* accepts, init, fini */
     library_name, library_version,
     NULL, /* notes */
     alg_at, cell_new, cell_run,
@@ -168,8 +173,8 @@ static const cb_provider TABLE = {{
     cell_output,
     NULL, /* cell_tap: only for streaming algorithms */
     cell_error, cell_free,
-    NULL, /* keypair: only for public-key algorithms */
-    CB_COMPILER, /* runtime: the compiler that built it, e.g. "gcc 12.2.0" */
+    NULL, NULL, /* keypair and free_buf: only for public-key algorithms */
+    NULL, NULL, /* regenerates_ciphertext, cell_untimed_ns: big streamed decryption */
 }};
 
 #ifdef __cplusplus
@@ -213,7 +218,7 @@ You never write a timing loop: the generic C driver times `cell_run()` (docs/pro
 
 # The Rust skeleton: string.Template ($name), its code as `cargo fmt` leaves it.
 RUST_CARGO = r"""# plugin:$name — a cryptobench provider plugin in Rust: `cargo build --release` builds
-# target/release/libcb_$name.so (docs/plugin-abi.md, ABI version 1).
+# target/release/libcb_$name.so (docs/plugin-abi.md, ABI version 2).
 [package]
 name = "cb_$name"
 version = "0.1.0"
@@ -279,7 +284,7 @@ fn locked_version(lock: &str, name: &str) -> String {
 }
 """
 
-RUST_LIB = r"""//! plugin:$name — a cryptobench provider plugin in Rust (docs/plugin-abi.md, ABI version 1).
+RUST_LIB = r"""//! plugin:$name — a cryptobench provider plugin in Rust (docs/plugin-abi.md, ABI version 2).
 //!
 //! Build it:   cargo build --release
 //! Check it:   cryptobench plugin check ./target/release/libcb_$name.so
@@ -293,10 +298,10 @@ use std::ptr;
 
 use sha2::{Digest, Sha256}; // TODO: your library instead
 
-// ---- the #[repr(C)] mirror of include/cryptobench/provider.h, ABI version 1 ----
+// ---- the #[repr(C)] mirror of include/cryptobench/provider.h, ABI version 2 ----
 // Every member in the header's order; the assertions below stop the build if one is misplaced.
 
-const CB_PROVIDER_ABI_VERSION: u32 = 1;
+const CB_PROVIDER_ABI_VERSION: u32 = 2;
 const CB_MAX_OPS: usize = 4;
 /// cell_run's results besides the first output byte 0..=255
 #[allow(dead_code)]
@@ -304,19 +309,45 @@ const CB_FAIL: c_int = -1; // the library failed; cell_error says why
 #[allow(dead_code)]
 const CB_REJECTED: c_int = -2; // the library refused the input (a tag or signature that does not verify)
 
-/// One algorithm of the catalogue (`cryptobench list algorithms` has the names).
+/// What init, cell_new and keypair return; the message in err says why, without a prefix.
+type CbStatus = i32;
+const CB_OK: CbStatus = 0;
+#[allow(dead_code)]
+const CB_ERROR: CbStatus = 1; // unusable parameters or a library failure
+const CB_NOT_OFFERED: CbStatus = 2; // the library cannot do this cell at all
+#[allow(dead_code)]
+const CB_NOT_OFFERED_AT_SIZE: CbStatus = 3; // ... not at this message size
+#[allow(dead_code)]
+const CB_UNSUPPORTED: CbStatus = 4; // no API for this variant (verify answers "unsupported")
+
+/// One algorithm of the catalogue (`cryptobench list algorithms` has the names), with the lengths
+/// the driver checks before cell_new (0: not declared).
 #[repr(C)]
 pub struct CbAlg {
     name: *const c_char,
     ops: [*const c_char; CB_MAX_OPS + 1], // operation names, null-ended
     stream: c_int,                        // accepts chunk > 0 (then cell_tap is required)
-    pk: c_int,                            // public-key (then keypair is required)
+    pk: c_int,                            // public-key (then keypair and free_buf are required)
     fresh: c_int,                         // every operation draws fresh randomness
+    key_len: u32,                         // the key, exactly
+    iv_len: u32,                          // the IV or nonce, exactly
+    tag_len: u32,                         // AEAD: the tag
+    out_len: u32,                         // hash / mac: the output
+    block: u32,                           // encrypt / decrypt: the message is a multiple of this
+}
+
+/// A protocol-specific input by name (the handshake case's secrets); an array ends at a null key.
+#[repr(C)]
+pub struct CbExt {
+    key: *const c_char,
+    data: *const u8,
+    len: usize,
 }
 
 /// What a cell is prepared from; pointers are borrowed until cell_free. Absent inputs: null, 0.
 #[repr(C)]
 pub struct CbParams {
+    struct_size: u32, // the driver's size of this struct: members past it are absent
     alg: *const c_char,
     op: *const c_char,
     key: *const u8,
@@ -344,18 +375,7 @@ pub struct CbParams {
     ctx_len: usize,
     deterministic: c_int,
     out_len: usize,
-    relay_id: *const u8,
-    relay_b: *const u8,
-    client_x: *const u8,
-    relay_y: *const u8,
-    mlkem_seed: *const u8,
-    mlkem_m: *const u8,
-    relay_id_len: usize,
-    relay_b_len: usize,
-    client_x_len: usize,
-    relay_y_len: usize,
-    mlkem_seed_len: usize,
-    mlkem_m_len: usize,
+    ext: *const CbExt, // protocol-specific inputs, or null
 }
 
 /// The output tap of a streaming cell (fold every output byte with FNV-1a 64, provider.h).
@@ -378,13 +398,15 @@ pub struct CbProvider {
     name: *const c_char,
     id: *const c_char,
     language: *const c_char,
+    runtime: *const c_char, // the toolchain that built the plugin
     accepts: Option<unsafe extern "C" fn(*const c_char) -> c_int>,
-    init: Option<unsafe extern "C" fn(Err, usize) -> c_int>,
+    init: Option<unsafe extern "C" fn(Err, usize) -> CbStatus>,
+    fini: Option<extern "C" fn()>,
     library_name: Option<extern "C" fn() -> *const c_char>,
     library_version: Option<extern "C" fn() -> *const c_char>,
     notes: Option<unsafe extern "C" fn(*const c_char, *mut *const c_char, usize) -> usize>,
     alg_at: Option<extern "C" fn(usize) -> *const CbAlg>,
-    cell_new: Option<unsafe extern "C" fn(*const CbParams, Err, usize) -> *mut Cell>,
+    cell_new: Option<unsafe extern "C" fn(*const CbParams, *mut *mut Cell, Err, usize) -> CbStatus>,
     cell_run: Option<unsafe extern "C" fn(*mut Cell) -> c_int>,
     cell_prepare: Option<unsafe extern "C" fn(*mut Cell, u64) -> c_int>,
     cell_output: Option<unsafe extern "C" fn(*const Cell, *mut usize) -> *const u8>,
@@ -401,9 +423,11 @@ pub struct CbProvider {
             *mut usize,
             Err,
             usize,
-        ) -> c_int,
+        ) -> CbStatus,
     >,
-    runtime: *const c_char, // the toolchain that built the plugin
+    free_buf: Option<unsafe extern "C" fn(*mut u8, usize)>, // what keypair gave, back to this allocator
+    regenerates_ciphertext: Option<extern "C" fn() -> c_int>,
+    cell_untimed_ns: Option<unsafe extern "C" fn(*mut Cell) -> u64>,
 }
 
 // The sizes and offsets the C compiler gives these structs on 64-bit Linux (x86-64, aarch64;
@@ -411,13 +435,16 @@ pub struct CbProvider {
 #[cfg(target_pointer_width = "64")]
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<CbAlg>() == 64 && offset_of!(CbAlg, stream) == 48);
-    assert!(size_of::<CbParams>() == 312);
-    assert!(offset_of!(CbParams, counter) == 48 && offset_of!(CbParams, deterministic) == 200);
-    assert!(offset_of!(CbParams, out_len) == 208 && offset_of!(CbParams, relay_id_len) == 264);
+    assert!(size_of::<CbAlg>() == 80 && offset_of!(CbAlg, stream) == 48);
+    assert!(offset_of!(CbAlg, key_len) == 60 && offset_of!(CbAlg, block) == 76);
+    assert!(size_of::<CbExt>() == 24);
+    assert!(size_of::<CbParams>() == 232 && offset_of!(CbParams, alg) == 8);
+    assert!(offset_of!(CbParams, counter) == 56 && offset_of!(CbParams, deterministic) == 208);
+    assert!(offset_of!(CbParams, out_len) == 216 && offset_of!(CbParams, ext) == 224);
     assert!(size_of::<CbTap>() == 40);
-    assert!(size_of::<CbProvider>() == 152 && offset_of!(CbProvider, keypair) == 136);
-    assert!(offset_of!(CbProvider, runtime) == 144);
+    assert!(size_of::<CbProvider>() == 184 && offset_of!(CbProvider, runtime) == 32);
+    assert!(offset_of!(CbProvider, cell_new) == 96 && offset_of!(CbProvider, keypair) == 152);
+    assert!(offset_of!(CbProvider, free_buf) == 160);
 };
 
 /// Statics holding raw pointers are not Sync by themselves; these only point at other statics
@@ -440,6 +467,11 @@ static ALGS: Shared<[CbAlg; 1]> = Shared([CbAlg {
     stream: 0,
     pk: 0,
     fresh: 0,
+    key_len: 0,
+    iv_len: 0,
+    tag_len: 0,
+    out_len: 32,
+    block: 0,
 }]);
 
 /// One prepared operation: what cell_new makes once, outside the timed region.
@@ -466,29 +498,33 @@ extern "C" fn alg_at(i: usize) -> *const CbAlg {
     ALGS.0.get(i).map_or(ptr::null(), |a| a as *const CbAlg)
 }
 
-unsafe extern "C" fn cell_new(p: *const CbParams, err: Err, errlen: usize) -> *mut Cell {
+/// CB_OK with *cell set, or a status (CB_NOT_OFFERED, CB_ERROR, ...) and a one-line message.
+unsafe extern "C" fn cell_new(
+    p: *const CbParams,
+    cell: *mut *mut Cell,
+    err: Err,
+    errlen: usize,
+) -> CbStatus {
     let p = unsafe { &*p };
     let (alg, op) = unsafe { (CStr::from_ptr(p.alg), CStr::from_ptr(p.op)) };
     if alg != c"sha256" || op != c"hash" {
-        let why = format!(
-            "not offered: {} {}",
-            alg.to_string_lossy(),
-            op.to_string_lossy()
-        );
+        let why = format!("{} {}", alg.to_string_lossy(), op.to_string_lossy());
         unsafe { set_err(err, errlen, &why) };
-        return ptr::null_mut();
+        return CB_NOT_OFFERED;
     }
     if p.chunk > 0 {
-        unsafe { set_err(err, errlen, "not offered: streaming") };
-        return ptr::null_mut();
+        unsafe { set_err(err, errlen, "streaming") };
+        return CB_NOT_OFFERED;
     }
     // TODO: what is done once per key goes here: key schedule, contexts, parsed keys
-    Box::into_raw(Box::new(Cell {
+    let c = Box::new(Cell {
         msg: p.msg,
         msg_len: p.msg_len,
         out: [0; 32],
         err: [0; 200],
-    }))
+    });
+    unsafe { *cell = Box::into_raw(c) };
+    CB_OK
 }
 
 /// Exactly one operation: the driver times this. Returns the first output byte, CB_REJECTED or
@@ -516,6 +552,24 @@ unsafe extern "C" fn cell_free(c: *mut Cell) {
     }
 }
 
+/// For a public-key algorithm's keypair: hands `bytes` to the driver as a buffer it gives back
+/// through free_buf (this crate's allocator frees it, never the driver's).
+#[allow(dead_code)]
+unsafe fn give_buf(bytes: Vec<u8>, buf: *mut *mut u8, len: *mut usize) {
+    let b = Box::into_raw(bytes.into_boxed_slice());
+    unsafe {
+        *len = b.len();
+        *buf = b.cast::<u8>();
+    }
+}
+
+/// Frees a buffer give_buf made: the table's free_buf.
+unsafe extern "C" fn free_buf(buf: *mut u8, len: usize) {
+    if !buf.is_null() {
+        drop(unsafe { Box::from_raw(ptr::slice_from_raw_parts_mut(buf, len)) });
+    }
+}
+
 extern "C" fn library_name() -> *const c_char {
     c"$name".as_ptr() // TODO: your library's name
 }
@@ -534,8 +588,10 @@ static TABLE: Shared<CbProvider> = Shared(CbProvider {
     name: c"$name".as_ptr(),
     id: ptr::null(),
     language: c"rust".as_ptr(),
+    runtime: concat!(env!("CB_RUSTC"), "\0").as_ptr().cast(), // rustc --version, from build.rs
     accepts: None,
     init: None,
+    fini: None,
     library_name: Some(library_name),
     library_version: Some(library_version),
     notes: None,
@@ -547,8 +603,10 @@ static TABLE: Shared<CbProvider> = Shared(CbProvider {
     cell_tap: None, // only for streaming algorithms
     cell_error: Some(cell_error),
     cell_free: Some(cell_free),
-    keypair: None, // only for public-key algorithms
-    runtime: concat!(env!("CB_RUSTC"), "\0").as_ptr().cast(), // rustc --version, from build.rs
+    keypair: None, // only for public-key algorithms (their buffers: give_buf)
+    free_buf: Some(free_buf),
+    regenerates_ciphertext: None, // with cell_untimed_ns: big streamed decryption
+    cell_untimed_ns: None,
 });
 
 /// The one symbol the driver looks up.

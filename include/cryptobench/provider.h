@@ -1,4 +1,5 @@
-/* cryptobench provider plugin ABI, version 1 (docs/plugin-abi.md).
+/* cryptobench provider plugin ABI, version 2 (docs/plugin-abi.md; version 1, which the driver
+ * still loads, is frozen in <cryptobench/v1/provider.h>).
  *
  * A plugin is a shared object (C, C++ or a Rust cdylib) that implements the
  * operations of one cryptography library and nothing else: the generic C driver
@@ -8,8 +9,10 @@
  *
  * The plugin exports one symbol, `cryptobench_provider` (CB_PROVIDER_ENTRY), a
  * function returning a pointer to a static cb_provider table. The driver checks
- * abi_version before it reads anything else: a plugin built against another
- * version of this header is refused in one line.
+ * abi_version before it reads anything else (1 and 2 load, anything else is refused in one line)
+ * and takes struct_size as a minimum: members added at the end of a struct later are read only
+ * when the plugin's struct_size (cb_params: the driver's) covers them, so they need no new
+ * version.
  *
  *   #include <cryptobench/provider.h>
  *   static const cb_provider table = { CB_PROVIDER_ABI_VERSION,
@@ -30,10 +33,9 @@
 extern "C" {
 #endif
 
-/* The version of this ABI. It changes whenever a struct below changes layout or
- * a function's meaning changes; the driver refuses a plugin built against
- * another version. */
-#define CB_PROVIDER_ABI_VERSION 1u
+/* The version of this ABI. It changes when a member moves or a function's meaning changes, never
+ * for a member added at the end of cb_provider or cb_params (struct_size says who has it). */
+#define CB_PROVIDER_ABI_VERSION 2u
 /* The one symbol a plugin exports. */
 #define CB_PROVIDER_ENTRY "cryptobench_provider"
 
@@ -48,6 +50,18 @@ extern "C" {
                       */
 #define CB_MAX_OPS 4 /* at most this many operations per algorithm */
 
+/* What init, cell_new and keypair return (version 1 encoded these as message prefixes). The
+ * message in err says why, in one line, without a prefix. */
+typedef int32_t cb_status;
+enum {
+  CB_OK = 0,
+  CB_ERROR = 1,       /* unusable parameters or a library failure */
+  CB_NOT_OFFERED = 2, /* the library cannot do this cell at all: the run records "not offered" */
+  CB_NOT_OFFERED_AT_SIZE = 3, /* ... not at this message size */
+  CB_UNSUPPORTED = 4,         /* no API for this variant (e.g. deterministic ML-DSA signing):
+                                 verify answers {"unsupported": <the message>} */
+};
+
 /* cell_run() results besides the sink byte 0..255 */
 #define CB_FAIL (-1) /* the library failed; cell_error() says why */
 /* The library refused the input: an `open` whose tag did not verify, a
@@ -57,13 +71,6 @@ extern "C" {
  * says why), so that malformed inputs in vector cases come back `rejected`,
  * never as errors. */
 #define CB_REJECTED (-2)
-
-/* A cell_new() error starting with this: the library has no API for this
- * variant of the operation (e.g. deterministic ML-DSA signing); verify answers
- * {"unsupported": <the rest>}. Errors starting "not offered:" or "not offered
- * at this size:" mark a cell the library cannot do at all: the run records it
- * as not offered rather than failed. */
-#define CB_UNSUPPORTED "unsupported: "
 
 /* One algorithm of the catalogue. Names are the protocol's (docs/protocol.md,
  * `cryptobench list algorithms`): "sha256", "aes-128-gcm", "ed25519", ...; algorithm and
@@ -76,11 +83,32 @@ typedef struct cb_alg {
   int pk;                          /* a public-key algorithm (keys from keypair) */
   int fresh;                       /* every operation draws fresh randomness (handshakes): outputs
                                       differ each time */
+  /* Lengths the driver checks before cell_new is called (version 2; 0: not declared, the plugin
+   * checks what it needs): a request that differs is refused in one line, so the plugin never
+   * sees it. */
+  uint32_t key_len; /* the key, exactly */
+  uint32_t iv_len;  /* the IV or nonce, exactly */
+  uint32_t tag_len; /* AEAD: the tag seal appends and open's input ends with */
+  uint32_t out_len; /* hash / mac: the output (the driver checks verify's outputs against it) */
+  uint32_t block;   /* encrypt / decrypt: the message is a multiple of this (ECB, CBC: 16) */
 } cb_alg;
+
+/* One protocol-specific input of a cell (version 2), by name, like OpenSSL's OSSL_PARAM:
+ * cb_params.ext is an array of them ended by one with key NULL. The handshake case's secrets
+ * (docs/pq-ntor.md section 9) are "relay_id", "relay_b", "client_x", "relay_y", "mlkem_seed",
+ * "mlkem_m"; a plugin ignores keys it does not know. */
+typedef struct cb_ext {
+  const char *key;
+  const uint8_t *data;
+  size_t len;
+} cb_ext;
 
 /* What a cell is prepared from. Pointers are borrowed: they stay valid and
  * unchanged until cell_free(). Absent inputs are NULL with length 0. */
 typedef struct cb_params {
+  /* sizeof(cb_params) as the driver knows it: a member added later lies past it when the
+   * driver is older than the plugin (CB_PARAMS_HAS) */
+  uint32_t struct_size;
   const char *alg;
   const char *op;
   const uint8_t *key;
@@ -114,12 +142,25 @@ typedef struct cb_params {
   size_t ctx_len;
   int deterministic; /* ML-DSA sign with rnd = 0^32 (FIPS 204) */
   /* key derivation: HKDF IKM = msg, salt = key, info = iv */
-  size_t out_len; /* HKDF case: `size`; handshake case: `key_len`; 0 in bench
-                     (72 bytes) */
-  /* the `handshake` case's secrets (docs/pq-ntor.md section 9) */
-  const uint8_t *relay_id, *relay_b, *client_x, *relay_y, *mlkem_seed, *mlkem_m;
-  size_t relay_id_len, relay_b_len, client_x_len, relay_y_len, mlkem_seed_len, mlkem_m_len;
+  size_t out_len;    /* HKDF case: `size`; handshake case: `key_len`; 0 in bench
+                        (72 bytes) */
+  const cb_ext *ext; /* protocol-specific inputs (cb_ext), or NULL when there are none */
 } cb_params;
+
+/* Whether the driver's cb_params has `member` (members added after version 2's first release). */
+#define CB_PARAMS_HAS(p, member)                                                                   \
+  ((p)->struct_size >= offsetof(cb_params, member) + sizeof((p)->member))
+
+/* The extension `key` of p (its bytes, *len set), or NULL with *len 0 when absent. */
+static inline const uint8_t *cb_ext_get(const cb_params *p, const char *key, size_t *len) {
+  for (const cb_ext *e = p->ext; e != NULL && e->key != NULL; e++)
+    if (strcmp(e->key, key) == 0) {
+      *len = e->len;
+      return e->data;
+    }
+  *len = 0;
+  return NULL;
+}
 
 /* Where the input piece starting at message offset off is (see
  * cb_params.period). */
@@ -161,22 +202,27 @@ static inline void cb_tap_fold(cb_tap *t, const uint8_t *b, size_t n) {
 /* A prepared operation; the plugin defines struct cb_cell. */
 typedef struct cb_cell cb_cell;
 
-/* The table a plugin returns. Members marked "optional" may be NULL. */
+/* The table a plugin returns. Members marked "optional" may be NULL. Version 2 reads every member
+ * below when struct_size is at least CB_PROVIDER_SIZE_V2 and ignores what lies past the members
+ * it knows (a newer plugin's additions); members appended later are read only when struct_size
+ * covers them. */
 typedef struct cb_provider {
-  uint32_t abi_version; /* CB_PROVIDER_ABI_VERSION of the header the plugin was
-                           built with */
-  uint32_t struct_size; /* sizeof(cb_provider) */
-  /* Short name ([a-z0-9._-]+): the provider id is "plugin:<name>" unless `id`
-   * is set. */
+  uint32_t abi_version; /* CB_PROVIDER_ABI_VERSION of the header the plugin was built with */
+  uint32_t struct_size; /* sizeof(cb_provider) of that header: at least CB_PROVIDER_SIZE_V2 */
+  /* Short name ([a-z0-9._-]+): the provider id is "plugin:<name>" unless `id` is set. */
   const char *name;
   const char *id;       /* optional: the provider id, e.g. "c:mylib" (printable ASCII) */
   const char *language; /* optional: "c", "cpp", "rust", ... (default "c"; a-z 0-9 + # . _ -) */
+  /* optional: the toolchain that built the plugin, for `hello` ("gcc 12.2.0", "rustc 1.95.0
+   * (...)"; CB_COMPILER below for C and C++); NULL: "unknown" */
+  const char *runtime;
   /* optional: whether the plugin serves provider id `id` besides its own (e.g.
    * one OpenSSL plugin answering c:openssl and c:openssl-3.6.3) */
   int (*accepts)(const char *id);
-  /* optional: set-up once at start-up (probe which algorithms the library has);
-   * 0, or -1 with a one-line message in err */
-  int (*init)(char *err, size_t errlen);
+  /* optional: set-up once at start-up (probe which algorithms the library has) */
+  cb_status (*init)(char *err, size_t errlen);
+  /* optional: called once when the driver ends normally, after every cell is freed */
+  void (*fini)(void);
   /* The library's name ("mbed TLS") and version as it reports it at run time: printable text,
    * never NULL (the driver reads both once, after init, and refuses the plugin otherwise). */
   const char *(*library_name)(void);
@@ -186,10 +232,10 @@ typedef struct cb_provider {
   size_t (*notes)(const char *provider, const char **notes, size_t max);
   /* the catalogue in a stable order: the i-th algorithm, NULL past the end */
   const cb_alg *(*alg_at)(size_t i);
-  /* Prepare a cell: key schedule, contexts, output buffer, parsed keys, all
-   * outside the timed region. NULL with a one-line message in err when the
-   * parameters are unusable. */
-  cb_cell *(*cell_new)(const cb_params *p, char *err, size_t errlen);
+  /* Prepare a cell into *cell: key schedule, contexts, output buffer, parsed keys, all outside
+   * the timed region. CB_OK, or a status and a one-line message in err (*cell untouched). The
+   * driver has checked the lengths the catalogue declares (cb_alg.key_len ...) beforehand. */
+  cb_status (*cell_new)(const cb_params *p, cb_cell **cell, char *err, size_t errlen);
   /* Exactly one operation of the measurement contract (docs/protocol.md) on the
    * prepared input into the prepared output buffer; for a streaming cell the
    * whole message in chunk-byte updates. Returns the first output byte (0 when
@@ -210,21 +256,29 @@ typedef struct cb_provider {
   /* a one-line message for the last CB_FAIL or CB_REJECTED */
   const char *(*cell_error)(const cb_cell *c);
   void (*cell_free)(cb_cell *c);
-  /* optional (required when an algorithm has pk = 1): a fresh key pair from the
-   * library's own generator, in the protocol's encodings, both malloc()ed; 0,
-   * or -1 with a message in err */
-  int (*keypair)(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                 char *err, size_t errlen);
-  /* Optional, added to ABI version 1 after its first release: the toolchain that built the
-   * plugin, for `hello` ("gcc 12.2.0", "rustc 1.95.0 (...)"; CB_COMPILER below for C and C++).
-   * The driver reads it only when struct_size covers it (CB_PROVIDER_SIZE_V1_0 is the table
-   * without it); when it is absent or NULL, the runtime is reported "unknown". */
-  const char *runtime;
+  /* optional (required when an algorithm has pk = 1): a fresh key pair from the library's own
+   * generator, in the protocol's encodings, in buffers the plugin allocated; the driver gives
+   * each back through free_buf. */
+  cb_status (*keypair)(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                       size_t *priv_len, char *err, size_t errlen);
+  /* required with keypair: frees a buffer keypair made (with the plugin's own allocator) */
+  void (*free_buf)(uint8_t *buf, size_t len);
+  /* Optional, both or neither: big streamed decrypt/open with bounded memory (version 1's
+   * exported cryptobench_regenerates_ciphertext / cryptobench_cell_untimed_ns). When
+   * regenerates_ciphertext() returns 1, a streamed decrypt/open of more than 64 MiB gets the
+   * plaintext pattern (cb_params.period > 0, open: no tag) instead of a whole ciphertext; its
+   * cell makes each ciphertext piece (and for open the tag) again from the pattern with an
+   * encrypting context just before the piece is decrypted, and adds the nanoseconds that took
+   * (clock reads included) to a count cell_untimed_ns returns and resets; the driver subtracts
+   * it from the timed batch. docs/plugin-abi.md, "Bounded-memory decryption". */
+  int (*regenerates_ciphertext)(void);
+  uint64_t (*cell_untimed_ns)(cb_cell *c);
 } cb_provider;
 
-/* sizeof(cb_provider) as ABI version 1 was first released, without `runtime`: a plugin built
- * then reports this struct_size, and the driver takes it. */
-#define CB_PROVIDER_SIZE_V1_0 offsetof(cb_provider, runtime)
+/* The smallest table version 2 loads: every member above, as version 2 was first released (a
+ * member appended later does not change it). 160 bytes on LP64. */
+#define CB_PROVIDER_SIZE_V2                                                                        \
+  (offsetof(cb_provider, cell_untimed_ns) + sizeof(((cb_provider *)0)->cell_untimed_ns))
 
 /* The compiler building this file, for cb_provider.runtime. */
 #if defined(__clang__)
@@ -236,19 +290,6 @@ typedef struct cb_provider {
 #else
 #define CB_COMPILER NULL
 #endif
-
-/* Optional, and additive to ABI version 1 (a plugin without them works as before): big streamed
- * decrypt/open with bounded memory. A plugin exporting both (with CB_PROVIDER_EXPORT) gets, for a
- * streamed decrypt/open of more than 64 MiB, the plaintext pattern (cb_params.period > 0, open:
- * no tag) instead of a whole ciphertext. Its cell then makes each ciphertext piece (and for open
- * the tag) again from the pattern with an encrypting context, just before the piece is decrypted,
- * and adds the nanoseconds that took (clock reads included) to a counter that
- * cryptobench_cell_untimed_ns returns and resets; the driver subtracts it from the timed batch.
- * docs/plugin-abi.md, "Optional functions". */
-#define CB_REGENERATES_ENTRY "cryptobench_regenerates_ciphertext"
-#define CB_UNTIMED_ENTRY "cryptobench_cell_untimed_ns"
-typedef int (*cb_regenerates_fn)(void);
-typedef uint64_t (*cb_untimed_fn)(cb_cell *c);
 
 /* The entry point every plugin defines (with CB_PROVIDER_EXPORT). */
 typedef const cb_provider *(*cb_provider_entry)(void);

@@ -83,5 +83,6 @@ int main(int argc, char **argv) {
       break;
   }
   free(line);
+  ops_fini();
   return 0;
 }

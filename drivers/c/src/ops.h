@@ -47,7 +47,9 @@ extern "C" {
 #define OPS_MAX_OPS CB_MAX_OPS
 #define OPS_FAIL CB_FAIL
 #define OPS_REJECTED CB_REJECTED
-#define OPS_UNSUPPORTED CB_UNSUPPORTED
+/* the protocol's prefix of an unsupported variant (docs/protocol.md; the ABI says CB_UNSUPPORTED)
+ */
+#define OPS_UNSUPPORTED "unsupported: "
 #define OPS_FNV_INIT CB_FNV_INIT
 
 typedef cb_alg ops_alg;

@@ -15,6 +15,7 @@
 #include "ops.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
+#include <cryptobench/kit.h>
 
 #include <algorithm>
 #include <chrono>
@@ -44,6 +45,9 @@
 namespace {
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_BLOCK, K_STREAM, K_MODE, K_AEAD };
+/* each kind's operations are the kit's (include/cryptobench/kit.h) */
+const cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP,   CB_KIT_HASH,   CB_KIT_MAC, CB_KIT_CIPHER,
+                                CB_KIT_CIPHER, CB_KIT_CIPHER, CB_KIT_AEAD};
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
 
 struct alg_def {
@@ -91,19 +95,6 @@ constexpr size_t MAX_PK = 40; /* public-key catalogue entries (ops_botan_pk.cpp)
 ops_alg catalogue[NDEFS + MAX_PK];
 const alg_def *catalogue_def[NDEFS + MAX_PK]; /* nullptr: a public-key algorithm */
 size_t catalogue_len;
-
-void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 bool probe(const alg_def &d) {
   try {
@@ -276,17 +267,18 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     break;
   }
   if (p->key == nullptr || p->key_len != d->key_len) {
-    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
-            d->key_len);
+    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
+               d->key_len);
     return -1;
   }
   if (c->in_len % d->block != 0) {
-    set_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block, d->name);
+    cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
+               d->name);
     return -1;
   }
   if (d->k != K_BLOCK && (p->iv == nullptr || (d->iv_len != 0 && p->iv_len != d->iv_len))) {
-    set_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
-            d->k == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
+    cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
+               d->k == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
     return -1;
   }
   c->iv.assign(p->iv != nullptr ? p->iv : empty, (p->iv != nullptr ? p->iv : empty) + p->iv_len);
@@ -304,7 +296,7 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->sc = Botan::StreamCipher::create_or_throw(d->botan);
     c->sc->set_key(p->key, p->key_len);
     if (!c->sc->valid_iv_length(p->iv_len)) {
-      set_err(err, errlen, "IV length %zu not accepted by %s", p->iv_len, d->botan);
+      cb_kit_err(err, errlen, "IV length %zu not accepted by %s", p->iv_len, d->botan);
       return -1;
     }
     c->out.resize(c->step > 0 ? c->step : 1);
@@ -323,29 +315,31 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
       Botan::Cipher_Mode::create_or_throw(d->botan, enc ? Botan::ENCRYPTION : Botan::DECRYPTION);
   c->aead = dynamic_cast<Botan::AEAD_Mode *>(c->mode.get());
   if (!c->mode->valid_nonce_length(p->iv_len)) {
-    set_err(err, errlen, "nonce length %zu not accepted by %s", p->iv_len, c->mode->name().c_str());
+    cb_kit_err(err, errlen, "nonce length %zu not accepted by %s", p->iv_len,
+               c->mode->name().c_str());
     return -1;
   }
   if (!c->aad.empty() && c->aead == nullptr) {
-    set_err(err, errlen, "%s takes no associated data", d->name);
+    cb_kit_err(err, errlen, "%s takes no associated data", d->name);
     return -1;
   }
   c->mode->set_key(p->key, p->key_len);
   if (d->k == K_AEAD && d->iv_len == 12 && std::strstr(d->botan, "CCM") != nullptr &&
       (c->in_len >> 24) != 0) {
-    set_err(err, errlen,
-            "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
-            "bytes",
-            d->name);
+    cb_kit_err(
+        err, errlen,
+        "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
+        "bytes",
+        d->name);
     return -1;
   }
   if (c->streaming && c->step < c->in_len) {
     size_t g = c->mode->update_granularity();
     if (c->step % g != 0) {
-      set_err(err, errlen,
-              "not offered: Botan's Cipher_Mode::update() for %s takes whole multiples of "
-              "update_granularity() = %zu bytes; chunk %zu is not one",
-              c->mode->name().c_str(), g, c->step);
+      cb_kit_err(err, errlen,
+                 "not offered: Botan's Cipher_Mode::update() for %s takes whole multiples of "
+                 "update_granularity() = %zu bytes; chunk %zu is not one",
+                 c->mode->name().c_str(), g, c->step);
       return -1;
     }
   }
@@ -500,27 +494,7 @@ int ops_init(char *err, size_t errlen) {
       ops_alg *a = &catalogue[catalogue_len];
       std::memset(a, 0, sizeof *a);
       a->name = d.name;
-      switch (d.k) {
-      case K_NOOP:
-        a->ops[0] = "noop";
-        break;
-      case K_HASH:
-        a->ops[0] = "hash";
-        break;
-      case K_MAC:
-        a->ops[0] = "mac";
-        break;
-      case K_BLOCK:
-      case K_STREAM:
-      case K_MODE:
-        a->ops[0] = "encrypt";
-        a->ops[1] = "decrypt";
-        break;
-      case K_AEAD:
-        a->ops[0] = "seal";
-        a->ops[1] = "open";
-        break;
-      }
+      cb_kit_ops_of(KIT_KIND[d.k], a);
       a->stream = d.stream;
       catalogue_def[catalogue_len++] = &d;
     }
@@ -528,7 +502,7 @@ int ops_init(char *err, size_t errlen) {
     for (size_t i = 0; i < npk; i++)
       catalogue_def[catalogue_len++] = nullptr;
   } catch (const std::exception &e) {
-    set_err(err, errlen, "Botan: %s", e.what());
+    cb_kit_err(err, errlen, "Botan: %s", e.what());
     return -1;
   }
   return 0;
@@ -600,7 +574,7 @@ void ops_cell_free(ops_cell *c) { delete c; }
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = ops_alg_index(p->alg);
   if (idx == static_cast<size_t>(-1)) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return nullptr;
   }
   if (catalogue[idx].pk) {
@@ -610,7 +584,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     ops_cell *c = new (std::nothrow) ops_cell;
     if (c == nullptr) {
       pk_cell_free(pk);
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
       return nullptr;
     }
     c->pk = pk;
@@ -619,27 +593,27 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   const alg_def *d = catalogue_def[idx];
   op o;
   if (parse_op(p->op, &o) != 0 || !op_matches(d->k, o)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return nullptr;
   }
   if (p->chunk > 0 && !d->stream) {
-    set_err(err, errlen, "not offered: %s has no streaming API in Botan here (chunk must be 0)",
-            d->name);
+    cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan here (chunk must be 0)",
+               d->name);
     return nullptr;
   }
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     return nullptr;
   }
   if (o == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != nullptr) {
-    set_err(err, errlen,
-            "not offered at this size: Botan's CBC decryption refuses an empty "
-            "ciphertext (finish() wants at least one block)");
+    cb_kit_err(err, errlen,
+               "not offered at this size: Botan's CBC decryption refuses an empty "
+               "ciphertext (finish() wants at least one block)");
     return nullptr;
   }
   ops_cell *c = new (std::nothrow) ops_cell;
   if (c == nullptr) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return nullptr;
   }
   c->def = d;
@@ -653,7 +627,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
   } else if (o == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
-      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       delete c;
       return nullptr;
     }
@@ -667,7 +641,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
       return nullptr;
     }
   } catch (const std::exception &e) {
-    set_err(err, errlen, "%s set-up: %s", d->name, e.what());
+    cb_kit_err(err, errlen, "%s set-up: %s", d->name, e.what());
     delete c;
     return nullptr;
   }

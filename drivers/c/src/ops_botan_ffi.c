@@ -13,6 +13,7 @@
 #include "ops.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
+#include <cryptobench/kit.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@
 #include <botan/ffi.h>
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_BLOCK, K_CIPHER, K_AEAD };
+/* each kind's operations are the kit's (include/cryptobench/kit.h) */
+static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP,   CB_KIT_HASH,   CB_KIT_MAC,
+                                            CB_KIT_CIPHER, CB_KIT_CIPHER, CB_KIT_AEAD};
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
 
 typedef struct alg_def {
@@ -105,15 +109,8 @@ struct ops_cell {
   uint64_t untimed_ns; /* spent making it, subtracted by timing.c */
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
-  set_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
+  cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
 }
 
 /* ---- identity and catalogue ---- */
@@ -157,8 +154,8 @@ static int probe(const alg_def *d) {
 
 int ops_init(char *err, size_t errlen) {
   if (botan_version_major() != BOTAN_VERSION_MAJOR) {
-    set_err(err, errlen, "built against Botan %d headers but the loaded library is %s",
-            BOTAN_VERSION_MAJOR, botan_version_string());
+    cb_kit_err(err, errlen, "built against Botan %d headers but the loaded library is %s",
+               BOTAN_VERSION_MAJOR, botan_version_string());
     return -1;
   }
   catalogue_len = 0;
@@ -169,26 +166,7 @@ int ops_init(char *err, size_t errlen) {
     ops_alg *a = &catalogue[catalogue_len];
     memset(a, 0, sizeof *a);
     a->name = d->name;
-    switch (d->kind) {
-    case K_NOOP:
-      a->ops[0] = "noop";
-      break;
-    case K_HASH:
-      a->ops[0] = "hash";
-      break;
-    case K_MAC:
-      a->ops[0] = "mac";
-      break;
-    case K_BLOCK:
-    case K_CIPHER:
-      a->ops[0] = "encrypt";
-      a->ops[1] = "decrypt";
-      break;
-    case K_AEAD:
-      a->ops[0] = "seal";
-      a->ops[1] = "open";
-      break;
-    }
+    cb_kit_ops_of(KIT_KIND[d->kind], a);
     a->stream = d->stream;
     catalogue_def[catalogue_len++] = d;
   }
@@ -345,12 +323,13 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     break;
   }
   if (p->key == NULL || p->key_len != d->key_len) {
-    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
-            d->key_len);
+    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
+               d->key_len);
     return -1;
   }
   if (c->in_len % d->block != 0) {
-    set_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block, d->name);
+    cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
+               d->name);
     return -1;
   }
   if (d->kind == K_BLOCK) {
@@ -363,16 +342,16 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     return 0;
   }
   if (p->iv == NULL || (d->iv_len != 0 && p->iv_len != d->iv_len) || p->iv_len > sizeof c->iv) {
-    set_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
-            d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
+    cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
+               d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
     return -1;
   }
   memcpy(c->iv, p->iv, p->iv_len);
   c->iv_len = p->iv_len;
   c->counter = p->counter;
   if (c->counter > MAX_SKIP_BLOCKS) {
-    set_err(err, errlen, "not offered: Botan's FFI has no seek; block counters above %d",
-            MAX_SKIP_BLOCKS);
+    cb_kit_err(err, errlen, "not offered: Botan's FFI has no seek; block counters above %d",
+               MAX_SKIP_BLOCKS);
     return -1;
   }
   const int enc = c->op == OP_ENCRYPT || c->op == OP_SEAL;
@@ -383,7 +362,7 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     return -1;
   }
   if (botan_cipher_valid_nonce_length(c->cipher, p->iv_len) != 1) {
-    set_err(err, errlen, "nonce length %zu not accepted by %s", p->iv_len, d->botan);
+    cb_kit_err(err, errlen, "nonce length %zu not accepted by %s", p->iv_len, d->botan);
     return -1;
   }
   if ((rc = botan_cipher_set_key(c->cipher, p->key, p->key_len)) != 0) {
@@ -391,10 +370,11 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     return -1;
   }
   if (d->kind == K_AEAD && strstr(d->botan, "CCM") != NULL && (c->in_len >> 24) != 0) {
-    set_err(err, errlen,
-            "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
-            "bytes",
-            d->name);
+    cb_kit_err(
+        err, errlen,
+        "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
+        "bytes",
+        d->name);
     return -1;
   }
   if (c->streaming && c->step < c->in_len) {
@@ -404,10 +384,10 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
       return -1;
     }
     if (g == 0 || c->step % g != 0) {
-      set_err(err, errlen,
-              "not offered: botan_cipher_update takes whole multiples of the update granularity "
-              "(%zu bytes for %s); chunk %zu is not one",
-              g, d->botan, c->step);
+      cb_kit_err(err, errlen,
+                 "not offered: botan_cipher_update takes whole multiples of the update granularity "
+                 "(%zu bytes for %s); chunk %zu is not one",
+                 g, d->botan, c->step);
       return -1;
     }
   }
@@ -422,7 +402,7 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
       return -1;
     }
     if ((c->gbuf = malloc(c->out_cap)) == NULL) {
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
       return -1;
     }
   }
@@ -452,7 +432,7 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   if (catalogue[idx].pk) {
@@ -460,7 +440,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
     if (pk != NULL && c == NULL) {
       pk_cell_free(pk);
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
     }
     if (c != NULL)
       c->pk = pk;
@@ -469,27 +449,27 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   const alg_def *d = catalogue_def[idx];
   enum op op;
   if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0 && !d->stream) {
-    set_err(err, errlen, "not offered: %s has no streaming API in Botan's FFI (chunk must be 0)",
-            d->name);
+    cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan's FFI (chunk must be 0)",
+               d->name);
     return NULL;
   }
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     return NULL;
   }
   if (op == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != NULL) {
-    set_err(err, errlen,
-            "not offered at this size: Botan's CBC decryption refuses an empty "
-            "ciphertext (finish() wants at least one block)");
+    cb_kit_err(err, errlen,
+               "not offered at this size: Botan's CBC decryption refuses an empty "
+               "ciphertext (finish() wants at least one block)");
     return NULL;
   }
   ops_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   c->def = d;
@@ -505,7 +485,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
   } else if (op == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
-      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       ops_cell_free(c);
       return NULL;
     }
@@ -519,7 +499,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (c->out == NULL) {
-    set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+    cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
     ops_cell_free(c);
     return NULL;
   }
@@ -598,8 +578,8 @@ static int run_cipher(ops_cell *c) {
       if (rc != 0)
         return fail(c, "botan_cipher_update", rc);
       if (consumed != c->step) {
-        set_err(c->err, sizeof c->err, "botan_cipher_update consumed %zu of %zu bytes", consumed,
-                c->step);
+        cb_kit_err(c->err, sizeof c->err, "botan_cipher_update consumed %zu of %zu bytes", consumed,
+                   c->step);
         return OPS_FAIL;
       }
       if (c->tap != NULL)

@@ -12,6 +12,7 @@
  * botan_rng_t of type "user" (Botan's AutoSeeded_RNG, as the C++ path uses).
  */
 #include "ops_pk.h"
+#include <cryptobench/kit.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -101,21 +102,8 @@ struct pk_cell {
   char err[256];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
-  set_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
+  cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
 }
 
 static const pk_def *find_def(const char *name) {
@@ -374,7 +362,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
   const pk_def *d = find_def(alg);
   *pub = *priv = NULL;
   if (d == NULL) {
-    set_err(err, errlen, "algorithm not offered: %s", alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
     return -1;
   }
   botan_privkey_t k = NULL;
@@ -417,7 +405,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
     free(*pub);
     free(*priv);
     *pub = *priv = NULL;
-    set_err(err, errlen, "encoding the key pair failed");
+    cb_kit_err(err, errlen, "encoding the key pair failed");
     return -1;
   }
   return 0;
@@ -426,7 +414,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
 /* ---- cells ---- */
 
 static void refuse(pk_cell *c, const char *why) {
-  set_err(c->err, sizeof c->err, "%s", why);
+  cb_kit_err(c->err, sizeof c->err, "%s", why);
   c->refused = 1;
 }
 
@@ -442,7 +430,7 @@ static int spki_prefix(pk_cell *c, char *err, size_t errlen) {
   if (k != NULL)
     botan_privkey_destroy(k);
   if (!ok) {
-    set_err(err, errlen, "EC key generation: the SPKI does not end with the point");
+    cb_kit_err(err, errlen, "EC key generation: the SPKI does not end with the point");
     return -1;
   }
   c->prefix_len = n - pl;
@@ -457,11 +445,11 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
   int rc = 0;
   c->out_cap = 1024;
   if (p->seed != NULL) {
-    set_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
+    cb_kit_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
     return -1;
   }
   if (p->ctx != NULL) {
-    set_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
+    cb_kit_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
     return -1;
   }
   switch (c->op) {
@@ -469,7 +457,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->out_cap = 4096;
     if (is_ec(d)) {
       if (botan_mp_init(&c->mpx) != 0 || botan_mp_init(&c->mpy) != 0) {
-        set_err(err, errlen, "botan_mp_init failed");
+        cb_kit_err(err, errlen, "botan_mp_init failed");
         return -1;
       }
       return spki_prefix(c, err, errlen);
@@ -584,7 +572,7 @@ void pk_cell_free(pk_cell *c) {
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   if (d == NULL) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   int op = -1;
@@ -592,17 +580,17 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
     if (strcmp(p->op, PKOP_NAMES[i]) == 0)
       op = i;
   if (op < 0 || !op_allowed(d->f, (enum pkop)op)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0) {
-    set_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
-            d->name);
+    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
+               d->name);
     return NULL;
   }
   pk_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   c->def = d;
@@ -615,7 +603,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (c->out == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     pk_cell_free(c);
     return NULL;
   }

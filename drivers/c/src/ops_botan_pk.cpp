@@ -11,6 +11,7 @@
  * not FIPS 203/204): not offered.
  */
 #include "ops_pk.h"
+#include <cryptobench/kit.h>
 
 #include <cstdarg>
 #include <cstdio>
@@ -123,19 +124,6 @@ bool op_allowed(fam f, pkop op) {
 
 Botan::Signature_Format sig_format(const pk_def *d) {
   return d->f == B_ECDSA || d->f == B_SM2 ? Botan::DER_SEQUENCE : Botan::IEEE_1363;
-}
-
-void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
 }
 
 /* ---- keys ---- */
@@ -318,11 +306,11 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->group.reset(new Botan::EC_Group(d->group));
   const Botan::EC_Group *g = c->group.get();
   if (p->seed != nullptr) {
-    set_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
+    cb_kit_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
     return -1;
   }
   if (p->ctx != nullptr) {
-    set_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
+    cb_kit_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
     return -1;
   }
   switch (c->op) {
@@ -334,7 +322,7 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
           Botan::PointGFp::UNCOMPRESSED);
       if (spki.size() <= pt.size() ||
           std::memcmp(spki.data() + spki.size() - pt.size(), pt.data(), pt.size()) != 0) {
-        set_err(err, errlen, "EC key generation: the SPKI does not end with the point");
+        cb_kit_err(err, errlen, "EC key generation: the SPKI does not end with the point");
         return -1;
       }
       c->prefix.assign(spki.begin(), spki.end() - static_cast<long>(pt.size()));
@@ -591,7 +579,7 @@ size_t pk_notes(const char **notes, size_t max) {
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   if (d == nullptr) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return nullptr;
   }
   int op = -1;
@@ -599,17 +587,17 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
     if (std::strcmp(p->op, PKOP_NAMES[i]) == 0)
       op = i;
   if (op < 0 || !op_allowed(d->f, static_cast<pkop>(op))) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return nullptr;
   }
   if (p->chunk > 0) {
-    set_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
-            d->name);
+    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
+               d->name);
     return nullptr;
   }
   pk_cell *c = new (std::nothrow) pk_cell;
   if (c == nullptr) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return nullptr;
   }
   c->def = d;
@@ -622,7 +610,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
       return nullptr;
     }
   } catch (const std::exception &e) {
-    set_err(err, errlen, "%s set-up: %s", d->name, e.what());
+    cb_kit_err(err, errlen, "%s set-up: %s", d->name, e.what());
     delete c;
     return nullptr;
   }
@@ -656,7 +644,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
   *pub = *priv = nullptr;
   const pk_def *d = find_def(alg);
   if (d == nullptr) {
-    set_err(err, errlen, "algorithm not offered: %s", alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
     return -1;
   }
   try {
@@ -671,11 +659,11 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
       free(*pub);
       free(*priv);
       *pub = *priv = nullptr;
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
       return -1;
     }
   } catch (const std::exception &e) {
-    set_err(err, errlen, "%s", e.what());
+    cb_kit_err(err, errlen, "%s", e.what());
     return -1;
   }
   return 0;

@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ops.h"
+#include <cryptobench/kit.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@
 #define MLDSA_CTX_MAX 255 /* the longest context string (FIPS 204) */
 
 enum kind { K_NOOP, K_KEM, K_SIG };
+/* each kind's operations are the kit's (include/cryptobench/kit.h) */
+static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP, CB_KIT_KEM, CB_KIT_SIG};
 enum op { OP_NOOP, OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_SIGN, OP_VERIFY };
 static const char *const OP_NAMES[] = {"noop", "keygen", "encaps", "decaps", "sign", "verify"};
 
@@ -82,19 +85,6 @@ struct ops_cell {
   char err[256];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* ---- identity and catalogue ---- */
 
 int ops_init(char *err, size_t errlen) {
@@ -109,28 +99,12 @@ int ops_init(char *err, size_t errlen) {
     a->name = d->name;
     catalogue_kem[catalogue_len] = NULL;
     catalogue_sig[catalogue_len] = NULL;
-    switch (d->kind) {
-    case K_NOOP:
-      a->ops[0] = "noop";
-      break;
-    case K_KEM:
-      /* NULL when this liboqs was built without the algorithm: not offered */
-      if ((catalogue_kem[catalogue_len] = OQS_KEM_new(d->oqs)) == NULL)
-        continue;
-      a->ops[0] = "keygen";
-      a->ops[1] = "encaps";
-      a->ops[2] = "decaps";
-      a->pk = 1;
-      break;
-    case K_SIG:
-      if ((catalogue_sig[catalogue_len] = OQS_SIG_new(d->oqs)) == NULL)
-        continue;
-      a->ops[0] = "keygen";
-      a->ops[1] = "sign";
-      a->ops[2] = "verify";
-      a->pk = 1;
-      break;
-    }
+    /* NULL when this liboqs was built without the algorithm: not offered */
+    if (d->kind == K_KEM && (catalogue_kem[catalogue_len] = OQS_KEM_new(d->oqs)) == NULL)
+      continue;
+    if (d->kind == K_SIG && (catalogue_sig[catalogue_len] = OQS_SIG_new(d->oqs)) == NULL)
+      continue;
+    cb_kit_ops_of(KIT_KIND[d->kind], a);
     catalogue_def[catalogue_len++] = d;
   }
   return 0;
@@ -243,7 +217,7 @@ static int op_matches(enum kind k, enum op op) {
 /* Mark the cell as refusing an input of the wrong length: the reason, and the runs answer
  * OPS_REJECTED. */
 static void refuse(ops_cell *c, const char *what, size_t got, size_t need) {
-  set_err(c->err, sizeof c->err, "%s of %zu bytes (%zu needed)", what, got, need);
+  cb_kit_err(c->err, sizeof c->err, "%s of %zu bytes (%zu needed)", what, got, need);
   c->refused = 1;
 }
 
@@ -254,8 +228,8 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
   switch (c->op) {
   case OP_KEYGEN:
     if (p->seed != NULL && p->seed_len != kem->length_keypair_seed) {
-      set_err(err, errlen, "seed of %zu bytes, %s needs %zu", p->seed_len, c->def->name,
-              kem->length_keypair_seed);
+      cb_kit_err(err, errlen, "seed of %zu bytes, %s needs %zu", p->seed_len, c->def->name,
+                 kem->length_keypair_seed);
       return -1;
     }
     c->seed = p->seed;
@@ -264,10 +238,11 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
     return c->sk != NULL ? 0 : -1;
   case OP_ENCAPS:
     if (p->m != NULL) {
-      set_err(err, errlen,
-              "%sdeterministic encapsulation (a given m): liboqs 0.13 has no ML-KEM encapsulation "
-              "from m, only OQS_KEM_encaps with its own randomness",
-              OPS_UNSUPPORTED);
+      cb_kit_err(
+          err, errlen,
+          "%sdeterministic encapsulation (a given m): liboqs 0.13 has no ML-KEM encapsulation "
+          "from m, only OQS_KEM_encaps with its own randomness",
+          OPS_UNSUPPORTED);
       return -1;
     }
     c->out_cap = kem->length_ciphertext + kem->length_shared_secret;
@@ -288,7 +263,7 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
     if (c->pk == NULL || c->sk == NULL)
       return -1;
     if (OQS_KEM_keypair_derand(kem, c->pk, c->sk, p->priv) != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "OQS_KEM_keypair_derand refused the seed");
+      cb_kit_err(c->err, sizeof c->err, "OQS_KEM_keypair_derand refused the seed");
       c->refused = 1;
       return 0;
     }
@@ -310,10 +285,10 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
   switch (c->op) {
   case OP_KEYGEN:
     if (p->seed != NULL) {
-      set_err(err, errlen,
-              "%sa key pair from the seed xi: liboqs 0.13 has no ML-DSA key generation from a "
-              "seed, only OQS_SIG_keypair with its own randomness",
-              OPS_UNSUPPORTED);
+      cb_kit_err(err, errlen,
+                 "%sa key pair from the seed xi: liboqs 0.13 has no ML-DSA key generation from a "
+                 "seed, only OQS_SIG_keypair with its own randomness",
+                 OPS_UNSUPPORTED);
       return -1;
     }
     c->sk = malloc(sig->length_secret_key);
@@ -321,18 +296,18 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
     return c->sk != NULL ? 0 : -1;
   case OP_SIGN:
     if (p->deterministic) {
-      set_err(err, errlen,
-              "%sdeterministic signing (rnd = 0): liboqs 0.13 signs hedged only, with rnd from "
-              "its RNG",
-              OPS_UNSUPPORTED);
+      cb_kit_err(err, errlen,
+                 "%sdeterministic signing (rnd = 0): liboqs 0.13 signs hedged only, with rnd from "
+                 "its RNG",
+                 OPS_UNSUPPORTED);
       return -1;
     }
     if (p->priv != NULL && p->priv_len == MLDSA_SEED_LEN) {
-      set_err(err, errlen,
-              "%sa private key in seed form (xi, %d bytes): liboqs 0.13 cannot derive an ML-DSA "
-              "key from its seed; it takes the FIPS 204 expanded private key (%zu bytes), which "
-              "its keypair gives",
-              OPS_UNSUPPORTED, MLDSA_SEED_LEN, sig->length_secret_key);
+      cb_kit_err(err, errlen,
+                 "%sa private key in seed form (xi, %d bytes): liboqs 0.13 cannot derive an ML-DSA "
+                 "key from its seed; it takes the FIPS 204 expanded private key (%zu bytes), which "
+                 "its keypair gives",
+                 OPS_UNSUPPORTED, MLDSA_SEED_LEN, sig->length_secret_key);
       return -1;
     }
     c->out_cap = sig->length_signature;
@@ -340,8 +315,8 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
     if (p->priv == NULL || p->priv_len != sig->length_secret_key)
       refuse(c, "expanded private key", p->priv_len, sig->length_secret_key);
     else if (c->ctx_len > MLDSA_CTX_MAX) {
-      set_err(c->err, sizeof c->err, "context string of %zu bytes (at most %d)", c->ctx_len,
-              MLDSA_CTX_MAX);
+      cb_kit_err(c->err, sizeof c->err, "context string of %zu bytes (at most %d)", c->ctx_len,
+                 MLDSA_CTX_MAX);
       c->refused = 1;
     }
     return 0;
@@ -361,7 +336,7 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   const alg_def *d = catalogue_def[idx];
@@ -370,20 +345,21 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     if (strcmp(p->op, OP_NAMES[i]) == 0)
       op = i;
   if (op < 0 || !op_matches(d->kind, (enum op)op)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0) {
-    set_err(err, errlen, "not offered: %s takes its input in one call (chunk must be 0)", d->name);
+    cb_kit_err(err, errlen, "not offered: %s takes its input in one call (chunk must be 0)",
+               d->name);
     return NULL;
   }
   if (p->ctx != NULL && d->kind != K_SIG) {
-    set_err(err, errlen, "%sa context string: only ML-DSA (%s)", OPS_UNSUPPORTED, d->name);
+    cb_kit_err(err, errlen, "%sa context string: only ML-DSA (%s)", OPS_UNSUPPORTED, d->name);
     return NULL;
   }
   ops_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   c->def = d;
@@ -400,7 +376,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (rc != 0 || c->out == NULL) {
     if (err[0] == '\0')
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
     ops_cell_free(c);
     return NULL;
   }
@@ -415,7 +391,7 @@ static int run_kem(ops_cell *c) {
     rc = c->seed != NULL ? OQS_KEM_keypair_derand(kem, c->out, c->sk, c->seed)
                          : OQS_KEM_keypair(kem, c->out, c->sk);
     if (rc != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "OQS_KEM_keypair failed");
+      cb_kit_err(c->err, sizeof c->err, "OQS_KEM_keypair failed");
       return OPS_FAIL;
     }
     c->out_len = kem->length_public_key;
@@ -423,14 +399,14 @@ static int run_kem(ops_cell *c) {
   case OP_ENCAPS:
     /* fails for an encapsulation key outside FIPS 203's modulus check: refused */
     if (OQS_KEM_encaps(kem, c->out, c->out + kem->length_ciphertext, c->pk_in) != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "OQS_KEM_encaps refused the encapsulation key");
+      cb_kit_err(c->err, sizeof c->err, "OQS_KEM_encaps refused the encapsulation key");
       return OPS_REJECTED;
     }
     c->out_len = kem->length_ciphertext + kem->length_shared_secret;
     break;
   case OP_DECAPS:
     if (OQS_KEM_decaps(kem, c->out, c->msg, c->sk) != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "OQS_KEM_decaps refused the ciphertext");
+      cb_kit_err(c->err, sizeof c->err, "OQS_KEM_decaps refused the ciphertext");
       return OPS_REJECTED;
     }
     c->out_len = kem->length_shared_secret;
@@ -448,7 +424,7 @@ static int run_sig(ops_cell *c) {
   switch (c->op) {
   case OP_KEYGEN:
     if (OQS_SIG_keypair(sig, c->out, c->sk) != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "OQS_SIG_keypair failed");
+      cb_kit_err(c->err, sizeof c->err, "OQS_SIG_keypair failed");
       return OPS_FAIL;
     }
     c->out_len = sig->length_public_key;
@@ -458,7 +434,7 @@ static int run_sig(ops_cell *c) {
                                                     c->ctx_len, c->sk_in)
                         : OQS_SIG_sign(sig, c->out, &n, c->msg, c->msg_len, c->sk_in);
     if (rc != OQS_SUCCESS || n == 0 || n > c->out_cap) {
-      set_err(c->err, sizeof c->err, "OQS_SIG_sign failed");
+      cb_kit_err(c->err, sizeof c->err, "OQS_SIG_sign failed");
       return OPS_FAIL;
     }
     c->out_len = n;
@@ -468,7 +444,7 @@ static int run_sig(ops_cell *c) {
                                                       c->sig_len, c->ctx, c->ctx_len, c->pk_in)
                         : OQS_SIG_verify(sig, c->msg, c->msg_len, c->sig_in, c->sig_len, c->pk_in);
     if (rc != OQS_SUCCESS) {
-      set_err(c->err, sizeof c->err, "the signature does not verify");
+      cb_kit_err(c->err, sizeof c->err, "the signature does not verify");
       return OPS_REJECTED;
     }
     c->out[0] = 1;
@@ -523,7 +499,7 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
   size_t idx = ops_alg_index(alg);
   *pub = *priv = NULL;
   if (idx == (size_t)-1 || !catalogue[idx].pk) {
-    set_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+    cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
     return -1;
   }
   const OQS_KEM *kem = catalogue_kem[idx];
@@ -552,7 +528,7 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
     }
   }
   if (!ok) {
-    set_err(err, errlen, "%s key generation failed", alg);
+    cb_kit_err(err, errlen, "%s key generation failed", alg);
     free(*pub);
     free(*priv);
     *pub = *priv = NULL;

@@ -15,6 +15,7 @@
 #include "ops_hs.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
+#include <cryptobench/kit.h>
 
 #include <limits.h>
 #include <stdarg.h>
@@ -42,6 +43,9 @@
 #endif
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD };
+/* each kind's operations are the kit's (include/cryptobench/kit.h) */
+static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP, CB_KIT_HASH, CB_KIT_MAC, CB_KIT_CIPHER,
+                                            CB_KIT_AEAD};
 enum mode { M_NONE, M_ECB, M_CBC, M_CTR, M_CHACHA20, M_GCM, M_CCM, M_CHACHAPOLY };
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN, OP_UPDATE, OP_REKEY };
 
@@ -153,22 +157,15 @@ struct ops_cell {
   char err[256];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* Append the first OpenSSL error (if any) to msg, and clear the queue. */
 static void set_ossl_err(char *err, size_t errlen, const char *what) {
   unsigned long e = ERR_get_error();
   if (e != 0) {
     char buf[200];
     ERR_error_string_n(e, buf, sizeof buf);
-    set_err(err, errlen, "%s: %s", what, buf);
+    cb_kit_err(err, errlen, "%s: %s", what, buf);
   } else {
-    set_err(err, errlen, "%s failed", what);
+    cb_kit_err(err, errlen, "%s failed", what);
   }
   ERR_clear_error();
 }
@@ -210,31 +207,12 @@ int ops_init(char *err, size_t errlen) {
     ops_alg *a = &catalogue[catalogue_len];
     memset(a, 0, sizeof *a);
     a->name = d->name;
-    switch (d->kind) {
-    case K_NOOP:
-      a->ops[0] = "noop";
-      break;
-    case K_HASH:
-      a->ops[0] = "hash";
-      break;
-    case K_MAC:
-      a->ops[0] = "mac";
-      break;
-    case K_CIPHER:
-      a->ops[0] = "encrypt";
-      a->ops[1] = "decrypt";
-      a->ops[2] = "update"; /* for bench/accuracy only */
-      break;
-    case K_AEAD:
-      a->ops[0] = "seal";
-      a->ops[1] = "open";
-      if (d->mode != M_CCM) {
-        a->ops[2] = "update"; /* for bench/accuracy only */
-        if (d->mode == M_GCM)
-          a->ops[3] = "rekey"; /* for bench/accuracy only */
-      }
-      break;
-    }
+    cb_kit_ops_of(KIT_KIND[d->kind], a);
+    /* for bench/accuracy only: a cipher's and a non-CCM AEAD's update, GCM's rekey */
+    if (d->kind == K_CIPHER || (d->kind == K_AEAD && d->mode != M_CCM))
+      a->ops[2] = "update";
+    if (d->kind == K_AEAD && d->mode == M_GCM)
+      a->ops[3] = "rekey";
     /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
     a->stream = d->kind != K_NOOP && d->mode != M_CCM;
     catalogue_def[catalogue_len++] = d;
@@ -380,7 +358,7 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
 #else
   if (p->key_len > INT_MAX) {
-    set_err(err, errlen, "key too long");
+    cb_kit_err(err, errlen, "key too long");
     return -1;
   }
   c->hctx = HMAC_CTX_new();
@@ -430,13 +408,13 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
   }
   size_t klen = (size_t)cipher_key_length(c->cipher);
   if (p->key == NULL || p->key_len != klen) {
-    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name, klen);
+    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name, klen);
     return -1;
   }
   if (d->kind == K_CIPHER) {
     if (d->mode != M_ECB && (p->iv == NULL || p->iv_len != d->iv_len)) {
-      set_err(err, errlen, "wrong IV length: %zu bytes, %s needs %zu", p->iv_len, d->name,
-              d->iv_len);
+      cb_kit_err(err, errlen, "wrong IV length: %zu bytes, %s needs %zu", p->iv_len, d->name,
+                 d->iv_len);
       return -1;
     }
     if (d->mode == M_CHACHA20) {
@@ -452,8 +430,8 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       c->has_iv = 1;
     }
     if (c->in_len % d->block != 0) {
-      set_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
-              d->name);
+      cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
+                 d->name);
       return -1;
     }
     if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, p->key, NULL, c->enc) ||
@@ -463,7 +441,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
     }
   } else { /* AEAD */
     if (p->iv == NULL || p->iv_len == 0 || p->iv_len > sizeof c->iv) {
-      set_err(err, errlen, "wrong nonce length: %zu bytes", p->iv_len);
+      cb_kit_err(err, errlen, "wrong nonce length: %zu bytes", p->iv_len);
       return -1;
     }
     memcpy(c->iv, p->iv, p->iv_len);
@@ -471,7 +449,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
     c->iv_len = p->iv_len;
     if (c->op == OP_REKEY) {
       if (d->mode != M_GCM || p->key_len > sizeof c->key) {
-        set_err(err, errlen, "not offered: rekey is for GCM only");
+        cb_kit_err(err, errlen, "not offered: rekey is for GCM only");
         return -1;
       }
       memcpy(c->key, p->key, p->key_len);
@@ -495,24 +473,24 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       return -1;
     }
     if (d->mode == M_CCM && c->in_len > INT_MAX) {
-      set_err(err, errlen, "not offered at this size: CCM takes at most %d bytes in one update",
-              INT_MAX);
+      cb_kit_err(err, errlen, "not offered at this size: CCM takes at most %d bytes in one update",
+                 INT_MAX);
       return -1;
     }
     /* CCM encodes the length in 15 - nonce length bytes (12-byte nonce: < 16 MiB) */
     if (d->mode == M_CCM && p->iv_len >= 7 && p->iv_len <= 13 && 15 - p->iv_len < 8 &&
         (uint64_t)c->in_len >> (8 * (15 - p->iv_len)) != 0) {
-      set_err(err, errlen,
-              "not offered at this size: CCM with a %zu-byte nonce takes messages below 2^%zu "
-              "bytes",
-              p->iv_len, 8 * (15 - p->iv_len));
+      cb_kit_err(err, errlen,
+                 "not offered at this size: CCM with a %zu-byte nonce takes messages below 2^%zu "
+                 "bytes",
+                 p->iv_len, 8 * (15 - p->iv_len));
       return -1;
     }
   }
   if (c->op == OP_UPDATE) {
     /* the IV once per cell: the operations continue one stream (bench/accuracy only) */
     if (c->in_len > INT_MAX) {
-      set_err(err, errlen, "not offered at this size: update takes at most %d bytes", INT_MAX);
+      cb_kit_err(err, errlen, "not offered at this size: update takes at most %d bytes", INT_MAX);
       return -1;
     }
     if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1)) {
@@ -528,19 +506,19 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   if (catalogue_hs[idx]) {
     if (p->chunk > 0) {
-      set_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
+      cb_kit_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
       return NULL;
     }
     hs_cell *hs = hs_cell_new(p, err, errlen);
     ops_cell *c = hs != NULL ? calloc(1, sizeof *c) : NULL;
     if (hs != NULL && c == NULL) {
       hs_cell_free(hs);
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
     }
     if (c != NULL)
       c->hs = hs;
@@ -551,7 +529,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
     if (pk != NULL && c == NULL) {
       pk_cell_free(pk);
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
     }
     if (c != NULL)
       c->pk = pk;
@@ -561,20 +539,21 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   enum op op;
   if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op) ||
       (op == OP_UPDATE && d->mode == M_CCM) || (op == OP_REKEY && d->mode != M_GCM)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0 && !catalogue[idx].stream) {
-    set_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
+    cb_kit_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
     return NULL;
   }
   if (p->chunk > 0 && (op == OP_UPDATE || op == OP_REKEY)) {
-    set_err(err, errlen, "not offered: %s is one EVP_EncryptUpdate call (chunk must be 0)", p->op);
+    cb_kit_err(err, errlen, "not offered: %s is one EVP_EncryptUpdate call (chunk must be 0)",
+               p->op);
     return NULL;
   }
   ops_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   c->def = d;
@@ -589,7 +568,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
   if (op == OP_OPEN && !c->regen) {
     if (p->msg_len < OPS_TAG_LEN) {
-      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       ops_cell_free(c);
       return NULL;
     }
@@ -598,7 +577,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     ops_cell_free(c);
     return NULL;
   }
@@ -624,7 +603,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (rc == 0) {
     c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
     if (c->out == NULL) {
-      set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+      cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
       rc = -1;
     } else if ((c->op == OP_UPDATE || c->op == OP_REKEY) && c->in_len <= c->out_cap) {
       /* like `openssl speed`: one malloc'd buffer, encrypted in place again and again */

@@ -27,6 +27,7 @@
  * checking that both sides derived the same keys.
  */
 #include "ops_hs.h"
+#include <cryptobench/kit.h>
 
 #include <limits.h>
 #include <stdarg.h>
@@ -105,21 +106,8 @@ struct hs_cell {
   const ops_params *p;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 static int fail(hs_cell *c, const char *what, int rc) {
-  set_err(c->err, sizeof c->err, "%s: %s", what, pqntor_error_class(rc));
+  cb_kit_err(c->err, sizeof c->err, "%s: %s", what, pqntor_error_class(rc));
   ERR_clear_error();
   return OPS_FAIL;
 }
@@ -249,12 +237,12 @@ void hs_cell_free(hs_cell *c) {
 static hs_cell *new_hkdf(hs_cell *c, const ops_params *p, char *err, size_t errlen) {
   size_t len = p->out_len != 0 ? p->out_len : HKDF_BENCH_LEN;
   if (strcmp(p->op, "derive") != 0) {
-    set_err(err, errlen, "operation %s not offered for hkdf-sha256", p->op);
+    cb_kit_err(err, errlen, "operation %s not offered for hkdf-sha256", p->op);
     return NULL;
   }
   if (len > HKDF_CASE_MAX) {
-    set_err(err, errlen, "output size %zu too large for this driver (at most %zu)", len,
-            HKDF_CASE_MAX);
+    cb_kit_err(err, errlen, "output size %zu too large for this driver (at most %zu)", len,
+               HKDF_CASE_MAX);
     return NULL;
   }
   static const uint8_t empty[1] = {0};
@@ -268,7 +256,7 @@ static hs_cell *new_hkdf(hs_cell *c, const ops_params *p, char *err, size_t errl
   c->buf_len = len;
   c->buf = malloc(len > 0 ? len : 1);
   if (c->buf == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
 #if HS_OSSL3
@@ -278,23 +266,23 @@ static hs_cell *new_hkdf(hs_cell *c, const ops_params *p, char *err, size_t errl
   c->kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
   c->kctx = c->kdf != NULL ? EVP_KDF_CTX_new(c->kdf) : NULL;
   if (c->kctx == NULL || EVP_KDF_CTX_set_params(c->kctx, dp) != 1) {
-    set_err(err, errlen, "HKDF set-up failed");
+    cb_kit_err(err, errlen, "HKDF set-up failed");
     ERR_clear_error();
     return NULL;
   }
 #else
   if (c->ikm_len > INT_MAX || c->salt_len > INT_MAX || c->info_len > INT_MAX) {
-    set_err(err, errlen, "input too long for EVP_PKEY_HKDF");
+    cb_kit_err(err, errlen, "input too long for EVP_PKEY_HKDF");
     return NULL;
   }
   if (c->ikm_len == 0) { /* EVP_PKEY_CTX_set1_hkdf_key copies the key with a 0-byte malloc */
-    set_err(err, errlen,
-            "not offered at this size: OpenSSL 1.1.1's EVP_PKEY_HKDF refuses an empty IKM");
+    cb_kit_err(err, errlen,
+               "not offered at this size: OpenSSL 1.1.1's EVP_PKEY_HKDF refuses an empty IKM");
     return NULL;
   }
   c->pctx = EVP_PKEY_CTX_new_id(EVP_PKEY_HKDF, NULL);
   if (c->pctx == NULL) {
-    set_err(err, errlen, "HKDF set-up failed");
+    cb_kit_err(err, errlen, "HKDF set-up failed");
     ERR_clear_error();
     return NULL;
   }
@@ -327,8 +315,8 @@ static int run_hkdf(hs_cell *c) {
     char msg[160] = "";
     if (e != 0)
       ERR_error_string_n(e, msg, sizeof msg);
-    set_err(c->err, sizeof c->err, "HKDF refused %zu bytes of output%s%s", c->buf_len,
-            e != 0 ? ": " : "", msg);
+    cb_kit_err(c->err, sizeof c->err, "HKDF refused %zu bytes of output%s%s", c->buf_len,
+               e != 0 ? ": " : "", msg);
     ERR_clear_error();
     c->out_len = 0;
     return OPS_REJECTED;
@@ -355,32 +343,39 @@ static int parse_step(const char *op, enum step *st) {
   return -1;
 }
 
+/* A handshake secret of the case (cb_params.ext), its length in *len */
+static const uint8_t *ext(const ops_params *p, const char *key, size_t *len) {
+  return cb_ext_get(p, key, len);
+}
+
 /* The handshake case's secrets: lengths checked here, so a malformed case is an error. */
 static int check_case(const hs_cell *c, const ops_params *p, char *err, size_t errlen) {
   const pqntor_suite_info *si = c->si;
   int pq = si->ek_len != 0;
   struct {
     const char *name;
+    size_t want;
     const uint8_t *v;
-    size_t len, want;
-  } f[] = {{"relay_id", p->relay_id, p->relay_id_len, si->id_len},
-           {"relay_b_secret", p->relay_b, p->relay_b_len, 32},
-           {"client_x_secret", p->client_x, p->client_x_len, 32},
-           {"relay_y_secret", p->relay_y, p->relay_y_len, 32},
-           {"client_mlkem_seed", p->mlkem_seed, p->mlkem_seed_len, PQNTOR_MLKEM_SEED_LEN},
-           {"mlkem_encaps_m", p->mlkem_m, p->mlkem_m_len, PQNTOR_MLKEM_M_LEN}};
+    size_t len;
+  } f[] = {{"relay_id", si->id_len, NULL, 0},
+           {"relay_b_secret", 32, NULL, 0},
+           {"client_x_secret", 32, NULL, 0},
+           {"relay_y_secret", 32, NULL, 0},
+           {"client_mlkem_seed", PQNTOR_MLKEM_SEED_LEN, NULL, 0},
+           {"mlkem_encaps_m", PQNTOR_MLKEM_M_LEN, NULL, 0}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     if (i >= 4 && !pq)
       continue;
+    f[i].v = cb_ext_get(p, f[i].name, &f[i].len); /* the case's secrets are extensions */
     if (f[i].v == NULL || f[i].len != f[i].want) {
-      set_err(err, errlen, "handshake case: %s must be %zu bytes (got %s%zu)", f[i].name, f[i].want,
-              f[i].v == NULL ? "none, " : "", f[i].len);
+      cb_kit_err(err, errlen, "handshake case: %s must be %zu bytes (got %s%zu)", f[i].name,
+                 f[i].want, f[i].v == NULL ? "none, " : "", f[i].len);
       return -1;
     }
   }
   if (p->out_len < 1 || p->out_len > PQNTOR_MAX_KEY_LEN) {
-    set_err(err, errlen, "handshake case: key_len %zu not in 1..%d", p->out_len,
-            PQNTOR_MAX_KEY_LEN);
+    cb_kit_err(err, errlen, "handshake case: key_len %zu not in 1..%d", p->out_len,
+               PQNTOR_MAX_KEY_LEN);
     return -1;
   }
   return 0;
@@ -389,7 +384,7 @@ static int check_case(const hs_cell *c, const ops_params *p, char *err, size_t e
 hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
   hs_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   if (strcmp(p->alg, "hkdf-sha256") == 0) {
@@ -401,12 +396,14 @@ hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->si = suite_of(p->alg);
   if (c->si == NULL || parse_step(p->op, &c->step) != 0) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, p->alg);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, p->alg);
     hs_cell_free(c);
     return NULL;
   }
   int rc;
   if (c->step == ST_CASE) {
+    size_t id_len, b_len;
+    const uint8_t *id = ext(p, "relay_id", &id_len), *b = ext(p, "relay_b_secret", &b_len);
     if (check_case(c, p, err, errlen) != 0) {
       hs_cell_free(c);
       return NULL;
@@ -415,12 +412,11 @@ hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->key_len = p->out_len;
     c->buf_len = c->si->onionskin_len + c->si->reply_len + c->key_len;
     c->buf = malloc(c->buf_len + c->key_len);
-    rc = c->buf == NULL ? PQNTOR_ERR_INTERNAL
-                        : pqntor_relay_new(&c->relay, p->relay_id, p->relay_id_len, p->relay_b);
+    rc = c->buf == NULL ? PQNTOR_ERR_INTERNAL : pqntor_relay_new(&c->relay, id, id_len, b);
   } else {
     if (p->msg_len != 0) {
-      set_err(err, errlen, "%s %s: size must be 0 (a handshake step has no message)", p->alg,
-              p->op);
+      cb_kit_err(err, errlen, "%s %s: size must be 0 (a handshake step has no message)", p->alg,
+                 p->op);
       hs_cell_free(c);
       return NULL;
     }
@@ -432,7 +428,7 @@ hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
              : PQNTOR_ERR_RANDOM;
   }
   if (rc != PQNTOR_OK) {
-    set_err(err, errlen, "%s: making the relay keys: %s", p->alg, pqntor_error_class(rc));
+    cb_kit_err(err, errlen, "%s: making the relay keys: %s", p->alg, pqntor_error_class(rc));
     ERR_clear_error();
     hs_cell_free(c);
     return NULL;
@@ -446,7 +442,7 @@ hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
                               c->si->id_len, c->B, NULL);
     pqntor_client_free(st);
     if (rc != PQNTOR_OK) {
-      set_err(err, errlen, "%s: making the onionskin: %s", p->alg, pqntor_error_class(rc));
+      cb_kit_err(err, errlen, "%s: making the onionskin: %s", p->alg, pqntor_error_class(rc));
       ERR_clear_error();
       hs_cell_free(c);
       return NULL;
@@ -493,22 +489,22 @@ int hs_cell_prepare(hs_cell *c, uint64_t n) {
   if (c->step != ST_CREATE && c->step != ST_FINISH)
     return 0;
   if (n > HS_MAX_PREPARED) {
-    set_err(c->err, sizeof c->err, "batch %llu too large: %s keeps at most %llu client states",
-            (unsigned long long)n, c->step == ST_CREATE ? "client-create" : "client-finish",
-            (unsigned long long)HS_MAX_PREPARED);
+    cb_kit_err(c->err, sizeof c->err, "batch %llu too large: %s keeps at most %llu client states",
+               (unsigned long long)n, c->step == ST_CREATE ? "client-create" : "client-finish",
+               (unsigned long long)HS_MAX_PREPARED);
     return -1;
   }
   if (c->step == ST_CREATE) { /* the states made since the last prepare */
     release(c, c->count);
     if (reserve(c, (size_t)n) != 0) {
-      set_err(c->err, sizeof c->err, "out of memory");
+      cb_kit_err(c->err, sizeof c->err, "out of memory");
       return -1;
     }
     return 0;
   }
   release(c, c->next); /* the used ones; unused ones stay ready */
   if (reserve(c, (size_t)n) != 0) {
-    set_err(c->err, sizeof c->err, "out of memory");
+    cb_kit_err(c->err, sizeof c->err, "out of memory");
     return -1;
   }
   size_t rl = c->si->reply_len;
@@ -562,8 +558,11 @@ static int run_case(hs_cell *c) {
   const ops_params *p = c->p;
   const pqntor_suite_info *si = c->si;
   int pq = si->ek_len != 0;
-  draws dc = {p->client_x, pq ? p->mlkem_seed : NULL, 32, pq ? PQNTOR_MLKEM_SEED_LEN : 0, 0};
-  draws dr = {p->relay_y, pq ? p->mlkem_m : NULL, 32, pq ? PQNTOR_MLKEM_M_LEN : 0, 0};
+  size_t n;
+  draws dc = {ext(p, "client_x_secret", &n), pq ? ext(p, "client_mlkem_seed", &n) : NULL, 32,
+              pq ? PQNTOR_MLKEM_SEED_LEN : 0, 0};
+  draws dr = {ext(p, "relay_y_secret", &n), pq ? ext(p, "mlkem_encaps_m", &n) : NULL, 32,
+              pq ? PQNTOR_MLKEM_M_LEN : 0, 0};
   pqntor_hooks hc = {draw_fn, &dc, NULL, NULL}, hr = {draw_fn, &dr, NULL, NULL};
   uint8_t *os = c->buf, *rep = os + si->onionskin_len, *keys = rep + si->reply_len;
   uint8_t *ckeys = keys + c->key_len;
@@ -586,12 +585,13 @@ static int run_case(hs_cell *c) {
     return refused(rc) ? OPS_REJECTED : r;
   }
   if (dc.off != dc.a_len + dc.b_len || dr.off != dr.a_len + dr.b_len) {
-    set_err(c->err, sizeof c->err, "the handshake drew %zu and %zu bytes, the case gives %zu, %zu",
-            dc.off, dr.off, dc.a_len + dc.b_len, dr.a_len + dr.b_len);
+    cb_kit_err(c->err, sizeof c->err,
+               "the handshake drew %zu and %zu bytes, the case gives %zu, %zu", dc.off, dr.off,
+               dc.a_len + dc.b_len, dr.a_len + dr.b_len);
     return OPS_FAIL;
   }
   if (CRYPTO_memcmp(keys, ckeys, c->key_len) != 0) {
-    set_err(c->err, sizeof c->err, "client and relay derived different keys");
+    cb_kit_err(c->err, sizeof c->err, "client and relay derived different keys");
     return OPS_FAIL;
   }
   c->out = c->buf;
@@ -601,8 +601,8 @@ static int run_case(hs_cell *c) {
 
 static int run_create(hs_cell *c) {
   if (c->count >= c->cap) {
-    set_err(c->err, sizeof c->err,
-            "client-create: more operations than ops_cell_prepare() made room for");
+    cb_kit_err(c->err, sizeof c->err,
+               "client-create: more operations than ops_cell_prepare() made room for");
     return OPS_FAIL;
   }
   size_t olen = sizeof c->onionskin;
@@ -629,9 +629,9 @@ static int run_reply(hs_cell *c) {
 
 static int run_finish(hs_cell *c) {
   if (c->next >= c->count) {
-    set_err(c->err, sizeof c->err,
-            "client-finish: no prepared client state left (more operations than "
-            "ops_cell_prepare() made)");
+    cb_kit_err(c->err, sizeof c->err,
+               "client-finish: no prepared client state left (more operations than "
+               "ops_cell_prepare() made)");
     return OPS_FAIL;
   }
   size_t i = c->next++, rl = c->si->reply_len;

@@ -19,6 +19,7 @@
  * verifies the message in one EVP_DigestSign / EVP_DigestVerify call.
  */
 #include "ops_pk.h"
+#include <cryptobench/kit.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -162,28 +163,15 @@ struct pk_cell {
   char err[256];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-#ifdef __GNUC__
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* "<what>: <first OpenSSL error>" (or "<what> failed"), and clear the queue. */
 static void ossl_err(char *err, size_t errlen, const char *what) {
   unsigned long e = ERR_get_error();
   if (e != 0) {
     char buf[200];
     ERR_error_string_n(e, buf, sizeof buf);
-    set_err(err, errlen, "%s: %s", what, buf);
+    cb_kit_err(err, errlen, "%s: %s", what, buf);
   } else {
-    set_err(err, errlen, "%s failed", what);
+    cb_kit_err(err, errlen, "%s failed", what);
   }
   ERR_clear_error();
 }
@@ -600,7 +588,7 @@ static EVP_PKEY_CTX *keygen_ctx(const pk_def *d, const uint8_t *seed, size_t see
     if (ok && seed != NULL) {
       if (seed_len != d->len) {
         EVP_PKEY_CTX_free(ctx);
-        set_err(err, errlen, "seed of %zu bytes, %s needs %zu", seed_len, d->name, d->len);
+        cb_kit_err(err, errlen, "seed of %zu bytes, %s needs %zu", seed_len, d->name, d->len);
         return NULL;
       }
       OSSL_PARAM params[2];
@@ -620,8 +608,8 @@ static EVP_PKEY_CTX *keygen_ctx(const pk_def *d, const uint8_t *seed, size_t see
   }
   if (seed != NULL && d->fam != F_MLKEM && d->fam != F_MLDSA) {
     EVP_PKEY_CTX_free(ctx);
-    set_err(err, errlen, "%sa key from a seed: only ML-KEM and ML-DSA (%s)", OPS_UNSUPPORTED,
-            d->name);
+    cb_kit_err(err, errlen, "%sa key from a seed: only ML-KEM and ML-DSA (%s)", OPS_UNSUPPORTED,
+               d->name);
     return NULL;
   }
   return ctx;
@@ -648,7 +636,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
   const pk_def *d = find_def(alg);
   *pub = *priv = NULL;
   if (d == NULL) {
-    set_err(err, errlen, "algorithm not offered: %s", alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
     return -1;
   }
   EVP_PKEY_CTX *ctx = keygen_ctx(d, NULL, 0, err, errlen);
@@ -723,7 +711,7 @@ static int sig_setup(pk_cell *c, const ops_params *p, int verify) {
   if (c->mdctx == NULL)
     return -1;
   if (p->ctx != NULL && d->fam != F_MLDSA) {
-    set_err(c->err, sizeof c->err, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
+    cb_kit_err(c->err, sizeof c->err, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
     return -1;
   }
 #if PK_OSSL3
@@ -745,7 +733,7 @@ static int sig_setup(pk_cell *c, const ops_params *p, int verify) {
 #if PK_ML
     if (p->ctx != NULL) {
       if (p->ctx_len > sizeof c->ctxstr) {
-        set_err(c->err, sizeof c->err, "context string of %zu bytes (at most 255)", p->ctx_len);
+        cb_kit_err(c->err, sizeof c->err, "context string of %zu bytes (at most 255)", p->ctx_len);
         c->refused = 1;
         return 0;
       }
@@ -865,7 +853,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->sig_len = p->sig != NULL ? p->sig_len : 0;
     c->out_cap = (size_t)key_size(c->key) + 16;
     if (sig_setup(c, p, c->op == P_VERIFY) != 0) {
-      set_err(err, errlen, "%s", c->err[0] ? c->err : "signature set-up failed");
+      cb_kit_err(err, errlen, "%s", c->err[0] ? c->err : "signature set-up failed");
       return -1;
     }
     return 0;
@@ -891,7 +879,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     }
     c->out_cap = (size_t)key_size(c->key) + 16;
     if (rsa_oaep_setup(c, c->op == P_DECRYPT) != 0) {
-      set_err(err, errlen, "RSA-OAEP set-up failed");
+      cb_kit_err(err, errlen, "RSA-OAEP set-up failed");
       return -1;
     }
     return 0;
@@ -905,7 +893,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
       return 0;
     }
     if (p->m != NULL && p->m_len != 32) {
-      set_err(c->err, sizeof c->err, "m of %zu bytes (32 needed)", p->m_len);
+      cb_kit_err(c->err, sizeof c->err, "m of %zu bytes (32 needed)", p->m_len);
       c->refused = 1;
       return 0;
     }
@@ -926,7 +914,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->out_cap = c->ct_len + KEM_KEY_LEN + 16;
     return 0;
 #else
-    set_err(err, errlen, "%s: no ML-KEM in this OpenSSL", d->name);
+    cb_kit_err(err, errlen, "%s: no ML-KEM in this OpenSSL", d->name);
     return -1;
 #endif
   }
@@ -937,7 +925,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   if (d == NULL) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   int op = -1;
@@ -945,17 +933,17 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
     if (strcmp(p->op, PKOP_NAMES[i]) == 0)
       op = i;
   if (op < 0 || !op_allowed(d->fam, (enum pkop)op)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0) {
-    set_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
-            d->name);
+    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
+               d->name);
     return NULL;
   }
   pk_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   c->def = d;
@@ -968,7 +956,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->out = malloc(c->out_cap);
   if (c->out == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     pk_cell_free(c);
     return NULL;
   }

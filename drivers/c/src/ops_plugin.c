@@ -11,9 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static cb_provider table; /* the plugin's, as far as this driver knows it (plugin_take) */
 static const cb_provider *P;
-static cb_regenerates_fn regenerates; /* optional (provider.h): big streamed decrypt/open */
-static cb_untimed_fn untimed;
 static char plugin_file[256]; /* the file name, for messages and notes */
 static char own_id[128];      /* the id the plugin serves: its `id`, else plugin:<name> */
 static const char *runtime;   /* its toolchain (cb_provider.runtime), else "unknown" */
@@ -22,7 +21,7 @@ static const char *volatile phase = "loading";
 
 /* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
  * gets this one, whose single cell is a sentinel the forwarding functions answer themselves. */
-static const cb_alg host_noop = {"noop", {"noop", NULL}, 0, 0, 0};
+static const cb_alg host_noop = {.name = "noop", .ops = {"noop", NULL}};
 static size_t plugin_algs;   /* how many algorithms the plugin's catalogue has */
 static int host_serves_noop; /* the plugin has no noop of its own */
 static char noop_storage;
@@ -176,19 +175,33 @@ int plugin_load(const char *path, char *err, size_t errlen) {
     FAIL("plugin %s: no %s symbol (not a cryptobench plugin, or built without CB_PROVIDER_EXPORT)",
          plugin_file, CB_PROVIDER_ENTRY);
   phase = CB_PROVIDER_ENTRY "()";
-  const cb_provider *t = entry();
-  if (t == NULL)
+  const void *raw = entry();
+  if (raw == NULL)
     FAIL("plugin %s: %s() returned NULL", plugin_file, CB_PROVIDER_ENTRY);
-  if (t->abi_version != CB_PROVIDER_ABI_VERSION)
-    FAIL("plugin %s: built against plugin ABI version %u, this driver speaks version %u (rebuild "
-         "it against this include/cryptobench/provider.h)",
-         plugin_file, t->abi_version, CB_PROVIDER_ABI_VERSION);
-  /* ABI version 1's table as first released, or with `runtime` appended (provider.h) */
-  if (t->struct_size != CB_PROVIDER_SIZE_V1_0 && t->struct_size != sizeof(cb_provider))
-    FAIL("plugin %s: its cb_provider is %u bytes, ABI version %u's is %zu (or %zu without "
-         "runtime; built against a modified header?)",
-         plugin_file, t->struct_size, CB_PROVIDER_ABI_VERSION, sizeof(cb_provider),
-         (size_t)CB_PROVIDER_SIZE_V1_0);
+  return plugin_take(raw, h, err, errlen);
+}
+
+/* Both versions begin with abi_version and struct_size. Version 1 goes through the shim
+ * (ops_plugin_v1.c); version 2's table is copied as far as both sides know it, so a longer table
+ * (a newer plugin's members) loads and a member this driver knows but the plugin's table lacks
+ * stays NULL. */
+int plugin_take(const void *raw, void *handle, char *err, size_t errlen) {
+  const uint32_t *head = raw;
+  if (head[0] == 1) {
+    if (plugin_v1_adapt(handle, raw, plugin_file, &table, err, errlen) != 0)
+      return -1;
+  } else if (head[0] == CB_PROVIDER_ABI_VERSION) {
+    if (head[1] < CB_PROVIDER_SIZE_V2)
+      FAIL("plugin %s: its cb_provider is %u bytes, ABI version 2's is at least %zu (built "
+           "against a modified header?)",
+           plugin_file, head[1], (size_t)CB_PROVIDER_SIZE_V2);
+    memcpy(&table, raw, head[1] < sizeof table ? head[1] : sizeof table);
+  } else {
+    FAIL("plugin %s: built against plugin ABI version %u, this driver speaks versions 1 and %u "
+         "(rebuild it against this include/cryptobench/provider.h)",
+         plugin_file, head[0], CB_PROVIDER_ABI_VERSION);
+  }
+  const cb_provider *t = &table;
   if (!name_ok(t->name))
     FAIL("plugin %s: name must be 1 to 64 characters of a-z 0-9 . _ -", plugin_file);
   const char *m = missing_member(t);
@@ -201,28 +214,28 @@ int plugin_load(const char *path, char *err, size_t errlen) {
   if (t->language != NULL && !word_ok(t->language, 15, "+#._-"))
     FAIL("plugin %s: language %s must be 1 to 15 characters of a-z 0-9 + # . _ -", plugin_file,
          quoted(t->language, q, sizeof q));
-  /* `runtime` exists only in a table that is long enough to hold it */
-  const char *rt =
-      t->struct_size >= offsetof(cb_provider, runtime) + sizeof t->runtime ? t->runtime : NULL;
-  if (rt != NULL && !text_ok(rt, 200))
+  if (t->runtime != NULL && !text_ok(t->runtime, 200))
     FAIL("plugin %s: runtime %s is not 1 to 200 bytes of printable UTF-8", plugin_file,
-         quoted(rt, q, sizeof q));
-  runtime = rt != NULL ? rt : "unknown";
+         quoted(t->runtime, q, sizeof q));
+  if (t->keypair != NULL && t->free_buf == NULL)
+    FAIL("plugin %s: it has keypair but no free_buf (keypair's buffers are the plugin's to free)",
+         plugin_file);
+  runtime = t->runtime != NULL ? t->runtime : "unknown";
   snprintf(own_id, sizeof own_id, t->id != NULL ? "%s" : "plugin:%s",
            t->id != NULL ? t->id : t->name);
+  /* big streamed decrypt/open (provider.h): both, or neither */
+  if (t->regenerates_ciphertext == NULL || t->cell_untimed_ns == NULL)
+    table.regenerates_ciphertext = NULL, table.cell_untimed_ns = NULL;
   P = t;
-  /* optional functions (provider.h, CB_REGENERATES_ENTRY): both, or neither */
-  *(void **)(&regenerates) = dlsym(h, CB_REGENERATES_ENTRY);
-  *(void **)(&untimed) = dlsym(h, CB_UNTIMED_ENTRY);
-  if (regenerates == NULL || untimed == NULL)
-    regenerates = NULL, untimed = NULL;
   return 0;
 }
 
-int ops_regenerates_ciphertext(void) { return regenerates != NULL && regenerates(); }
+int ops_regenerates_ciphertext(void) {
+  return P->regenerates_ciphertext != NULL && P->regenerates_ciphertext();
+}
 
 uint64_t ops_cell_take_untimed_ns(ops_cell *c) {
-  return untimed != NULL && c != NOOP_CELL ? untimed((cb_cell *)c) : 0;
+  return P->cell_untimed_ns != NULL && c != NOOP_CELL ? P->cell_untimed_ns((cb_cell *)c) : 0;
 }
 
 const char *plugin_id(void) { return own_id; }
@@ -237,8 +250,7 @@ int ops_init(char *err, size_t errlen) {
   if (P->init != NULL) {
     phase = "init";
     char why[300] = "";
-    int rc = P->init(why, sizeof why);
-    if (rc != 0)
+    if (P->init(why, sizeof why) != CB_OK)
       FAIL("plugin %s: init failed: %s", plugin_file, why[0] ? why : "(no message)");
   }
   /* read once, checked here: a NULL or a control character would otherwise surface in hello as
@@ -297,7 +309,7 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   static char origin[320];
   size_t n = 0;
   snprintf(origin, sizeof origin, "a plugin (%s, ABI version %u) served by the C driver",
-           plugin_file, CB_PROVIDER_ABI_VERSION);
+           plugin_file, P->abi_version);
   if (max > 0)
     notes[n++] = origin;
   if (P->notes != NULL && max > n)
@@ -311,13 +323,47 @@ const ops_alg *ops_alg_at(size_t i) {
   return host_serves_noop && i == plugin_algs ? &host_noop : NULL;
 }
 
+/* The lengths the catalogue declares (cb_alg.key_len ...), checked before the plugin sees the
+ * request: 0, or -1 with the message. */
+static int lengths_ok(const cb_alg *a, const ops_params *p, char *err, size_t errlen) {
+  int cipher = strcmp(p->op, "encrypt") == 0 || strcmp(p->op, "decrypt") == 0;
+  if (a->key_len != 0 && p->key_len != a->key_len)
+    FAIL("%s needs a %u-byte key, got %zu", p->alg, a->key_len, p->key_len);
+  if (a->iv_len != 0 && p->iv_len != a->iv_len)
+    FAIL("%s needs a %u-byte IV, got %zu", p->alg, a->iv_len, p->iv_len);
+  if (a->block != 0 && cipher && p->msg_len % a->block != 0)
+    FAIL("%s: size %zu is not a multiple of %u", p->alg, p->msg_len, a->block);
+  /* a regenerating open (period > 0) is given the plaintext pattern, no tag */
+  if (a->tag_len != 0 && strcmp(p->op, "open") == 0 && p->period == 0 && p->msg_len < a->tag_len)
+    FAIL("%s open: %zu bytes is shorter than the %u-byte tag", p->alg, p->msg_len, a->tag_len);
+  return 0;
+}
+
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (host_serves_noop && strcmp(p->alg, "noop") == 0) {
     if (strcmp(p->op, "noop") != 0)
       FAIL_NULL("not offered: noop %s", p->op);
     return NOOP_CELL;
   }
-  return (ops_cell *)P->cell_new(p, err, errlen);
+  const cb_alg *a = ops_alg_find(p->alg);
+  if (a != NULL && lengths_ok(a, p, err, errlen) != 0)
+    return NULL;
+  cb_cell *c = NULL;
+  char why[300] = "";
+  /* the protocol's words for each status (docs/protocol.md): the orchestrator reads them */
+  static const char *const said[] = {[CB_ERROR] = "",
+                                     [CB_NOT_OFFERED] = "not offered: ",
+                                     [CB_NOT_OFFERED_AT_SIZE] = "not offered at this size: ",
+                                     [CB_UNSUPPORTED] = OPS_UNSUPPORTED};
+  cb_status st = P->cell_new(p, &c, why, sizeof why);
+  if (st == CB_OK && c != NULL)
+    return (ops_cell *)c;
+  if (st == CB_OK) /* CB_OK without a cell is the plugin's bug */
+    FAIL_NULL("plugin %s: cell_new said CB_OK but gave no cell", plugin_file);
+  if (st < CB_ERROR || st > CB_UNSUPPORTED)
+    FAIL_NULL("plugin %s: cell_new returned status %d (not a cb_status): %s", plugin_file, (int)st,
+              why);
+  FAIL_NULL("%s%s", said[st], why[0] ? why : "(no message)");
 }
 int ops_cell_run(ops_cell *c) { return c == NOOP_CELL ? 0 : P->cell_run((cb_cell *)c); }
 int ops_cell_prepare(ops_cell *c, uint64_t n) {
@@ -348,9 +394,41 @@ void ops_cell_free(ops_cell *c) {
     P->cell_free((cb_cell *)c);
 }
 
+/* The plugin's buffers are copied into the driver's own and given back at once through free_buf:
+ * the driver never frees what another allocator made (a Rust or C++ plugin's). */
+static int keep_copy(uint8_t *buf, size_t len, uint8_t **out) {
+  *out = malloc(len > 0 ? len : 1);
+  if (*out != NULL && len > 0)
+    memcpy(*out, buf, len);
+  if (buf != NULL)
+    P->free_buf(buf, len);
+  return *out != NULL ? 0 : -1;
+}
+
 int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
   if (P->keypair == NULL)
     FAIL("not offered: %s has no public-key algorithms", plugin_file);
-  return P->keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
+  uint8_t *their_pub = NULL, *their_priv = NULL;
+  char why[300] = "";
+  cb_status st = P->keypair(alg, &their_pub, pub_len, &their_priv, priv_len, why, sizeof why);
+  if (st != CB_OK) {
+    if (their_pub != NULL)
+      P->free_buf(their_pub, *pub_len);
+    if (their_priv != NULL)
+      P->free_buf(their_priv, *priv_len);
+    FAIL("%s%s", st == CB_NOT_OFFERED ? "not offered: " : "", why);
+  }
+  int a = keep_copy(their_pub, *pub_len, pub), b = keep_copy(their_priv, *priv_len, priv);
+  if (a != 0 || b != 0) {
+    free(*pub), free(*priv);
+    *pub = *priv = NULL;
+    FAIL("out of memory");
+  }
+  return 0;
+}
+
+void ops_fini(void) {
+  if (P != NULL && P->fini != NULL)
+    P->fini();
 }

@@ -11,6 +11,16 @@
  * name, required members). 0, or -1 with a one-line message naming the plugin in err. */
 int plugin_load(const char *path, char *err, size_t errlen);
 
+/* Take the table a plugin's cryptobench_provider() returned (raw; handle: its dlopen handle, for
+ * version 1's optional symbols), check it and serve it. 0, or -1 with the message. */
+int plugin_take(const void *raw, void *handle, char *err, size_t errlen);
+
+/* ABI version 1's table raw as a version-2 table in *t (ops_plugin_v1.c). 0, or -1. */
+int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider *t, char *err,
+                    size_t errlen);
+
+void ops_fini(void); /* the plugin's fini, once, at a normal end */
+
 const char *plugin_id(void);       /* the provider id it serves: its own id, or plugin:<name> */
 const char *plugin_language(void); /* its language ("c" unless it says otherwise) */
 const char *plugin_runtime(void);  /* its toolchain (cb_provider.runtime), "unknown" unless said */

@@ -1,7 +1,7 @@
 /* What a module that regenerates a big streamed decrypt's ciphertext defines (ops.h,
  * "Big streamed decrypt/open with bounded memory"), the same in each: the clock it counts the
- * regeneration time with, the two ops_ functions and the plugin's two optional exports, over its
- * cell's `untimed_ns` field. Included once, by ops_openssl.c, ops_botan.cpp and ops_botan_ffi.c
+ * regeneration time with and the two ops_ functions (the plugin table's two optional members), over
+ * its cell's `untimed_ns` field. Included once, by ops_openssl.c, ops_botan.cpp and ops_botan_ffi.c
  * (inside extern "C" there). */
 #ifndef CB_OPS_REGEN_H
 #define CB_OPS_REGEN_H
@@ -18,7 +18,7 @@ static inline uint64_t ops_regen_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The optional plugin functions of include/cryptobench/provider.h (CB_REGENERATES_ENTRY). */
+/* What plugin_export.c puts in cb_provider.regenerates_ciphertext and .cell_untimed_ns. */
 #define OPS_REGEN_DEFINE_EXPORTS                                                                   \
   int ops_regenerates_ciphertext(void) { return 1; }                                               \
                                                                                                    \
@@ -26,12 +26,6 @@ static inline uint64_t ops_regen_now_ns(void) {
     uint64_t ns = c->untimed_ns;                                                                   \
     c->untimed_ns = 0;                                                                             \
     return ns;                                                                                     \
-  }                                                                                                \
-                                                                                                   \
-  CB_PROVIDER_EXPORT int cryptobench_regenerates_ciphertext(void) { return 1; }                    \
-                                                                                                   \
-  CB_PROVIDER_EXPORT uint64_t cryptobench_cell_untimed_ns(cb_cell *cell) {                         \
-    return ops_cell_take_untimed_ns((ops_cell *)cell);                                             \
   }
 
 #endif

@@ -16,6 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ops.h"
+#include <cryptobench/kit.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@
 #include <sodium.h>
 
 enum kind { K_NOOP, K_HASH, K_MAC, K_CIPHER, K_AEAD, K_SIG, K_KEX };
+/* each kind's operations are the kit's (include/cryptobench/kit.h) */
+static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP, CB_KIT_HASH, CB_KIT_MAC, CB_KIT_CIPHER,
+                                            CB_KIT_AEAD, CB_KIT_SIG,  CB_KIT_KEX};
 enum alg {
   A_NOOP,
   A_SHA256,
@@ -121,18 +125,11 @@ struct ops_cell {
   char err[256];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* ---- identity and catalogue ---- */
 
 int ops_init(char *err, size_t errlen) {
   if (sodium_init() < 0) {
-    set_err(err, errlen, "sodium_init() failed");
+    cb_kit_err(err, errlen, "sodium_init() failed");
     return -1;
   }
   aesgcm_available = crypto_aead_aes256gcm_is_available();
@@ -144,36 +141,7 @@ int ops_init(char *err, size_t errlen) {
     ops_alg *a = &catalogue[catalogue_len];
     memset(a, 0, sizeof *a);
     a->name = d->name;
-    switch (d->kind) {
-    case K_NOOP:
-      a->ops[0] = "noop";
-      break;
-    case K_HASH:
-      a->ops[0] = "hash";
-      break;
-    case K_MAC:
-      a->ops[0] = "mac";
-      break;
-    case K_CIPHER:
-      a->ops[0] = "encrypt";
-      a->ops[1] = "decrypt";
-      break;
-    case K_AEAD:
-      a->ops[0] = "seal";
-      a->ops[1] = "open";
-      break;
-    case K_SIG:
-      a->ops[0] = "keygen";
-      a->ops[1] = "sign";
-      a->ops[2] = "verify";
-      a->pk = 1;
-      break;
-    case K_KEX:
-      a->ops[0] = "keygen";
-      a->ops[1] = "derive";
-      a->pk = 1;
-      break;
-    }
+    cb_kit_ops_of(KIT_KIND[d->kind], a);
     a->stream = d->stream;
     catalogue_def[catalogue_len++] = d;
   }
@@ -281,7 +249,8 @@ static void prepare_pk(ops_cell *c, const ops_params *p) {
     return;
   if (c->def->alg == A_ED25519 && c->op == OP_SIGN) {
     if (p->priv == NULL || p->priv_len != crypto_sign_SEEDBYTES) {
-      set_err(c->err, sizeof c->err, "Ed25519 private key of %zu bytes (32 needed)", p->priv_len);
+      cb_kit_err(c->err, sizeof c->err, "Ed25519 private key of %zu bytes (32 needed)",
+                 p->priv_len);
       c->refused = 1;
       return;
     }
@@ -290,12 +259,12 @@ static void prepare_pk(ops_cell *c, const ops_params *p) {
     return;
   }
   if (c->op == OP_DERIVE && (p->priv == NULL || p->priv_len != crypto_scalarmult_SCALARBYTES)) {
-    set_err(c->err, sizeof c->err, "X25519 private key of %zu bytes (32 needed)", p->priv_len);
+    cb_kit_err(c->err, sizeof c->err, "X25519 private key of %zu bytes (32 needed)", p->priv_len);
     c->refused = 1;
     return;
   }
   if (p->pub == NULL || p->pub_len != crypto_sign_PUBLICKEYBYTES) {
-    set_err(c->err, sizeof c->err, "public key of %zu bytes (32 needed)", p->pub_len);
+    cb_kit_err(c->err, sizeof c->err, "public key of %zu bytes (32 needed)", p->pub_len);
     c->refused = 1;
     return;
   }
@@ -327,8 +296,8 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   case K_SIG:
   case K_KEX:
     if (p->seed != NULL || p->ctx != NULL) { /* keys from seeds, context strings: ML-* only */
-      set_err(err, errlen, "%s%s for %s", OPS_UNSUPPORTED,
-              p->seed != NULL ? "a key from a seed" : "a context string", d->name);
+      cb_kit_err(err, errlen, "%s%s for %s", OPS_UNSUPPORTED,
+                 p->seed != NULL ? "a key from a seed" : "a context string", d->name);
       return -1;
     }
     prepare_pk(c, p);
@@ -347,13 +316,13 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     break;
   }
   if (p->key == NULL || p->key_len != d->key_len) {
-    set_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
-            d->key_len);
+    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
+               d->key_len);
     return -1;
   }
   if (p->iv == NULL || p->iv_len != d->iv_len) {
-    set_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu (libsodium)",
-            d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
+    cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu (libsodium)",
+               d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
     return -1;
   }
   memcpy(c->key, p->key, d->key_len);
@@ -362,17 +331,18 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->counter = p->counter;
     /* the 32-bit block counter must not wrap (libsodium aborts on that misuse) */
     if ((uint64_t)c->in_len / 64 + (c->in_len % 64 != 0) > ((uint64_t)1 << 32) - c->counter) {
-      set_err(err, errlen,
-              "not offered at this size: %zu bytes from block %u overflow ChaCha20's 32-bit "
-              "counter",
-              c->in_len, c->counter);
+      cb_kit_err(err, errlen,
+                 "not offered at this size: %zu bytes from block %u overflow ChaCha20's 32-bit "
+                 "counter",
+                 c->in_len, c->counter);
       return -1;
     }
     if (c->streaming && c->step < c->in_len && c->step % 64 != 0) {
-      set_err(err, errlen,
-              "not offered: crypto_stream_chacha20_ietf_xor_ic continues a stream only at 64-byte "
-              "block boundaries; chunk %zu is not a multiple of 64",
-              c->step);
+      cb_kit_err(
+          err, errlen,
+          "not offered: crypto_stream_chacha20_ietf_xor_ic continues a stream only at 64-byte "
+          "block boundaries; chunk %zu is not a multiple of 64",
+          c->step);
       return -1;
     }
     c->out_cap = c->streaming ? c->step : c->in_len;
@@ -380,14 +350,14 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   }
   /* AEAD */
   if (c->in_len > aead_max(d->alg)) {
-    set_err(err, errlen, "not offered at this size: %s takes at most %zu bytes", d->name,
-            aead_max(d->alg));
+    cb_kit_err(err, errlen, "not offered at this size: %s takes at most %zu bytes", d->name,
+               aead_max(d->alg));
     return -1;
   }
   if (d->alg == A_AES256GCM) {
     c->gcm = aligned_alloc(16, (sizeof *c->gcm + 15) / 16 * 16);
     if (c->gcm == NULL) {
-      set_err(err, errlen, "out of memory");
+      cb_kit_err(err, errlen, "out of memory");
       return -1;
     }
     crypto_aead_aes256gcm_beforenm(c->gcm, c->key);
@@ -399,28 +369,28 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
 ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = ops_alg_index(p->alg);
   if (idx == (size_t)-1) {
-    set_err(err, errlen, "algorithm not offered: %s", p->alg);
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
   }
   const alg_def *d = catalogue_def[idx];
   enum op op;
   if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
-    set_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
   if (p->chunk > 0 && !d->stream) {
-    set_err(err, errlen, "not offered: %s is one-shot in libsodium (chunk must be 0)", d->name);
+    cb_kit_err(err, errlen, "not offered: %s is one-shot in libsodium (chunk must be 0)", d->name);
     return NULL;
   }
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    set_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     return NULL;
   }
   /* 64: crypto_generichash_state's alignment; aligned_alloc wants a multiple of it */
   size_t sz = (sizeof(ops_cell) + 63) / 64 * 64;
   ops_cell *c = aligned_alloc(64, sz);
   if (c == NULL) {
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return NULL;
   }
   memset(c, 0, sz);
@@ -434,7 +404,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->streaming = p->chunk > 0;
   if (op == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
-      set_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
       ops_cell_free(c);
       return NULL;
     }
@@ -447,7 +417,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (c->out == NULL) {
-    set_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+    cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
     ops_cell_free(c);
     return NULL;
   }
@@ -552,7 +522,7 @@ static int run_aead(ops_cell *c) {
       break;
     }
     if (rc != 0) {
-      set_err(c->err, sizeof c->err, "%s encrypt failed", c->def->name);
+      cb_kit_err(c->err, sizeof c->err, "%s encrypt failed", c->def->name);
       return OPS_FAIL;
     }
   } else {
@@ -601,7 +571,7 @@ static int run_pk(ops_cell *c) {
   case OP_VERIFY:
     if (c->sig_len != crypto_sign_BYTES ||
         crypto_sign_verify_detached(c->sig, c->in, c->in_len, c->pk) != 0) {
-      set_err(c->err, sizeof c->err, "the signature does not verify");
+      cb_kit_err(c->err, sizeof c->err, "the signature does not verify");
       return OPS_REJECTED;
     }
     c->out[0] = 1;
@@ -609,7 +579,7 @@ static int run_pk(ops_cell *c) {
     break;
   case OP_DERIVE:
     if (crypto_scalarmult(c->out, c->sk, c->pk) != 0) {
-      set_err(c->err, sizeof c->err, "crypto_scalarmult refused the peer key (all-zero result)");
+      cb_kit_err(c->err, sizeof c->err, "crypto_scalarmult refused the peer key (all-zero result)");
       return OPS_REJECTED;
     }
     c->out_len = crypto_scalarmult_BYTES;
@@ -625,7 +595,7 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
   size_t idx = ops_alg_index(alg);
   *pub = *priv = NULL;
   if (idx == (size_t)-1 || !catalogue[idx].pk) {
-    set_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+    cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
     return -1;
   }
   *pub = malloc(32);
@@ -634,7 +604,7 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
     free(*pub);
     free(*priv);
     *pub = *priv = NULL;
-    set_err(err, errlen, "out of memory");
+    cb_kit_err(err, errlen, "out of memory");
     return -1;
   }
   if (catalogue_def[idx]->alg == A_ED25519) {

@@ -143,7 +143,8 @@ int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, c
       req_hex_opt(cs, "ctx", ctx, &ctx_len, err, errlen) != 0 ||
       req_bool(cs, "deterministic", &deterministic, err, errlen) != 0)
     goto fail;
-  out->p = (ops_params){.alg = alg,
+  out->p = (ops_params){.struct_size = sizeof(ops_params),
+                        .alg = alg,
                         .op = op,
                         .key = *key,
                         .key_len = key_len,
@@ -168,18 +169,12 @@ int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, c
                         .ctx_len = ctx_len,
                         .deterministic = deterministic,
                         .out_len = (size_t)(hs_key_len != 0 ? hs_key_len : out_len),
-                        .relay_id = v3[3],
-                        .relay_id_len = v3_len[3],
-                        .relay_b = v3[4],
-                        .relay_b_len = v3_len[4],
-                        .client_x = v3[5],
-                        .client_x_len = v3_len[5],
-                        .relay_y = v3[6],
-                        .relay_y_len = v3_len[6],
-                        .mlkem_seed = v3[7],
-                        .mlkem_seed_len = v3_len[7],
-                        .mlkem_m = v3[8],
-                        .mlkem_m_len = v3_len[8]};
+                        .ext = out->ext};
+  /* the handshake case's secrets travel as extensions, under their protocol names */
+  size_t n_ext = 0;
+  for (size_t i = 3; i < V3_N; i++)
+    if (v3[i] != NULL)
+      out->ext[n_ext++] = (cb_ext){v3_names[i], v3[i], v3_len[i]};
   if (v3[0] != NULL) /* HKDF: IKM = msg, salt = key, info = iv */
     out->p.msg = v3[0], out->p.msg_len = v3_len[0];
   if (v3[1] != NULL)

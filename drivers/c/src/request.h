@@ -29,6 +29,7 @@ int req_bool(json_t *obj, const char *name, int *out, char *err, size_t errlen);
 typedef struct req_case {
   ops_params p;
   uint8_t *owned[REQ_CASE_BUFFERS];
+  cb_ext ext[7]; /* p.ext: the handshake secrets present, then the end mark (key NULL) */
 } req_case;
 
 /* Parse case object cs of algorithm alg; op is the case's own "op" field when op is NULL. 0, or

@@ -13,12 +13,30 @@ static const oneshot_alg *def_named(const char *name) {
   return NULL;
 }
 
-const cb_alg *oneshot_alg_at(size_t i) { return i < oneshot_nalgs ? &oneshot_algs[i].alg : NULL; }
+/* The catalogue with the lengths each entry requires declared (cb_alg.key_len ...): the driver
+ * checks them before a cell is made, so cell_new does not. Made at the first call, after init. */
+const cb_alg *oneshot_alg_at(size_t i) {
+  static cb_alg *algs;
+  if (algs == NULL && (algs = calloc(oneshot_nalgs + 1, sizeof *algs)) != NULL)
+    for (size_t k = 0; k < oneshot_nalgs; k++) {
+      const oneshot_alg *d = &oneshot_algs[k];
+      cb_alg *a = &algs[k];
+      *a = d->alg;
+      a->key_len = (uint32_t)d->key_len;
+      a->iv_len = (uint32_t)d->iv_len;
+      a->block = (uint32_t)d->block;
+      a->tag_len = strcmp(a->ops[0], "seal") == 0 ? CB_TAG_LEN : 0;
+      a->out_len = strcmp(a->ops[0], "hash") == 0 || strcmp(a->ops[0], "mac") == 0
+                       ? (uint32_t)d->out_len
+                       : 0;
+    }
+  return algs != NULL && i < oneshot_nalgs ? &algs[i] : NULL;
+}
 
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(c->err, sizeof c->err, fmt, ap);
+  cb_kit_verr(c->err, sizeof c->err, fmt, ap);
   va_end(ap);
   return CB_FAIL;
 }
@@ -30,32 +48,20 @@ int oneshot_ctx(oneshot_cell *c, size_t size) {
 
 void oneshot_free_ctx(oneshot_cell *c) { free(c->ctx); }
 
-#define REFUSE(...)                                                                                \
-  do {                                                                                             \
-    snprintf(err, errlen, __VA_ARGS__);                                                            \
-    return NULL;                                                                                   \
-  } while (0)
-
-cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
+cb_status oneshot_cell_new(const cb_params *p, cb_cell **cell, char *err, size_t errlen) {
   const oneshot_alg *d = def_named(p->alg);
   if (d == NULL)
-    REFUSE("not offered: %s", p->alg);
+    return cb_kit_refuse(err, errlen, CB_NOT_OFFERED, "%s", p->alg);
   size_t op = 0;
   while (d->alg.ops[op] != NULL && strcmp(d->alg.ops[op], p->op) != 0)
     op++;
   if (d->alg.ops[op] == NULL)
-    REFUSE("not offered: %s %s", p->alg, p->op);
+    return cb_kit_refuse(err, errlen, CB_NOT_OFFERED, "%s %s", p->alg, p->op);
   if (p->chunk > 0)
-    REFUSE("not offered: streaming (chunk %zu) of %s", p->chunk, p->alg);
-  if (d->key_len && p->key_len != d->key_len)
-    REFUSE("%s needs a %zu-byte key, got %zu", p->alg, d->key_len, p->key_len);
-  if (d->iv_len && p->iv_len != d->iv_len)
-    REFUSE("%s needs a %zu-byte IV, got %zu", p->alg, d->iv_len, p->iv_len);
-  if (d->block && p->msg_len % d->block != 0)
-    REFUSE("%s: size %zu is not a multiple of %zu", p->alg, p->msg_len, d->block);
+    return cb_kit_refuse(err, errlen, CB_NOT_OFFERED, "streaming (chunk %zu) of %s", p->chunk,
+                         p->alg);
+  /* key, IV, block and an open shorter than its tag: the driver has refused those already */
   int open = strcmp(p->op, "open") == 0, seal = strcmp(p->op, "seal") == 0;
-  if (open && p->msg_len < CB_TAG_LEN)
-    REFUSE("%s open: %zu bytes is shorter than the tag", p->alg, p->msg_len);
   int kdf = !d->alg.pk && strcmp(p->op, "derive") == 0; /* HKDF: the case's size, else 72 */
   size_t out_len = kdf                                         ? (p->out_len ? p->out_len : 72)
                    : d->alg.pk && strcmp(p->op, "verify") == 0 ? 1
@@ -66,18 +72,19 @@ cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen) {
   oneshot_cell *c = calloc(1, sizeof *c);
   if (c == NULL || (c->out = malloc(out_len ? out_len : 1)) == NULL) {
     free(c);
-    REFUSE("out of memory");
+    return cb_kit_refuse(err, errlen, CB_ERROR, "out of memory");
   }
   c->def = d;
   c->op = op;
   c->p = *p;
   c->out_len = out_len;
   if (d->setup != NULL && d->setup(c) != 0) {
-    snprintf(err, errlen, "%s", c->err[0] ? c->err : "key set-up failed");
+    cb_kit_err(err, errlen, "%s", c->err[0] ? c->err : "key set-up failed");
     oneshot_cell_free((cb_cell *)c);
-    return NULL;
+    return CB_ERROR;
   }
-  return (cb_cell *)c;
+  *cell = (cb_cell *)c;
+  return CB_OK;
 }
 
 int oneshot_cell_run(cb_cell *cell) {
@@ -102,20 +109,23 @@ int oneshot_alloc(uint8_t **buf, size_t *len, size_t n) {
   return *buf != NULL ? 0 : -1;
 }
 
-int oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
-                    size_t *priv_len, char *err, size_t errlen) {
+cb_status oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                          size_t *priv_len, char *err, size_t errlen) {
   const oneshot_alg *d = def_named(alg);
-  if (d == NULL || d->keypair == NULL) {
-    snprintf(err, errlen, "not offered: keypair %s", alg);
-    return -1;
-  }
+  if (d == NULL || d->keypair == NULL)
+    return cb_kit_refuse(err, errlen, CB_NOT_OFFERED, "keypair %s", alg);
   *pub = *priv = NULL;
   if (d->keypair(pub, pub_len, priv, priv_len, err, errlen) == 0)
-    return 0;
+    return CB_OK;
   free(*pub);
   free(*priv);
   *pub = *priv = NULL;
-  return -1;
+  return CB_ERROR;
+}
+
+void oneshot_free_buf(uint8_t *buf, size_t len) {
+  (void)len;
+  free(buf);
 }
 
 void oneshot_cell_free(cb_cell *cell) {

@@ -5,13 +5,15 @@
  *
  * A plugin using it defines its catalogue as an array oneshot_algs[] of
  * oneshot_nalgs entries; each entry says the lengths the protocol requires (the
- * helper refuses others in one line) and gives one function per operation,
+ * helper declares them in the cb_alg it gives the driver, which refuses others in
+ * one line before a cell is made) and gives one function per operation,
  * which performs exactly that operation on c->p into c->out. The helper answers
  * alg_at, cell_new, cell_run, cell_output, cell_error and cell_free;
  * ONESHOT_TABLE fills the rest of the table (`noop` is the driver's own). */
 #ifndef CB_ONESHOT_H
 #define CB_ONESHOT_H
 
+#include <cryptobench/kit.h>
 #include <cryptobench/provider.h>
 
 #ifdef __cplusplus
@@ -125,13 +127,14 @@ int oneshot_ctx(oneshot_cell *c, size_t size);
 void oneshot_free_ctx(oneshot_cell *c);
 
 const cb_alg *oneshot_alg_at(size_t i);
-cb_cell *oneshot_cell_new(const cb_params *p, char *err, size_t errlen);
+cb_status oneshot_cell_new(const cb_params *p, cb_cell **cell, char *err, size_t errlen);
 int oneshot_cell_run(cb_cell *c);
 const uint8_t *oneshot_cell_output(const cb_cell *c, size_t *len);
 const char *oneshot_cell_error(const cb_cell *c);
 void oneshot_cell_free(cb_cell *c);
-int oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
-                    size_t *priv_len, char *err, size_t errlen);
+cb_status oneshot_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
+                          size_t *priv_len, char *err, size_t errlen);
+void oneshot_free_buf(uint8_t *buf, size_t len); /* what oneshot_alloc made */
 
 /* For keypair functions: a buffer of n bytes (malloc) and its length, or -1 when out of memory. */
 int oneshot_alloc(uint8_t **buf, size_t *len, size_t n);
@@ -140,10 +143,10 @@ int oneshot_alloc(uint8_t **buf, size_t *len, size_t n);
  * init (or NULL), library_name, library_version. */
 #define ONESHOT_TABLE(NAME, ID, LANGUAGE, INIT, LIBRARY_NAME, LIBRARY_VERSION)                     \
   {                                                                                                \
-    CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, NULL, INIT, LIBRARY_NAME,    \
-        LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new, oneshot_cell_run, NULL,           \
-        oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free, oneshot_keypair,         \
-        CB_COMPILER                                                                                \
+    CB_PROVIDER_ABI_VERSION, sizeof(cb_provider), NAME, ID, LANGUAGE, CB_COMPILER, NULL, INIT,     \
+        NULL, LIBRARY_NAME, LIBRARY_VERSION, NULL, oneshot_alg_at, oneshot_cell_new,               \
+        oneshot_cell_run, NULL, oneshot_cell_output, NULL, oneshot_cell_error, oneshot_cell_free,  \
+        oneshot_keypair, oneshot_free_buf, NULL, NULL                                              \
   }
 
 #ifdef __cplusplus

@@ -17,14 +17,14 @@
       return oneshot_fail(c, "%s: %s", #call, gcry_strerror(e_));                                  \
   } while (0)
 
-static int init(char *err, size_t errlen) {
+static cb_status init(char *err, size_t errlen) {
   if (gcry_check_version(GCRYPT_VERSION) == NULL) {
     snprintf(err, errlen, "libgcrypt is older than the %s its headers say", GCRYPT_VERSION);
-    return -1;
+    return CB_ERROR;
   }
   gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
   gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
-  return 0;
+  return CB_OK;
 }
 
 static int hash(oneshot_cell *c) {

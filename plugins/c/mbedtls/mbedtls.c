@@ -213,14 +213,14 @@ static void chapo_cleanup(oneshot_cell *c) {
 static mbedtls_entropy_context entropy;
 static mbedtls_ctr_drbg_context drbg;
 
-static int init(char *err, size_t errlen) {
+static cb_status init(char *err, size_t errlen) {
   mbedtls_entropy_init(&entropy);
   mbedtls_ctr_drbg_init(&drbg);
   int r = mbedtls_ctr_drbg_seed(&drbg, mbedtls_entropy_func, &entropy,
                                 (const unsigned char *)"cryptobench", 11);
   if (r != 0)
     snprintf(err, errlen, "mbedtls_ctr_drbg_seed: -0x%04x", (unsigned)-r);
-  return r == 0 ? 0 : -1;
+  return r == 0 ? CB_OK : CB_ERROR;
 }
 
 /* a cell's key material: the private key (d, with its group) and the public key (Q) */

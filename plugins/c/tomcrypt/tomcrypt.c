@@ -23,17 +23,17 @@ static const struct ltc_hash_descriptor *const HASHES[] = {
 };
 static int aes;
 
-static int init(char *err, size_t errlen) {
+static cb_status init(char *err, size_t errlen) {
   for (size_t i = 0; i < sizeof HASHES / sizeof HASHES[0]; i++)
     if (register_hash(HASHES[i]) == -1) {
       snprintf(err, errlen, "register_hash(%s) failed", HASHES[i]->name);
-      return -1;
+      return CB_ERROR;
     }
   if ((aes = register_cipher(&aes_desc)) == -1) {
     snprintf(err, errlen, "register_cipher(aes) failed");
-    return -1;
+    return CB_ERROR;
   }
-  return 0;
+  return CB_OK;
 }
 
 static int hash(oneshot_cell *c) {

@@ -337,11 +337,11 @@ static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t
 
 static WC_RNG rng; /* signing, ECDH blinding (ECC_TIMING_RESISTANT) and key pairs */
 
-static int init(char *err, size_t errlen) {
+static cb_status init(char *err, size_t errlen) {
   int r = wc_InitRng(&rng);
   if (r != 0)
     snprintf(err, errlen, "wc_InitRng: %s", wc_GetErrorString(r));
-  return r == 0 ? 0 : -1;
+  return r == 0 ? CB_OK : CB_ERROR;
 }
 
 typedef struct ec_state {

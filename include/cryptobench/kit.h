@@ -1,0 +1,106 @@
+/* The C cell kit: what every C provider module (drivers/c/src, ops_<library>) and plugin
+ * (plugins/c, a user's) would otherwise write again. Header-only and not part of the ABI
+ * (<cryptobench/provider.h> is): a plugin may ignore it.
+ *
+ *  - one error setter (cb_kit_err) and its status-returning form (cb_kit_refuse);
+ *  - reading a version-1 style message prefix as a status (cb_kit_status_of_text);
+ *  - the operations of each kind of algorithm (cb_kit_ops_of), the kind -> operations switch. */
+#ifndef CRYPTOBENCH_KIT_H
+#define CRYPTOBENCH_KIT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cryptobench/provider.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define CB_KIT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CB_KIT_PRINTF(f, a)
+#endif
+
+/* A one-line message into err (errlen bytes, always terminated): the one error setter. */
+static inline void cb_kit_verr(char *err, size_t errlen, const char *fmt, va_list ap) {
+  vsnprintf(err, errlen, fmt, ap);
+}
+
+static inline void cb_kit_err(char *err, size_t errlen, const char *fmt, ...) CB_KIT_PRINTF(3, 4);
+static inline void cb_kit_err(char *err, size_t errlen, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cb_kit_verr(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* The same, returning status st: `return cb_kit_refuse(err, errlen, CB_NOT_OFFERED, ...);` */
+static inline cb_status cb_kit_refuse(char *err, size_t errlen, cb_status st, const char *fmt, ...)
+    CB_KIT_PRINTF(4, 5);
+static inline cb_status cb_kit_refuse(char *err, size_t errlen, cb_status st, const char *fmt,
+                                      ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cb_kit_verr(err, errlen, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* The status a message in version 1's words stands for ("not offered: ...", "not offered at this
+ * size: ...", "unsupported: ...", anything else CB_ERROR); the prefix is removed from msg. */
+static inline cb_status cb_kit_status_of_text(char *msg) {
+  static const struct {
+    const char *prefix;
+    cb_status st;
+  } words[] = {{"not offered at this size:", CB_NOT_OFFERED_AT_SIZE},
+               {"not offered:", CB_NOT_OFFERED},
+               {"unsupported:", CB_UNSUPPORTED}};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    size_t n = strlen(words[i].prefix);
+    if (strncmp(msg, words[i].prefix, n) == 0) {
+      n += msg[n] == ' ';
+      memmove(msg, msg + n, strlen(msg + n) + 1);
+      return words[i].st;
+    }
+  }
+  return CB_ERROR;
+}
+
+/* The kinds of algorithm a module's table sorts its catalogue into, and their operations. */
+enum cb_kit_kind {
+  CB_KIT_NOOP,
+  CB_KIT_HASH,
+  CB_KIT_MAC,
+  CB_KIT_CIPHER, /* encrypt, decrypt */
+  CB_KIT_AEAD,   /* seal, open */
+  CB_KIT_SIG,    /* keygen, sign, verify (public-key) */
+  CB_KIT_KEX,    /* keygen, derive (public-key) */
+  CB_KIT_KEM,    /* keygen, encaps, decaps (public-key) */
+  CB_KIT_PKE,    /* keygen, encrypt, decrypt (public-key: RSA-OAEP) */
+};
+
+/* Fill a's operations (and pk) for kind k; name, stream and lengths are the caller's. */
+static inline void cb_kit_ops_of(enum cb_kit_kind k, cb_alg *a) {
+  static const char *const ops[][CB_MAX_OPS] = {{"noop"},
+                                                {"hash"},
+                                                {"mac"},
+                                                {"encrypt", "decrypt"},
+                                                {"seal", "open"},
+                                                {"keygen", "sign", "verify"},
+                                                {"keygen", "derive"},
+                                                {"keygen", "encaps", "decaps"},
+                                                {"keygen", "encrypt", "decrypt"}};
+  memset(a->ops, 0, sizeof a->ops);
+  for (size_t i = 0; i < CB_MAX_OPS && ops[k][i] != NULL; i++)
+    a->ops[i] = ops[k][i];
+  a->pk = k >= CB_KIT_SIG;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
