@@ -70,6 +70,9 @@ def test_a_providers_file_entry_can_serve_another_build_of_a_provider(tmp_path):
     assert re.search(r"sha256\s*│\s*✓", served.stdout) and "old-go:stdlib" in served.stdout, served.stdout
     refused = run_cli(*args, "--providers-file", _providers_file(tmp_path, None))
     said = refused.stdout + refused.stderr
+    assert refused.returncode == 1 and refused.stderr.strip().splitlines()[-1] == (
+        "cryptobench: verify: 1 provider(s) could not start (old-go:stdlib): exit 1"
+    ), said
     assert 'unknown provider "old-go:stdlib"' in said and not re.search(r"sha256\s*│\s*✓", refused.stdout), said
 
 

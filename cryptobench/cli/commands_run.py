@@ -148,6 +148,11 @@ def cmd_verify(args) -> int:
     exporters.print_stdout(exporters.VERIFY, "terminal", verification, color=sys.stdout.isatty())
     exporters.write_requested(exporters.VERIFY, verification, args)
     print(store.stored_line(run_id), file=sys.stderr)
+    unstarted = [p for p in providers if p not in run.providers]  # a driver that never said hello
+    if unstarted:  # named by the user or the suite: refused in the last line, never an empty pass
+        print(f"cryptobench: verify: {len(unstarted)} provider(s) could not start ({', '.join(unstarted)}): exit 1",
+              file=sys.stderr)  # fmt: skip
+        return 1
     return 1 if conf_report.failed(verifs) else 0
 
 
