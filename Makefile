@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make run    set up (packages, Python env, drivers) and run the default suite -> ./cryptobench.db
 #   make test   set up, lint everything, run every driver's native tests and the orchestrator's tests
-#               (these three at once, then the tests that judge measured speeds alone)
+#               (these at once, then the tests that judge measured speeds alone)
+# docs/testing.md: how the loop is organised, how to run one part, what is cached and how to force it.
 PY := .venv/bin/python
 CB := .venv/bin/cryptobench
 
@@ -10,41 +11,88 @@ CB := .venv/bin/cryptobench
 run: setup
 	$(CB) run $(ARGS)
 
-# lint, native tests and pytest's workers mostly wait on processes: run at once, they share the cores;
-# their output comes whole, each part when it ends
+# pytest's workers, the native suites and the linters mostly wait on processes: run at once, they share
+# both cores (pytest-parallel first: it is the longest). Output comes whole, each part when it ends.
+TEST_JOBS ?= 3
 test: setup
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint native-test pytest-parallel
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target pytest-parallel native-test lint
 	$(MAKE) --no-print-directory pytest-timing
 
 setup:
 	./scripts/setup.sh
 
+# ---- cached parts -------------------------------------------------------------------------------
+# A native suite or linter whose inputs (files under each --in, tool versions) are the same as at its
+# last green run is skipped with one line (scripts/cached-run, keys under ~/.cache/cryptobench/
+# test-runs). FORCE=1 runs everything: `make test FORCE=1`, `make native-test-go FORCE=1`.
+CACHED := python3 scripts/cached-run
+CBCACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cryptobench
+export FORCE
+# what every driver's vector tests read (exported by setup from cryptobench/vectors)
+CASES := --in build/cases
+CC_TOOLS := --tool 'gcc --version' --tool 'g++ --version' --tool 'clang-format --version'
+DEB_LIBS := --tool 'dpkg-query -W libssl-dev libjansson-dev libsodium-dev libbotan-2-dev'
+GO_TOOLS := --tool 'go version' --tool 'go env GOFLAGS GOARCH GOAMD64 CGO_ENABLED'
+RUST_TOOLS := --tool 'rustc -vV' --tool 'cargo -V' --tool 'cargo clippy -V'
+NODE_TOOLS := --tool 'node --version'
+JAVA_TOOLS := --tool 'java -version' --tool 'mvn -v'
+VENV_TOOLS := --tool '$(PY) -c "import importlib.metadata as m, sys; print(sys.version, sorted((d.metadata[\"Name\"], d.version) for d in m.distributions()))"'
+
+# one target per driver, so make -j schedules them side by side
+NATIVE := c go python js browser rust java pqntor
+.PHONY: $(addprefix native-test-,$(NATIVE))
+native-test: $(addprefix native-test-,$(NATIVE))
+
+native-test-c:
+	@$(CACHED) native-c --in drivers/c --in include --in protocols/pqntor/c $(CASES) --in $(CBCACHE)/liboqs \
+	  $(CC_TOOLS) $(DEB_LIBS) --tool 'python3 --version' -- $(MAKE) -C drivers/c test
+native-test-go:
+	@$(CACHED) native-go --in drivers/go $(CASES) $(GO_TOOLS) -- sh -c 'cd drivers/go && go test ./...'
+native-test-python:
+	@$(CACHED) native-python --in drivers/python $(CASES) $(VENV_TOOLS) -- $(PY) -m pytest -q drivers/python/tests
+native-test-js:
+	@$(CACHED) native-js --in drivers/js $(CASES) $(NODE_TOOLS) -- sh -c 'cd drivers/js && npm test --silent'
+native-test-browser:
+	@$(CACHED) native-browser --in drivers/browser --in drivers/js $(CASES) $(NODE_TOOLS) \
+	  --tool 'chromium --version' -- sh -c 'cd drivers/browser && npm test --silent'
+native-test-rust:
+	@$(CACHED) native-rust --in drivers/rust $(CASES) $(RUST_TOOLS) \
+	  -- sh -c 'cd drivers/rust && cargo test --quiet --release --locked'
+native-test-java:
+	@$(CACHED) native-java --in drivers/java $(CASES) $(JAVA_TOOLS) -- sh -c 'cd drivers/java && mvn -B -q test'
+native-test-pqntor:
+	@$(CACHED) native-pqntor --in protocols/pqntor --in $(CBCACHE)/openssl/3.6.3 $(CC_TOOLS) $(GO_TOOLS) \
+	  --tool 'python3 --version' -- $(MAKE) -C protocols/pqntor test
+
 # the bench/ scripts are Python without a .py suffix: name them, or ruff skips them
 BENCH_PY = $(shell grep -l '^\#!/usr/bin/env python3' bench/* 2>/dev/null) bench/peerlib.py
+PY_LINTED = cryptobench tests drivers/python plugins scripts/cached-run $(BENCH_PY)
 
-lint:
-	$(PY) -m ruff check cryptobench tests drivers/python plugins $(BENCH_PY)
-	$(PY) -m ruff format --check cryptobench tests drivers/python plugins $(BENCH_PY)
-	$(MAKE) -C drivers/c lint
-	$(MAKE) -C plugins/c lint
-	cd drivers/go && test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
-	cd drivers/go && go vet ./...
-	cd drivers/js && npm run --silent lint
-	cd drivers/browser && npm run --silent lint
-	cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings
-	cd bench/criterion-rust && cargo fmt --check
-	cd drivers/java && mvn -B -q spotless:check
-	$(MAKE) -C protocols/pqntor lint
+LINTERS := python c go js browser rust java pqntor
+.PHONY: $(addprefix lint-,$(LINTERS))
+lint: $(addprefix lint-,$(LINTERS))
 
-native-test:
-	$(MAKE) -C drivers/c test
-	cd drivers/go && go test ./...
-	$(PY) -m pytest -q drivers/python/tests
-	cd drivers/js && npm test --silent
-	cd drivers/browser && npm test --silent
-	cd drivers/rust && cargo test --quiet --release --locked
-	cd drivers/java && mvn -B -q test
-	$(MAKE) -C protocols/pqntor test
+lint-python:  # ruff is quick and its inputs change all the time: not cached
+	$(PY) -m ruff check $(PY_LINTED)
+	$(PY) -m ruff format --check $(PY_LINTED)
+lint-c:
+	@$(CACHED) lint-c --in drivers/c --in plugins/c --in include $(CC_TOOLS) \
+	  -- sh -c '$(MAKE) -C drivers/c lint && $(MAKE) -C plugins/c lint'
+lint-go:
+	@$(CACHED) lint-go --in drivers/go $(GO_TOOLS) -- sh -c 'cd drivers/go && \
+	  { test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }; } && go vet ./...'
+lint-js:
+	@$(CACHED) lint-js --in drivers/js $(NODE_TOOLS) -- sh -c 'cd drivers/js && npm run --silent lint'
+lint-browser:
+	@$(CACHED) lint-browser --in drivers/browser $(NODE_TOOLS) -- sh -c 'cd drivers/browser && npm run --silent lint'
+lint-rust:
+	@$(CACHED) lint-rust --in drivers/rust --in bench/criterion-rust $(RUST_TOOLS) -- sh -c \
+	  'cd drivers/rust && cargo fmt --check && cargo clippy --quiet --release --locked --all-targets -- -D warnings && \
+	   cd ../../bench/criterion-rust && cargo fmt --check'
+lint-java:
+	@$(CACHED) lint-java --in drivers/java $(JAVA_TOOLS) -- sh -c 'cd drivers/java && mvn -B -q spotless:check'
+lint-pqntor:
+	@$(CACHED) lint-pqntor --in protocols/pqntor $(CC_TOOLS) $(GO_TOOLS) -- $(MAKE) -C protocols/pqntor lint
 
 # The tests mostly wait on drivers and subprocesses, so more workers than cores pay; tests sharing a
 # module's fixture run in one worker (tests/conftest.py). Tests marked `timing` pass or fail on
