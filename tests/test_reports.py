@@ -78,7 +78,7 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 12
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 13
     assert len(doc["run"]["uid"]) == 32 and "job" in doc["run"]
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")
@@ -250,7 +250,8 @@ def test_load_report_builds_the_whole_report_in_one_step(tmp_path):
 
 def test_the_conformance_matrix_fits_the_terminal_however_many_providers():
     """Algorithms down, providers across, in as many tables as the width needs; no column squeezed empty."""
-    from cryptobench.report.conformance import Verification, render_terminal
+    from cryptobench.report.conformance import Verification
+    from cryptobench.report.formats.verification import render_terminal
 
     providers = [f"lang{i}:library{i}" for i in range(24)]
     verifs = [VerifyRecord(p, a, "passed", passed=20) for p in providers for a in ("sha256", "aes-128-gcm")]

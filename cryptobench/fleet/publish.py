@@ -29,12 +29,14 @@ from cryptobench.analysis import history
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import write_atomic
 from cryptobench.report import history_report, machine_matrix
+from cryptobench.report.formats import history as history_html
+from cryptobench.report.formats import machines as machines_html
 
 MANIFEST = ".cryptobench-site.json"
 SUBDIRS = ("alg", "runs", "assets")
 # the only paths a manifest may name: a tampered one can make publish remove nothing else
 OURS = re.compile(r"(index\.html|assets/echarts\.min\.js|alg/[A-Za-z0-9._-]+\.html|runs/[0-9a-f]{32}\.html)")
-STYLE = history_report.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}.matrix .name{text-align:left}"
+STYLE = history_html.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}.matrix .name{text-align:left}"
 
 
 def _slug(text: str) -> str:
@@ -130,9 +132,9 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
             series = history.history(store, alg, None, None, None, None, 0.02)
         except UserError:
             continue
-        figures, scripts = history_report.charts_html(series, href=run_href, library_src="../assets/echarts.min.js")
+        figures, scripts = history_html.charts_html(series, href=run_href, library_src="../assets/echarts.min.js")
         tables = "".join(f"<h2>{html.escape(s.title)}</h2><p>{html.escape(history_report.summary(s))}</p>"
-                         + history_report.table_html(s, run_href) for s in series)  # fmt: skip
+                         + history_html.table_html(s, run_href) for s in series)  # fmt: skip
         body = f"<p>{html.escape(history_report.INTRO)}</p>{figures}{tables}"
         write(f"alg/{_slug(alg)}.html", _page(f"{alg}: history", body, "../", scripts, charts=True))
         changes = sum(len(s.changes) for s in series)
@@ -142,7 +144,7 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
     matrix = machine_matrix.build(latest)
     for _m, run, _ in latest:
         published[run.uid] = run.id
-    table = machine_matrix.html_table(matrix, link=lambda run, _key: f"runs/{run.uid}.html")
+    table = machines_html.html_table(matrix, link=lambda run, _key: f"runs/{run.uid}.html")
     rows = "".join(
         f"<tr><td>{html.escape(m)}</td><td>{html.escape(str(run.env.get('machine_id') or '?'))}</td>"
         f"<td>{html.escape(str(run.env.get('cpu_model') or '?'))}</td><td>{run.env.get('cores', '?')}</td>"

@@ -14,8 +14,18 @@ from typing import Any
 
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import check_writable, write_atomic
-from cryptobench.report import conformance, history_report, json_, leak_table, machine_matrix
-from cryptobench.report.formats import compare_json, compare_markdown, compare_terminal, html, markdown, terminal
+from cryptobench.report import json_, leak_table
+from cryptobench.report.formats import (
+    compare_json,
+    compare_markdown,
+    compare_terminal,
+    history,
+    html,
+    machines,
+    markdown,
+    terminal,
+    verification,
+)
 from cryptobench.report.formats import csv as csv_
 
 RUN, COMPARE, VERIFY, MATRIX, HISTORY, LEAK = "run", "compare", "verify", "matrix", "history", "leak"
@@ -52,18 +62,18 @@ EXPORTERS: tuple[Exporter, ...] = (
     Exporter(COMPARE, "terminal", lambda comp, color: compare_terminal.render(comp, color=color), to_file=False),
     Exporter(COMPARE, "md", _plain(compare_markdown.render), help="also write the comparison as Markdown"),
     Exporter(COMPARE, "json", _plain(compare_json.render), help="also write it as JSON (docs/results-schema.md)"),
-    Exporter(MATRIX, "terminal", lambda m, color: machine_matrix.render_terminal(m, color=color), to_file=False),
-    Exporter(MATRIX, "md", _plain(machine_matrix.render_markdown), help="also write the matrix as Markdown"),
-    Exporter(MATRIX, "json", _plain(machine_matrix.render_json), help="also write the matrix as JSON"),
-    Exporter(MATRIX, "csv", _plain(machine_matrix.render_csv), help="also write one CSV row per machine and cell"),
-    Exporter(MATRIX, "html", _plain(machine_matrix.render_html), help="also write the matrix as HTML"),
-    Exporter(HISTORY, "terminal", lambda h, color: history_report.render_terminal(h, color=color), to_file=False),
-    Exporter(HISTORY, "md", _plain(history_report.render_markdown), help="also write the history as Markdown"),
-    Exporter(HISTORY, "json", _plain(history_report.render_json), help="also write the history as JSON"),
+    Exporter(MATRIX, "terminal", lambda m, color: machines.render_terminal(m, color=color), to_file=False),
+    Exporter(MATRIX, "md", _plain(machines.render_markdown), help="also write the matrix as Markdown"),
+    Exporter(MATRIX, "json", _plain(machines.render_json), help="also write the matrix as JSON"),
+    Exporter(MATRIX, "csv", _plain(machines.render_csv), help="also write one CSV row per machine and cell"),
+    Exporter(MATRIX, "html", _plain(machines.render_html), help="also write the matrix as HTML"),
+    Exporter(HISTORY, "terminal", lambda h, color: history.render_terminal(h, color=color), to_file=False),
+    Exporter(HISTORY, "md", _plain(history.render_markdown), help="also write the history as Markdown"),
+    Exporter(HISTORY, "json", _plain(history.render_json), help="also write the history as JSON"),
     Exporter(
         HISTORY,
         "html",
-        _plain(history_report.render_html),
+        _plain(history.render_html),
         available=html.ensure_available,
         help="also write the history as HTML, a chart per series (nothing fetched when opened)",
     ),
@@ -71,10 +81,10 @@ EXPORTERS: tuple[Exporter, ...] = (
     Exporter(LEAK, "json", _plain(leak_table.render_json), help="also write the leak checks as JSON"),
     Exporter(LEAK, "md", _plain(leak_table.render_markdown), help="also write the leak table as Markdown"),
     Exporter(LEAK, "html", _plain(leak_table.render_html), help="also write it as HTML, a chart per check"),
-    Exporter(VERIFY, "terminal", lambda v, color: conformance.render_terminal(v, color=color), to_file=False),
-    Exporter(VERIFY, "json", _plain(conformance.render_json), help="also write the matrix as JSON"),
-    Exporter(VERIFY, "md", _plain(conformance.render_markdown), help="also write the matrix as Markdown"),
-    Exporter(VERIFY, "html", _plain(conformance.render_html), to_stdout=False, help="also write it as HTML"),
+    Exporter(VERIFY, "terminal", lambda v, color: verification.render_terminal(v, color=color), to_file=False),
+    Exporter(VERIFY, "json", _plain(verification.render_json), help="also write the matrix as JSON"),
+    Exporter(VERIFY, "md", _plain(verification.render_markdown), help="also write the matrix as Markdown"),
+    Exporter(VERIFY, "html", _plain(verification.render_html), to_stdout=False, help="also write it as HTML"),
 )
 
 

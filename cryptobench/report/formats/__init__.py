@@ -1,5 +1,7 @@
-"""How a report is written: one module per format (and subject), the HTML page in html/.
+"""How a report is written: one module per format of each subject, the run's HTML page in html/.
 
-What is shown lives one level up (report/: the model, comparisons, matrices, tables shared by
-every format); exporters.py there is the one registry of formats the commands choose from.
+The run report: terminal.py, markdown.py, csv.py, html/ (its JSON: report/json_.py). Comparisons:
+compare_terminal.py, compare_markdown.py, compare_json.py. The machine matrix: machines.py; a
+`verify` run: verification.py; a history: history.py. Each renders what report/ built and decides
+nothing; exporters.py (one level up) is the registry the commands choose a format from.
 """

@@ -2,15 +2,16 @@
 per series, drawn by report/assets/history.js)."""
 
 from __future__ import annotations
+
 import html
 import io
+
 from rich.console import Console
-from cryptobench import RESULT_SCHEMA_VERSION
+
 from cryptobench.analysis.history import Series
-from cryptobench.core.units import format_ns, throughput
 from cryptobench.report import jsontext
-from cryptobench.report.markup import rich_table, safe_lines, table
 from cryptobench.report.history_report import HEADERS, INTRO, chart_data, rows, summary, to_dict
+from cryptobench.report.markup import rich_table, safe_lines, table
 
 
 def render_terminal(series: list[Series], color: bool = False) -> str:
@@ -77,4 +78,3 @@ def render_html(series: list[Series]) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>cryptobench history</title>"
             f"<style>{STYLE}</style></head><body><h1>History</h1><p>{html.escape(INTRO)}</p>{figures}{tables}"
             f"{scripts}</body></html>\n")  # fmt: skip
-

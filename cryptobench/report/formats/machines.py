@@ -2,17 +2,16 @@
 and HTML (also the published site's front page table)."""
 
 from __future__ import annotations
+
 import csv
 import html
 import io
-from dataclasses import dataclass, field
+
 from rich.console import Console
-from cryptobench import RESULT_SCHEMA_VERSION
-from cryptobench.core.units import format_rate, format_size, throughput
+
 from cryptobench.report import jsontext
-from cryptobench.report.markup import machine_line, rich_table, safe_lines, table
-from cryptobench.store.model import CellRecord, RunRecord
 from cryptobench.report.machine_matrix import MachineMatrix, to_dict
+from cryptobench.report.markup import machine_line, rich_table, safe_lines, table
 
 
 def _intro(m: MachineMatrix) -> list[str]:
@@ -76,4 +75,3 @@ def render_html(m: MachineMatrix) -> str:
         "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}.name{text-align:left}</style></head><body>"
         f"<h1>Machines × algorithms</h1><ul>{intro}</ul>{html_table(m)}</body></html>\n"
     )
-

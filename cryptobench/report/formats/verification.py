@@ -2,16 +2,16 @@
 terminal, Markdown, JSON and a self-contained HTML page."""
 
 from __future__ import annotations
+
 import html
 import io
-from dataclasses import dataclass
+
 from rich.console import Console
-from cryptobench import RESULT_SCHEMA_VERSION
+
 from cryptobench.report import jsontext
-from cryptobench.report.markup import plain, rich_table, safe_lines, table
-from cryptobench.store.model import RunRecord, VerifyRecord
-from cryptobench.verify.witness import MARK
 from cryptobench.report.conformance import Verification, details, failed, mark, matrix, to_dict
+from cryptobench.report.markup import plain, rich_table, safe_lines, table
+from cryptobench.store.model import VerifyRecord
 
 
 def render_terminal(v: Verification, color: bool = False, width: int = 160) -> str:
@@ -92,4 +92,3 @@ def _cls(text: str) -> str:
     t = str(text)
     return "ok" if t.startswith("✓") or t == "passed" else "bad" if t.startswith("✗") or t == "failed" else (
         "warn" if t.startswith("unverified") else "")  # fmt: skip
-
