@@ -1,4 +1,4 @@
-// cryptobench HTML report: draws the charts that cryptobench/report/html.py specified.
+// cryptobench HTML report: draws the charts that cryptobench/report/formats/html/charts.py specified.
 // The figures come from the JSON block #cryptobench-data; every text that reaches HTML
 // (the tooltips) goes through esc(); the charts themselves are drawn on canvas.
 (function () {
