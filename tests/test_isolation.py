@@ -13,6 +13,7 @@ from cryptobench.drivers.registry import Registry
 from cryptobench.plan.planner import Filters, plan
 from cryptobench.plan.suites import load_suite
 from cryptobench.run.driver_pool import DriverPool
+from cryptobench.run.phases import VERIFY_ONLY
 from cryptobench.run.runner import Runner, Settings
 from cryptobench.store import open_store
 from cryptobench.verify import witness
@@ -68,14 +69,15 @@ def twin(tmp_path, name, offers, wrong_answers=False, wrong_cells=False):
 
 
 def verify(tmp_path, algs, providers, plugins=(), providers_file=None):
-    """`cryptobench verify` as the runner does it (measure=False): the verification records by key."""
+    """`cryptobench verify` as the runner does it (verification, no phase after it): the records by key."""
     registry = Registry(providers_file, plugins=list(plugins))
     providers = [*providers, *registry.plugin_ids]
     suite = tmp_path / f"s{len(list(tmp_path.iterdir()))}.toml"
     suite.write_text(f'name = "iso"\nbaseline = "c:openssl"\nsizes = ["64"]\n[[group]]\nalgs = {algs!r}\n')
     store = open_store(str(tmp_path / f"{suite.stem}.db"))
-    s = Settings(suite="iso", baseline="c:openssl", measure=False, timeout=60, differential_inputs=50)
-    run_id = Runner(store, registry, s).run(plan(load_suite(str(suite)), providers, Filters()), providers)
+    s = Settings(suite="iso", baseline="c:openssl", timeout=60, differential_inputs=50)
+    cells = plan(load_suite(str(suite)), providers, Filters())
+    run_id = Runner(store, registry, s).run(cells, providers, phases=VERIFY_ONLY)
     _, verifs, _ = store.load_run(run_id)
     return {(v.provider, v.alg): v for v in verifs}
 

@@ -52,10 +52,10 @@ class Verdict:
     def floor_of(self, agreed: dict[str, list[int]]) -> tuple[int, str]:
         """(cases counted, what the floor misses) with `agreed` as the agreed differential lengths."""
         checks = self.record.conformance.get("crosschecks_passed", 0)
-        return conformance.judge_floor(self.algorithm.name, self.floor_ops(), self.known, agreed, checks)
+        return conformance.judge_floor(self.algorithm, self.floor_ops(), self.known, agreed, checks)
 
     def lacking(self, agreed: dict[str, list[int]]) -> list[int]:
-        return conformance.lacking_lengths(self.algorithm.name, self.floor_ops(), self.known, agreed)
+        return conformance.lacking_lengths(self.algorithm, self.floor_ops(), self.known, agreed)
 
 
 def _agreed_lengths(r: differential.DiffResult) -> dict[str, list[int]]:
@@ -101,12 +101,12 @@ class Verifier:
             if v is not None and v.passed and alg in MONTE_FILES:
                 self.step("Monte Carlo", 0, 1, f"{pid} {alg}")
                 self._monte(pid, v)
-        compared = sorted({a for _, a in needed if differential.applies_to(a)})
+        compared = sorted({a for _, a in needed if differential.applies_to(algs[a])})
         for i, alg in enumerate(compared):
             self.step("differential", i, len(compared), alg)
             self._differential(alg)
         for v in self.verdicts.values():
-            if v.passed and conformance.under_floor(v.algorithm.name):
+            if v.passed and conformance.under_floor(v.algorithm):
                 self._floor(v)
 
     def _requester(self, pid: str):
@@ -235,7 +235,7 @@ class Verifier:
     @staticmethod
     def _witness_would_help(v: Verdict, r: differential.DiffResult) -> bool:
         """The provider is short of the floor now, and would not be if every input it answered were agreed."""
-        if not v.passed or not conformance.under_floor(v.algorithm.name):
+        if not v.passed or not conformance.under_floor(v.algorithm):
             return False
         if not v.floor_of(_agreed_lengths(r))[1]:
             return False

@@ -16,29 +16,27 @@ vectors as a whole, and `noop` computes nothing: both are outside the floor.
 from __future__ import annotations
 
 from cryptobench.core import algorithms
+from cryptobench.core.algorithms import Algorithm
 from cryptobench.verify.differential import _HASH_BLOCK
 
 MIN_CASES = 20
 
 
-def boundary_lengths(alg: str) -> set[int]:
+def boundary_lengths(a: Algorithm) -> set[int]:
     """The message lengths every verified symmetric operation must have passed."""
-    a = algorithms.get(alg)
     if a.block > 1:
         return {a.block, 2 * a.block, 3 * a.block}
-    block = _HASH_BLOCK.get(alg, 64 if alg.startswith(("chacha20", "xchacha20")) else 16)
+    block = _HASH_BLOCK.get(a.name, 64 if a.name.startswith(("chacha20", "xchacha20")) else 16)
     return {0, 1, block - 1, block, block + 1, 2 * block + 1}
 
 
-def under_floor(alg: str) -> bool:
+def under_floor(a: Algorithm) -> bool:
     """Whether the floor applies at all (not to handshakes and noop)."""
-    kind = algorithms.get(alg).kind
-    return kind not in ("protocol", "noop")
+    return a.kind not in ("protocol", "noop")
 
 
-def lengthless(alg: str) -> bool:
+def lengthless(a: Algorithm) -> bool:
     """Public-key algorithms and KDFs: no message length matters, every passed case counts."""
-    a = algorithms.get(alg)
     return a.public_key or a.kind == "kdf"
 
 
@@ -47,16 +45,18 @@ def message_length(case_op: str, msg_hex: str) -> int:
     return n - algorithms.TAG_LEN if case_op == "open" else n
 
 
-def lacking_lengths(alg: str, ops: list[str], known: dict[str, list[int]], agreed: dict[str, list[int]]) -> list[int]:
+def lacking_lengths(
+    a: Algorithm, ops: list[str], known: dict[str, list[int]], agreed: dict[str, list[int]]
+) -> list[int]:
     """The boundary lengths some operation has no case of: what a witness's agreement could add."""
-    if lengthless(alg):
+    if lengthless(a):
         return []
-    need = boundary_lengths(alg)
+    need = boundary_lengths(a)
     return sorted({n for op in ops for n in need - set(known.get(op, [])) - set(agreed.get(op, []))})
 
 
 def judge_floor(
-    alg: str,
+    a: Algorithm,
     ops: list[str],
     known: dict[str, list[int]],
     agreed: dict[str, list[int]],
@@ -69,10 +69,10 @@ def judge_floor(
     checks passed (public keys).
     """
     total = sum(len(v) for v in known.values()) + sum(len(v) for v in agreed.values()) + checks
-    if lengthless(alg):
+    if lengthless(a):
         return total, "" if total >= MIN_CASES else f"{total} cases, {MIN_CASES} needed"
     missing = []
-    need = boundary_lengths(alg)
+    need = boundary_lengths(a)
     for op in ops:
         k, d = known.get(op, []), agreed.get(op, [])
         n = len(k) + len(d)

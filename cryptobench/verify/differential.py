@@ -49,9 +49,8 @@ _HASH_BLOCK = {"sha256": 64, "sha512": 128, "sha3-256": 136, "sha3-512": 72, "bl
 OPS = ("hash", "mac", "encrypt", "decrypt", "seal", "open", "derive")
 
 
-def applies_to(alg: str) -> bool:
+def applies_to(a: algorithms.Algorithm) -> bool:
     """Deterministic operations on a message: hashes, MACs, ciphers, AEADs, HKDF."""
-    a = algorithms.get(alg)
     return a.kind in ("hash", "mac", "cipher", "aead", "kdf")
 
 
