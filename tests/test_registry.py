@@ -6,6 +6,7 @@ import os
 import re
 
 from cryptobench import cli
+from cryptobench.cli import shared as cli_shared
 from cryptobench.drivers.registry import C_BUILD, C_HOST, DRIVERS, REPO, Registry
 
 
@@ -38,7 +39,7 @@ def test_registry_names_the_fix_for_a_missing_liboqs_driver(tmp_path):
 
 def test_doctor_says_the_one_command_that_fixes_liboqs(tmp_path, monkeypatch, capsys):
     registry = _registry_without_liboqs(tmp_path)
-    monkeypatch.setattr(cli, "Registry", lambda providers_file=None, plugins=None: registry)
+    monkeypatch.setattr(cli_shared, "Registry", lambda providers_file=None, plugins=None: registry)  # doctor's
     assert cli.cmd_doctor(argparse.Namespace(providers_file=None)) == 1
     out = capsys.readouterr().out.splitlines()
     assert any(
