@@ -5,9 +5,9 @@ import json
 import pytest
 
 from cryptobench.report import build_report, noise_level
-from cryptobench.report import json_ as json_report
 from cryptobench.report.compare import compare_runs
 from cryptobench.report.formats import compare_json, compare_markdown, compare_terminal, html, markdown, terminal
+from cryptobench.report.formats import json_ as json_report
 from cryptobench.store import CellRecord, RunRecord, open_store
 
 SUM = "00000020:fb4898be6151a393"

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from cryptobench.report import build_report
-from cryptobench.report import json_ as json_report
 from cryptobench.report.formats import csv as csv_report
+from cryptobench.report.formats import json_ as json_report
 from cryptobench.report.formats import markdown as md_report
 from cryptobench.report.formats import terminal as term_report
 from cryptobench.store import CellRecord, RunRecord, VerifyRecord, open_store

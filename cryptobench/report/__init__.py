@@ -3,8 +3,8 @@
 Here: the report model built from a stored run (model.py, records.py), comparisons, the machine
 matrix, the conformance matrix, history rows, the layouts and table rows every format shares.
 formats/: one module per output format of each subject (terminal, Markdown, CSV, JSON, the HTML page
-in html/). Two keep both for now: json_.py (the run's JSON: its records as they are) and
-leak_table.py (the leak table with its four renderings). exporters.py is the one registry of
+in html/); the run's JSON writes records.py's records as they are (formats/json_.py), the leak
+report is leak_table.py's rows written four ways (formats/leak.py). exporters.py is the one registry of
 formats the commands choose from (as hyperfine's src/export/).
 """
 

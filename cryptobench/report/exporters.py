@@ -14,13 +14,14 @@ from typing import Any
 
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import check_writable, write_atomic
-from cryptobench.report import json_, leak_table
 from cryptobench.report.formats import (
     compare_json,
     compare_markdown,
     compare_terminal,
     history,
     html,
+    json_,
+    leak,
     machines,
     markdown,
     terminal,
@@ -77,10 +78,10 @@ EXPORTERS: tuple[Exporter, ...] = (
         available=html.ensure_available,
         help="also write the history as HTML, a chart per series (nothing fetched when opened)",
     ),
-    Exporter(LEAK, "terminal", lambda r, color: leak_table.render_terminal(r, color=color), to_file=False),
-    Exporter(LEAK, "json", _plain(leak_table.render_json), help="also write the leak checks as JSON"),
-    Exporter(LEAK, "md", _plain(leak_table.render_markdown), help="also write the leak table as Markdown"),
-    Exporter(LEAK, "html", _plain(leak_table.render_html), help="also write it as HTML, a chart per check"),
+    Exporter(LEAK, "terminal", lambda r, color: leak.render_terminal(r, color=color), to_file=False),
+    Exporter(LEAK, "json", _plain(leak.render_json), help="also write the leak checks as JSON"),
+    Exporter(LEAK, "md", _plain(leak.render_markdown), help="also write the leak table as Markdown"),
+    Exporter(LEAK, "html", _plain(leak.render_html), help="also write it as HTML, a chart per check"),
     Exporter(VERIFY, "terminal", lambda v, color: verification.render_terminal(v, color=color), to_file=False),
     Exporter(VERIFY, "json", _plain(verification.render_json), help="also write the matrix as JSON"),
     Exporter(VERIFY, "md", _plain(verification.render_markdown), help="also write the matrix as Markdown"),

@@ -22,6 +22,7 @@ import html
 from cryptobench.icount import report as icount_report
 from cryptobench.report import leak_table, scaling_table
 from cryptobench.report.cells import cycles_note, estimator_note, verdict_legend
+from cryptobench.report.formats import leak as leak_format
 from cryptobench.report.formats.html.charts import (
     Charts,
     bar_charts,
@@ -137,7 +138,7 @@ def render(rep: Report, library_src: str | None = None) -> str:
     if rep.leak:
         parts.append('<section id="leak"><h2>Leak checks</h2>'
                      f"<p class=note>{esc(leak_table.note(rep.leak))}</p>"
-                     + leak_table.html_table(rep.leak) + "</section>")  # fmt: skip
+                     + leak_format.html_table(rep.leak) + "</section>")  # fmt: skip
     if rep.run.env.get("instructions"):
         icount = rep.run.env["instructions"]
         parts.append(f'<section id="instructions"><h2>{esc(icount_report.TITLE)}</h2>'
