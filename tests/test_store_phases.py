@@ -189,7 +189,7 @@ def test_a_store_written_before_the_phase_tables_is_migrated_with_the_same_table
     assert sqlite3.connect(OLD_DB).execute("SELECT version_num FROM alembic_version").fetchone() == ("0003",)
 
 
-def test_migration_0004_moves_the_environment_records_on_postgresql_too(store_url):
+def test_migration_0004_moves_the_environment_records_on_both_backends(store_url):
     from alembic import command
 
     from cryptobench.store import migrate

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from cryptobench.core.errors import UserError
 from cryptobench.store.model import CellRecord, RunRecord, VerifyRecord
+from cryptobench.store.sink import RunSink, RunSource
 from cryptobench.store.spool import SpoolingStore, import_spools
 
 if TYPE_CHECKING:
@@ -16,7 +17,8 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "cryptobench.db"
 
-__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "SpoolingStore", "open_store", "DEFAULT_DB", "db_url", "redact"]
+__all__ = ["CellRecord", "RunRecord", "VerifyRecord", "RunSink", "RunSource", "SpoolingStore", "open_store",
+           "DEFAULT_DB", "db_url", "redact"]  # fmt: skip
 
 
 def redact(url: str) -> str:
