@@ -4,7 +4,7 @@
 //! streaming). No BLAKE2, raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in
 //! its public API.
 
-use aws_lc_rs::aead::{self, Aad, LessSafeKey, Nonce};
+use aws_lc_rs::aead::{self, Aad, Nonce};
 use aws_lc_rs::cipher::{
     self, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
     StreamingDecryptingKey, StreamingEncryptingKey, UnboundCipherKey,
@@ -12,82 +12,52 @@ use aws_lc_rs::cipher::{
 use aws_lc_rs::digest;
 use aws_lc_rs::iv::FixedLength;
 
+use super::unspecified;
 use super::{
     check_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot, stream_cell, Alg,
     Case, CellParams, Hook, Op, PieceFn, Pieces, Provider, StreamOp,
 };
 
-pub struct AwsLc {
-    algs: Vec<Alg>,
-}
-
-impl AwsLc {
-    pub fn new() -> Self {
-        let mut p = AwsLc {
-            algs: vec![
-                noop_alg(),
-                hash("sha256", &digest::SHA256),
-                hash("sha512", &digest::SHA512),
-                hash("sha3-256", &digest::SHA3_256),
-                hash("sha3-512", &digest::SHA3_512),
-                hmac_sha256(),
-                block("aes-128-ecb", &cipher::AES_128, Mode::Ecb),
-                block("aes-256-ecb", &cipher::AES_256, Mode::Ecb),
-                block("aes-128-cbc", &cipher::AES_128, Mode::Cbc),
-                block("aes-256-cbc", &cipher::AES_256, Mode::Cbc),
-                block("aes-128-ctr", &cipher::AES_128, Mode::Ctr),
-                block("aes-256-ctr", &cipher::AES_256, Mode::Ctr),
-                aead_alg("aes-128-gcm", &aead::AES_128_GCM),
-                aead_alg("aes-256-gcm", &aead::AES_256_GCM),
-                aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
-            ],
-        };
-        p.algs.extend(super::awslc_pk::algs());
-        p
-    }
-}
-
-impl Default for AwsLc {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Provider for AwsLc {
-    fn id(&self) -> &'static str {
-        "rust:aws-lc-rs"
-    }
-    fn library(&self) -> &'static str {
-        "aws-lc-rs (AWS-LC)"
-    }
-    fn library_version(&self) -> String {
-        format!(
+pub fn provider() -> Provider {
+    let mut algs = vec![
+        noop_alg(),
+        hash("sha256", &digest::SHA256),
+        hash("sha512", &digest::SHA512),
+        hash("sha3-256", &digest::SHA3_256),
+        hash("sha3-512", &digest::SHA3_512),
+        hmac_sha256(),
+        block("aes-128-ecb", &cipher::AES_128, Mode::Ecb),
+        block("aes-256-ecb", &cipher::AES_256, Mode::Ecb),
+        block("aes-128-cbc", &cipher::AES_128, Mode::Cbc),
+        block("aes-256-cbc", &cipher::AES_256, Mode::Cbc),
+        block("aes-128-ctr", &cipher::AES_128, Mode::Ctr),
+        block("aes-256-ctr", &cipher::AES_256, Mode::Ctr),
+        aead_alg("aes-128-gcm", &aead::AES_128_GCM),
+        aead_alg("aes-256-gcm", &aead::AES_256_GCM),
+        aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
+    ];
+    algs.extend(super::awslc_pk::algs());
+    Provider {
+        id: "rust:aws-lc-rs",
+        library: "aws-lc-rs (AWS-LC)",
+        library_version: format!(
             "{} (AWS-LC {} as reported at run time by aws_lc_rs::awslc_version())",
             crate_versions(&["aws-lc-rs", "aws-lc-sys"]),
             aws_lc_rs::awslc_version()
-        )
-    }
-    fn notes(&self) -> Vec<String> {
-        let mut notes = vec![
-            "Hashes: chunk 0 is digest::digest(alg, msg); chunk > 0 is digest::Context::new, update per piece, finish.".into(),
-            "HMAC-SHA256: hmac::Key::new once per cell (key prepared); chunk 0 is hmac::sign(&key, msg), chunk > 0 is hmac::Context::with_key (a copy of the keyed HMAC_CTX), update per piece, sign.".into(),
-            "AES-ECB/CBC/CTR (chunk 0): cipher::EncryptingKey/DecryptingKey::ecb/cbc/ctr (unpadded; key schedule once per cell), less_safe_encrypt/decrypt with the IV set per message. That API works in place only, so each timed operation first copies the fixed input into the output buffer: one memcpy of `size` bytes per operation is inside the timed region. ECB in aws-lc-rs is a loop over AES_ecb_encrypt, one block per call.".into(),
-            "AES-CTR (chunk > 0): cipher::StreamingEncryptingKey::less_safe_ctr / StreamingDecryptingKey::ctr, update per piece (out of place), finish. The streaming API takes an UnboundCipherKey by value, so each operation includes EVP_CIPHER_CTX_new + EVP_EncryptInit_ex (the key schedule) and the context's free. AES-CBC/ECB are not streamable here: aws-lc-rs streams CBC/ECB only with PKCS#7 padding.".into(),
-            "AEADs: aead::LessSafeKey (key schedule once per cell), nonce per message, Aad::empty(); seal is seal_out_of_place_scatter (message -> output buffer, tag after it), open is open_separate_gather (ciphertext and tag -> output buffer): no copy inside the timed region. One-shot only (no streaming AEAD).".into(),
-            "Not offered: BLAKE2, ChaCha20, AES-CCM, XChaCha20-Poly1305 (not in aws-lc-rs's public API).".into(),
-        ];
-        notes.extend(super::awslc_pk::NOTES.iter().map(|s| s.to_string()));
-        notes.push(super::build_note());
-        notes
-    }
-    fn algs(&self) -> &[Alg] {
-        &self.algs
+        ),
+        notes: &[NOTES, super::awslc_pk::NOTES],
+        algs,
     }
 }
 
-fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
-    move |_| format!("{what} failed")
-}
+const NOTES: &[&str] = &[
+    "Hashes: chunk 0 is digest::digest(alg, msg); chunk > 0 is digest::Context::new, update per piece, finish.",
+    "HMAC-SHA256: hmac::Key::new once per cell (key prepared); chunk 0 is hmac::sign(&key, msg), chunk > 0 is hmac::Context::with_key (a copy of the keyed HMAC_CTX), update per piece, sign.",
+    "AES-ECB/CBC/CTR (chunk 0): cipher::EncryptingKey/DecryptingKey::ecb/cbc/ctr (unpadded; key schedule once per cell), less_safe_encrypt/decrypt with the IV set per message. That API works in place only, so each timed operation first copies the fixed input into the output buffer: one memcpy of `size` bytes per operation is inside the timed region. ECB in aws-lc-rs is a loop over AES_ecb_encrypt, one block per call.",
+    "AES-CTR (chunk > 0): cipher::StreamingEncryptingKey::less_safe_ctr / StreamingDecryptingKey::ctr, update per piece (out of place), finish. The streaming API takes an UnboundCipherKey by value, so each operation includes EVP_CIPHER_CTX_new + EVP_EncryptInit_ex (the key schedule) and the context's free. AES-CBC/ECB are not streamable here: aws-lc-rs streams CBC/ECB only with PKCS#7 padding.",
+    "AEADs: aead::LessSafeKey (key schedule once per cell), nonce per message, Aad::empty(); seal is seal_out_of_place_scatter (message -> output buffer, tag after it), open is open_separate_gather (ciphertext and tag -> output buffer): no copy inside the timed region. One-shot only (no streaming AEAD).",
+    "Not offered: BLAKE2, ChaCha20, AES-CCM, XChaCha20-Poly1305 (not in aws-lc-rs's public API).",
+];
 
 // ---- AES modes ----------------------------------------------------------------
 
@@ -306,48 +276,34 @@ fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg
 
 // ---- hashes, HMAC and AEADs (ring_family.rs) -----------------------------------
 
+// aws-lc-rs seals and opens out of place: message -> output buffer with the
+// tag after it; ciphertext and tag -> output buffer (no copy, see notes).
 super::ring_family::ring_family!(
     lib = aws_lc_rs,
-    seal = seal_timed,
-    open = open_timed,
-    open_room = 0
+    open_room = 0,
+    seal_timed = |key, nonce, m, out| {
+        let (ct, tag) = out.split_at_mut(m.len());
+        key.seal_out_of_place_scatter(
+            Nonce::assume_unique_for_key(nonce),
+            Aad::empty(),
+            m,
+            ct,
+            &[],
+            tag,
+        )
+        .map_err(unspecified("seal"))?;
+        Ok(m.len() + TAG_LEN)
+    },
+    open_timed = |key, nonce, c, out| {
+        let (ct, tag) = c.split_at(c.len() - TAG_LEN);
+        key.open_separate_gather(
+            Nonce::assume_unique_for_key(nonce),
+            Aad::empty(),
+            ct,
+            tag,
+            &mut out[..ct.len()],
+        )
+        .map_err(|_| "open failed: the tag did not verify".to_string())?;
+        Ok(ct.len())
+    },
 );
-
-/// The timed seal, out of place: message -> output buffer, tag after it.
-fn seal_timed(
-    key: &LessSafeKey,
-    nonce: [u8; 12],
-    m: &[u8],
-    out: &mut [u8],
-) -> Result<usize, String> {
-    let (ct, tag) = out.split_at_mut(m.len());
-    key.seal_out_of_place_scatter(
-        Nonce::assume_unique_for_key(nonce),
-        Aad::empty(),
-        m,
-        ct,
-        &[],
-        tag,
-    )
-    .map_err(unspecified("seal"))?;
-    Ok(m.len() + TAG_LEN)
-}
-
-/// The timed open, out of place: ciphertext and tag -> output buffer.
-fn open_timed(
-    key: &LessSafeKey,
-    nonce: [u8; 12],
-    c: &[u8],
-    out: &mut [u8],
-) -> Result<usize, String> {
-    let (ct, tag) = c.split_at(c.len() - TAG_LEN);
-    key.open_separate_gather(
-        Nonce::assume_unique_for_key(nonce),
-        Aad::empty(),
-        ct,
-        tag,
-        &mut out[..ct.len()],
-    )
-    .map_err(|_| "open failed: the tag did not verify".to_string())?;
-    Ok(ct.len())
-}

@@ -22,6 +22,7 @@ use super::pk::{
     check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
     no_cell, op_cell, put, put2, rejected, verify_cell, Curve, Keys, OUT_CAP,
 };
+use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
 
 const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
@@ -129,10 +130,6 @@ pub const NOTES: &[&str] = &[
     "Not offered: ECDH secp256k1 (agreement has P-256/P-384/P-521 and X25519 only), Ed448/X448, SM2 (not in aws-lc-rs).",
 ];
 
-fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
-    move |_| format!("{what} failed")
-}
-
 fn fail<E>(what: &'static str) -> impl Fn(E) -> Failure {
     move |_| Failure::Error(format!("{what} failed"))
 }
@@ -169,10 +166,7 @@ fn rsa_keys(kp: &RsaKeyPair) -> Result<Keys, String> {
 
 fn rsa_keypair(size: KeySize) -> Result<KeyPair, String> {
     let k = rsa_keys(&RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?)?;
-    Ok(KeyPair {
-        public: k.public,
-        private: k.private,
-    })
+    Ok(k.into())
 }
 
 fn rsa_keygen(name: &'static str, size: KeySize) -> Alg {
@@ -390,10 +384,7 @@ fn ecdsa(
             curve,
             &EcdsaKeyPair::generate(alg).map_err(unspecified("keygen"))?,
         )?;
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }
 
@@ -581,10 +572,7 @@ fn ed25519() -> Alg {
     )
     .with_keypair(|| {
         let k = ed25519_keys(&Ed25519KeyPair::generate().map_err(unspecified("keygen"))?)?;
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }
 

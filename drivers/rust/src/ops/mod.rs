@@ -3,7 +3,8 @@
 //! shapes every library file builds on.
 //!
 //! A provider is one file (`rustcrypto.rs`, `ring.rs`, `awslc.rs`) whose
-//! type implements [`Provider`]; [`provider`] maps `--provider` ids to them.
+//! `provider()` fills in a [`Provider`]; [`provider`] maps `--provider` ids
+//! to them.
 //!
 //! A [`Cell`] is prepared once (keys, contexts, buffers, for decrypt/open
 //! the ciphertext) and `run` performs exactly one operation. Two shapes:
@@ -36,30 +37,57 @@ use crate::input::{self, Fnv, PATTERN_LEN};
 pub const PROVIDER_IDS: [&str; 3] = ["rust:aws-lc-rs", "rust:ring", "rust:rustcrypto"];
 
 /// The provider for an id, or `None` for an unknown one.
-pub fn provider(id: &str) -> Option<Box<dyn Provider>> {
+pub fn provider(id: &str) -> Option<Provider> {
     match id {
-        "rust:aws-lc-rs" => Some(Box::new(awslc::AwsLc::new())),
-        "rust:ring" => Some(Box::new(ring::Ring::new())),
-        "rust:rustcrypto" => Some(Box::new(rustcrypto::RustCrypto::new())),
+        "rust:aws-lc-rs" => Some(awslc::provider()),
+        "rust:ring" => Some(ring::provider()),
+        "rust:rustcrypto" => Some(rustcrypto::provider()),
         _ => None,
     }
 }
 
-/// What each library file implements.
-pub trait Provider {
+/// A provider as data: each library file's `provider()` fills one in (its
+/// id, library name and versions, how its operations are written, and its
+/// catalogue), so the files differ only in what differs.
+pub struct Provider {
     /// `rust:<name>`.
-    fn id(&self) -> &'static str;
+    pub id: &'static str,
     /// The library's name for reports.
-    fn library(&self) -> &'static str;
+    pub library: &'static str,
     /// The versions of the crates (and C library) actually linked.
-    fn library_version(&self) -> String;
-    /// How each operation is written, for the reports.
-    fn notes(&self) -> Vec<String>;
+    pub library_version: String,
+    /// How each operation is written, for the reports (symmetric, then
+    /// public-key notes; the build note is added by `notes()`).
+    pub notes: &'static [&'static [&'static str]],
     /// The catalogue: every algorithm offered (anything else is absent).
-    fn algs(&self) -> &[Alg];
+    pub algs: Vec<Alg>,
+}
 
-    fn alg(&self, name: &str) -> Option<&Alg> {
-        self.algs().iter().find(|a| a.name == name)
+impl Provider {
+    pub fn id(&self) -> &'static str {
+        self.id
+    }
+    pub fn library(&self) -> &'static str {
+        self.library
+    }
+    pub fn library_version(&self) -> String {
+        self.library_version.clone()
+    }
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self
+            .notes
+            .iter()
+            .flat_map(|n| n.iter())
+            .map(|s| s.to_string())
+            .collect();
+        notes.push(build_note());
+        notes
+    }
+    pub fn algs(&self) -> &[Alg] {
+        &self.algs
+    }
+    pub fn alg(&self, name: &str) -> Option<&Alg> {
+        self.algs.iter().find(|a| a.name == name)
     }
 }
 
@@ -128,7 +156,7 @@ impl Op {
     }
 }
 
-/// One decoded verify case. The public-key fields (protocol version 2)
+/// One decoded verify case. The public-key fields (since protocol version 2)
 /// are empty when the case does not carry them.
 #[derive(Clone, Debug, Default)]
 pub struct Case {
@@ -728,6 +756,12 @@ pub fn collect<S: StreamOp>(
 }
 
 // ---- checks shared by the catalogues ------------------------------------------
+
+/// Maps a library's opaque error (ring's and aws-lc-rs's `Unspecified`)
+/// to "<what> failed".
+pub fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
+    move |_| format!("{what} failed")
+}
 
 pub fn check_len(what: &str, b: &[u8], want: usize) -> Result<(), String> {
     if b.len() != want {

@@ -1,5 +1,5 @@
 //! What the public-key and post-quantum catalogues share (protocol.md,
-//! version 2): the cell shapes, protocol.md's key encodings (a small strict
+//! since version 2): the cell shapes, protocol.md's key encodings (a small strict
 //! DER reader and writer for SubjectPublicKeyInfo, PKCS#8 and RFC 5915),
 //! output sizes and checks.
 //!
@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use super::{Cell, CellParams, Failure, Op};
+use super::{Cell, CellParams, Failure, KeyPair, Op};
 use crate::input;
 
 /// The keys a cell was prepared with, in protocol.md's encodings (empty
@@ -21,6 +21,16 @@ pub struct Keys {
     pub private: Vec<u8>,
     /// `derive`: the fixed peer's public key.
     pub peer: Vec<u8>,
+}
+
+/// The `keypair` command's answer is a cell's keys without the peer.
+impl From<Keys> for KeyPair {
+    fn from(k: Keys) -> KeyPair {
+        KeyPair {
+            public: k.public,
+            private: k.private,
+        }
+    }
 }
 
 /// Enough for every public-key output (an ML-DSA-87 signature is 4627

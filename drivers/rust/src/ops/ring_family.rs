@@ -6,17 +6,31 @@
 //! replaces.
 //!
 //! The one difference is the pair of timed AEAD calls, passed in by the
-//! provider file: ring only seals and opens in place (a copy of the input
-//! inside the timed region), aws-lc-rs scatters and gathers out of place.
-//! `seal` and `open` are `fn(&LessSafeKey, [u8; 12], input, out) ->
-//! Result<usize, String>`; `open_room` is how many bytes open's output
-//! buffer holds beyond the plaintext (ring opens in a buffer that also
-//! holds the tag).
+//! provider file as the bodies of `seal_timed(key, nonce, input, out)` and
+//! `open_timed(key, nonce, input, out)` (-> the output length): ring only seals
+//! and opens in place (a copy of the input inside the timed region),
+//! aws-lc-rs scatters and gathers out of place. `open_room` is how many
+//! bytes open's output buffer holds beyond the plaintext (ring opens in a
+//! buffer that also holds the tag).
 
 macro_rules! ring_family {
-    (lib = $lib:ident, seal = $seal:path, open = $open:path, open_room = $room:expr) => {
+    (
+        lib = $lib:ident,
+        open_room = $room:expr,
+        $($timed:ident = |$k:ident, $n:ident, $i:ident, $o:ident| $body:block),+ $(,)?
+    ) => {
         /// The AEAD tag length both crates use for every AEAD offered.
         const TAG_LEN: usize = 16;
+
+        // The timed seal and open of an AEAD cell (the provider file's bodies).
+        $(
+            fn $timed(
+                $k: &$lib::aead::LessSafeKey,
+                $n: [u8; 12],
+                $i: &[u8],
+                $o: &mut [u8],
+            ) -> Result<usize, String> $body
+        )+
 
         // The output length of a digest algorithm, read from a digest: ring
         // 0.16 (`rust:ring@0.16.x`, docs/versions.md) has it as a field, later
@@ -160,12 +174,12 @@ macro_rules! ring_family {
                     let n = msg.len();
                     if p.op == Op::Seal {
                         return Ok(one_shot(msg, n + TAG_LEN, move |m, out| {
-                            $seal(&key, nonce, m, out)
+                            seal_timed(&key, nonce, m, out)
                         }));
                     }
                     let sealed = seal(&key, nonce, &[], &msg)?;
                     Ok(one_shot(sealed, n + $room, move |c, out| {
-                        $open(&key, nonce, c, out)
+                        open_timed(&key, nonce, c, out)
                     }))
                 },
             )

@@ -1,4 +1,4 @@
-//! rust:ring's public-key algorithms (protocol.md, version 2): ECDSA
+//! rust:ring's public-key algorithms (protocol.md, since version 2): ECDSA
 //! P-256/P-384 and Ed25519 (keygen, sign, verify) and RSA PSS/PKCS#1 v1.5
 //! signatures (sign with an imported key, verify).
 //!
@@ -32,6 +32,7 @@ use super::pk::{
     message, no_case, no_cell, op_cell, put, rejected, rsa_public_from_spki, verify_cell, Curve,
     Keys,
 };
+use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
 
 const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
@@ -84,10 +85,6 @@ pub const NOTES: &[&str] = &[
 
 fn sys() -> SystemRandom {
     SystemRandom::new()
-}
-
-fn unspecified<E>(what: &'static str) -> impl Fn(E) -> String {
-    move |_| format!("{what} failed")
 }
 
 // ---- ECDSA --------------------------------------------------------------------
@@ -194,10 +191,7 @@ fn ecdsa(
     )
     .with_keypair(move || {
         let (_, k) = ecdsa_generate(curve, alg, &sys())?;
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }
 
@@ -265,10 +259,7 @@ fn ed25519() -> Alg {
     )
     .with_keypair(|| {
         let (_, k) = ed25519_generate(&sys())?;
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }
 

@@ -75,81 +75,54 @@ const CRATES: &[&str] = &[
     "cpufeatures",
 ];
 
-pub struct RustCrypto {
-    algs: Vec<Alg>,
-}
-
-impl RustCrypto {
-    pub fn new() -> Self {
-        let mut p = RustCrypto {
-            algs: vec![
-                noop_alg(),
-                hash::<Sha256>("sha256"),
-                hash::<Sha512>("sha512"),
-                hash::<Sha3_256>("sha3-256"),
-                hash::<Sha3_512>("sha3-512"),
-                hash::<Blake2b512>("blake2b-512"),
-                hash::<Blake2s256>("blake2s-256"),
-                hmac_sha256(),
-                block::<Aes128>("aes-128-ecb", 16, Mode::Ecb),
-                block::<Aes256>("aes-256-ecb", 32, Mode::Ecb),
-                block::<Aes128>("aes-128-cbc", 16, Mode::Cbc),
-                block::<Aes256>("aes-256-cbc", 32, Mode::Cbc),
-                block::<Aes128>("aes-128-ctr", 16, Mode::Ctr),
-                block::<Aes256>("aes-256-ctr", 32, Mode::Ctr),
-                chacha20(),
-                aead::<Aes128Gcm>("aes-128-gcm", 16, 12, None),
-                aead::<Aes256Gcm>("aes-256-gcm", 32, 12, None),
-                // CCM with a 12-byte nonce has a 3-byte length field.
-                aead::<Ccm<Aes128, U16, U12>>("aes-128-ccm", 16, 12, Some((1 << 24) - 1)),
-                aead::<Ccm<Aes256, U16, U12>>("aes-256-ccm", 32, 12, Some((1 << 24) - 1)),
-                aead::<ChaCha20Poly1305>("chacha20-poly1305", 32, 12, None),
-                aead::<XChaCha20Poly1305>("xchacha20-poly1305", 32, 24, None),
-                hash::<Sm3>("sm3"),
-                block::<Sm4>("sm4-ecb", 16, Mode::Ecb),
-                block::<Sm4>("sm4-cbc", 16, Mode::Cbc),
-                block::<Sm4>("sm4-ctr", 16, Mode::Ctr),
-                aead::<AesGcm<Sm4, U12>>("sm4-gcm", 16, 12, None),
-            ],
-        };
-        p.algs.extend(super::rustcrypto_pk::algs());
-        p
+pub fn provider() -> Provider {
+    let mut algs = vec![
+        noop_alg(),
+        hash::<Sha256>("sha256"),
+        hash::<Sha512>("sha512"),
+        hash::<Sha3_256>("sha3-256"),
+        hash::<Sha3_512>("sha3-512"),
+        hash::<Blake2b512>("blake2b-512"),
+        hash::<Blake2s256>("blake2s-256"),
+        hmac_sha256(),
+        block::<Aes128>("aes-128-ecb", 16, Mode::Ecb),
+        block::<Aes256>("aes-256-ecb", 32, Mode::Ecb),
+        block::<Aes128>("aes-128-cbc", 16, Mode::Cbc),
+        block::<Aes256>("aes-256-cbc", 32, Mode::Cbc),
+        block::<Aes128>("aes-128-ctr", 16, Mode::Ctr),
+        block::<Aes256>("aes-256-ctr", 32, Mode::Ctr),
+        chacha20(),
+        aead::<Aes128Gcm>("aes-128-gcm", 16, 12, None),
+        aead::<Aes256Gcm>("aes-256-gcm", 32, 12, None),
+        // CCM with a 12-byte nonce has a 3-byte length field.
+        aead::<Ccm<Aes128, U16, U12>>("aes-128-ccm", 16, 12, Some((1 << 24) - 1)),
+        aead::<Ccm<Aes256, U16, U12>>("aes-256-ccm", 32, 12, Some((1 << 24) - 1)),
+        aead::<ChaCha20Poly1305>("chacha20-poly1305", 32, 12, None),
+        aead::<XChaCha20Poly1305>("xchacha20-poly1305", 32, 24, None),
+        hash::<Sm3>("sm3"),
+        block::<Sm4>("sm4-ecb", 16, Mode::Ecb),
+        block::<Sm4>("sm4-cbc", 16, Mode::Cbc),
+        block::<Sm4>("sm4-ctr", 16, Mode::Ctr),
+        aead::<AesGcm<Sm4, U12>>("sm4-gcm", 16, 12, None),
+    ];
+    algs.extend(super::rustcrypto_pk::algs());
+    Provider {
+        id: "rust:rustcrypto",
+        library: "RustCrypto",
+        library_version: crate_versions(CRATES),
+        notes: &[NOTES, super::rustcrypto_pk::NOTES],
+        algs,
     }
 }
 
-impl Default for RustCrypto {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Provider for RustCrypto {
-    fn id(&self) -> &'static str {
-        "rust:rustcrypto"
-    }
-    fn library(&self) -> &'static str {
-        "RustCrypto"
-    }
-    fn library_version(&self) -> String {
-        crate_versions(CRATES)
-    }
-    fn notes(&self) -> Vec<String> {
-        let mut notes = vec![
-            "Hashes: D::new(), update per piece, finalize (chunk 0: one update of the whole message, which is what D::digest does).".into(),
-            "HMAC-SHA256: Hmac<Sha256>::new_from_slice once per cell (key prepared); one operation clones the keyed Hmac, updates, finalizes.".into(),
-            "AES-ECB/CBC/CTR: the Aes128/Aes256 key schedule is made once per cell; each operation builds ecb::Encryptor/cbc::Encryptor/ctr::Ctr128BE over a reference to it (plus the IV) and runs encrypt_blocks_b2b/apply_keystream_b2b into the output buffer; streamed CBC/ECB chunks must be multiples of 16.".into(),
-            "ChaCha20: ChaCha20::new(key, nonce) per message (block counter 0), apply_keystream_b2b per piece.".into(),
-            "AEADs: one-shot in RustCrypto (not streamable); the cipher object (key schedule) is made once per cell; seal is encrypt_inout_detached from the message into the output buffer with the tag written after it, open is decrypt_inout_detached: no copy inside the timed region. CCM: Ccm<Aes, U16, U12>, at most 2^24-1 bytes.".into(),
-            "SM3, SM4-ECB/CBC/CTR: the sm3 and sm4 crates through the same code as SHA-2 and AES (Sm3 in the hash stream, Sm4 in the ecb/cbc/ctr mode crates). SM4-GCM: aes-gcm's generic AesGcm<Sm4, U12> (GHASH from the ghash crate, one-shot).".into(),
-        ];
-        notes.extend(super::rustcrypto_pk::NOTES.iter().map(|s| s.to_string()));
-        notes.push(super::build_note());
-        notes
-    }
-    fn algs(&self) -> &[Alg] {
-        &self.algs
-    }
-}
+const NOTES: &[&str] = &[
+    "Hashes: D::new(), update per piece, finalize (chunk 0: one update of the whole message, which is what D::digest does).",
+    "HMAC-SHA256: Hmac<Sha256>::new_from_slice once per cell (key prepared); one operation clones the keyed Hmac, updates, finalizes.",
+    "AES-ECB/CBC/CTR: the Aes128/Aes256 key schedule is made once per cell; each operation builds ecb::Encryptor/cbc::Encryptor/ctr::Ctr128BE over a reference to it (plus the IV) and runs encrypt_blocks_b2b/apply_keystream_b2b into the output buffer; streamed CBC/ECB chunks must be multiples of 16.",
+    "ChaCha20: ChaCha20::new(key, nonce) per message (block counter 0), apply_keystream_b2b per piece.",
+    "AEADs: one-shot in RustCrypto (not streamable); the cipher object (key schedule) is made once per cell; seal is encrypt_inout_detached from the message into the output buffer with the tag written after it, open is decrypt_inout_detached: no copy inside the timed region. CCM: Ccm<Aes, U16, U12>, at most 2^24-1 bytes.",
+    "SM3, SM4-ECB/CBC/CTR: the sm3 and sm4 crates through the same code as SHA-2 and AES (Sm3 in the hash stream, Sm4 in the ecb/cbc/ctr mode crates). SM4-GCM: aes-gcm's generic AesGcm<Sm4, U12> (GHASH from the ghash crate, one-shot).",
+];
 
 // ---- hashes and HMAC ----------------------------------------------------------
 

@@ -1,5 +1,5 @@
 //! rust:rustcrypto's public-key and post-quantum algorithms (protocol.md,
-//! version 2): `rsa` (RSA keygen, RSASSA-PSS, RSASSA-PKCS1-v1_5,
+//! since version 2): `rsa` (RSA keygen, RSASSA-PSS, RSASSA-PKCS1-v1_5,
 //! RSAES-OAEP), `p256`/`p384`/`k256` (ECDSA, ECDH), `ed25519-dalek`,
 //! `x25519-dalek`, `ml-kem`, `ml-dsa` and `sm2`. Randomness comes from
 //! `rand::rng()` (rand's ThreadRng: ChaCha12 seeded and reseeded from the
@@ -154,10 +154,7 @@ mod rsa {
 
     fn keypair(bits: usize) -> Result<KeyPair, String> {
         let k = encode(&generate(bits)?)?;
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     }
 
     fn private(der: &[u8]) -> Result<RsaPrivateKey, Failure> {
@@ -418,10 +415,7 @@ mod ec {
                 )
                 .with_keypair(|| {
                     let k = sk_keys(&SigningKey::generate_from_rng(&mut rng()));
-                    Ok(KeyPair {
-                        public: k.public,
-                        private: k.private,
-                    })
+                    Ok(k.into())
                 });
 
                 let ecdh = Alg::new(
@@ -538,10 +532,7 @@ fn ed25519() -> Alg {
     )
     .with_keypair(|| {
         let k = keys(&SigningKey::generate(&mut rng()));
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }
 
@@ -794,10 +785,7 @@ mod mldsa {
                 .with_keypair(|| {
                     let seed = random_seed(&mut rng());
                     let k = keys(seed, &expand(&seed).map_err(|_| "seed".to_string())?);
-                    Ok(KeyPair {
-                        public: k.public,
-                        private: k.private,
-                    })
+                    Ok(k.into())
                 })
             }
         };
@@ -886,9 +874,6 @@ fn sm2() -> Alg {
     )
     .with_keypair(|| {
         let k = keys(&SecretKey::generate_from_rng(&mut rng()));
-        Ok(KeyPair {
-            public: k.public,
-            private: k.private,
-        })
+        Ok(k.into())
     })
 }

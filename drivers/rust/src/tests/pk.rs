@@ -1,4 +1,4 @@
-//! Public-key and post-quantum algorithms (protocol.md, version 2):
+//! Public-key and post-quantum algorithms (protocol.md, since version 2):
 //!
 //! - every offered cell, prepared directly and through the bench request:
 //!   output lengths, and what a randomised output can still be checked for
