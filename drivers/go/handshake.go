@@ -1,6 +1,6 @@
 package main
 
-// Key derivation and handshakes (protocol version 3, docs/protocol.md "Key
+// Key derivation and handshakes (since protocol version 3, docs/protocol.md "Key
 // derivation and handshakes"):
 //
 //   - hkdf-sha256 `derive`: crypto/hkdf.Key(sha256.New, IKM, salt, info, L),

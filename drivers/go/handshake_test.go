@@ -12,7 +12,7 @@ import (
 	"cryptobench/protocols/pqntor/pqntor"
 )
 
-// Key derivation and handshakes (protocol version 3). The vectors
+// Key derivation and handshakes (since protocol version 3). The vectors
 // (hkdf-sha256.jsonl from Wycheproof, ntor/pq-ntor-*.jsonl from
 // protocols/pqntor/vectors) run in TestVectors; these are the bench cells.
 

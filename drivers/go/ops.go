@@ -56,7 +56,7 @@ type Alg struct {
 	Keypair func() (public, private []byte, err error)
 	// Kind is "" for symmetric and public-key algorithms, "kdf" for
 	// hkdf-sha256 and "protocol" for the handshakes of docs/pq-ntor.md
-	// (protocol version 3, handshake.go).
+	// (since protocol version 3, handshake.go).
 	Kind string
 }
 

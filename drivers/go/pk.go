@@ -1,6 +1,6 @@
 package main
 
-// Public-key and post-quantum algorithms (protocol version 2), built the
+// Public-key and post-quantum algorithms (since protocol version 2), built the
 // same way for every provider: a provider describes a scheme through a few
 // functions (generate a key pair, parse the protocol's key encodings, the
 // operation itself) and sigAlg/kexAlg/kemAlg/pkeAlg/keygenOnlyAlg turn it into
