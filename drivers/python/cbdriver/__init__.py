@@ -1,4 +1,4 @@
-"""cryptobench driver for Python providers (protocol version 2, see docs/protocol.md).
+"""cryptobench driver for Python providers (protocol version 5, see docs/protocol.md).
 
 Run as ``python -m cbdriver --provider python:cryptography`` (or ``python:hashlib``).
 """

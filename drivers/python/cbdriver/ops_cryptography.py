@@ -382,6 +382,8 @@ def _cipher_cell(spec: CellSpec) -> Cell:
             emit(ctx.update(p))
         emit(ctx.finalize())
 
+    # One timed call per way of making the context (ECB's prepared Cipher, ChaCha20's nonce, a
+    # mode's IV), written out three times so the timed call has no branch and no extra call.
     if mode is modes.ECB:
 
         def call() -> int:

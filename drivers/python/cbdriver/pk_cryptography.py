@@ -1,4 +1,4 @@
-"""Public-key algorithms of python:cryptography (docs/protocol.md, version 2).
+"""Public-key algorithms of python:cryptography (docs/protocol.md, since version 2).
 
 One `Scheme` per algorithm knows how to make a key pair, encode and decode keys
 in the protocol's encodings, and run the operations; `execute` runs one verify

@@ -12,23 +12,12 @@ import resource
 import sys
 
 from . import inputs, timing
+from .fields import RequestError, check_offered, field_hex, field_int, field_str, one_line
+from .leak import leak
 from .ops_base import CellSpec, Provider, Rejected, Unsupported, check_cell_params
 
 PROTOCOL_VERSION = 5  # the highest version this driver implements; hello accepts any request >= 1
 _resolution_ns: int | None = None
-
-
-class RequestError(ValueError):
-    """A request that cannot be served as written."""
-
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    name = type(exc).__name__
-    if not text:
-        return name
-    # "not offered..." is the protocol's own word (the orchestrator records it, not a failure)
-    return text if isinstance(exc, RequestError) or text.startswith("not offered") else f"{name}: {text}"
 
 
 def error(message: str) -> dict:
@@ -83,45 +72,6 @@ def handle(provider: Provider, req: dict) -> dict:
         return error(one_line(e))
 
 
-# --- fields ------------------------------------------------------------------
-
-
-def field_str(req: dict, name: str) -> str:
-    if name not in req:
-        raise RequestError(f"missing field {name!r}")
-    value = req[name]
-    if not isinstance(value, str):
-        raise RequestError(f"field {name!r} must be a string")
-    return value
-
-
-def field_int(req: dict, name: str, default: int | None = None) -> int:
-    if name not in req:
-        if default is None:
-            raise RequestError(f"missing field {name!r}")
-        return default
-    value = req[name]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise RequestError(f"field {name!r} must be a non-negative integer, got {value!r}")
-    return value
-
-
-def field_hex(req: dict, name: str) -> bytes:
-    try:
-        return inputs.unhex(req.get(name, ""), name)
-    except ValueError as e:
-        raise RequestError(str(e)) from None
-
-
-def _check_offered(provider: Provider, alg: str, op: str | None = None) -> None:
-    if alg not in provider.offers:
-        raise RequestError(f"not offered: {alg} by {provider.id}")
-    if op is not None and op not in provider.offers[alg]:
-        raise RequestError(
-            f"not offered: {alg} {op!r} by {provider.id} (offers {list(provider.offers[alg])})"
-        )
-
-
 # --- commands ----------------------------------------------------------------
 
 
@@ -159,7 +109,7 @@ def hello(provider: Provider, req: dict) -> dict:
 
 def verify(provider: Provider, req: dict) -> dict:
     alg = field_str(req, "alg")
-    _check_offered(provider, alg)
+    check_offered(provider, alg)
     cases = req.get("cases")
     if not isinstance(cases, list):
         raise RequestError("field 'cases' must be a list")
@@ -186,7 +136,7 @@ def run_case(provider: Provider, alg: str, case) -> dict:
 
 def bench(provider: Provider, req: dict) -> dict:
     alg, op = field_str(req, "alg"), field_str(req, "op")
-    _check_offered(provider, alg, op)
+    check_offered(provider, alg, op)
     size, chunk = field_int(req, "size"), field_int(req, "chunk", 0)
     if chunk and alg not in provider.stream:
         raise RequestError(f"not offered: {alg} has no streaming API in {provider.id} (chunk must be 0)")
@@ -207,36 +157,9 @@ def bench(provider: Provider, req: dict) -> dict:
     return {"ok": True, **timed, "checksum": checksum, "checksum_after": after, "peak_rss_kb": peak_rss_kb()}
 
 
-def leak(provider: Provider, req: dict) -> dict:
-    """Single operations timed one by one, each from its own prepared input (docs/protocol.md § leak)."""
-    alg, op = field_str(req, "alg"), field_str(req, "op")
-    _check_offered(provider, alg, op)
-    inputs, order = req.get("inputs"), req.get("order")
-    if not isinstance(inputs, list) or not isinstance(order, list) or not inputs or not order:
-        raise RequestError("fields inputs and order must be non-empty arrays")
-    calls = []
-    for i, k in enumerate(order):
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(inputs):
-            raise RequestError(f"order[{i}] is not an index into inputs (0 .. {len(inputs) - 1})")
-        if not isinstance(inputs[k], dict):
-            raise RequestError(f"input {k} is not an object")
-        try:
-            calls.append(provider.prepare(alg, {**inputs[k], "op": op}))
-        except NotImplementedError as e:
-            raise RequestError(str(e)) from None
-        except Exception as e:  # noqa: BLE001
-            raise RequestError(f"input {k}: {one_line(e)}") from None
-    times, refused = timing.time_each(calls, Rejected)
-    outcomes = ["unused"] * len(inputs)
-    for k, r in zip(order, refused, strict=True):
-        if outcomes[k] == "unused":
-            outcomes[k] = "rejected" if r else "ok"
-    return {"ok": True, "counter": "clock", "times": times, "outcomes": outcomes}
-
-
 def keypair(provider: Provider, req: dict) -> dict:
     alg = field_str(req, "alg")
-    _check_offered(provider, alg)
+    check_offered(provider, alg)
     public, private = provider.keypair(alg)
     return {"ok": True, "public": public.hex(), "private": private.hex()}
 

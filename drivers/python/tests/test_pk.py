@@ -1,4 +1,4 @@
-"""Public-key algorithms of python:cryptography (protocol version 2): RFC vectors for the algorithms
+"""Public-key algorithms of python:cryptography (since protocol version 2): RFC vectors for the algorithms
 the shared vectors lack, one small bench per algorithm/op (output lengths, and what a randomised
 operation produced checks out), a self-cross-check per algorithm through `keypair` and `verify`
 cases as cryptobench/verify/cross_checks.py runs them, and malformed inputs coming back `rejected`."""
