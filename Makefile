@@ -102,8 +102,15 @@ pytest:
 	$(MAKE) --no-print-directory pytest-parallel
 	$(MAKE) --no-print-directory pytest-timing
 
+# The orchestrator's tests start every driver, PostgreSQL and Chromium: their key is the whole tree (any
+# edit anywhere runs them again), the exported cases, the cached libraries and every toolchain.
+PYTEST_INPUTS := --in . $(CASES) --in $(CBCACHE)/openssl --in $(CBCACHE)/liboqs $(CC_TOOLS) $(DEB_LIBS) \
+  $(GO_TOOLS) $(RUST_TOOLS) $(NODE_TOOLS) $(JAVA_TOOLS) $(VENV_TOOLS) --tool 'chromium --version' \
+  --tool 'dpkg-query -W postgresql valgrind libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev \
+  libcrypto++-dev libtomcrypt-dev'
 pytest-parallel:
-	$(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not timing" tests
+	@$(CACHED) pytest-parallel $(PYTEST_INPUTS) \
+	  -- $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not timing" tests
 
 pytest-timing:
-	$(PY) -m pytest -q -m timing tests
+	@$(CACHED) pytest-timing $(PYTEST_INPUTS) -- $(PY) -m pytest -q -m timing tests

@@ -1,8 +1,11 @@
 import gc
+import os
+import resource
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -115,3 +118,23 @@ def pytest_collection_modifyitems(items):
         )
         if shared and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """CRYPTOBENCH_TEST_CPU=FILE: one line per test, CPU seconds (the test's process and the children it
+    waited for: drivers, CLI runs) and wall seconds, set-up included. On a shared machine CPU time is
+    the steadier figure; `sort -rn FILE | head` shows where `make test`'s time goes (docs/testing.md)."""
+    log = os.environ.get("CRYPTOBENCH_TEST_CPU")
+    if not log:
+        yield
+        return
+    c0, t0 = _cpu_seconds(), time.monotonic()
+    yield
+    with open(log, "a") as f:  # one short line per write: the workers' lines do not interleave
+        f.write(f"{_cpu_seconds() - c0:.2f}\t{time.monotonic() - t0:.2f}\t{item.nodeid}\n")
+
+
+def _cpu_seconds() -> float:
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return sum(u.ru_utime + u.ru_stime for u in usage)
