@@ -18,6 +18,7 @@ from cryptobench.leak.check import leak_plan
 from cryptobench.measure import duet, scaling
 from cryptobench.report import exporters, load_report
 from cryptobench.report.outcome import outcome
+from cryptobench.run import phases
 from cryptobench.run.runner import Interrupted, Runner, Settings
 from cryptobench.store import SpoolingStore, open_store
 
@@ -85,7 +86,7 @@ def cmd_run(args) -> int:
     runner = Runner(store, registry, settings, make_progress(args.quiet))
     code = 0
     try:
-        run_id = runner.run(cells, providers)
+        run_id = runner.run(cells, providers, phases.for_run(settings))
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every cell measured so far", file=sys.stderr)
@@ -134,11 +135,11 @@ def cmd_verify(args) -> int:
     store.check_writable()
     settings = Settings(suite=f"verify:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
                         vectors_dir=args.vectors, differential_inputs=args.inputs, monte_checkpoints=args.monte,
-                        seed=args.seed if args.seed > 0 else 1, measure=False,
+                        seed=args.seed if args.seed > 0 else 1,
                         machine_label=environment.checked_machine_label(args.machine_label))  # fmt: skip
     providers = sorted({p for c in cells for p in c.providers})
     try:
-        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers, phases.VERIFY_ONLY)
     except Interrupted as e:
         print(f"interrupted: run {e.run_id} keeps what was verified so far",
               file=sys.stderr)  # fmt: skip
@@ -205,7 +206,7 @@ def cmd_leak(args) -> int:
     store = SpoolingStore(open_store(args.db))
     store.check_writable()
     settings = Settings(suite=f"leak:{suite.name}", baseline=suite.baseline, timeout=args.timeout,
-                        vectors_dir=args.vectors, measure=False, leak=True, leak_classes=only,
+                        vectors_dir=args.vectors, leak_classes=only,
                         leak_seconds=seconds, leak_measurements=measurements, leak_target_effect=target,
                         leak_threshold=args.threshold, cpu_features=cpu_off, label=args.label,
                         seed=args.seed if args.seed > 0 else 1,
@@ -213,7 +214,7 @@ def cmd_leak(args) -> int:
     providers = sorted({p for c in cells for p in c.providers})
     code = 0
     try:
-        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers)
+        run_id = Runner(store, registry, settings, make_progress(args.quiet)).run(cells, providers, phases.LEAK_ONLY)
     except Interrupted as e:
         run_id, code = e.run_id, 130
         print(f"interrupted: run {run_id} keeps every check made so far", file=sys.stderr)

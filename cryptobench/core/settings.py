@@ -34,7 +34,7 @@ class Settings:
     layout: str = "table"
     cpu_features: str = ""
     differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
-    measure: bool = True  # False: verify only (`cryptobench verify`)
+    measure: bool = True  # as stored: a timing run (`run`), not `verify` or `leak` (the runner sets it from its phases)
     workers: list[int] = field(default_factory=list)  # --workers: worker counts for the scaling phase (scaling.py)
     leak: bool = False  # after the run (or instead of timing, `cryptobench leak`): the leak checks (leak/)
     leak_classes: list[str] = field(default_factory=list)  # leak classes to check; empty: every one that applies

@@ -180,10 +180,3 @@ def count_cells(cells: list[CellSpec], registry, pool, refuse: Callable[[str, Ce
             records.append(_record(spec, pid, status, detail, per_op=sum(counts) / 2, counts=counts, batch=a[1]))
     out["seconds"] = round(time.monotonic() - started, 1)
     return out
-
-
-def run_phase(runner, cells: list[CellSpec]) -> dict | None:
-    """The runner's one call: the run's counts when `--metric instructions` asked for them, else None."""
-    if "instructions" not in getattr(runner.s, "metrics", ["time"]):
-        return None
-    return count_cells(cells, runner.registry, runner.pool, runner._unmeasurable, runner.s, runner.progress)

@@ -1,8 +1,9 @@
 """One provider's sampling of one cell: what to ask its driver next, and when to stop.
 
-Pure: no I/O and no hidden state. Everything the rules read is passed in — the cell, its track so
-far, the run's settings and the number of the pass over the plan — so the same inputs always give
-the same request and the same decision. The stopping rule reads the interval the reports show
+The rules are pure: no I/O and no hidden state. Everything they read is passed in — the cell, its
+track so far, the run's settings and the number of the pass over the plan — so the same inputs always
+give the same request and the same decision. `CellSampler` is how the measuring loop (run/measuring.py)
+uses them: it keeps one provider's track of one cell and the request it last made. The stopping rule reads the interval the reports show
 (`stats.summarize`, 95% interval of the median).
 """
 

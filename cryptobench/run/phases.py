@@ -45,7 +45,9 @@ def scale(cells: list[CellSpec], drivers: Drivers, registry: Registry, s: Settin
           progress: Progress, found: list[dict]) -> None:  # fmt: skip
     """`--workers`: every measured cell again with N pinned processes at once (scaling.py); each
     Scaled record appended to `found` as it comes (an interrupted run keeps what it has)."""
-    top = max(s.workers)
+    top = max(s.workers, default=1)
+    if top < 2:  # one worker is what the timing phase measured
+        return
     for pid in sorted({p for c in cells for p in c.providers}):
         mine = [c for c in cells if pid in c.providers and refuse(pid, c) is None]
         if not mine or not drivers.running(pid):
