@@ -4,9 +4,11 @@ bench request with samples the test chooses and logs who was asked what, in whic
 from __future__ import annotations
 
 import random
+from hashlib import sha256
 
 import pytest
 
+from cryptobench.core import fixed_input
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
 from cryptobench.core.settings import Settings
@@ -36,11 +38,16 @@ class FakeDriver:
         if o.asked[self.name] == o.die_at.get(self.name):
             self.dead = True
             raise DriverError("driver exited with code 7")
+        if msg["cmd"] == "verify":  # sha256 known answers, computed: verification really passes
+            cases = msg["cases"]
+            return {"ok": True, "results": [{"id": c["id"], "out": sha256(bytes.fromhex(c["msg"])).hexdigest()}
+                                            for c in cases]}  # fmt: skip
+        out = sha256(fixed_input.message(msg["size"], msg["seed"])).digest()  # differential inputs agree
         per_op = o.ns_per_op[self.name]
         batch = msg["batch"] or max(1, round(msg["target_ns"] / per_op))
         noise = o.noise[self.name]
         samples = [max(1, round(batch * per_op * (1 + o.rng.uniform(-noise, noise)))) for _ in range(msg["samples"])]
-        return {"ok": True, "batch": batch, "samples_ns": samples, "checksum": f"{32:08x}:{0:016x}", "sink": 0}
+        return {"ok": True, "batch": batch, "samples_ns": samples, "checksum": fixed_input.checksum(out), "sink": 0}
 
 
 class FakeDrivers:
@@ -100,17 +107,45 @@ class FakeDrivers:
 
 
 class ListSink:
+    """A `RunSink` that keeps what it is given."""
+
     def __init__(self):
-        self.cells = []
+        self.cells, self.verifications, self.providers, self.finished = [], [], [], None
+
+    def create_run(self, run):
+        return 1
+
+    def add_provider(self, run_id, pid, hello):
+        self.providers.append(pid)
+
+    def add_verification(self, run_id, v):
+        self.verifications.append(v)
 
     def add_cell(self, run_id, rec):
         self.cells.append(rec)
 
+    def add_crosschecks(self, run_id, records): ...
+
+    def add_scaling(self, run_id, records): ...
+
+    def add_leak(self, run_id, records): ...
+
+    def finish_run(self, run_id, status, finished, env_update=None):
+        self.finished = status
+
 
 class NoProbe:
     readings: list = []
+    clock: dict = {}
 
     def maybe_take(self): ...
+
+    def start(self): ...
+
+    def stop(self): ...
+
+    def record(self):
+        return {}
 
 
 def settings(**kw) -> Settings:
@@ -224,3 +259,25 @@ def test_the_runners_successors_are_each_under_250_lines():
                 sizes[f"{path.name}:{node.name}"] = node.end_lineno - node.lineno + 1
     assert {"runner.py:Runner", "measuring.py:MeasuringLoop", "verifier.py:Verifier"} <= set(sizes)
     assert not {k: n for k, n in sizes.items() if n >= 250}, sizes
+
+
+def test_a_whole_run_against_fake_drivers_starts_no_process(monkeypatch):
+    """The Runner takes its drivers and probe from outside: verification, timing and storing run
+    against fakes, and a driver process started anyway would fail the test."""
+    from cryptobench.drivers.client import DriverProcess
+    from cryptobench.drivers.registry import Registry
+    from cryptobench.run.runner import Runner
+
+    def no_process(*a, **kw):
+        raise AssertionError("a driver process was started")
+
+    monkeypatch.setattr(DriverProcess, "__init__", no_process)
+    monkeypatch.setenv("CRYPTOBENCH_WITNESSES", "")
+    drivers, sink = FakeDrivers({"A": 100.0, "B": 200.0}), ListSink()
+    s = settings(differential_inputs=20, monte_checkpoints=0)
+    Runner(sink, Registry(), s, drivers=drivers, probe=NoProbe()).run([cell(64), cell(1024)], ["A", "B"])
+    assert sink.finished == "complete" and sink.providers == ["A", "B"]
+    assert [(v.provider, v.status) for v in sink.verifications] == [("A", "passed"), ("B", "passed")]
+    assert sorted((c.provider, c.size, c.status) for c in sink.cells) == [
+        ("A", 64, "ok"), ("A", 1024, "ok"), ("B", 64, "ok"), ("B", 1024, "ok")]  # fmt: skip
+    assert {m["cmd"] for _, m in drivers.log} == {"verify", "bench"}

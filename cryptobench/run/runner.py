@@ -2,9 +2,9 @@
 (the measuring loop and its precision passes), scaling, leak checks, instruction counts — each
 result written to the sink the moment it is known.
 
-The jobs live apart, behind declared interfaces: `Drivers` (run/driver_pool.py starts and restarts
-the processes), `RunSink` (the store), `Progress` (run/interfaces.py); verification is
-verify/verifier.py, the rounds run/measuring.py, a provider's sampling of a cell measure/sampler.py.
+The jobs live apart, behind declared interfaces (run/interfaces.py): `Drivers` (run/driver_pool.py
+starts and restarts the processes), `RunSink` (the store), `Progress`; verification is
+run/verifier.py, the rounds run/measuring.py, a provider's sampling of a cell measure/sampler.py.
 """
 
 from __future__ import annotations
