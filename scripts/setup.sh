@@ -44,18 +44,18 @@ scripts/openssl/build.sh --lib-only 3.6 >/dev/null
 # drivers' `make` and `make test` build and test its plugin (libcb_liboqs.so) too.
 scripts/liboqs/build.sh --lib-only >/dev/null
 
-echo "setup: building drivers"
-.venv/bin/cryptobench build || echo "setup: some drivers could not be built (reasons above); run uses the others"
-# the C driver on OpenSSL 3.6 (its library is built above: seconds), so `run --suite pq-ntor` measures
-# the C handshakes after `make run` too; the other OpenSSL versions: `cryptobench build --all`
-.venv/bin/cryptobench build c:openssl-3.6.3 || echo "setup: c:openssl-3.6.3 could not be built (reason above)"
-# Any other OpenSSL version built before (`build --all`, `versions install`) is rebuilt from this
-# source too (its library is cached: about a second each), so an updated checkout never measures
-# with a stale plugin.
-for so in drivers/c/build/plugins/libcb_openssl-*.so; do
-  [ -e "$so" ] || continue
-  v=${so##*/libcb_openssl-}
-  v=${v%.so}
-  [ "$v" = 3.6.3 ] || .venv/bin/cryptobench build "c:openssl@$v" >/dev/null ||
-    echo "setup: c:openssl@$v could not be rebuilt (reason above)"
-done
+# The drivers: built again only when their sources, the toolchains or the built files' presence changed
+# since the last build that succeeded (scripts/cached-run; FORCE=1 builds anyway). With nothing changed
+# `cryptobench build` still costs ~a minute of CPU: npm ci reinstalls two node_modules, Maven packages.
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench"
+BUILT='ls -1d drivers/c/build/cbdriver drivers/c/build/plugins/*.so plugins/c/build/*.so drivers/go/build/cbdriver-go
+  drivers/python/build/* drivers/js/node_modules/.package-lock.json drivers/browser/node_modules/.package-lock.json
+  drivers/rust/target/release/cbdriver-rust drivers/java/target/*.jar'
+python3 scripts/cached-run setup-drivers --in drivers --in plugins --in include --in protocols/pqntor/c \
+  --in cryptobench/drivers --in scripts --in "$CACHE/openssl" --in "$CACHE/liboqs" --out "$BUILT" \
+  --tool 'gcc --version' --tool 'g++ --version' --tool 'go version' --tool 'rustc -vV' --tool 'node --version' \
+  --tool 'npm --version' --tool 'java -version' --tool 'mvn -v' \
+  --tool 'dpkg-query -W libssl-dev libjansson-dev libsodium-dev libbotan-2-dev libmbedtls-dev libwolfssl-dev
+    libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev' \
+  -- scripts/build-drivers.sh ||
+  echo "setup: some drivers could not be built (reasons above); run uses the others"

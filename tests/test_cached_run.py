@@ -71,3 +71,21 @@ def test_usage_errors_are_one_line(suite):
     assert r.returncode != 0 and r.stderr.count("\n") == 1 and "usage" in r.stderr
     r = subprocess.run([sys.executable, SCRIPT, "demo", "--bogus", "x", "--", "true"], capture_output=True, text=True)
     assert r.returncode != 0 and "unknown option --bogus" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_build_is_recorded_with_what_it_made_and_runs_again_when_that_is_gone(tmp_path):
+    """--out (scripts/setup.sh's driver builds): the built files are part of the key, taken after the run."""
+    out, runs = tmp_path / "cbdriver", tmp_path / "runs"
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE", "MAKEFLAGS")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    args = [sys.executable, SCRIPT, "build", "--out", f"ls {out}", "--", "sh", "-c", f"echo >> {runs}; touch {out}"]
+
+    def build():
+        assert subprocess.run(args, env=env, capture_output=True, timeout=60).returncode == 0
+        return len(runs.read_text().splitlines())
+
+    assert build() == 1  # the first build made the file: recorded with it
+    assert build() == 1
+    out.unlink()  # someone removed the built driver
+    assert build() == 2 and out.exists()
+    assert build() == 2
