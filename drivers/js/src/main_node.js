@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // cryptobench's JavaScript driver, Node entry point: speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 2) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
 // provider, selected by --provider.
 //
 //   node src/main_node.js --provider js:noble
@@ -112,7 +112,9 @@ export function nodeDriver(provider) {
   });
 }
 
-function parseArgs(argv) {
+// parseArgs reads --provider <id> (or --provider=<id>); the browser bridge
+// takes the same arguments.
+export function parseArgs(argv) {
   let provider = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

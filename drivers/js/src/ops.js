@@ -72,6 +72,14 @@ export function checkLen(what, b, want) {
   if (b.length !== want) throw new Error(`${what} must be ${want} bytes, got ${b.length}`);
 }
 
+// keyIvCheck: a check(key, iv) that both have the lengths an algorithm takes.
+export function keyIvCheck(keyLen, ivLen) {
+  return (key, iv) => {
+    checkLen("key", key, keyLen);
+    checkLen("iv", iv, ivLen);
+  };
+}
+
 export function checkBlocks(size, alg) {
   if (size % 16 !== 0) {
     throw new Error(`size ${size} is not a multiple of 16 (${alg} takes whole blocks, no padding)`);

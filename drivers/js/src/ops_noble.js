@@ -18,7 +18,7 @@ import { ed448, x448 } from "@noble/curves/ed448.js";
 import { ml_kem512, ml_kem768, ml_kem1024 } from "@noble/post-quantum/ml-kem.js";
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
-import { Rejected, checkBlocks, checkLen, first, noopAlg } from "./ops.js";
+import { checkBlocks, checkLen, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -184,10 +184,7 @@ function blockAlg(name, keyLen, mode) {
 // chacha20Alg: noble's chacha20 is a function (key, nonce, data, out,
 // counter): no object at all; block counter 0 for bench cells.
 function chacha20Alg() {
-  const check = (key, iv) => {
-    checkLen("key", key, 32);
-    checkLen("iv", iv, 12);
-  };
+  const check = keyIvCheck(32, 12);
   return {
     name: "chacha20",
     ops: ["encrypt", "decrypt"],
@@ -210,10 +207,7 @@ function chacha20Alg() {
 // aad]) per message; seal = encrypt (ciphertext ‖ 16-byte tag), open =
 // decrypt (throws on a bad tag). withOutput: the API takes an output buffer.
 function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
-  const check = (key, iv) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, nonceLen);
-  };
+  const check = keyIvCheck(keyLen, nonceLen);
   return {
     name,
     ops: ["seal", "open"],

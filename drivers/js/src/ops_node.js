@@ -6,7 +6,7 @@
 import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
 import { Fnv64, PATTERN_LEN, Pieces, pattern } from "./input.js";
-import { EMPTY, Rejected, checkBlocks, checkLen, concat, first, noopAlg } from "./ops.js";
+import { checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -376,10 +376,7 @@ function aeadStreamOut(s, p, tag, sink) {
 
 function aeadAlg(name, nodeName, keyLen, stream) {
   const ccm = nodeName.endsWith("-ccm");
-  const check = (key, iv) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, 12);
-  };
+  const check = keyIvCheck(keyLen, 12);
   return {
     name,
     ops: ["seal", "open"],

@@ -4,7 +4,7 @@
 // Runtime-neutral: everything runtime-specific (id, version, runtime text)
 // comes from the entry point in env.
 
-import { Rejected, checkLen, noopAlg } from "./ops.js";
+import { checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import {
   EC_CURVES,
   OKP,
@@ -123,10 +123,7 @@ const aesImport = (name, key) => subtle().importKey("raw", key, { name }, false,
 
 function ctrAlg(name, keyLen) {
   const params = (iv) => ({ name: "AES-CTR", counter: iv, length: 128 });
-  const check = (key, iv) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, 16);
-  };
+  const check = keyIvCheck(keyLen, 16);
   return {
     name,
     ops: ["encrypt", "decrypt"],
@@ -154,10 +151,7 @@ function gcmAlg(name, keyLen) {
     if (aad && aad.length > 0) pr.additionalData = aad;
     return pr;
   };
-  const check = (key, iv) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, 12);
-  };
+  const check = keyIvCheck(keyLen, 12);
   return {
     name,
     ops: ["seal", "open"],

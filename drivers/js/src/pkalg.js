@@ -1,4 +1,4 @@
-// Public-key and post-quantum algorithms (protocol.md, version 2), written
+// Public-key and post-quantum algorithms (protocol.md, since version 2), written
 // once over a small per-library "engine", so that js:node, js:webcrypto
 // and js:noble share the case dispatch, the bench cells and the key
 // handling and differ only in the library calls.

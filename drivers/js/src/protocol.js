@@ -1,6 +1,6 @@
-// Protocol version 2 (docs/protocol.md): decoding requests, dispatching
-// hello / verify / bench / keypair / bye, encoding responses, and turning
-// any error into {"ok":false,"error":...}.
+// Protocol version 5 (docs/protocol.md): decoding requests, dispatching
+// hello / verify / bench / keypair / leak / bye, encoding responses, and
+// turning any error into {"ok":false,"error":...}.
 //
 // Runtime-neutral: the entry point (main_node.js, or the browser bridge)
 // owns the transport and passes each request line to handleLine, which
@@ -9,6 +9,7 @@
 import { checksum, fromHex, message, toHex } from "./input.js";
 import { measure, PROBE_READS, probeResolution } from "./timing.js";
 import { NotOffered, Rejected, Unsupported } from "./ops.js";
+import { leak } from "./leak.js";
 
 export const PROTOCOL_VERSION = 5;
 
@@ -16,8 +17,6 @@ export const PROTOCOL_VERSION = 5;
 const DEFAULT_TARGET_NS = 5000000;
 // The oldest version a client may ask for (later versions are additive).
 export const MIN_PROTOCOL_VERSION = 1;
-// The leak request times one call: a clock coarser than this cannot (a browser's performance.now()).
-export const LEAK_MAX_RESOLUTION_NS = 1000;
 export const MAX_SIZE = 2 ** 31;
 export const MAX_CHUNK = 1 << 20;
 
@@ -27,7 +26,7 @@ export function oneLine(s) {
   return t === "" ? "error" : t;
 }
 
-function errorMessage(e) {
+export function errorMessage(e) {
   if (e instanceof Error) return e.message || e.name;
   return String(e);
 }
@@ -94,7 +93,7 @@ export class Driver {
         case "keypair":
           return JSON.stringify(await this.keypair(req));
         case "leak":
-          return JSON.stringify(await this.leak(req));
+          return JSON.stringify(await leak(this, req));
         case "bye":
           this.quit = true;
           return JSON.stringify({ ok: true });
@@ -106,7 +105,7 @@ export class Driver {
     }
   }
 
-  // hello answers with the highest version this driver implements (2) to a
+  // hello answers with the highest version this driver implements (5) to a
   // request for any version >= 1: versions are additive, and the
   // orchestrator decides whether the answer is enough.
   hello(req) {
@@ -190,57 +189,6 @@ export class Driver {
     return { ok: true, ...m, checksum: sum, checksum_after: after, peak_rss_kb: this.env.peakRssKb() };
   }
 
-  // leak (protocol 5, protocol.md § leak): one prepared case per measurement,
-  // each call timed alone. A public-key algorithm prepares its keys first
-  // (prepare); a symmetric one runs its case executor, which makes the
-  // cipher object per message as its bench cell does. A clock coarser than
-  // LEAK_MAX_RESOLUTION_NS (a browser's) cannot time one call: not offered.
-  async leak(req) {
-    const a = this.lookup(req.alg);
-    const op = req.op;
-    if (!a.ops.includes(op)) throw new NotOffered(`op ${JSON.stringify(op)} for ${a.name} by ${this.prov.id}`);
-    if (this.resolutionNs === 0 || this.resolutionNs > LEAK_MAX_RESOLUTION_NS) {
-      throw new NotOffered(`the clock's resolution (${this.resolutionNs} ns) is too coarse to time one call`);
-    }
-    if (a.pk && typeof a.prepare !== "function")
-      throw new NotOffered(`${a.name} prepares no case apart from running it`);
-    const { inputs, order } = req;
-    if (!Array.isArray(inputs) || !Array.isArray(order) || inputs.length === 0 || order.length === 0) {
-      throw new Error("fields inputs and order must be non-empty arrays");
-    }
-    const calls = [];
-    for (const [i, k] of order.entries()) {
-      if (!Number.isInteger(k) || k < 0 || k >= inputs.length) {
-        throw new Error(`order[${i}] is not an index into inputs (0 .. ${inputs.length - 1})`);
-      }
-      try {
-        const c = decodeCase({ ...inputs[k], op });
-        calls.push(a.pk ? await a.prepare(c) : () => a.exec(c));
-      } catch (e) {
-        throw new Error(`input ${k}: ${oneLine(errorMessage(e))}`);
-      }
-    }
-    const clock = this.env.clock;
-    const times = new Array(calls.length);
-    const refused = new Array(calls.length).fill(false);
-    for (let i = 0; i < calls.length; i++) {
-      const t0 = clock.now();
-      try {
-        const r = calls[i]();
-        if (r instanceof Promise) await r;
-      } catch (e) {
-        if (!(e instanceof Rejected)) throw new Error(`measurement ${i}: ${oneLine(errorMessage(e))}`);
-        refused[i] = true;
-      }
-      times[i] = clock.diffNs(t0, clock.now());
-    }
-    const outcomes = inputs.map(() => "unused");
-    order.forEach((k, i) => {
-      if (outcomes[k] === "unused") outcomes[k] = refused[i] ? "rejected" : "ok";
-    });
-    return { ok: true, counter: "clock", times, outcomes };
-  }
-
   // keypair: a fresh key pair of a public-key algorithm from the provider's
   // own generator, in the protocol's encodings (for cross-verification).
   async keypair(req) {
@@ -266,7 +214,7 @@ export function decodeCase(rc) {
     aad: fromHex("aad", rc.aad),
     msg: fromHex("msg", rc.msg),
     counter: 0,
-    // public-key cases (version 2)
+    // public-key cases (since version 2)
     public: fromHex("public", rc.public),
     private: fromHex("private", rc.private),
     sig: fromHex("sig", rc.sig),

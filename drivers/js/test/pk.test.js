@@ -1,4 +1,4 @@
-// Public-key and post-quantum algorithms (protocol version 2): one small
+// Public-key and post-quantum algorithms (since protocol version 2): one small
 // bench per provider/algorithm/op (what the cell produced is checked
 // through the case executor: signatures verify, ciphertexts decrypt, KEM
 // ciphertexts decapsulate), the self-cross-check and the cross-provider

@@ -4,85 +4,11 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { runCase } from "../src/protocol.js";
+import { casesDir, judgeAll, loadCases, stripped } from "./cases.js";
 import { PROVIDER_IDS, driverFor, request } from "./helpers.js";
-
-const DRIVER_DIR = fileURLToPath(new URL("..", import.meta.url));
-const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.verify.vectors.export build/cases";
-
-function casesDir() {
-  const dir = process.env.CRYPTOBENCH_CASES
-    ? resolve(process.env.CRYPTOBENCH_CASES)
-    : resolve(DRIVER_DIR, "..", "..", "build", "cases");
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    assert.fail(
-      `cases directory ${dir} not found: create it with \`${CASES_COMMAND}\` (or point CRYPTOBENCH_CASES at it)`,
-    );
-  }
-  return dir;
-}
-
-function loadCases(path) {
-  if (!existsSync(path)) assert.fail(`${path} not found (re-create the cases with \`${CASES_COMMAND}\`)`);
-  const cases = [];
-  readFileSync(path, "utf8")
-    .split("\n")
-    .forEach((line, i) => {
-      if (line.trim() === "") return;
-      try {
-        cases.push(JSON.parse(line));
-      } catch (e) {
-        assert.fail(`${path}:${i + 1}: ${e.message}`);
-      }
-    });
-  return cases;
-}
-
-// judge applies protocol.md's rules; "" means the case passes, null that
-// it was skipped (the library has no API for the variant: `unsupported`).
-export function judge(c, r) {
-  if (r.id !== c.id) return `result id ${r.id} does not echo the case id`;
-  if (r.error) return `error: ${r.error}`;
-  if (typeof r.unsupported === "string") return null;
-  let matches = false;
-  if (typeof r.out === "string" && typeof c.out === "string") {
-    matches = c.cmp === "prefix" ? r.out.startsWith(c.out) : r.out === c.out;
-  }
-  switch (c.expect) {
-    case "valid":
-      if (r.rejected) return "rejected a valid case";
-      if (!matches) return `out ${r.out ?? "<none>"} does not match the expected one`;
-      return "";
-    case "invalid":
-      if (!r.rejected && matches) return "accepted an invalid case";
-      return "";
-    case "acceptable":
-      return "";
-    default:
-      return `unknown expect ${c.expect}`;
-  }
-}
-
-const CASE_FIELDS = [
-  "id",
-  "op",
-  "key",
-  "iv",
-  "counter",
-  "aad",
-  "msg",
-  // public-key cases (protocol version 2)
-  "public",
-  "private",
-  "sig",
-  "seed",
-  "m",
-  "ctx",
-  "deterministic",
-];
 
 // Public-key algorithms the shared vectors do not cover (Ed448, X448,
 // RSA-3072/4096, RSA key generation) are checked by pk.test.js's self- and
@@ -104,17 +30,10 @@ for (const id of PROVIDER_IDS) {
         assert.ok(cases.length > 0, `no cases for ${a.name}`);
         // Through the verify request, exactly as the orchestrator sends it
         // (without the answers).
-        const sent = cases.map((c) => Object.fromEntries(CASE_FIELDS.filter((f) => f in c).map((f) => [f, c[f]])));
-        const resp = await request(d, { cmd: "verify", alg: a.name, cases: sent });
+        const resp = await request(d, { cmd: "verify", alg: a.name, cases: cases.map(stripped) });
         assert.equal(resp.ok, true, `verify failed: ${resp.error}`);
         assert.equal(resp.results.length, cases.length, "one result per case");
-        const failures = [];
-        let passed = 0;
-        cases.forEach((c, i) => {
-          const why = judge(c, resp.results[i]);
-          if (why) failures.push(`${c.id}: ${why}`);
-          else if (why === "") passed++;
-        });
+        const { failures, passed } = judgeAll(cases, resp.results);
         assert.deepEqual(failures, [], `${failures.length} of ${cases.length} cases failed`);
         assert.ok(passed > 0, "at least one case must pass");
         st.diagnostic(
