@@ -20,6 +20,18 @@ type fuzzFixture struct {
 	state  *pqntor.ClientState // unused; clone it per input
 }
 
+// seedCorpus adds, for every fixture, its genuine message, one byte short,
+// one byte long and empty.
+func seedCorpus(f *testing.F, fx []fuzzFixture, genuine func(fuzzFixture) []byte) {
+	for i, x := range fx {
+		m := genuine(x)
+		f.Add(uint8(i), m)
+		f.Add(uint8(i), m[:len(m)-1])
+		f.Add(uint8(i), append(bytes.Clone(m), 0))
+		f.Add(uint8(i), []byte{})
+	}
+}
+
 func fixtures(tb testing.TB) []fuzzFixture {
 	tb.Helper()
 	var fx []fuzzFixture
@@ -48,12 +60,7 @@ func fixtures(tb testing.TB) []fuzzFixture {
 // wrong lengths are always ErrMalformed; never a panic.
 func FuzzServerReply(f *testing.F) {
 	fx := fixtures(f)
-	for i, x := range fx {
-		f.Add(uint8(i), x.onion)
-		f.Add(uint8(i), x.onion[:len(x.onion)-1])
-		f.Add(uint8(i), append(bytes.Clone(x.onion), 0))
-		f.Add(uint8(i), []byte{})
-	}
+	seedCorpus(f, fx, func(x fuzzFixture) []byte { return x.onion })
 	f.Fuzz(func(t *testing.T, which uint8, onion []byte) {
 		x := fx[int(which)%len(fx)]
 		z, _ := x.s.Sizes()
@@ -78,12 +85,7 @@ func FuzzServerReply(f *testing.F) {
 // panic.
 func FuzzClientFinish(f *testing.F) {
 	fx := fixtures(f)
-	for i, x := range fx {
-		f.Add(uint8(i), x.reply)
-		f.Add(uint8(i), x.reply[:len(x.reply)-1])
-		f.Add(uint8(i), append(bytes.Clone(x.reply), 0))
-		f.Add(uint8(i), []byte{})
-	}
+	seedCorpus(f, fx, func(x fuzzFixture) []byte { return x.reply })
 	f.Fuzz(func(t *testing.T, which uint8, reply []byte) {
 		x := fx[int(which)%len(fx)]
 		z, _ := x.s.Sizes()

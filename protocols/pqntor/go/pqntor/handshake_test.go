@@ -194,20 +194,10 @@ func TestEveryReplyBitFlip(t *testing.T) {
 		p := pqntor.Params{Suite: s, KeyLen: 72}
 		in := kat.InputsFromSeed(s, "bitflip", 72)
 		relay := mustRelay(t, in)
-		_, reply, _, err := kat.RunLibrary(in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, reply := mustRun(t, in)
 		// Every bit for ntor; for pq-ntor every 5th bit (5 is prime to 8,
 		// so every bit position within a byte is hit), to keep this quick.
-		step := 1
-		if s.IsPQ() {
-			step = 5
-		}
-		if testing.Short() {
-			step = 13
-		}
-		for bit := 0; bit < 8*len(reply); bit += step {
+		for bit := 0; bit < 8*len(reply); bit += flipStep(s, 5, 13) {
 			// Recreate the same client for every flip.
 			st, _, err := pqntor.ClientCreate(in.RelayID, relay.PublicKey(), p, in.ClientRand())
 			if err != nil {
@@ -222,6 +212,28 @@ func TestEveryReplyBitFlip(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mustRun runs in's handshake through the library: the onionskin and reply.
+func mustRun(t testing.TB, in kat.Inputs) (onion, reply []byte) {
+	onion, reply, _, err := kat.RunLibrary(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return onion, reply
+}
+
+// flipStep is how many bits a bit-flip test moves on: every bit for ntor,
+// every pq-th for pq-ntor (prime to 8: every position in a byte is hit), every
+// short-th under -short.
+func flipStep(s pqntor.Suite, pq, short int) int {
+	if testing.Short() {
+		return short
+	}
+	if s.IsPQ() {
+		return pq
+	}
+	return 1
 }
 
 func mustRelay(t testing.TB, in kat.Inputs) *pqntor.RelayKeys {
@@ -239,18 +251,8 @@ func TestOnionskinBitFlips(t *testing.T) {
 		in := kat.InputsFromSeed(s, "onionflip", 72)
 		relay := mustRelay(t, in)
 		p := pqntor.Params{Suite: s, KeyLen: 72}
-		onion, _, _, err := kat.RunLibrary(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		step := 1
-		if s.IsPQ() {
-			step = 11
-		}
-		if testing.Short() {
-			step = 29
-		}
-		for bit := 0; bit < 8*len(onion); bit += step {
+		onion, _ := mustRun(t, in)
+		for bit := 0; bit < 8*len(onion); bit += flipStep(s, 11, 29) {
 			o := bytes.Clone(onion)
 			o[bit/8] ^= 1 << (bit % 8)
 			reply, skeys, err := pqntor.ServerReply(relay, p, o, in.RelayRand())

@@ -78,33 +78,21 @@ func TestVectors(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if cr.Remaining() != 0 {
-					t.Fatalf("ClientCreate left %d bytes of randomness", cr.Remaining())
-				}
-				if !bytes.Equal(onionskin, v.Outputs.Onionskin) {
-					t.Fatalf("onionskin\n got %x\nwant %x", onionskin, v.Outputs.Onionskin)
-				}
+				allUsed(t, "ClientCreate", cr)
+				same(t, "onionskin", onionskin, v.Outputs.Onionskin)
 				rr := in.RelayRand()
 				reply, skeys, err := pqntor.ServerReply(relay, p, onionskin, rr)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rr.Remaining() != 0 {
-					t.Fatalf("ServerReply left %d bytes of randomness", rr.Remaining())
-				}
-				if !bytes.Equal(reply, v.Outputs.Reply) {
-					t.Fatalf("reply\n got %x\nwant %x", reply, v.Outputs.Reply)
-				}
-				if !bytes.Equal(skeys, v.Outputs.Keys) {
-					t.Fatalf("relay keys\n got %x\nwant %x", skeys, v.Outputs.Keys)
-				}
+				allUsed(t, "ServerReply", rr)
+				same(t, "reply", reply, v.Outputs.Reply)
+				same(t, "relay keys", skeys, v.Outputs.Keys)
 				ckeys, err := pqntor.ClientFinish(st, reply)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(ckeys, v.Outputs.Keys) {
-					t.Fatalf("client keys\n got %x\nwant %x", ckeys, v.Outputs.Keys)
-				}
+				same(t, "client keys", ckeys, v.Outputs.Keys)
 
 				// Every intermediate, from the spec-literal reference.
 				tr, err := kat.Reference(in)
@@ -206,9 +194,7 @@ func TestTorNtorVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(create, wantCreate) {
-		t.Fatalf("CREATE2 handshake data\n got %x\nwant %x", create, wantCreate)
-	}
+	same(t, "CREATE2 handshake data", create, wantCreate)
 	created, skeys, err := pqntor.ServerReply(relay, p, create, bytes.NewReader(ySecret))
 	if err != nil {
 		t.Fatal(err)
@@ -233,5 +219,21 @@ func TestTorKDFVectors(t *testing.T) {
 		if hex.EncodeToString(got) != v.OKM {
 			t.Errorf("KDF(%q) = %x", v.IKM, got)
 		}
+	}
+}
+
+// same fails the test when a message or key differs from the vector's.
+func same(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s\n got %x\nwant %x", what, got, want)
+	}
+}
+
+// allUsed fails the test when a call left some of its randomness unread.
+func allUsed(t *testing.T, call string, r interface{ Remaining() int }) {
+	t.Helper()
+	if r.Remaining() != 0 {
+		t.Fatalf("%s left %d bytes of randomness", call, r.Remaining())
 	}
 }
