@@ -4,6 +4,7 @@
  *
  *  - one error setter (cb_kit_err) and its status-returning form (cb_kit_refuse);
  *  - reading a version-1 style message prefix as a status (cb_kit_status_of_text);
+ *  - a public-key cell's first checks (cb_kit_op_index, cb_kit_pk_checks);
  *  - the operations of each kind of algorithm (cb_kit_ops_of), the kind -> operations switch. */
 #ifndef CRYPTOBENCH_KIT_H
 #define CRYPTOBENCH_KIT_H
@@ -67,6 +68,31 @@ static inline cb_status cb_kit_status_of_text(char *msg) {
     }
   }
   return CB_ERROR;
+}
+
+/* The index of `op` among names[0..n), or -1. */
+static inline int cb_kit_op_index(const char *op, const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(op, names[i]) == 0)
+      return (int)i;
+  return -1;
+}
+
+/* A public-key cell's checks, the same in every module: the algorithm `name` (NULL: the module
+ * has none of that name) allows the operation (`allowed`, the module's own rule), and the
+ * message comes in one call. 0, or -1 with a one-line message in err. */
+static inline int cb_kit_pk_checks(const cb_params *p, const char *name, int allowed, char *err,
+                                   size_t errlen) {
+  if (name == NULL)
+    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  else if (!allowed)
+    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, name);
+  else if (p->chunk > 0)
+    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
+               name);
+  else
+    return 0;
+  return -1;
 }
 
 /* The kinds of algorithm a module's table sorts its catalogue into, and their operations. */

@@ -1,11 +1,12 @@
-/* The interface one library implements (one ops_<library>.c per plugin).
+/* The interface between the generic driver and one library.
  *
  * main.c, protocol.c, timing.c and input.c are library-independent: they are the generic driver
- * (build/cbdriver), and reach the library through these functions, which ops_plugin.c forwards to
- * the cb_provider table of the plugin it loaded (include/cryptobench/provider.h). Each built-in
- * module (ops_openssl.c, ops_sodium.c, ops_botan.cpp in C++ with C linkage, ops_botan_ffi.c,
- * ops_liboqs.c) implements them and is linked with plugin_export.c into a plugin
- * (build/plugins/libcb_<library>.so); the native tests link a module directly. A module provides:
+ * (build/cbdriver), and reach the library through these ops_ functions, which ops_plugin.c
+ * forwards to the cb_provider table of the plugin it loaded (include/cryptobench/provider.h). Each
+ * built-in module (ops_openssl.c, ops_sodium.c, ops_botan.cpp in C++ with C linkage,
+ * ops_botan_ffi.c, ops_liboqs.c) defines the same functions under mod_ names, internal to it, and
+ * exports them as its table (ops_module.h): build/plugins/libcb_<library>.so, and the native tests
+ * that link a module hand its table to the same loader. A module provides:
  *
  *  - its identity (provider ids it serves, library name and run-time version, notes);
  *  - the catalogue for `hello`: every algorithm it can time, its operations, whether it takes
@@ -40,9 +41,8 @@
 extern "C" {
 #endif
 
-/* The types and constants are the public plugin ABI's (include/cryptobench/provider.h); the
- * built-in modules keep their ops_ names, and plugin_export.c puts their functions in a
- * cb_provider table, the same table a user's plugin fills. */
+/* The types and constants are the public plugin ABI's (include/cryptobench/provider.h), under the
+ * ops_ names the modules keep. */
 #define OPS_TAG_LEN CB_TAG_LEN
 #define OPS_MAX_OPS CB_MAX_OPS
 #define OPS_FAIL CB_FAIL

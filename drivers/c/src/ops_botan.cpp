@@ -12,7 +12,7 @@
  * last piece. Public-key algorithms are in ops_botan_pk.cpp; this file dispatches their cells
  * there.
  */
-#include "ops.h"
+#include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
 #include <cryptobench/kit.h>
@@ -484,7 +484,7 @@ extern "C" {
 
 OPS_REGEN_DEFINE_EXPORTS
 
-int ops_init(char *err, size_t errlen) {
+int mod_init(char *err, size_t errlen) {
   try {
     catalogue_len = 0;
     for (size_t i = 0; i < NDEFS; i++) {
@@ -508,13 +508,13 @@ int ops_init(char *err, size_t errlen) {
   return 0;
 }
 
-int ops_provider_accepts(const char *id) { return std::strcmp(id, "cpp:botan") == 0; }
+int mod_provider_accepts(const char *id) { return std::strcmp(id, "cpp:botan") == 0; }
 
-const char *ops_library_name(void) { return "Botan"; }
+const char *mod_library_name(void) { return "Botan"; }
 
-const char *ops_library_version(void) { return Botan::version_cstr(); }
+const char *mod_library_version(void) { return Botan::version_cstr(); }
 
-size_t ops_notes(const char *provider, const char **notes, size_t max) {
+size_t mod_notes(const char *provider, const char **notes, size_t max) {
   static std::string built, impl, gran, copy;
   (void)provider;
   try {
@@ -567,12 +567,12 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n + pk_notes(notes + n, max - n);
 }
 
-const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : nullptr; }
+const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : nullptr; }
 
-void ops_cell_free(ops_cell *c) { delete c; }
+void mod_cell_free(ops_cell *c) { delete c; }
 
-ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = ops_alg_index(p->alg);
+ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = mod_alg_index(p->alg);
   if (idx == static_cast<size_t>(-1)) {
     cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return nullptr;
@@ -648,7 +648,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   return c;
 }
 
-int ops_cell_run(ops_cell *c) {
+int mod_cell_run(ops_cell *c) {
   if (c->pk != nullptr)
     return pk_cell_run(c->pk);
   try {
@@ -674,31 +674,33 @@ int ops_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
   if (c->pk != nullptr)
     return pk_cell_output(c->pk, len);
   *len = c->out_len;
   return c->out_ptr;
 }
 
-void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : nullptr; }
+void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : nullptr; }
 
 /* nothing to prepare: no cell of this module consumes single-use inputs */
-int ops_cell_prepare(ops_cell *c, uint64_t n) {
+int mod_cell_prepare(ops_cell *c, uint64_t n) {
   (void)c;
   (void)n;
   return 0;
 }
 
-const char *ops_cell_error(const ops_cell *c) {
+const char *mod_cell_error(const ops_cell *c) {
   if (c->pk != nullptr)
     return pk_cell_error(c->pk);
   return c->err.empty() ? "operation failed" : c->err.c_str();
 }
 
-int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
   return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
 }
+
+OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)
 
 } // extern "C"

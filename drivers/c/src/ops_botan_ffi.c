@@ -10,7 +10,7 @@
  * piece (whole multiples of botan_cipher_get_update_granularity), the final flag on the last.
  * Public-key algorithms are in ops_botan_ffi_pk.c; this file dispatches their cells there.
  */
-#include "ops.h"
+#include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
 #include <cryptobench/kit.h>
@@ -152,7 +152,7 @@ static int probe(const alg_def *d) {
   return ok;
 }
 
-int ops_init(char *err, size_t errlen) {
+int mod_init(char *err, size_t errlen) {
   if (botan_version_major() != BOTAN_VERSION_MAJOR) {
     cb_kit_err(err, errlen, "built against Botan %d headers but the loaded library is %s",
                BOTAN_VERSION_MAJOR, botan_version_string());
@@ -176,11 +176,11 @@ int ops_init(char *err, size_t errlen) {
   return 0;
 }
 
-int ops_provider_accepts(const char *id) { return strcmp(id, "c:botan-ffi") == 0; }
+int mod_provider_accepts(const char *id) { return strcmp(id, "c:botan-ffi") == 0; }
 
-const char *ops_library_name(void) { return "Botan"; }
+const char *mod_library_name(void) { return "Botan"; }
 
-const char *ops_library_version(void) { return botan_version_string(); }
+const char *mod_library_version(void) { return botan_version_string(); }
 
 /* "AES-128/CBC/NoPadding 256, ..." as botan_cipher_get_update_granularity reports them */
 static void granularities(char *s, size_t n) {
@@ -199,7 +199,7 @@ static void granularities(char *s, size_t n) {
   }
 }
 
-size_t ops_notes(const char *provider, const char **notes, size_t max) {
+size_t mod_notes(const char *provider, const char **notes, size_t max) {
   static char built[200], gran[600];
   (void)provider;
   snprintf(built, sizeof built,
@@ -244,11 +244,11 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n + pk_notes(notes + n, max - n);
 }
 
-const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
 
 /* ---- cells ---- */
 
-void ops_cell_free(ops_cell *c) {
+void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
   pk_cell_free(c->pk);
@@ -429,8 +429,8 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
   return ok ? c->gbuf : NULL;
 }
 
-ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = ops_alg_index(p->alg);
+ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = mod_alg_index(p->alg);
   if (idx == (size_t)-1) {
     cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
@@ -486,7 +486,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   } else if (op == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
       cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
-      ops_cell_free(c);
+      mod_cell_free(c);
       return NULL;
     }
     c->in_len = p->msg_len - OPS_TAG_LEN;
@@ -494,13 +494,13 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
   if (prepare(c, p, err, errlen) != 0) {
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (c->out == NULL) {
     cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   if (c->counter > 0)
@@ -608,7 +608,7 @@ static int run_cipher(ops_cell *c) {
 
 OPS_REGEN_DEFINE_EXPORTS
 
-int ops_cell_run(ops_cell *c) {
+int mod_cell_run(ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_run(c->pk);
   switch (c->def->kind) {
@@ -628,29 +628,31 @@ int ops_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
   if (c->pk != NULL)
     return pk_cell_output(c->pk, len);
   *len = c->out_len;
   return c->out;
 }
 
-void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
+void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
 /* nothing to prepare: no cell of this module consumes single-use inputs */
-int ops_cell_prepare(ops_cell *c, uint64_t n) {
+int mod_cell_prepare(ops_cell *c, uint64_t n) {
   (void)c;
   (void)n;
   return 0;
 }
 
-const char *ops_cell_error(const ops_cell *c) {
+const char *mod_cell_error(const ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_error(c->pk);
   return c->err[0] ? c->err : "operation failed";
 }
 
-int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
   return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
 }
+
+OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)

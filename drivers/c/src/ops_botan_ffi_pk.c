@@ -571,23 +571,10 @@ void pk_cell_free(pk_cell *c) {
 
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
-  if (d == NULL) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
+  if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
+                       d != NULL && op >= 0 && op_allowed(d->f, (enum pkop)op), err, errlen) != 0)
     return NULL;
-  }
-  int op = -1;
-  for (int i = 0; i < (int)(sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]); i++)
-    if (strcmp(p->op, PKOP_NAMES[i]) == 0)
-      op = i;
-  if (op < 0 || !op_allowed(d->f, (enum pkop)op)) {
-    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
-    return NULL;
-  }
-  if (p->chunk > 0) {
-    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
-               d->name);
-    return NULL;
-  }
   pk_cell *c = calloc(1, sizeof *c);
   if (c == NULL) {
     cb_kit_err(err, errlen, "out of memory");

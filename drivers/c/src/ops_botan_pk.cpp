@@ -578,23 +578,11 @@ size_t pk_notes(const char **notes, size_t max) {
 
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
-  if (d == nullptr) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
+  if (cb_kit_pk_checks(p, d != nullptr ? d->name : nullptr,
+                       d != nullptr && op >= 0 && op_allowed(d->f, static_cast<pkop>(op)), err,
+                       errlen) != 0)
     return nullptr;
-  }
-  int op = -1;
-  for (int i = 0; i < static_cast<int>(sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]); i++)
-    if (std::strcmp(p->op, PKOP_NAMES[i]) == 0)
-      op = i;
-  if (op < 0 || !op_allowed(d->f, static_cast<pkop>(op))) {
-    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
-    return nullptr;
-  }
-  if (p->chunk > 0) {
-    cb_kit_err(err, errlen, "not offered: %s takes the message in one call (chunk must be 0)",
-               d->name);
-    return nullptr;
-  }
   pk_cell *c = new (std::nothrow) pk_cell;
   if (c == nullptr) {
     cb_kit_err(err, errlen, "out of memory");

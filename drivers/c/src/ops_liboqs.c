@@ -18,7 +18,7 @@
  * checked here before the call.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ops.h"
+#include "ops_module.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -87,7 +87,7 @@ struct ops_cell {
 
 /* ---- identity and catalogue ---- */
 
-int ops_init(char *err, size_t errlen) {
+int mod_init(char *err, size_t errlen) {
   (void)err;
   (void)errlen;
   OQS_init(); /* CPU feature detection for the run-time dispatch */
@@ -110,11 +110,11 @@ int ops_init(char *err, size_t errlen) {
   return 0;
 }
 
-int ops_provider_accepts(const char *id) { return strcmp(id, "c:liboqs") == 0; }
+int mod_provider_accepts(const char *id) { return strcmp(id, "c:liboqs") == 0; }
 
-const char *ops_library_name(void) { return "liboqs"; }
+const char *mod_library_name(void) { return "liboqs"; }
 
-const char *ops_library_version(void) { return OQS_version(); }
+const char *mod_library_version(void) { return OQS_version(); }
 
 /* The code liboqs' run-time dispatch picks (kem_ml_kem_*.c, sig_ml_dsa_*.c of liboqs 0.13.0). */
 static int mlkem_native_x86_64(void) {
@@ -134,7 +134,7 @@ static int mldsa_avx2(void) {
 #endif
 }
 
-size_t ops_notes(const char *provider, const char **notes, size_t max) {
+size_t mod_notes(const char *provider, const char **notes, size_t max) {
   static char built[300], code[400], absent[300];
   (void)provider;
   snprintf(built, sizeof built,
@@ -185,11 +185,11 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n;
 }
 
-const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
 
 /* ---- cells ---- */
 
-void ops_cell_free(ops_cell *c) {
+void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
   if (c->sk != NULL) {
@@ -333,8 +333,8 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
 }
 
-ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = ops_alg_index(p->alg);
+ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = mod_alg_index(p->alg);
   if (idx == (size_t)-1) {
     cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
@@ -377,7 +377,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (rc != 0 || c->out == NULL) {
     if (err[0] == '\0')
       cb_kit_err(err, errlen, "out of memory");
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   return c;
@@ -456,7 +456,7 @@ static int run_sig(ops_cell *c) {
   return c->out[0];
 }
 
-int ops_cell_run(ops_cell *c) {
+int mod_cell_run(ops_cell *c) {
   c->out_len = 0;
   if (c->refused)
     return OPS_REJECTED;
@@ -471,32 +471,32 @@ int ops_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
   *len = c->out_len;
   return c->out;
 }
 
 /* no cell streams */
-void ops_cell_tap(ops_cell *c, ops_tap *tap) {
+void mod_cell_tap(ops_cell *c, ops_tap *tap) {
   (void)c;
   (void)tap;
 }
 
 /* nothing to prepare: no cell of this module consumes single-use inputs */
-int ops_cell_prepare(ops_cell *c, uint64_t n) {
+int mod_cell_prepare(ops_cell *c, uint64_t n) {
   (void)c;
   (void)n;
   return 0;
 }
 
-const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+const char *mod_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
 
 /* A fresh key pair from liboqs' generator. ML-KEM: a random seed d || z (OQS_randombytes), the
  * key pair from it (OQS_KEM_keypair_derand); the private key is the seed. ML-DSA: OQS_SIG_keypair;
  * the private key is the expanded one (see the top of this file). */
-int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
-  size_t idx = ops_alg_index(alg);
+  size_t idx = mod_alg_index(alg);
   *pub = *priv = NULL;
   if (idx == (size_t)-1 || !catalogue[idx].pk) {
     cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
@@ -536,3 +536,5 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
   }
   return 0;
 }
+
+OPS_MODULE_EXPORT(NULL, NULL)

@@ -11,8 +11,8 @@
  * message on a context given its key and IV once per cell, the counter continuing from one
  * operation to the next, no final, no tag: the loop `openssl speed -evp` times.
  */
-#include "ops.h"
 #include "ops_hs.h"
+#include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
 #include <cryptobench/kit.h>
@@ -194,7 +194,7 @@ static int probe(const alg_def *d) {
   return ok;
 }
 
-int ops_init(char *err, size_t errlen) {
+int mod_init(char *err, size_t errlen) {
   if (!OPENSSL_init_crypto(OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS, NULL)) {
     set_ossl_err(err, errlen, "OPENSSL_init_crypto");
     return -1;
@@ -228,15 +228,15 @@ int ops_init(char *err, size_t errlen) {
   return 0;
 }
 
-int ops_provider_accepts(const char *id) {
+int mod_provider_accepts(const char *id) {
   return strcmp(id, "c:openssl") == 0 || strncmp(id, "c:openssl-", 10) == 0;
 }
 
-const char *ops_library_name(void) { return "OpenSSL"; }
+const char *mod_library_name(void) { return "OpenSSL"; }
 
-const char *ops_library_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
+const char *mod_library_version(void) { return OpenSSL_version(OPENSSL_VERSION); }
 
-size_t ops_notes(const char *provider, const char **notes, size_t max) {
+size_t mod_notes(const char *provider, const char **notes, size_t max) {
   static char built[160], mismatch[300], cap[300];
   size_t n = 0;
   snprintf(built, sizeof built, "built against headers of %s, EVP API only", OPENSSL_VERSION_TEXT);
@@ -274,11 +274,11 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n + hs_notes(notes + n, max - n);
 }
 
-const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
 
 /* ---- cells ---- */
 
-void ops_cell_free(ops_cell *c) {
+void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
   pk_cell_free(c->pk);
@@ -503,8 +503,8 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
   return c->regen ? prepare_regeneration(c, p, err, errlen) : 0;
 }
 
-ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = ops_alg_index(p->alg);
+ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = mod_alg_index(p->alg);
   if (idx == (size_t)-1) {
     cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
@@ -569,7 +569,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (op == OP_OPEN && !c->regen) {
     if (p->msg_len < OPS_TAG_LEN) {
       cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
-      ops_cell_free(c);
+      mod_cell_free(c);
       return NULL;
     }
     c->in_len = p->msg_len - OPS_TAG_LEN;
@@ -578,7 +578,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
     cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   int rc = 0;
@@ -611,7 +611,7 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
     }
   }
   if (rc != 0) {
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   return c;
@@ -785,13 +785,13 @@ static int run_rekey(ops_cell *c) {
   return outl > 0 ? c->out[0] : 0;
 }
 
-int ops_cell_prepare(ops_cell *c, uint64_t n) {
+int mod_cell_prepare(ops_cell *c, uint64_t n) {
   return c->hs != NULL ? hs_cell_prepare(c->hs, n) : 0;
 }
 
 hs_cell *ops_openssl_hs_of(ops_cell *c) { return c->hs; }
 
-int ops_cell_run(ops_cell *c) {
+int mod_cell_run(ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_run(c->pk);
   if (c->hs != NULL)
@@ -813,7 +813,7 @@ int ops_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
   if (c->pk != NULL)
     return pk_cell_output(c->pk, len);
   if (c->hs != NULL)
@@ -822,9 +822,9 @@ const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
   return c->out;
 }
 
-void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
+void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
-const char *ops_cell_error(const ops_cell *c) {
+const char *mod_cell_error(const ops_cell *c) {
   if (c->pk != NULL)
     return pk_cell_error(c->pk);
   if (c->hs != NULL)
@@ -832,7 +832,9 @@ const char *ops_cell_error(const ops_cell *c) {
   return c->err[0] ? c->err : "operation failed";
 }
 
-int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
   return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
 }
+
+OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)

@@ -15,6 +15,9 @@ int plugin_load(const char *path, char *err, size_t errlen);
  * version 1's optional symbols), check it and serve it. 0, or -1 with the message. */
 int plugin_take(const void *raw, void *handle, char *err, size_t errlen);
 
+/* A built-in module's own entry point (ops_module.h), for the native tests that link it. */
+CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void);
+
 /* ABI version 1's table raw as a version-2 table in *t (ops_plugin_v1.c). 0, or -1. */
 int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider *t, char *err,
                     size_t errlen);

@@ -11,14 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* version 1's names become cb1_ ones, so both headers fit in this file */
+/* version 1's own names become cb1_ ones, so both headers fit in this file (what they share,
+ * cb_tap and cb_cell among it, is <cryptobench/base.h>, included once) */
 #define cb_alg cb1_alg
 #define cb_params cb1_params
-#define cb_tap cb1_tap
-#define cb_cell cb1_cell
 #define cb_provider cb1_provider
-#define cb_input_at cb1_input_at
-#define cb_tap_fold cb1_tap_fold
 #define cb_regenerates_fn cb1_regenerates_fn
 #define cb_untimed_fn cb1_untimed_fn
 #define cb_provider_entry cb1_provider_entry
@@ -28,24 +25,12 @@ static const char *const V1_REGENERATES = CB_REGENERATES_ENTRY, *const V1_UNTIME
                                                                     CB_UNTIMED_ENTRY;
 #undef cb_alg
 #undef cb_params
-#undef cb_tap
-#undef cb_cell
 #undef cb_provider
-#undef cb_input_at
-#undef cb_tap_fold
 #undef cb_regenerates_fn
 #undef cb_untimed_fn
 #undef cb_provider_entry
 #undef CB_PROVIDER_ABI_VERSION
-#undef CB_PROVIDER_ENTRY
-#undef CB_PROVIDER_EXPORT
-#undef CB_TAG_LEN
-#undef CB_MAX_OPS
-#undef CB_FAIL
-#undef CB_REJECTED
 #undef CB_UNSUPPORTED
-#undef CB_FNV_INIT
-#undef CB_COMPILER
 #undef CB_REGENERATES_ENTRY
 #undef CB_UNTIMED_ENTRY
 #undef CB_PROVIDER_SIZE_V1_0
@@ -57,8 +42,6 @@ static const char *const V1_REGENERATES = CB_REGENERATES_ENTRY, *const V1_UNTIME
  * every plugin built against it. */
 _Static_assert(sizeof(cb1_alg) == 64 && sizeof(cb1_params) == 312 && sizeof(cb1_provider) == 152,
                "ABI version 1's layout");
-/* cb_tap did not change, so a v1 cell is given the driver's tap as it is */
-_Static_assert(sizeof(cb1_tap) == sizeof(cb_tap), "cb_tap is the same in both versions");
 
 static const cb1_provider *V1;
 /* v1 algorithms widened to v2's cb_alg (the lengths undeclared: v1 plugins check their own) */
@@ -69,7 +52,7 @@ static size_t nalgs;
  * each cell's v1 parameters live beside it until cell_free. */
 typedef struct kept {
   struct kept *next;
-  cb1_cell *cell;
+  cb_cell *cell;
   cb1_params p;
 } kept;
 static kept *cells_kept;
@@ -124,20 +107,20 @@ static cb_status v1_cell_new(const cb_params *p, cb_cell **cell, char *err, size
     return cb_kit_status_of_text(err); /* v1 said it in the message's first words */
   }
   k->next = cells_kept, cells_kept = k;
-  *cell = (cb_cell *)k->cell;
+  *cell = k->cell;
   return CB_OK;
 }
 
 static void v1_cell_free(cb_cell *cell) {
   for (kept **k = &cells_kept; *k != NULL; k = &(*k)->next)
-    if ((*k)->cell == (cb1_cell *)cell) {
+    if ((*k)->cell == cell) {
       kept *gone = *k;
       *k = gone->next;
       V1->cell_free(gone->cell);
       free(gone);
       return;
     }
-  V1->cell_free((cb1_cell *)cell);
+  V1->cell_free(cell);
 }
 
 static cb_status v1_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
@@ -155,8 +138,6 @@ static void v1_free_buf(uint8_t *buf, size_t len) {
 
 static cb1_regenerates_fn v1_regenerates;
 static cb1_untimed_fn v1_untimed;
-static int v1_regenerates_ciphertext(void) { return v1_regenerates(); }
-static uint64_t v1_cell_untimed_ns(cb_cell *c) { return v1_untimed((cb1_cell *)c); }
 
 int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider *t, char *err,
                     size_t errlen) {
@@ -184,11 +165,11 @@ int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider
   t->notes = V1->notes;
   t->alg_at = V1->alg_at != NULL ? v1_alg_at : NULL;
   t->cell_new = V1->cell_new != NULL ? v1_cell_new : NULL;
-  t->cell_run = (int (*)(cb_cell *))V1->cell_run;
-  t->cell_prepare = (int (*)(cb_cell *, uint64_t))V1->cell_prepare;
-  t->cell_output = (const uint8_t *(*)(const cb_cell *, size_t *))V1->cell_output;
-  t->cell_tap = (void (*)(cb_cell *, cb_tap *))V1->cell_tap;
-  t->cell_error = (const char *(*)(const cb_cell *))V1->cell_error;
+  t->cell_run = V1->cell_run; /* the same types in both versions (base.h) */
+  t->cell_prepare = V1->cell_prepare;
+  t->cell_output = V1->cell_output;
+  t->cell_tap = V1->cell_tap;
+  t->cell_error = V1->cell_error;
   t->cell_free = V1->cell_free != NULL ? v1_cell_free : NULL;
   if (V1->keypair != NULL)
     t->keypair = v1_keypair, t->free_buf = v1_free_buf;
@@ -196,6 +177,6 @@ int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider
   *(void **)(&v1_regenerates) = dlsym(handle, V1_REGENERATES);
   *(void **)(&v1_untimed) = dlsym(handle, V1_UNTIMED);
   if (v1_regenerates != NULL && v1_untimed != NULL)
-    t->regenerates_ciphertext = v1_regenerates_ciphertext, t->cell_untimed_ns = v1_cell_untimed_ns;
+    t->regenerates_ciphertext = v1_regenerates, t->cell_untimed_ns = v1_untimed;
   return 0;
 }

@@ -18,11 +18,12 @@ static inline uint64_t ops_regen_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* What plugin_export.c puts in cb_provider.regenerates_ciphertext and .cell_untimed_ns. */
+/* What OPS_MODULE_EXPORT (ops_module.h) puts in cb_provider.regenerates_ciphertext and
+ * .cell_untimed_ns. */
 #define OPS_REGEN_DEFINE_EXPORTS                                                                   \
-  int ops_regenerates_ciphertext(void) { return 1; }                                               \
+  static int mod_regenerates_ciphertext(void) { return 1; }                                        \
                                                                                                    \
-  uint64_t ops_cell_take_untimed_ns(ops_cell *c) {                                                 \
+  static uint64_t mod_cell_untimed_ns(ops_cell *c) {                                               \
     uint64_t ns = c->untimed_ns;                                                                   \
     c->untimed_ns = 0;                                                                             \
     return ns;                                                                                     \

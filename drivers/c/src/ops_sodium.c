@@ -15,7 +15,7 @@
  * all-zero shared secret, as libsodium does for low-order points).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "ops.h"
+#include "ops_module.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -127,7 +127,7 @@ struct ops_cell {
 
 /* ---- identity and catalogue ---- */
 
-int ops_init(char *err, size_t errlen) {
+int mod_init(char *err, size_t errlen) {
   if (sodium_init() < 0) {
     cb_kit_err(err, errlen, "sodium_init() failed");
     return -1;
@@ -148,13 +148,13 @@ int ops_init(char *err, size_t errlen) {
   return 0;
 }
 
-int ops_provider_accepts(const char *id) { return strcmp(id, "c:libsodium") == 0; }
+int mod_provider_accepts(const char *id) { return strcmp(id, "c:libsodium") == 0; }
 
-const char *ops_library_name(void) { return "libsodium"; }
+const char *mod_library_name(void) { return "libsodium"; }
 
-const char *ops_library_version(void) { return sodium_version_string(); }
+const char *mod_library_version(void) { return sodium_version_string(); }
 
-size_t ops_notes(const char *provider, const char **notes, size_t max) {
+size_t mod_notes(const char *provider, const char **notes, size_t max) {
   static char built[200], cpu[200];
   (void)provider;
   size_t n = 0;
@@ -194,11 +194,11 @@ size_t ops_notes(const char *provider, const char **notes, size_t max) {
   return n;
 }
 
-const ops_alg *ops_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
 
 /* ---- cells ---- */
 
-void ops_cell_free(ops_cell *c) {
+void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
   if (c->gcm != NULL) {
@@ -366,8 +366,8 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   return 0;
 }
 
-ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = ops_alg_index(p->alg);
+ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
+  size_t idx = mod_alg_index(p->alg);
   if (idx == (size_t)-1) {
     cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
     return NULL;
@@ -405,20 +405,20 @@ ops_cell *ops_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (op == OP_OPEN) {
     if (p->msg_len < OPS_TAG_LEN) {
       cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
-      ops_cell_free(c);
+      mod_cell_free(c);
       return NULL;
     }
     /* libsodium's combined mode takes ciphertext || tag as one input */
   }
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
   if (prepare(c, p, err, errlen) != 0) {
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
   if (c->out == NULL) {
     cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
-    ops_cell_free(c);
+    mod_cell_free(c);
     return NULL;
   }
   return c;
@@ -590,9 +590,9 @@ static int run_pk(ops_cell *c) {
   return c->out[0];
 }
 
-int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
-  size_t idx = ops_alg_index(alg);
+  size_t idx = mod_alg_index(alg);
   *pub = *priv = NULL;
   if (idx == (size_t)-1 || !catalogue[idx].pk) {
     cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
@@ -618,7 +618,7 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
   return 0;
 }
 
-int ops_cell_run(ops_cell *c) {
+int mod_cell_run(ops_cell *c) {
   switch (c->def->kind) {
   case K_SIG:
   case K_KEX:
@@ -638,18 +638,20 @@ int ops_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *ops_cell_output(const ops_cell *c, size_t *len) {
+const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
   *len = c->out_len;
   return c->out;
 }
 
-void ops_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
+void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
 
 /* nothing to prepare: no cell of this module consumes single-use inputs */
-int ops_cell_prepare(ops_cell *c, uint64_t n) {
+int mod_cell_prepare(ops_cell *c, uint64_t n) {
   (void)c;
   (void)n;
   return 0;
 }
 
-const char *ops_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+const char *mod_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+
+OPS_MODULE_EXPORT(NULL, NULL)

@@ -6,7 +6,8 @@
  *
  * One source for every binary: the Makefile compiles it once per ops module with
  * -DCB_TEST_PROVIDER='"<provider id>"' and -DCB_TEST_OPS_<module> (the catalogue that module must
- * offer). OpenSSL's one-call API is the independent reference for SHA-2 and HMAC in all of them. */
+ * offer); the module's table goes through the driver's loader (ops_plugin.c) as in cbdriver.
+ * OpenSSL's one-call API is the independent reference for SHA-2 and HMAC in all of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 
 #include "input.h"
 #include "ops.h"
+#include "ops_plugin.h"
 #include "protocol.h"
 #include "timing.h"
 
@@ -1635,7 +1637,9 @@ static void test_v3(void) {
 
 int main(void) {
   char err[300];
-  if (ops_init(err, sizeof err) != 0) {
+  /* the module's table through the driver's own loader, as cbdriver --plugin serves it */
+  if (plugin_take(cryptobench_provider(), NULL, err, sizeof err) != 0 ||
+      ops_init(err, sizeof err) != 0) {
     fprintf(stderr, "ops_init: %s\n", err);
     return 1;
   }
