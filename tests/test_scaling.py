@@ -20,6 +20,7 @@ def test_worker_counts_add_up_and_never_exceed_the_cores(monkeypatch):
         scaling.parse_workers("two")
 
 
+@pytest.mark.timing  # judges measured speeds (efficiency, two cores beat one): alone on the machine
 def test_a_scaling_run_reports_aggregate_per_worker_and_efficiency(tmp_path):
     db = tmp_path / "s.db"
     out = subprocess.run(
