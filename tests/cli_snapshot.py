@@ -41,20 +41,39 @@ def _help(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> str:
     return out.getvalue()
 
 
+@contextlib.contextmanager
+def _environ(**values: str | None):
+    """os.environ with these values (None: unset) inside, as it was after: a pytest worker runs other
+    tests next, and rich and the commands they start read COLUMNS too."""
+
+    def put(settings: dict[str, str | None]) -> None:
+        for k, v in settings.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    before = {k: os.environ.get(k) for k in values}
+    try:
+        put(values)
+        yield
+    finally:
+        put(before)
+
+
 def help_text() -> str:
-    os.environ["COLUMNS"] = COLUMNS  # read by argparse's formatter when it is made, i.e. on each --help
-    os.environ.pop("CRYPTOBENCH_DB", None)
     from cryptobench.cli import build_parser
     from cryptobench.verify.vectors import default_vectors_dir
 
-    root = build_parser()
     places = {str(default_vectors_dir()): "<vectors>", str(REPO): "<repo>"}  # where this checkout is
     parts = []
-    for path, _ in _walk(root, ()):
-        text = _help(root, path)
-        for place, name in places.items():
-            text = text.replace(place, name)
-        parts.append(f"=== cryptobench {' '.join(path)} --help\n{text}")
+    with _environ(COLUMNS=COLUMNS, CRYPTOBENCH_DB=None):  # COLUMNS: read by argparse on each --help
+        root = build_parser()
+        for path, _ in _walk(root, ()):
+            text = _help(root, path)
+            for place, name in places.items():
+                text = text.replace(place, name)
+            parts.append(f"=== cryptobench {' '.join(path)} --help\n{text}")
     return "\n".join(parts)
 
 
