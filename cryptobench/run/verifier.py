@@ -104,7 +104,7 @@ class Verifier:
         compared = sorted({a for _, a in needed if differential.applies_to(algs[a])})
         for i, alg in enumerate(compared):
             self.step("differential", i, len(compared), alg)
-            self._differential(alg)
+            self._differential(algs[alg])
         for v in self.verdicts.values():
             if v.passed and conformance.under_floor(v.algorithm):
                 self._floor(v)
@@ -168,11 +168,12 @@ class Verifier:
         if not result.passed:
             v.fail(f"failed: {result.source}: {result.detail}")
 
-    def _differential(self, alg: str) -> None:
+    def _differential(self, a: Algorithm) -> None:
         """The same seeded inputs on every provider that passed its vectors (differential.py), and on
         those that failed them as witnesses: a failed provider's answers that agree with another's are
         still evidence for it, so a plugin's failure never takes away c:openssl's agreed lengths. A
         provider still short of the floor for want of agreement gets a witness from outside the run."""
+        alg = a.name
         mine = self._of(alg)
         peers = [pid for pid, v in mine.items() if v.passed]
         if not peers or not self.s.differential_inputs:
@@ -180,7 +181,7 @@ class Verifier:
         witnesses = [pid for pid in mine if pid not in peers and not self.drivers.why_broken(pid)]
         streaming = {pid for pid in peers if alg in self.drivers.hello(pid).get("stream", [])}
         results = differential.differential(
-            alg, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
+            a, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
             witnesses={pid: self._requester(pid) for pid in witnesses},
             reference=next((p for p in (self.s.baseline, "c:openssl") if p in peers), None),
         )  # fmt: skip

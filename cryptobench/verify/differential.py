@@ -89,23 +89,23 @@ class Input:
             raise UserError(f"bad --replay {text!r}: expected op=OP,size=N,seed=S,chunk=C[,key=HEX][,iv=HEX]") from None
 
 
-def lengths(alg: str, count: int, rng: random.Random) -> list[int]:
+def lengths(a: algorithms.Algorithm, count: int, rng: random.Random) -> list[int]:
     """Every length around the block boundaries (0, 1, block-1, block, block+1, 2·block+1; whole blocks
     only for ECB/CBC), then random ones up to MAX_RANDOM_LEN, `count` in all (the edges always)."""
-    unit = algorithms.get(alg).block
+    unit = a.block
     if unit == 1:
-        blocks = {16, 64, _HASH_BLOCK.get(alg, 16)}
+        blocks = {16, 64, _HASH_BLOCK.get(a.name, 16)}
         edges = {0, 1} | {n for b in blocks for n in (b - 1, b, b + 1, 2 * b + 1)}
     else:
         edges = {0, unit, 2 * unit, 3 * unit, 5 * unit}
     out = sorted(edges)
     while len(out) < count:
-        out.append(_random_len(alg, rng))
+        out.append(_random_len(a, rng))
     return out
 
 
-def _random_len(alg: str, rng: random.Random) -> int:
-    unit = algorithms.get(alg).block
+def _random_len(a: algorithms.Algorithm, rng: random.Random) -> int:
+    unit = a.block
     return rng.randrange(0, MAX_RANDOM_LEN // unit + 1) * unit
 
 
@@ -114,21 +114,20 @@ def _edge_keys(n: int, rng: random.Random) -> list[str]:
     return [b"\x00" * n, b"\xff" * n, b"\xff" + rng.randbytes(n - 1), rng.randbytes(n - 1) + b"\xff"]
 
 
-def make_inputs(alg: str, count: int, seed: int = 1) -> list[Input]:
-    """`count` inputs per operation of `alg` (the same for every provider), deterministic in `seed`."""
-    rng = random.Random(f"{seed}:{alg}")
-    a = algorithms.get(alg)
+def make_inputs(a: algorithms.Algorithm, count: int, seed: int = 1) -> list[Input]:
+    """`count` inputs per operation of `a` (the same for every provider), deterministic in `seed`."""
+    rng = random.Random(f"{seed}:{a.name}")
     out = []
     for op in a.ops:
         if op not in OPS:
             continue
         keys = [k.hex() for k in _edge_keys(a.key_len, rng)] if a.key_len else []
-        sizes = lengths(alg, count, rng)
+        sizes = lengths(a, count, rng)
         distinct: dict[Input, None] = {}
         for i in range(count * 4):  # unkeyed hashes repeat a length now and then: draw until distinct
             if len(distinct) >= max(count, len(sizes)):
                 break
-            size = sizes[i] if i < len(sizes) else _random_len(alg, rng)
+            size = sizes[i] if i < len(sizes) else _random_len(a, rng)
             key = (keys[i] if i < len(keys) else rng.randbytes(a.key_len).hex()) if a.key_len else ""
             iv = rng.randbytes(a.iv_len).hex() if a.iv_len else ""
             distinct.setdefault(Input(op, size, SEEDS[i % len(SEEDS)], key, iv))
@@ -136,10 +135,10 @@ def make_inputs(alg: str, count: int, seed: int = 1) -> list[Input]:
     return out
 
 
-def streamed(inputs: list[Input], alg: str, seed: int = 1) -> list[Input]:
+def streamed(inputs: list[Input], a: algorithms.Algorithm, seed: int = 1) -> list[Input]:
     """The same inputs cut into random pieces (whole blocks for ECB/CBC); empty messages have none."""
-    rng = random.Random(f"{seed}:{alg}:pieces")
-    unit = algorithms.get(alg).block
+    rng = random.Random(f"{seed}:{a.name}:pieces")
+    unit = a.block
     out = []
     for i, x in enumerate(inp for inp in inputs if inp.size):
         if unit == 1:  # every piece size from 1 to 64 at least once (on messages long enough), then random
@@ -230,7 +229,7 @@ def _expected_plaintext(x: Input) -> str:
 
 
 def differential(
-    alg: str,
+    a: algorithms.Algorithm,
     peers: dict[str, Requester],
     streaming: set[str],
     count: int = 500,
@@ -245,8 +244,9 @@ def differential(
     providers that failed their known answers, asked the one-shot inputs only to corroborate the
     peers (module docstring); they get no result. `reference`: the peer whose answer decides a tie.
     """
-    one_shot = make_inputs(alg, count, seed)
-    pieces = streamed(one_shot, alg, seed)
+    alg = a.name
+    one_shot = make_inputs(a, count, seed)
+    pieces = streamed(one_shot, a, seed)
     results = {pid: DiffResult(alg, pid) for pid in peers}
     answers: dict[Input, dict[str, Outcome]] = {x: {} for x in one_shot + pieces}
     asked = {**(witnesses or {}), **peers}
