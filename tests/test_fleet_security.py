@@ -23,9 +23,10 @@ FAST = {"suite": "default", "alg": ["sha256"], "provider": ["c:openssl"], "size"
 SLOW = {**FAST, "size": ["64B", "1KiB", "16KiB", "64KiB"], "time_per_cell": 1.0}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fleet(pg_server):
-    """One queue for the module (each test uses machines of its own), and a submitter's login."""
+    """One queue per pytest worker (each test uses machines of its own), and a submitter's login. Not
+    module-scoped: that would keep this module's slow tests on one worker (tests/conftest.py)."""
     url = pg_server.new_database()
     r = run_cli("fleet", "init", "--db", url)
     assert r.returncode == 0 and "cryptobench_job_outcomes created" in r.stdout, r.stdout + r.stderr

@@ -77,7 +77,7 @@ def test_classes_per_operation():
 # --- the driver's leak request -------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per pytest worker: these tests spread (tests/conftest.py)
 def leaky(tmp_path_factory):
     out = tmp_path_factory.mktemp("leaky") / "libcb_leaky.so"
     subprocess.run(["gcc", "-O2", "-std=c11", "-fPIC", "-shared", "-fvisibility=hidden", f"-I{REPO / 'include'}",
@@ -101,7 +101,7 @@ class Driver:
         self.p.wait(timeout=10)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per pytest worker: these tests spread (tests/conftest.py)
 def leaky_driver(leaky):
     d = Driver("--plugin", leaky)
     yield d
@@ -212,8 +212,8 @@ def test_which_cells_the_runner_refuses_to_check_and_why():
     from cryptobench.drivers.registry import Registry
     from cryptobench.run.driver_pool import DriverPool
     from cryptobench.run.phases import unleakable
-    from cryptobench.store.model import VerifyRecord
     from cryptobench.run.verifier import Verdict
+    from cryptobench.store.model import VerifyRecord
 
     spec = CellSpec("aes-128-gcm", "open", 64, 0, ("old", "new"))
     pool = DriverPool(Registry(), 1.0)
@@ -307,7 +307,7 @@ def test_crops_from_running_sums_equal_the_masked_tests():
         assert got.least == min(len(ca), len(cb)) and got.t == pytest.approx(ttest.welch_t(ca, cb), abs=1e-9)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # once per pytest worker: these tests spread (tests/conftest.py)
 def openssl_driver():
     d = Driver("--plugin", OPENSSL_PLUGIN)
     yield d
