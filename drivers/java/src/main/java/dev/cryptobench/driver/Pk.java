@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Public-key and post-quantum algorithms (protocol version 2), built the same way for every
+ * Public-key and post-quantum algorithms (since protocol version 2), built the same way for every
  * provider: a provider describes a scheme (generate a key pair, the protocol's key encodings, the
  * operation prepared for a key) and {@link #sig}, {@link #kex}, {@link #kem}, {@link #pke} and
  * {@link #keygenOnly} turn it into an {@link Alg} with a case executor, bench cells and a key-pair

@@ -95,7 +95,7 @@ interface Provider {
     }
 
     /**
-     * A public-key algorithm (protocol version 2): it answers keypair, and its case executor
+     * A public-key algorithm (since protocol version 2): it answers keypair, and its case executor
      * dispatches the case ops itself (they are not the bench ops: an ecdsa-p256 case may be a sign
      * or verify, an ml-kem-768 case a keygen from a seed).
      */
@@ -126,9 +126,9 @@ interface Provider {
   }
 
   /**
-   * One decoded verify case. The public-key fields (version 2) are empty when absent, except {@code
-   * m} and {@code ctx}, which are null when absent (an empty context differs from none only in
-   * whether an algorithm without contexts must refuse it: it need not).
+   * One decoded verify case. The public-key fields (since version 2) are empty when absent, except
+   * {@code m} and {@code ctx}, which are null when absent (an empty context differs from none only
+   * in whether an algorithm without contexts must refuse it: it need not).
    */
   record Case(
       String id,

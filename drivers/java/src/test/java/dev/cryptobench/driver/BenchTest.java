@@ -36,8 +36,8 @@ class BenchTest {
   static final Timing.JitPolicy FAST_JIT = new Timing.JitPolicy(3, 0.5, 10, 10_000_000L, 1);
 
   /** A driver for tests: the bounded JIT warm-up, no System.gc() per cell. */
-  static Main driver(String id) {
-    return new Main(Provider.create(id), FAST_JIT, false);
+  static Protocol driver(String id) {
+    return new Protocol(Provider.create(id), FAST_JIT, false);
   }
 
   /** A key and an IV of the right lengths for an algorithm (hex). */
@@ -77,8 +77,8 @@ class BenchTest {
         alg, op, size, chunk, kv[0], kv[1], SEED);
   }
 
-  static JsonNode doBench(Main d, String line) throws Exception {
-    Main.Reply r = d.handleLine(line);
+  static JsonNode doBench(Protocol d, String line) throws Exception {
+    Protocol.Reply r = d.handleLine(line);
     assertFalse(r.quit(), "bench asked to quit");
     assertFalse(r.line().contains("\n"), "one line");
     return JSON.readTree(r.line());
@@ -97,7 +97,8 @@ class BenchTest {
         return Input.checksum(msg);
       default:
         JsonNode r =
-            Main.runCase(a, new Protocol.RawCase("x", op, kv[0], kv[1], "", Input.hex(msg), null));
+            Protocol.runCase(
+                a, new Protocol.RawCase("x", op, kv[0], kv[1], "", Input.hex(msg), null));
         assertNotNull(r.get("out"), "executor: " + r);
         return Input.checksum(Input.unhex("out", r.get("out").asText()));
     }
@@ -129,7 +130,7 @@ class BenchTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (String id : Provider.ids()) {
       Provider p = Provider.create(id);
-      Main d = new Main(p, FAST_JIT, false);
+      Protocol d = new Protocol(p, FAST_JIT, false);
       byte[] msg = Input.message((int) SEED, 1024);
       for (Provider.Alg a : p.algs()) {
         if (a.publicKey()) {
@@ -169,7 +170,7 @@ class BenchTest {
   @Test
   void knownChecksums() throws Exception {
     for (String id : Provider.ids()) {
-      Main d = driver(id);
+      Protocol d = driver(id);
       JsonNode r = doBench(d, benchLine("sha256", "hash", new String[] {"", ""}, 1024, 0));
       assertEquals("00000020:fb4898be6151a393", r.path("checksum").asText(), id + ": " + r);
       r =
@@ -192,7 +193,7 @@ class BenchTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (String id : Provider.ids()) {
       Provider p = Provider.create(id);
-      Main d = new Main(p, FAST_JIT, false);
+      Protocol d = new Protocol(p, FAST_JIT, false);
       for (Provider.Alg a : p.algs()) {
         String n = a.name();
         if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop") || a.publicKey()) {
@@ -345,11 +346,11 @@ class BenchTest {
             "streamed ccm", benchLine("aes-128-ccm", "open", new String[] {k16, iv12}, 1024, 64)));
 
     for (String id : Provider.ids()) {
-      Main d = driver(id);
+      Protocol d = driver(id);
       Map<String, String> bad = new LinkedHashMap<>(common);
       bad.putAll(perProvider.get(id));
       for (Map.Entry<String, String> e : bad.entrySet()) {
-        Main.Reply r = d.handleLine(e.getValue());
+        Protocol.Reply r = d.handleLine(e.getValue());
         assertFalse(r.quit(), e.getKey());
         JsonNode j = JSON.readTree(r.line());
         assertTrue(
@@ -363,7 +364,7 @@ class BenchTest {
           hello.startsWith(
               "{\"ok\":true,\"protocol\":" + Protocol.VERSION + ",\"provider\":\"" + id + "\""),
           hello);
-      Main.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
+      Protocol.Reply bye = d.handleLine("{\"cmd\":\"bye\"}");
       assertEquals("{\"ok\":true}", bye.line());
       assertTrue(bye.quit());
     }
@@ -371,7 +372,7 @@ class BenchTest {
 
   @Test
   void notOfferedErrorsSayNotOffered() throws Exception {
-    Main d = driver("java:jca");
+    Protocol d = driver("java:jca");
     JsonNode r =
         doBench(
             d,
@@ -389,7 +390,7 @@ class BenchTest {
   @Test
   void helloDescribesTheProvider() throws Exception {
     for (String id : Provider.ids()) {
-      Main d = driver(id);
+      Protocol d = driver(id);
       JsonNode h = JSON.readTree(d.handleLine("{\"cmd\":\"hello\",\"protocol\":1}").line());
       assertEquals(id, h.path("provider").asText());
       assertEquals("java", h.path("language").asText());
@@ -402,7 +403,7 @@ class BenchTest {
       String notes = h.get("notes").toString();
       assertTrue(notes.contains("JIT warm-up"), notes);
     }
-    // Any version >= 1 gets this driver's highest version back (version 2 only adds).
+    // Any version >= 1 gets this driver's highest version back (every version since 1 only adds).
     for (int asked : new int[] {1, 2, 3}) {
       JsonNode v =
           JSON.readTree(
@@ -434,7 +435,7 @@ class BenchTest {
 
   @Test
   void serveLongLinesAndEndOfInput() throws Exception {
-    Main d = driver("java:jca");
+    Protocol d = driver("java:jca");
     String msg = "ab".repeat(3 << 20); // a 6 MB line
     String in =
         "{\"cmd\":\"verify\",\"alg\":\"sha256\",\"cases\":[{\"id\":\"big\",\"op\":\"hash\","
@@ -443,7 +444,7 @@ class BenchTest {
             + "\"}]}\n\n"
             + "{\"cmd\":\"hello\",\"protocol\":1}"; // no final newline, then EOF
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    d.serve(new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), out);
+    Main.serve(d, new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), out);
     String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
     assertEquals(2, lines.length, out.toString(StandardCharsets.UTF_8));
     assertTrue(lines[0].contains("\"id\":\"big\",\"out\":\""), lines[0]);
@@ -518,7 +519,7 @@ class BenchTest {
   @Test
   void measurementLoopCheckValues() throws Exception {
     for (String id : Provider.ids()) {
-      Main d = driver(id);
+      Protocol d = driver(id);
       String noop =
           "{\"cmd\":\"bench\",\"alg\":\"noop\",\"op\":\"noop\",\"size\":0,\"seed\":2654435769,";
       JsonNode r =
@@ -552,14 +553,17 @@ class BenchTest {
     }
   }
 
-  /** The leak request (protocol 5): one time per order entry; a forged tag comes back rejected. */
+  /**
+   * The leak request (since protocol 5): one time per order entry; a forged tag comes back
+   * rejected.
+   */
   @Test
   void leakTimesEachCallAndSaysWhichInputsWereRefused() throws Exception {
-    Main d = driver("java:jca");
+    Protocol d = driver("java:jca");
     String key = "00".repeat(16);
     String iv = "11".repeat(12);
     String sealed =
-        Main.runCase(
+        Protocol.runCase(
                 Provider.create("java:jca").alg("aes-128-gcm"),
                 new Protocol.RawCase("s", "seal", key, iv, "", "22".repeat(32), null))
             .path("out")

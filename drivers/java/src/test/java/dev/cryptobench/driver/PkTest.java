@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Public-key algorithms (protocol version 2): a small bench per provider, algorithm and operation
- * (through the request handler, and the cell's output checked independently: a signature verifies,
- * a ciphertext decapsulates), a self-cross-check per algorithm through keypair and verify cases as
- * cryptobench/verify/cross_checks.py does, a cross-provider subset inside Java, and the edge cases
- * (unsupported variants, malformed inputs rejected, RSA keygen's capped warm-up).
+ * Public-key algorithms (since protocol version 2): a small bench per provider, algorithm and
+ * operation (through the request handler, and the cell's output checked independently: a signature
+ * verifies, a ciphertext decapsulates), a self-cross-check per algorithm through keypair and verify
+ * cases as cryptobench/verify/cross_checks.py does, a cross-provider subset inside Java, and the
+ * edge cases (unsupported variants, malformed inputs rejected, RSA keygen's capped warm-up).
  *
  * <p>RSA 3072/4096 keys take seconds each in BouncyCastle, so those sizes are covered by a few
  * cells only ({@link #SLOW_RSA_COVERED}); every operation runs at 2048.
@@ -42,7 +42,9 @@ class PkTest {
     return alg.startsWith("rsa-3072") || alg.startsWith("rsa-4096");
   }
 
-  /** The fixed output lengths of cryptobench/core/algorithms.py (_PK_OUTPUT_LEN); null: variable. */
+  /**
+   * The fixed output lengths of cryptobench/core/algorithms.py (_PK_OUTPUT_LEN); null: variable.
+   */
   static Integer outputLen(String alg, String op, int size) {
     Map<String, Integer> m = new HashMap<>();
     int[][] kem = {{512, 768, 800}, {768, 1088, 1184}, {1024, 1568, 1568}};
@@ -87,13 +89,13 @@ class PkTest {
 
   // ---- request helpers ------------------------------------------------------------------------
 
-  static JsonNode request(Main d, ObjectNode req) throws Exception {
-    Main.Reply r = d.handleLine(JSON.writeValueAsString(req));
+  static JsonNode request(Protocol d, ObjectNode req) throws Exception {
+    Protocol.Reply r = d.handleLine(JSON.writeValueAsString(req));
     assertFalse(r.line().contains("\n"), "one line");
     return JSON.readTree(r.line());
   }
 
-  static JsonNode keypair(Main d, String alg) throws Exception {
+  static JsonNode keypair(Protocol d, String alg) throws Exception {
     ObjectNode req = JSON.createObjectNode();
     req.put("cmd", "keypair");
     req.put("alg", alg);
@@ -105,7 +107,7 @@ class PkTest {
   }
 
   /** One verify case through the verify request; returns its result. */
-  static JsonNode oneCase(Main d, String alg, String op, String... fields) throws Exception {
+  static JsonNode oneCase(Protocol d, String alg, String op, String... fields) throws Exception {
     ObjectNode req = JSON.createObjectNode();
     req.put("cmd", "verify");
     req.put("alg", alg);
@@ -173,7 +175,7 @@ class PkTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (String id : Provider.ids()) {
       Provider p = Provider.create(id);
-      Main d = new Main(p, BenchTest.FAST_JIT, false);
+      Protocol d = new Protocol(p, BenchTest.FAST_JIT, false);
       for (Provider.Alg a : p.algs()) {
         if (!a.publicKey()) {
           continue;
@@ -191,7 +193,7 @@ class PkTest {
     return tests.stream();
   }
 
-  private static void benchAndCheck(Main d, Provider.Alg a, String op) throws Exception {
+  private static void benchAndCheck(Protocol d, Provider.Alg a, String op) throws Exception {
     int size = takesMessage(op) ? 32 : 0;
     ObjectNode req = benchRequest(a.name(), op, size);
     JsonNode r = request(d, req);
@@ -234,7 +236,7 @@ class PkTest {
 
   /** A cell's output is right: a signature verifies, a ciphertext decapsulates/decrypts ... */
   private static void checkOutput(
-      Main d, Provider.Alg a, String op, Pk.PkCell cell, byte[] output, byte[] msg)
+      Protocol d, Provider.Alg a, String op, Pk.PkCell cell, byte[] output, byte[] msg)
       throws Exception {
     String alg = a.name();
     String what = alg + " " + op;
@@ -363,7 +365,7 @@ class PkTest {
   Stream<DynamicTest> selfCrossCheck() {
     List<DynamicTest> tests = new ArrayList<>();
     for (String id : Provider.ids()) {
-      Main d = BenchTest.driver(id);
+      Protocol d = BenchTest.driver(id);
       for (Provider.Alg a : Provider.create(id).algs()) {
         if (!a.publicKey() || slowRsa(a.name())) {
           continue;
@@ -376,10 +378,11 @@ class PkTest {
   }
 
   /**
-   * What cryptobench/verify/cross_checks.py does for one ordered pair: producer makes (keys, a signature, a
-   * ciphertext), consumer accepts it, and refuses a corrupted one.
+   * What cryptobench/verify/cross_checks.py does for one ordered pair: producer makes (keys, a
+   * signature, a ciphertext), consumer accepts it, and refuses a corrupted one.
    */
-  static void exchange(String alg, String kind, Main producer, Main consumer) throws Exception {
+  static void exchange(String alg, String kind, Protocol producer, Protocol consumer)
+      throws Exception {
     switch (kind) {
       case "sig":
         {
@@ -530,7 +533,7 @@ class PkTest {
       {"rsa-2048-oaep", lw, jca},
       {"rsa-2048", jca, lw},
     };
-    Map<String, Main> drivers = new HashMap<>();
+    Map<String, Protocol> drivers = new HashMap<>();
     for (String id : Provider.ids()) {
       drivers.put(id, BenchTest.driver(id));
     }
@@ -553,9 +556,9 @@ class PkTest {
 
   @Test
   void unsupportedVariants() throws Exception {
-    Main bc = BenchTest.driver("java:bouncycastle");
-    Main lw = BenchTest.driver("java:bouncycastle-lw");
-    Main jca = BenchTest.driver("java:jca");
+    Protocol bc = BenchTest.driver("java:bouncycastle");
+    Protocol lw = BenchTest.driver("java:bouncycastle-lw");
+    Protocol jca = BenchTest.driver("java:jca");
     String m = "00".repeat(32);
     // Derandomised ML-KEM encapsulation: the lightweight API has it, the JCA does not.
     JsonNode kp = keypair(bc, "ml-kem-768");
@@ -591,7 +594,7 @@ class PkTest {
     JsonNode dsa = keypair(lw, "ml-dsa-44");
     String[] sigs = new String[2];
     int i = 0;
-    for (Main d : new Main[] {lw, bc}) {
+    for (Protocol d : new Protocol[] {lw, bc}) {
       ObjectNode q = JSON.createObjectNode();
       q.put("cmd", "verify");
       q.put("alg", "ml-dsa-44");
@@ -620,7 +623,7 @@ class PkTest {
   @Test
   void malformedInputsAreRejectedNotErrors() throws Exception {
     for (String id : Provider.ids()) {
-      Main d = BenchTest.driver(id);
+      Protocol d = BenchTest.driver(id);
       List<JsonNode> results = new ArrayList<>();
       results.add(oneCase(d, "ecdsa-p256", "verify", "public", "3000", "msg", MSG, "sig", "3000"));
       results.add(
@@ -643,7 +646,7 @@ class PkTest {
 
   @Test
   void keypairOfASymmetricAlgorithmIsAnError() throws Exception {
-    Main d = BenchTest.driver("java:bouncycastle");
+    Protocol d = BenchTest.driver("java:bouncycastle");
     for (String alg : new String[] {"sha256", "aes-128-gcm", "md5"}) {
       ObjectNode req = JSON.createObjectNode();
       req.put("cmd", "keypair");
@@ -656,7 +659,7 @@ class PkTest {
 
   @Test
   void rsaKeygenWarmupIsCapped() throws Exception {
-    Main d = BenchTest.driver("java:jca");
+    Protocol d = BenchTest.driver("java:jca");
     ObjectNode req = benchRequest("rsa-2048", "keygen", 0);
     req.put("warmup_ns", 0);
     JsonNode first = request(d, req);
@@ -675,7 +678,7 @@ class PkTest {
 
   @Test
   void oaepMessageTooLongIsNotOfferedAtThisSize() throws Exception {
-    Main d = BenchTest.driver("java:bouncycastle-lw");
+    Protocol d = BenchTest.driver("java:bouncycastle-lw");
     JsonNode r = request(d, benchRequest("rsa-2048-oaep", "encrypt", 191));
     assertTrue(r.path("error").asText().startsWith("not offered at this size"), r.toString());
     r = request(d, benchRequest("ed25519", "sign", 32).put("chunk", 16));

@@ -149,7 +149,7 @@ class VectorsTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (String id : Provider.ids()) {
       Provider p = Provider.create(id);
-      Main d = new Main(p, BenchTest.FAST_JIT, false);
+      Protocol d = new Protocol(p, BenchTest.FAST_JIT, false);
       for (Provider.Alg a : p.algs()) {
         if (a.name().equals("noop")) {
           continue; // no vectors for the empty operation
@@ -168,7 +168,7 @@ class VectorsTest {
     return tests.stream();
   }
 
-  private static void verifyAll(Main d, Provider.Alg a, Path file, Set<String> known)
+  private static void verifyAll(Protocol d, Provider.Alg a, Path file, Set<String> known)
       throws IOException {
     List<ObjectNode> cases = new ArrayList<>();
     for (ObjectNode c : loadCases(file)) {
@@ -191,7 +191,7 @@ class VectorsTest {
         }
       }
     }
-    Main.Reply reply = d.handleLine(JSON.writeValueAsString(req));
+    Protocol.Reply reply = d.handleLine(JSON.writeValueAsString(req));
     JsonNode resp = JSON.readTree(reply.line());
     assertTrue(resp.path("ok").asBoolean(), "verify failed: " + resp.path("error"));
     JsonNode results = resp.get("results");
@@ -258,18 +258,19 @@ class VectorsTest {
   private static void tamper(Provider.Alg a) {
     String[] kv = BenchTest.keyIv(a.name());
     JsonNode seal =
-        Main.runCase(a, new Protocol.RawCase("s", "seal", kv[0], kv[1], "", "00112233", null));
+        Protocol.runCase(a, new Protocol.RawCase("s", "seal", kv[0], kv[1], "", "00112233", null));
     assertNotNull(seal.get("out"), "seal: " + seal);
     char[] ct = seal.get("out").asText().toCharArray();
     ct[ct.length - 1] = ct[ct.length - 1] == '0' ? '1' : '0';
     JsonNode r =
-        Main.runCase(a, new Protocol.RawCase("o", "open", kv[0], kv[1], "", new String(ct), null));
+        Protocol.runCase(
+            a, new Protocol.RawCase("o", "open", kv[0], kv[1], "", new String(ct), null));
     assertTrue(
         r.path("rejected").asBoolean() && !r.has("out") && !r.has("error"),
         "open of a tampered tag: " + r);
-    r = Main.runCase(a, new Protocol.RawCase("k", "seal", "00", kv[1], "", "", null));
+    r = Protocol.runCase(a, new Protocol.RawCase("k", "seal", "00", kv[1], "", "", null));
     assertTrue(r.has("error"), "seal with a 1-byte key: " + r);
-    r = Main.runCase(a, new Protocol.RawCase("h", "seal", "zz", kv[1], "", "", null));
+    r = Protocol.runCase(a, new Protocol.RawCase("h", "seal", "zz", kv[1], "", "", null));
     assertTrue(r.has("error") && r.get("error").asText().contains("hex"), "bad hex: " + r);
   }
 }
