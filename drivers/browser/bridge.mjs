@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "../js/src/main_node.js";
 import { providerIds } from "./page/providers.js";
 import { HERE, startServer } from "./server.mjs";
 
@@ -65,22 +66,6 @@ function firstLine(e) {
   const s = String((e && e.message) || e);
   const line = s.split("\n").find((l) => l.trim() !== "") || s;
   return line.trim();
-}
-
-function parseArgs(argv) {
-  let provider = null;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--provider" || a === "-provider") {
-      provider = argv[++i] ?? "";
-    } else if (a.startsWith("--provider=")) {
-      provider = a.slice("--provider=".length);
-    } else {
-      return { error: `unexpected argument ${JSON.stringify(a)}` };
-    }
-  }
-  if (provider === null) return { error: "missing --provider" };
-  return { provider };
 }
 
 function packageVersion(dir) {

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { BRIDGE, Bridge, benchReq, casesDir, judge, loadCases, nodeRequest, stripped } from "./helpers.mjs";
+import { BRIDGE, Bridge, benchReq, casesDir, judgeAll, loadCases, nodeRequest, stripped } from "./helpers.mjs";
 import { chromiumPath } from "../bridge.mjs";
 import { providerIds } from "../page/providers.js";
 
@@ -67,13 +67,7 @@ for (const id of providerIds()) {
           const resp = await b.request({ cmd: "verify", alg, cases: cases.map(stripped) });
           assert.equal(resp.ok, true, `${alg}: ${resp.error}`);
           assert.equal(resp.results.length, cases.length, `${alg}: one result per case`);
-          const failures = [];
-          let passed = 0;
-          cases.forEach((c, i) => {
-            const why = judge(c, resp.results[i]);
-            if (why) failures.push(`${c.id}: ${why}`);
-            else if (why === "") passed++;
-          });
+          const { failures, passed } = judgeAll(cases, resp.results);
           assert.deepEqual(failures, [], `${alg}: ${failures.length} of ${cases.length} cases failed`);
           assert.ok(passed > 0, `${alg}: at least one case must pass`);
           st.diagnostic(`${id} ${alg}: ${passed} of ${cases.length} passed`);

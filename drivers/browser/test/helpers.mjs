@@ -2,10 +2,7 @@
 // shared vector cases, protocol.md's judging rules, and the Node driver of
 // the same modules (drivers/js) to compare against.
 
-import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { loadProvider, nodeDriver } from "../../js/src/main_node.js";
@@ -19,7 +16,6 @@ process.on("warning", (w) => {
 });
 
 export const BRIDGE = fileURLToPath(new URL("../bridge.mjs", import.meta.url));
-const DRIVER_DIR = fileURLToPath(new URL("..", import.meta.url));
 export const SEED = 2654435769;
 
 // Bridge: one `node bridge.mjs --provider <id>` process.
@@ -89,59 +85,8 @@ export class Bridge {
 
 // ---- the shared vector cases --------------------------------------------
 
-const CASES_COMMAND = "cd <repo root> && .venv/bin/python -m cryptobench.verify.vectors.export build/cases";
-
-export function casesDir() {
-  const dir = process.env.CRYPTOBENCH_CASES
-    ? resolve(process.env.CRYPTOBENCH_CASES)
-    : resolve(DRIVER_DIR, "..", "..", "build", "cases");
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    assert.fail(
-      `cases directory ${dir} not found: create it with \`${CASES_COMMAND}\` (or point CRYPTOBENCH_CASES at it)`,
-    );
-  }
-  return dir;
-}
-
-export function loadCases(path) {
-  if (!existsSync(path)) assert.fail(`${path} not found (re-create the cases with \`${CASES_COMMAND}\`)`);
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l));
-}
-
-const CASE_FIELDS = ["id", "op", "key", "iv", "counter", "aad", "msg", "public", "private", "sig", "seed", "m", "ctx"];
-
-// stripped: a case as the orchestrator sends it (without the answers).
-export function stripped(c) {
-  const out = Object.fromEntries(CASE_FIELDS.filter((f) => f in c).map((f) => [f, c[f]]));
-  if ("deterministic" in c) out.deterministic = c.deterministic;
-  return out;
-}
-
-// judge applies protocol.md's rules: "" passes, null skipped (unsupported),
-// anything else is why the case failed.
-export function judge(c, r) {
-  if (r.id !== c.id) return `result id ${r.id} does not echo the case id`;
-  if (r.error) return `error: ${r.error}`;
-  if (typeof r.unsupported === "string") return null;
-  let matches = false;
-  if (typeof r.out === "string" && typeof c.out === "string") {
-    matches = c.cmp === "prefix" ? r.out.startsWith(c.out) : r.out === c.out;
-  }
-  switch (c.expect) {
-    case "valid":
-      if (r.rejected) return "rejected a valid case";
-      return matches ? "" : `out ${r.out ?? "<none>"} does not match the expected one`;
-    case "invalid":
-      return !r.rejected && matches ? "accepted an invalid case" : "";
-    case "acceptable":
-      return "";
-    default:
-      return `unknown expect ${c.expect}`;
-  }
-}
+// From the JavaScript driver's tests: one copy of the rules.
+export { casesDir, judge, judgeAll, loadCases, stripped } from "../../js/test/cases.js";
 
 // ---- the same modules in Node ---------------------------------------------
 
