@@ -263,27 +263,21 @@ func (d *Driver) HandleLine(line []byte) (resp []byte, quit bool) {
 	if err != nil {
 		return encodeResponse(nil, err), false
 	}
-	switch req.Cmd {
-	case "hello":
-		r, err := d.hello(req)
-		return encodeResponse(r, err), false
-	case "verify":
-		r, err := d.verify(req)
-		return encodeResponse(r, err), false
-	case "bench":
-		r, err := d.bench(req)
-		return encodeResponse(r, err), false
-	case "keypair":
-		r, err := d.keypair(req)
-		return encodeResponse(r, err), false
-	case "leak":
-		r, err := d.leak(req)
-		return encodeResponse(r, err), false
-	case "bye":
+	if req.Cmd == "bye" {
 		return encodeResponse(okResponse{OK: true}, nil), true
-	default:
+	}
+	handler, ok := map[string]func(*Request) (any, error){
+		"hello":   func(r *Request) (any, error) { return d.hello(r) },
+		"verify":  func(r *Request) (any, error) { return d.verify(r) },
+		"bench":   func(r *Request) (any, error) { return d.bench(r) },
+		"keypair": func(r *Request) (any, error) { return d.keypair(r) },
+		"leak":    func(r *Request) (any, error) { return d.leak(r) },
+	}[req.Cmd]
+	if !ok {
 		return encodeResponse(nil, fmt.Errorf("unknown cmd %q", req.Cmd)), false
 	}
+	r, err := handler(req)
+	return encodeResponse(r, err), false
 }
 
 func (d *Driver) hello(req *Request) (*helloResponse, error) {
