@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cryptobench/provider.h>
@@ -68,6 +69,24 @@ static inline cb_status cb_kit_status_of_text(char *msg) {
     }
   }
   return CB_ERROR;
+}
+
+/* hello's notes: the non-empty ones of text[0..n) into notes[0..max); how many. */
+static inline size_t cb_kit_notes(const char *const *text, size_t n, const char **notes,
+                                  size_t max) {
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < max; i++)
+    if (text[i][0] != '\0')
+      notes[k++] = text[i];
+  return k;
+}
+
+/* n zeroed bytes (calloc), or NULL with "out of memory" in err: a cell's first allocation. */
+static inline void *cb_kit_zalloc(size_t n, char *err, size_t errlen) {
+  void *p = calloc(1, n);
+  if (p == NULL)
+    cb_kit_err(err, errlen, "out of memory");
+  return p;
 }
 
 /* The index of `op` among names[0..n), or -1. */

@@ -562,8 +562,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "BLAKE2s is not in Botan 2: not offered",
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n + pk_notes(notes + n, max - n);
 }
 

@@ -239,8 +239,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "BLAKE2s is not in Botan 2: not offered",
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n + pk_notes(notes + n, max - n);
 }
 
@@ -467,11 +466,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
                "ciphertext (finish() wants at least one block)");
     return NULL;
   }
-  ops_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   c->def = d;
   c->op = op;
   c->in = p->msg;

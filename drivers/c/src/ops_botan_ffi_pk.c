@@ -575,11 +575,9 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
                        d != NULL && op >= 0 && op_allowed(d->f, (enum pkop)op), err, errlen) != 0)
     return NULL;
-  pk_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   c->def = d;
   c->op = (enum pkop)op;
   c->msg = p->msg != NULL ? p->msg : (const uint8_t *)"";
@@ -770,7 +768,6 @@ size_t pk_notes(const char **notes, size_t max) {
       "round-3 Kyber and Dilithium, not FIPS 203/204)",
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n;
 }

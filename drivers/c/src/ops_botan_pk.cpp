@@ -571,8 +571,7 @@ size_t pk_notes(const char **notes, size_t max) {
       "round-3 Kyber and Dilithium, not FIPS 203/204)",
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n;
 }
 

@@ -179,9 +179,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       absent,
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    if (text[i][0] != '\0')
-      notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n;
 }
 
@@ -357,11 +355,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     cb_kit_err(err, errlen, "%sa context string: only ML-DSA (%s)", OPS_UNSUPPORTED, d->name);
     return NULL;
   }
-  ops_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   c->def = d;
   c->op = (enum op)op;
   c->kem = catalogue_kem[idx];

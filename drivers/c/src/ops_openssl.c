@@ -13,6 +13,7 @@
  */
 #include "ops_hs.h"
 #include "ops_module.h"
+#include "ops_ossl.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
 #include <cryptobench/kit.h>
@@ -157,19 +158,6 @@ struct ops_cell {
   char err[256];
 };
 
-/* Append the first OpenSSL error (if any) to msg, and clear the queue. */
-static void set_ossl_err(char *err, size_t errlen, const char *what) {
-  unsigned long e = ERR_get_error();
-  if (e != 0) {
-    char buf[200];
-    ERR_error_string_n(e, buf, sizeof buf);
-    cb_kit_err(err, errlen, "%s: %s", what, buf);
-  } else {
-    cb_kit_err(err, errlen, "%s failed", what);
-  }
-  ERR_clear_error();
-}
-
 /* ---- identity and catalogue ---- */
 
 static int probe(const alg_def *d) {
@@ -196,7 +184,7 @@ static int probe(const alg_def *d) {
 
 int mod_init(char *err, size_t errlen) {
   if (!OPENSSL_init_crypto(OPENSSL_INIT_ADD_ALL_CIPHERS | OPENSSL_INIT_ADD_ALL_DIGESTS, NULL)) {
-    set_ossl_err(err, errlen, "OPENSSL_init_crypto");
+    ossl_err(err, errlen, "OPENSSL_init_crypto");
     return -1;
   }
   catalogue_len = 0;
@@ -330,7 +318,7 @@ static int prepare_hash(ops_cell *c, char *err, size_t errlen) {
   c->md = md_get(c->def->ossl);
   c->mdctx = EVP_MD_CTX_new();
   if (c->md == NULL || c->mdctx == NULL) {
-    set_ossl_err(err, errlen, "digest set-up");
+    ossl_err(err, errlen, "digest set-up");
     return -1;
   }
   c->out_cap = (size_t)md_size(c->md);
@@ -342,7 +330,7 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   const uint8_t *key = p->key != NULL ? p->key : empty;
   c->md = md_get(c->def->ossl);
   if (c->md == NULL) {
-    set_ossl_err(err, errlen, "digest fetch");
+    ossl_err(err, errlen, "digest fetch");
     return -1;
   }
   c->out_cap = (size_t)md_size(c->md);
@@ -353,7 +341,7 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   c->mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
   c->macctx = c->mac != NULL ? EVP_MAC_CTX_new(c->mac) : NULL;
   if (c->macctx == NULL || !EVP_MAC_init(c->macctx, key, p->key_len, params)) {
-    set_ossl_err(err, errlen, "HMAC set-up");
+    ossl_err(err, errlen, "HMAC set-up");
     return -1;
   }
 #else
@@ -363,7 +351,7 @@ static int prepare_mac(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
   c->hctx = HMAC_CTX_new();
   if (c->hctx == NULL || !HMAC_Init_ex(c->hctx, key, (int)p->key_len, c->md, NULL)) {
-    set_ossl_err(err, errlen, "HMAC set-up");
+    ossl_err(err, errlen, "HMAC set-up");
     return -1;
   }
 #endif
@@ -383,7 +371,7 @@ static int prepare_regeneration(ops_cell *c, const ops_params *p, char *err, siz
   ok = ok && EVP_CipherInit_ex(c->gctx, NULL, NULL, p->key, NULL, 1) &&
        EVP_CIPHER_CTX_set_padding(c->gctx, 0);
   if (!ok) {
-    set_ossl_err(err, errlen, "ciphertext regeneration set-up");
+    ossl_err(err, errlen, "ciphertext regeneration set-up");
     return -1;
   }
   return 0;
@@ -403,7 +391,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
   c->cipher = cipher_get(d->ossl);
   c->cctx = EVP_CIPHER_CTX_new();
   if (c->cipher == NULL || c->cctx == NULL) {
-    set_ossl_err(err, errlen, "cipher set-up");
+    ossl_err(err, errlen, "cipher set-up");
     return -1;
   }
   size_t klen = (size_t)cipher_key_length(c->cipher);
@@ -436,7 +424,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
     }
     if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, p->key, NULL, c->enc) ||
         !EVP_CIPHER_CTX_set_padding(c->cctx, 0)) {
-      set_ossl_err(err, errlen, "cipher key set-up");
+      ossl_err(err, errlen, "cipher key set-up");
       return -1;
     }
   } else { /* AEAD */
@@ -455,21 +443,21 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       memcpy(c->key, p->key, p->key_len);
     }
     if (!EVP_CipherInit_ex(c->cctx, c->cipher, NULL, NULL, NULL, c->enc)) {
-      set_ossl_err(err, errlen, "cipher set-up");
+      ossl_err(err, errlen, "cipher set-up");
       return -1;
     }
     if (!EVP_CIPHER_CTX_ctrl(c->cctx, EVP_CTRL_AEAD_SET_IVLEN, (int)p->iv_len, NULL)) {
-      set_ossl_err(err, errlen, "nonce length not accepted");
+      ossl_err(err, errlen, "nonce length not accepted");
       return -1;
     }
     /* CCM: the tag length is fixed at key set-up (the tag value comes per message) */
     if (d->mode == M_CCM &&
         !EVP_CIPHER_CTX_ctrl(c->cctx, EVP_CTRL_AEAD_SET_TAG, OPS_TAG_LEN, NULL)) {
-      set_ossl_err(err, errlen, "CCM tag length");
+      ossl_err(err, errlen, "CCM tag length");
       return -1;
     }
     if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, p->key, NULL, -1)) {
-      set_ossl_err(err, errlen, "cipher key set-up");
+      ossl_err(err, errlen, "cipher key set-up");
       return -1;
     }
     if (d->mode == M_CCM && c->in_len > INT_MAX) {
@@ -494,7 +482,7 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
       return -1;
     }
     if (!EVP_CipherInit_ex(c->cctx, NULL, NULL, NULL, c->has_iv ? c->iv : NULL, -1)) {
-      set_ossl_err(err, errlen, "cipher IV set-up");
+      ossl_err(err, errlen, "cipher IV set-up");
       return -1;
     }
   }
@@ -551,11 +539,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
                p->op);
     return NULL;
   }
-  ops_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   c->def = d;
   c->op = op;
   c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE || op == OP_REKEY;
@@ -618,7 +604,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
 }
 
 static int fail(ops_cell *c, const char *what) {
-  set_ossl_err(c->err, sizeof c->err, what);
+  ossl_err(c->err, sizeof c->err, what);
   return OPS_FAIL;
 }
 

@@ -382,11 +382,9 @@ static int check_case(const hs_cell *c, const ops_params *p, char *err, size_t e
 }
 
 hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen) {
-  hs_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  hs_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   if (strcmp(p->alg, "hkdf-sha256") == 0) {
     if (new_hkdf(c, p, err, errlen) == NULL) {
       hs_cell_free(c);

@@ -18,6 +18,7 @@
  * `openssl speed` does for EdDSA; 1.1.1: EVP_DigestSignInit on the same EVP_PKEY_CTX) and signs or
  * verifies the message in one EVP_DigestSign / EVP_DigestVerify call.
  */
+#include "ops_ossl.h"
 #include "ops_pk.h"
 #include <cryptobench/kit.h>
 
@@ -162,19 +163,6 @@ struct pk_cell {
   int refused; /* the library refused the key material: every run answers OPS_REJECTED */
   char err[256];
 };
-
-/* "<what>: <first OpenSSL error>" (or "<what> failed"), and clear the queue. */
-static void ossl_err(char *err, size_t errlen, const char *what) {
-  unsigned long e = ERR_get_error();
-  if (e != 0) {
-    char buf[200];
-    ERR_error_string_n(e, buf, sizeof buf);
-    cb_kit_err(err, errlen, "%s: %s", what, buf);
-  } else {
-    cb_kit_err(err, errlen, "%s failed", what);
-  }
-  ERR_clear_error();
-}
 
 static const pk_def *find_def(const char *name) {
   for (size_t i = 0; i < noffered; i++)
@@ -928,11 +916,9 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
                        d != NULL && op >= 0 && op_allowed(d->fam, (enum pkop)op), err, errlen) != 0)
     return NULL;
-  pk_cell *c = calloc(1, sizeof *c);
-  if (c == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
+  pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  if (c == NULL)
     return NULL;
-  }
   c->def = d;
   c->op = (enum pkop)op;
   c->msg = p->msg != NULL ? p->msg : (const uint8_t *)"";
@@ -1183,8 +1169,6 @@ size_t pk_notes(const char **notes, size_t max) {
       absent,
   };
   size_t n = 0;
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    if (text[i][0] != '\0')
-      notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n;
 }

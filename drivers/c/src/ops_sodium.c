@@ -189,8 +189,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "not in libsodium, so not offered: AES-128, AES-ECB/CBC/CTR, AES-CCM, SHA-3, BLAKE2s, SM3, "
       "RSA, ECDSA, ECDH, Ed448, X448, SM2, ML-KEM, ML-DSA",
   };
-  for (size_t i = 0; i < sizeof text / sizeof text[0] && n < max; i++)
-    notes[n++] = text[i];
+  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
   return n;
 }
 
