@@ -4,7 +4,7 @@
 //! streaming). No BLAKE2, raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in
 //! its public API.
 
-use aws_lc_rs::aead::{self, Aad, Nonce};
+use aws_lc_rs::aead::{Aad, Nonce};
 use aws_lc_rs::cipher::{
     self, DecryptingKey, DecryptionContext, EncryptingKey, EncryptionContext,
     StreamingDecryptingKey, StreamingEncryptingKey, UnboundCipherKey,
@@ -14,40 +14,43 @@ use aws_lc_rs::iv::FixedLength;
 
 use super::unspecified;
 use super::{
-    check_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot, stream_cell, Alg,
+    awslc_pk, check_blocks, check_len, crate_versions, decrypt_cell, one_shot, stream_cell, Alg,
     Case, CellParams, Hook, Op, PieceFn, Pieces, Provider, StreamOp,
 };
 
 pub fn provider() -> Provider {
-    let mut algs = vec![
-        noop_alg(),
-        hash("sha256", &digest::SHA256),
-        hash("sha512", &digest::SHA512),
+    let algs = [ring_family_algs(), algs(), awslc_pk::algs()];
+    let notes = &[NOTES, awslc_pk::NOTES];
+    Provider::new(
+        "rust:aws-lc-rs",
+        "aws-lc-rs (AWS-LC)",
+        library_version(),
+        notes,
+        algs,
+    )
+}
+
+/// The crate versions and the AWS-LC version the library reports.
+fn library_version() -> String {
+    format!(
+        "{} (AWS-LC {} as reported at run time by aws_lc_rs::awslc_version())",
+        crate_versions(&["aws-lc-rs", "aws-lc-sys"]),
+        aws_lc_rs::awslc_version()
+    )
+}
+
+/// What aws-lc-rs offers beyond ring's API: SHA-3 and the unpadded AES modes.
+fn algs() -> Vec<Alg> {
+    vec![
         hash("sha3-256", &digest::SHA3_256),
         hash("sha3-512", &digest::SHA3_512),
-        hmac_sha256(),
         block("aes-128-ecb", &cipher::AES_128, Mode::Ecb),
         block("aes-256-ecb", &cipher::AES_256, Mode::Ecb),
         block("aes-128-cbc", &cipher::AES_128, Mode::Cbc),
         block("aes-256-cbc", &cipher::AES_256, Mode::Cbc),
         block("aes-128-ctr", &cipher::AES_128, Mode::Ctr),
         block("aes-256-ctr", &cipher::AES_256, Mode::Ctr),
-        aead_alg("aes-128-gcm", &aead::AES_128_GCM),
-        aead_alg("aes-256-gcm", &aead::AES_256_GCM),
-        aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
-    ];
-    algs.extend(super::awslc_pk::algs());
-    Provider {
-        id: "rust:aws-lc-rs",
-        library: "aws-lc-rs (AWS-LC)",
-        library_version: format!(
-            "{} (AWS-LC {} as reported at run time by aws_lc_rs::awslc_version())",
-            crate_versions(&["aws-lc-rs", "aws-lc-sys"]),
-            aws_lc_rs::awslc_version()
-        ),
-        notes: &[NOTES, super::awslc_pk::NOTES],
-        algs,
-    }
+    ]
 }
 
 const NOTES: &[&str] = &[

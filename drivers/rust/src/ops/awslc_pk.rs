@@ -19,13 +19,12 @@ use aws_lc_rs::signature::{
 };
 
 use super::pk::{
-    check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
-    no_cell, op_cell, put, put2, rejected, verify_cell, Curve, Keys, OUT_CAP,
+    check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, keygen_only_alg, message,
+    no_case, no_cell, op_cell, put, put2, rejected, sign_alg, verified, verify_cell, Curve, Keys,
+    OUT_CAP,
 };
 use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
-
-const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
 
 pub fn algs() -> Vec<Alg> {
     let mut v = Vec::new();
@@ -170,21 +169,12 @@ fn rsa_keypair(size: KeySize) -> Result<KeyPair, String> {
 }
 
 fn rsa_keygen(name: &'static str, size: KeySize) -> Alg {
-    Alg::new(
-        name,
-        &[Op::Keygen],
-        false,
-        move |c: &Case| Err(no_case(name, c.op)),
-        move |p: &CellParams| {
-            if p.op != Op::Keygen {
-                return Err(no_cell(name, p.op));
-            }
-            Ok(keygen_cell(
-                move || RsaKeyPair::generate(size).map_err(unspecified("keygen")),
-                |kp: &RsaKeyPair| Ok(rsa_encode(kp)?.1),
-            ))
-        },
-    )
+    keygen_only_alg(name, move || {
+        keygen_cell(
+            move || RsaKeyPair::generate(size).map_err(unspecified("keygen")),
+            |kp: &RsaKeyPair| Ok(rsa_encode(kp)?.1),
+        )
+    })
     .with_keypair(move || rsa_keypair(size))
 }
 
@@ -219,10 +209,7 @@ fn rsa_sig(
             }
             Op::Verify => {
                 super::pk::rsa_public_from_spki(&c.public)?;
-                UnparsedPublicKey::new(vrf, &c.public)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(UnparsedPublicKey::new(vrf, &c.public).verify(&c.msg, &c.sig))
             }
             op => Err(no_case(name, op)),
         },
@@ -330,10 +317,8 @@ fn ecdsa(
     alg: &'static EcdsaSigningAlgorithm,
     vrf: &'static EcdsaVerificationAlgorithm,
 ) -> Alg {
-    Alg::new(
+    sign_alg(
         name,
-        SIGN_OPS,
-        false,
         move |c: &Case| match c.op {
             Op::Sign => {
                 let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
@@ -345,10 +330,7 @@ fn ecdsa(
             }
             Op::Verify => {
                 let point = ec_point_from_spki(&c.public, curve)?;
-                UnparsedPublicKey::new(vrf, point)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(UnparsedPublicKey::new(vrf, point).verify(&c.msg, &c.sig))
             }
             op => Err(no_case(name, op)),
         },
@@ -524,10 +506,8 @@ fn ed25519_keys(kp: &Ed25519KeyPair) -> Result<Keys, String> {
 }
 
 fn ed25519() -> Alg {
-    Alg::new(
+    sign_alg(
         "ed25519",
-        SIGN_OPS,
-        false,
         |c: &Case| match c.op {
             Op::Sign => {
                 let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
@@ -537,10 +517,9 @@ fn ed25519() -> Alg {
                 if c.public.len() != 32 {
                     return Err(Failure::Rejected); // raw keys only (protocol.md)
                 }
-                UnparsedPublicKey::new(&signature::ED25519, &c.public)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(
+                    UnparsedPublicKey::new(&signature::ED25519, &c.public).verify(&c.msg, &c.sig),
+                )
             }
             op => Err(no_case("ed25519", op)),
         },
@@ -707,10 +686,8 @@ fn mldsa(
     fn sign_into(kp: &PqdsaKeyPair, m: &[u8], out: &mut [u8]) -> Result<usize, String> {
         kp.sign(m, out).map_err(unspecified("sign"))
     }
-    Alg::new(
+    sign_alg(
         name,
-        SIGN_OPS,
-        false,
         move |c: &Case| match c.op {
             Op::Sign => {
                 if c.deterministic {
@@ -735,10 +712,7 @@ fn mldsa(
                         "aws-lc-rs has no ML-DSA context string".into(),
                     ));
                 }
-                UnparsedPublicKey::new(vrf, &c.public)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(UnparsedPublicKey::new(vrf, &c.public).verify(&c.msg, &c.sig))
             }
             op => Err(no_case(name, op)),
         },

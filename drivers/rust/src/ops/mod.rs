@@ -64,6 +64,24 @@ pub struct Provider {
 }
 
 impl Provider {
+    /// A provider: the empty operation, then every algorithm of `algs`
+    /// (symmetric, then public-key), and its notes in the same order.
+    pub fn new(
+        id: &'static str,
+        library: &'static str,
+        library_version: String,
+        notes: &'static [&'static [&'static str]],
+        algs: impl IntoIterator<Item = Vec<Alg>>,
+    ) -> Provider {
+        let algs = std::iter::once(noop_alg()).chain(algs.into_iter().flatten());
+        Provider {
+            id,
+            library,
+            library_version,
+            notes,
+            algs: algs.collect(),
+        }
+    }
     pub fn id(&self) -> &'static str {
         self.id
     }
@@ -359,6 +377,8 @@ struct OneShot<F> {
     len: usize,
     op: F,
     err: Option<String>,
+    /// A public-key cell's keys (pk::op_cell), for the checks of its output.
+    keys: Option<pk::Keys>,
 }
 
 impl<F> Cell for OneShot<F>
@@ -383,6 +403,9 @@ where
     fn err(&self) -> Option<&str> {
         self.err.as_deref()
     }
+    fn keys(&self) -> Option<&pk::Keys> {
+        self.keys.as_ref()
+    }
 }
 
 /// A cell whose operation is `op(input, out)`: it reads the whole `input`
@@ -392,12 +415,26 @@ pub fn one_shot<F>(input: Vec<u8>, out_cap: usize, op: F) -> Box<dyn Cell>
 where
     F: FnMut(&[u8], &mut [u8]) -> Result<usize, String> + 'static,
 {
+    one_shot_with_keys(input, out_cap, op, None)
+}
+
+/// [`one_shot`] for a public-key cell, which carries its keys.
+pub fn one_shot_with_keys<F>(
+    input: Vec<u8>,
+    out_cap: usize,
+    op: F,
+    keys: Option<pk::Keys>,
+) -> Box<dyn Cell>
+where
+    F: FnMut(&[u8], &mut [u8]) -> Result<usize, String> + 'static,
+{
     Box::new(OneShot {
         input,
         out: vec![0; out_cap],
         len: 0,
         op,
         err: None,
+        keys,
     })
 }
 

@@ -53,42 +53,6 @@ pub fn put2(out: &mut [u8], a: &[u8], b: &[u8]) -> Result<usize, String> {
     Ok(n + put(&mut out[n..], b)?)
 }
 
-struct OpCell<F> {
-    input: Vec<u8>,
-    out: Vec<u8>,
-    len: usize,
-    op: F,
-    err: Option<String>,
-    keys: Keys,
-}
-
-impl<F> Cell for OpCell<F>
-where
-    F: FnMut(&[u8], &mut [u8]) -> Result<usize, String>,
-{
-    fn run(&mut self) -> u64 {
-        match (self.op)(&self.input, &mut self.out) {
-            Ok(n) => {
-                self.len = n;
-                super::first(&self.out[..n])
-            }
-            Err(e) => {
-                self.err.get_or_insert(e);
-                0
-            }
-        }
-    }
-    fn output(&self) -> &[u8] {
-        &self.out[..self.len]
-    }
-    fn err(&self) -> Option<&str> {
-        self.err.as_deref()
-    }
-    fn keys(&self) -> Option<&Keys> {
-        Some(&self.keys)
-    }
-}
-
 /// A cell whose operation is `op(input, out) -> output length`: `input` is
 /// the message (sign, verify, encrypt), the ciphertext (decrypt, decaps) or
 /// empty; everything else the operation needs is captured by `op`, prepared.
@@ -96,14 +60,7 @@ pub fn op_cell<F>(keys: Keys, input: Vec<u8>, op: F) -> Box<dyn Cell>
 where
     F: FnMut(&[u8], &mut [u8]) -> Result<usize, String> + 'static,
 {
-    Box::new(OpCell {
-        input,
-        out: vec![0; OUT_CAP],
-        len: 0,
-        op,
-        err: None,
-        keys,
-    })
+    super::one_shot_with_keys(input, OUT_CAP, op, Some(keys))
 }
 
 /// A `verify` cell: one verification of the prepared signature; a
@@ -178,6 +135,44 @@ where
         out: Vec::new(),
         err: None,
     })
+}
+
+/// An algorithm whose only operation is key generation (RSA keygen): no
+/// verify case (no key generation from a seed), and one `keygen` cell.
+pub fn keygen_only_alg(
+    name: &'static str,
+    cell: impl Fn() -> Box<dyn Cell> + 'static,
+) -> super::Alg {
+    super::Alg::new(
+        name,
+        &[Op::Keygen],
+        false,
+        move |c: &super::Case| Err(no_case(name, c.op)),
+        move |p: &CellParams| {
+            if p.op != Op::Keygen {
+                return Err(no_cell(name, p.op));
+            }
+            Ok(cell())
+        },
+    )
+}
+
+/// The operations of a signature algorithm.
+pub const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
+
+/// A signature algorithm (keygen, sign, verify, not streamable).
+pub fn sign_alg(
+    name: &'static str,
+    exec: impl Fn(&super::Case) -> Result<Vec<u8>, Failure> + 'static,
+    new_cell: impl Fn(&CellParams) -> Result<Box<dyn Cell>, String> + 'static,
+) -> super::Alg {
+    super::Alg::new(name, SIGN_OPS, false, exec, new_cell)
+}
+
+/// A verify case's answer from the library's verdict: `[1]`, or rejected.
+pub fn verified<E>(verdict: Result<(), E>) -> Result<Vec<u8>, Failure> {
+    verdict.map_err(rejected)?;
+    Ok(vec![1])
 }
 
 /// The message of a sign/verify/encrypt cell.

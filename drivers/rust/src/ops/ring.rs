@@ -3,29 +3,14 @@
 //! `LessSafeKey`). ring has no SHA-3, BLAKE2, unauthenticated cipher modes,
 //! raw ChaCha20, AES-CCM or XChaCha20-Poly1305 in its public API.
 
-use ring::aead::{self, Aad, Nonce};
-use ring::digest;
+use ring::aead::{Aad, Nonce};
 
-use super::{crate_versions, noop_alg, Provider};
+use super::{crate_versions, ring_pk, Provider};
 
 pub fn provider() -> Provider {
-    let mut algs = vec![
-        noop_alg(),
-        hash("sha256", &digest::SHA256),
-        hash("sha512", &digest::SHA512),
-        hmac_sha256(),
-        aead_alg("aes-128-gcm", &aead::AES_128_GCM),
-        aead_alg("aes-256-gcm", &aead::AES_256_GCM),
-        aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
-    ];
-    algs.extend(super::ring_pk::algs());
-    Provider {
-        id: "rust:ring",
-        library: "ring",
-        library_version: crate_versions(&["ring"]),
-        notes: &[NOTES, super::ring_pk::NOTES],
-        algs,
-    }
+    let algs = [ring_family_algs(), ring_pk::algs()];
+    let notes = &[NOTES, ring_pk::NOTES];
+    Provider::new("rust:ring", "ring", crate_versions(&["ring"]), notes, algs)
 }
 
 const NOTES: &[&str] = &[

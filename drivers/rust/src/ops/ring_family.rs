@@ -32,6 +32,20 @@ macro_rules! ring_family {
             ) -> Result<usize, String> $body
         )+
 
+        /// What both crates offer the same way: SHA-256/512, HMAC-SHA256,
+        /// AES-128/256-GCM and ChaCha20-Poly1305.
+        fn ring_family_algs() -> Vec<$crate::ops::Alg> {
+            use $lib::{aead, digest};
+            vec![
+                hash("sha256", &digest::SHA256),
+                hash("sha512", &digest::SHA512),
+                hmac_sha256(),
+                aead_alg("aes-128-gcm", &aead::AES_128_GCM),
+                aead_alg("aes-256-gcm", &aead::AES_256_GCM),
+                aead_alg("chacha20-poly1305", &aead::CHACHA20_POLY1305),
+            ]
+        }
+
         // The output length of a digest algorithm, read from a digest: ring
         // 0.16 (`rust:ring@0.16.x`, docs/versions.md) has it as a field, later
         // releases and aws-lc-rs as a method. Computed once per cell, untimed.

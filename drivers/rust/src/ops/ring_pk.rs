@@ -29,13 +29,11 @@ use ring::signature::{
 
 use super::pk::{
     ec_pkcs8_parts, ec_point_from_spki, ec_scalar, ec_spki, ed25519_pkcs8_parts, keygen_cell,
-    message, no_case, no_cell, op_cell, put, rejected, rsa_public_from_spki, verify_cell, Curve,
-    Keys,
+    message, no_case, no_cell, op_cell, put, rejected, rsa_public_from_spki, sign_alg, verified,
+    verify_cell, Curve, Keys,
 };
 use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
-
-const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
 
 pub fn algs() -> Vec<Alg> {
     let mut v = vec![
@@ -134,10 +132,8 @@ fn ecdsa(
     alg: &'static EcdsaSigningAlgorithm,
     vrf: &'static signature::EcdsaVerificationAlgorithm,
 ) -> Alg {
-    Alg::new(
+    sign_alg(
         name,
-        SIGN_OPS,
-        false,
         move |c: &Case| match c.op {
             Op::Sign => {
                 let scalar = ec_scalar(&c.private, curve)?;
@@ -151,10 +147,7 @@ fn ecdsa(
             }
             Op::Verify => {
                 let point = ec_point_from_spki(&c.public, curve)?;
-                UnparsedPublicKey::new(vrf, point)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(UnparsedPublicKey::new(vrf, point).verify(&c.msg, &c.sig))
             }
             op => Err(no_case(name, op)),
         },
@@ -210,21 +203,16 @@ fn ed25519_generate(rng: &SystemRandom) -> Result<(Ed25519KeyPair, Keys), String
 }
 
 fn ed25519() -> Alg {
-    Alg::new(
+    sign_alg(
         "ed25519",
-        SIGN_OPS,
-        false,
         |c: &Case| match c.op {
             Op::Sign => {
                 let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
                 Ok(kp.sign(&c.msg).as_ref().to_vec())
             }
-            Op::Verify => {
-                UnparsedPublicKey::new(&signature::ED25519, &c.public)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
-            }
+            Op::Verify => verified(
+                UnparsedPublicKey::new(&signature::ED25519, &c.public).verify(&c.msg, &c.sig),
+            ),
             op => Err(no_case("ed25519", op)),
         },
         |p: &CellParams| {
@@ -296,10 +284,7 @@ fn rsa(
             }
             Op::Verify => {
                 let der = rsa_public_from_spki(&c.public)?;
-                UnparsedPublicKey::new(vrf, der)
-                    .verify(&c.msg, &c.sig)
-                    .map_err(rejected)?;
-                Ok(vec![1])
+                verified(UnparsedPublicKey::new(vrf, der).verify(&c.msg, &c.sig))
             }
             op => Err(no_case(name, op)),
         },

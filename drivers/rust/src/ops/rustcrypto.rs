@@ -29,8 +29,9 @@ use sha3::{Sha3_256, Sha3_512};
 use sm3::Sm3;
 use sm4::Sm4;
 
+use super::rustcrypto_pk;
 use super::{
-    check_blocks, check_chunk_blocks, check_len, crate_versions, decrypt_cell, noop_alg, one_shot,
+    check_blocks, check_chunk_blocks, check_len, crate_versions, decrypt_cell, one_shot,
     stream_cell, stream_exec, Alg, Case, CellParams, Failure, Hook, Op, PieceFn, Pieces, Provider,
     StreamOp,
 };
@@ -76,8 +77,19 @@ const CRATES: &[&str] = &[
 ];
 
 pub fn provider() -> Provider {
-    let mut algs = vec![
-        noop_alg(),
+    let algs = [algs(), rustcrypto_pk::algs()];
+    let notes = &[NOTES, rustcrypto_pk::NOTES];
+    Provider::new(
+        "rust:rustcrypto",
+        "RustCrypto",
+        crate_versions(CRATES),
+        notes,
+        algs,
+    )
+}
+
+fn algs() -> Vec<Alg> {
+    vec![
         hash::<Sha256>("sha256"),
         hash::<Sha512>("sha512"),
         hash::<Sha3_256>("sha3-256"),
@@ -104,15 +116,7 @@ pub fn provider() -> Provider {
         block::<Sm4>("sm4-cbc", 16, Mode::Cbc),
         block::<Sm4>("sm4-ctr", 16, Mode::Ctr),
         aead::<AesGcm<Sm4, U12>>("sm4-gcm", 16, 12, None),
-    ];
-    algs.extend(super::rustcrypto_pk::algs());
-    Provider {
-        id: "rust:rustcrypto",
-        library: "RustCrypto",
-        library_version: crate_versions(CRATES),
-        notes: &[NOTES, super::rustcrypto_pk::NOTES],
-        algs,
-    }
+    ]
 }
 
 const NOTES: &[&str] = &[

@@ -10,15 +10,13 @@ use rand::Rng as _;
 
 use super::pk::{
     array, check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
-    no_cell, op_cell, put, put2, rejected, verify_cell, Curve, Keys,
+    no_cell, op_cell, put, put2, rejected, sign_alg, verify_cell, Curve, Keys,
 };
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
 
 fn rng() -> ThreadRng {
     rand::rng()
 }
-
-const SIGN_OPS: &[Op] = &[Op::Keygen, Op::Sign, Op::Verify];
 
 /// Every public-key algorithm of the provider.
 pub fn algs() -> Vec<Alg> {
@@ -166,22 +164,13 @@ mod rsa {
     }
 
     pub fn keygen_alg(name: &'static str, bits: usize) -> Alg {
-        Alg::new(
-            name,
-            &[Op::Keygen],
-            false,
-            move |c: &Case| Err(no_case(name, c.op)),
-            move |p: &CellParams| {
-                if p.op != Op::Keygen {
-                    return Err(no_cell(name, p.op));
-                }
-                let mut r = rng06();
-                Ok(keygen_cell(
-                    move || RsaPrivateKey::new(&mut r, bits).map_err(|e| format!("keygen: {e}")),
-                    |k: &RsaPrivateKey| spki(&k.to_public_key()),
-                ))
-            },
-        )
+        crate::ops::pk::keygen_only_alg(name, move || {
+            let mut r = rng06();
+            keygen_cell(
+                move || RsaPrivateKey::new(&mut r, bits).map_err(|e| format!("keygen: {e}")),
+                |k: &RsaPrivateKey| spki(&k.to_public_key()),
+            )
+        })
         .with_keypair(move || keypair(bits))
     }
 
@@ -360,10 +349,8 @@ mod ec {
                     PublicKey::from_sec1_bytes(ec_point_from_spki(spki, CURVE)?).map_err(rejected)
                 }
 
-                let ecdsa = Alg::new(
+                let ecdsa = sign_alg(
                     $ecdsa,
-                    SIGN_OPS,
-                    false,
                     |c: &Case| match c.op {
                         Op::Sign => {
                             let sk = SigningKey::from_slice(ec_scalar(&c.private, CURVE)?)
@@ -488,10 +475,8 @@ fn ed25519() -> Alg {
             peer: Vec::new(),
         }
     }
-    Alg::new(
+    sign_alg(
         "ed25519",
-        SIGN_OPS,
-        false,
         |c: &Case| match c.op {
             Op::Sign => {
                 let sk = SigningKey::from_bytes(&array::<32>(&c.private)?);
@@ -722,10 +707,8 @@ mod mldsa {
                     }
                 }
 
-                Alg::new(
+                sign_alg(
                     $name,
-                    SIGN_OPS,
-                    false,
                     |c: &Case| match c.op {
                         Op::Sign => {
                             let sk = expand(&c.private)?;
@@ -818,10 +801,8 @@ fn sm2() -> Alg {
             peer: Vec::new(),
         }
     }
-    Alg::new(
+    sign_alg(
         "sm2",
-        SIGN_OPS,
-        false,
         |c: &Case| match c.op {
             Op::Sign => {
                 let sk = SigningKey::from_slice(SM2_ID, ec_scalar(&c.private, Curve::Sm2)?)
