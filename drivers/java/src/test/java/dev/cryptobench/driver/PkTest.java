@@ -124,6 +124,14 @@ class PkTest {
     return res;
   }
 
+  /** The provider's verify case accepts signature {@code sig} (hex) over {@code msg} (hex). */
+  static void assertVerifies(
+      Protocol d, String alg, String pub, String msg, String sig, String what) throws Exception {
+    assertEquals(
+        "01",
+        out(oneCase(d, alg, "verify", "public", pub, "msg", msg, "sig", sig), what + " verifies"));
+  }
+
   static String out(JsonNode res, String what) {
     assertTrue(res.has("out"), what + ": " + res);
     return res.get("out").asText();
@@ -282,38 +290,13 @@ class PkTest {
           break;
         }
       case "sign":
-        assertEquals(
-            "01",
-            out(
-                oneCase(
-                    d,
-                    alg,
-                    "verify",
-                    "public",
-                    pub,
-                    "msg",
-                    Input.hex(msg),
-                    "sig",
-                    Input.hex(output)),
-                what + ": the cell's signature verifies"));
+        assertVerifies(
+            d, alg, pub, Input.hex(msg), Input.hex(output), what + ": the cell's signature");
         break;
       case "verify":
         {
           Pk.VerifyCell v = (Pk.VerifyCell) cell;
-          assertEquals(
-              "01",
-              out(
-                  oneCase(
-                      d,
-                      alg,
-                      "verify",
-                      "public",
-                      pub,
-                      "msg",
-                      Input.hex(msg),
-                      "sig",
-                      Input.hex(v.sig)),
-                  what));
+          assertVerifies(d, alg, pub, Input.hex(msg), Input.hex(v.sig), what);
           break;
         }
       case "derive":
@@ -482,20 +465,7 @@ class PkTest {
                   oneCase(
                       consumer, sigAlg, "sign", "private", kp.get("private").asText(), "msg", MSG),
                   alg);
-          assertEquals(
-              "01",
-              out(
-                  oneCase(
-                      consumer,
-                      sigAlg,
-                      "verify",
-                      "public",
-                      kp.get("public").asText(),
-                      "msg",
-                      MSG,
-                      "sig",
-                      sig),
-                  alg));
+          assertVerifies(consumer, sigAlg, kp.get("public").asText(), MSG, sig, alg);
           break;
         }
       default:
