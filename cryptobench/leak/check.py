@@ -121,7 +121,7 @@ def leak_plan(cells, only: list[str]) -> list[tuple[str, object, str]]:
     `only`), each once: a suite's sizes of one cell are one check per size."""
     seen, plan = set(), []
     for spec in cells:
-        for c in applicable(get_algorithm(spec.alg), spec.op):
+        for c in applicable(spec.algorithm, spec.op):
             if only and c.name not in only:
                 continue
             for pid in spec.providers:
