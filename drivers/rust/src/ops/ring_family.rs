@@ -22,8 +22,10 @@ macro_rules! ring_family {
         /// The AEAD tag length both crates use for every AEAD offered.
         const TAG_LEN: usize = 16;
 
-        // The timed seal and open of an AEAD cell (the provider file's bodies).
+        // The timed seal and open of an AEAD cell (the provider file's bodies),
+        // inlined into the cell's closure as when they were written inside it.
         $(
+            #[inline(always)]
             fn $timed(
                 $k: &$lib::aead::LessSafeKey,
                 $n: [u8; 12],
