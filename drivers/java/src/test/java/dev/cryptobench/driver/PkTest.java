@@ -95,6 +95,24 @@ class PkTest {
     return JSON.readTree(r.line());
   }
 
+  /** The result of one deterministic sign case of MSG (with context {@code ctx} unless null). */
+  static JsonNode deterministicSign(Protocol d, String alg, String priv, String ctx)
+      throws Exception {
+    ObjectNode req = JSON.createObjectNode();
+    req.put("cmd", "verify");
+    req.put("alg", alg);
+    ObjectNode c = req.putArray("cases").addObject();
+    c.put("id", "d#1");
+    c.put("op", "sign");
+    c.put("private", priv);
+    c.put("msg", MSG);
+    if (ctx != null) {
+      c.put("ctx", ctx);
+    }
+    c.put("deterministic", true);
+    return request(d, req).path("results").get(0);
+  }
+
   static JsonNode keypair(Protocol d, String alg) throws Exception {
     ObjectNode req = JSON.createObjectNode();
     req.put("cmd", "keypair");
@@ -122,6 +140,20 @@ class PkTest {
     JsonNode res = r.path("results").get(0);
     assertEquals("x#1", res.path("id").asText());
     return res;
+  }
+
+  /** The shared secret of {@code mine}'s private key with {@code theirs}' public key. */
+  static String derive(Protocol d, String alg, JsonNode mine, JsonNode theirs) throws Exception {
+    return out(
+        oneCase(
+            d,
+            alg,
+            "derive",
+            "private",
+            mine.get("private").asText(),
+            "public",
+            theirs.get("public").asText()),
+        alg);
   }
 
   /** The provider's verify case accepts signature {@code sig} (hex) over {@code msg} (hex). */
@@ -388,29 +420,10 @@ class PkTest {
         {
           JsonNode a = keypair(producer, alg);
           JsonNode b = keypair(consumer, alg);
-          String ab =
-              out(
-                  oneCase(
-                      producer,
-                      alg,
-                      "derive",
-                      "private",
-                      a.get("private").asText(),
-                      "public",
-                      b.get("public").asText()),
-                  alg);
-          String ba =
-              out(
-                  oneCase(
-                      consumer,
-                      alg,
-                      "derive",
-                      "private",
-                      b.get("private").asText(),
-                      "public",
-                      a.get("public").asText()),
-                  alg);
-          assertEquals(ab, ba, alg + ": shared secrets agree");
+          assertEquals(
+              derive(producer, alg, a, b),
+              derive(consumer, alg, b, a),
+              alg + ": shared secrets agree");
           break;
         }
       case "kem":
@@ -547,16 +560,9 @@ class PkTest {
         oneCase(
             jca, "ed25519", "sign", "private", ed.get("private").asText(), "msg", MSG, "ctx", "01");
     assertTrue(r.has("unsupported"), r.toString());
-    ObjectNode req = JSON.createObjectNode();
-    req.put("cmd", "verify");
-    req.put("alg", "ecdsa-p256");
-    ObjectNode c = req.putArray("cases").addObject();
-    c.put("id", "d#1");
-    c.put("op", "sign");
-    c.put("private", keypair(lw, "ecdsa-p256").get("private").asText());
-    c.put("msg", MSG);
-    c.put("deterministic", true);
-    r = request(lw, req).path("results").get(0);
+    r =
+        deterministicSign(
+            lw, "ecdsa-p256", keypair(lw, "ecdsa-p256").get("private").asText(), null);
     assertTrue(r.has("unsupported"), r.toString());
     r = oneCase(jca, "rsa-2048", "keygen", "seed", m);
     assertTrue(r.has("unsupported"), r.toString());
@@ -565,17 +571,8 @@ class PkTest {
     String[] sigs = new String[2];
     int i = 0;
     for (Protocol d : new Protocol[] {lw, bc}) {
-      ObjectNode q = JSON.createObjectNode();
-      q.put("cmd", "verify");
-      q.put("alg", "ml-dsa-44");
-      ObjectNode k = q.putArray("cases").addObject();
-      k.put("id", "s#1");
-      k.put("op", "sign");
-      k.put("private", dsa.get("private").asText());
-      k.put("msg", MSG);
-      k.put("ctx", "0102");
-      k.put("deterministic", true);
-      sigs[i++] = out(request(d, q).path("results").get(0), "deterministic ML-DSA");
+      JsonNode res = deterministicSign(d, "ml-dsa-44", dsa.get("private").asText(), "0102");
+      sigs[i++] = out(res, "deterministic ML-DSA");
     }
     assertEquals(sigs[0], sigs[1], "deterministic ML-DSA: lightweight and JCA agree");
     // Hedged signing differs from one signature to the next.
