@@ -141,10 +141,10 @@ def _check_rules(registry: Registry, pid: str, timeout: float, algs: set[str] | 
 
 
 def cmd_plugin(args) -> int:
-    from cryptobench.drivers import plugin_tools
+    from cryptobench.drivers import plugin_new
 
     if args.action == "new":
-        files, check = plugin_tools.new(args.target, args.lang, Path(args.dir or args.target))
+        files, check = plugin_new.new(args.target, args.lang, Path(args.dir or args.target))
         for path in files:
             print(f"wrote {path}")
         print(f"next: {check}")
