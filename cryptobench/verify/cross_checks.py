@@ -112,71 +112,67 @@ def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     return out
 
 
+def _pairs(ps: list[_Peer], keys: dict) -> list[tuple[_Peer, _Peer]]:
+    """Every ordered pair of two peers that both made a key pair: p acts, q answers."""
+    return [(p, q) for p in ps for q in ps if q is not p and p.pid in keys and q.pid in keys]
+
+
 def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
-    for p in ps:
-        for q in ps:
-            if q is p or p.pid not in keys or q.pid not in keys:
-                continue
+    for p, q in _pairs(ps, keys):
 
-            def agree(p=p, q=q):
-                a = p.case(alg, "derive", private=keys[p.pid]["private"], public=keys[q.pid]["public"]).get("out")
-                b = q.case(alg, "derive", private=keys[q.pid]["private"], public=keys[p.pid]["public"]).get("out")
-                return bool(a) and a == b, "" if a and a == b else f"{a} != {b}"
+        def agree(p=p, q=q):
+            a = p.case(alg, "derive", private=keys[p.pid]["private"], public=keys[q.pid]["public"]).get("out")
+            b = q.case(alg, "derive", private=keys[q.pid]["private"], public=keys[p.pid]["public"]).get("out")
+            return bool(a) and a == b, "" if a and a == b else f"{a} != {b}"
 
-            _guard(out, alg, p.pid, q.pid, "shared secrets agree", agree)
+        _guard(out, alg, p.pid, q.pid, "shared secrets agree", agree)
     return out
 
 
 def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
-    for p in ps:  # p encapsulates to q's key, q decapsulates
-        for q in ps:
-            if q is p or p.pid not in keys or q.pid not in keys:
-                continue
-            other = next((k for pid, k in keys.items() if pid != q.pid), None)
+    for p, q in _pairs(ps, keys):  # p encapsulates to q's key, q decapsulates
+        other = next((k for pid, k in keys.items() if pid != q.pid), None)
 
-            def same_key(p=p, q=q):
-                ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-                ct, k = ct_k[:-64], ct_k[-64:]
-                got = q.case(alg, "decaps", private=keys[q.pid]["private"], msg=ct).get("out")
-                return bool(k) and got == k, "" if got == k else f"decapsulated {got} != encapsulated {k}"
+        def same_key(p=p, q=q):
+            ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
+            ct, k = ct_k[:-64], ct_k[-64:]
+            got = q.case(alg, "decaps", private=keys[q.pid]["private"], msg=ct).get("out")
+            return bool(k) and got == k, "" if got == k else f"decapsulated {got} != encapsulated {k}"
 
-            def wrong_key_differs(p=p, q=q, other=other):
-                ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-                ct, k = ct_k[:-64], ct_k[-64:]
-                got = q.case(alg, "decaps", private=other["private"], msg=ct)
-                ok = bool(got.get("rejected")) or (got.get("out") not in (None, k))
-                return ok, "" if ok else "a wrong key decapsulated to the same secret"
+        def wrong_key_differs(p=p, q=q, other=other):
+            ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
+            ct, k = ct_k[:-64], ct_k[-64:]
+            got = q.case(alg, "decaps", private=other["private"], msg=ct)
+            ok = bool(got.get("rejected")) or (got.get("out") not in (None, k))
+            return ok, "" if ok else "a wrong key decapsulated to the same secret"
 
-            _guard(out, alg, p.pid, q.pid, "decapsulates to the same key", same_key)
-            if other is not None:
-                _guard(out, alg, p.pid, q.pid, "wrong key gives another key", wrong_key_differs)
+        _guard(out, alg, p.pid, q.pid, "decapsulates to the same key", same_key)
+        if other is not None:
+            _guard(out, alg, p.pid, q.pid, "wrong key gives another key", wrong_key_differs)
     return out
 
 
 def _oaep(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
-    for p in ps:
-        for q in ps:
-            if q is p or p.pid not in keys or q.pid not in keys:
-                continue
+    for p, q in _pairs(ps, keys):
 
-            def decrypts(p=p, q=q):
-                ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
-                got = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=ct).get("out")
-                return got == MESSAGE, "" if got == MESSAGE else f"decrypted to {got}"
+        def decrypts(p=p, q=q):
+            ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
+            got = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=ct).get("out")
+            return got == MESSAGE, "" if got == MESSAGE else f"decrypted to {got}"
 
-            def corrupted_rejected(p=p, q=q):
-                ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
-                r = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=_flip(ct))
-                return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted ciphertext decrypted"
+        def corrupted_rejected(p=p, q=q):
+            ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
+            r = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=_flip(ct))
+            return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted ciphertext decrypted"
 
-            _guard(out, alg, p.pid, q.pid, "ciphertext decrypts", decrypts)
-            _guard(out, alg, p.pid, q.pid, "corrupted ciphertext rejected", corrupted_rejected)
+        _guard(out, alg, p.pid, q.pid, "ciphertext decrypts", decrypts)
+        _guard(out, alg, p.pid, q.pid, "corrupted ciphertext rejected", corrupted_rejected)
     return out
 
 
