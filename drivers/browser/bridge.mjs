@@ -24,8 +24,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createInterface } from "node:readline";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "../js/src/main_node.js";
+import { parseArgs, runIfMain, write } from "../js/src/main_node.js";
 import { providerIds } from "./page/providers.js";
 import { HERE, startServer } from "./server.mjs";
 
@@ -275,15 +274,4 @@ async function main() {
   await shutdown(0);
 }
 
-function write(s) {
-  return new Promise((resolveW, reject) => {
-    process.stdout.write(s, (err) => (err ? reject(err) : resolveW()));
-  });
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((e) => {
-    process.stderr.write(`${NAME}: ${e && e.stack ? e.stack : e}\n`);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, NAME, main);

@@ -165,15 +165,22 @@ async function main() {
   process.exit(0);
 }
 
-function write(s) {
+// write: one string to stdout, resolved once it is handed over.
+export function write(s) {
   return new Promise((resolve, reject) => {
     process.stdout.write(s, (err) => (err ? reject(err) : resolve()));
   });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((e) => {
-    process.stderr.write(`${NAME}: ${e && e.stack ? e.stack : e}\n`);
-    process.exit(1);
-  });
+// runIfMain runs main() when the module at url is the script node was started
+// with (not when it is imported); a failure is one stderr line and exit 1.
+export function runIfMain(url, name, main) {
+  if (process.argv[1] && url === pathToFileURL(process.argv[1]).href) {
+    main().catch((e) => {
+      process.stderr.write(`${name}: ${e && e.stack ? e.stack : e}\n`);
+      process.exit(1);
+    });
+  }
 }
+
+runIfMain(import.meta.url, NAME, main);
