@@ -5,7 +5,8 @@
  *  - one error setter (cb_kit_err) and its status-returning form (cb_kit_refuse);
  *  - reading a version-1 style message prefix as a status (cb_kit_status_of_text);
  *  - a public-key cell's first checks (cb_kit_op_index, cb_kit_pk_checks);
- *  - the operations of each kind of algorithm (cb_kit_ops_of), the kind -> operations switch. */
+ *  - the operations of each kind of algorithm (cb_kit_ops_of, cb_kit_op_of_kind), the kind ->
+ *    operations switch, for the catalogue and for a cell's request. */
 #ifndef CRYPTOBENCH_KIT_H
 #define CRYPTOBENCH_KIT_H
 
@@ -127,21 +128,37 @@ enum cb_kit_kind {
   CB_KIT_PKE,    /* keygen, encrypt, decrypt (public-key: RSA-OAEP) */
 };
 
+/* The operations of kind k, NULL-terminated: what the catalogue offers and cells accept. */
+static inline const char *const *cb_kit_kind_ops(enum cb_kit_kind k) {
+  static const char *const ops[][CB_MAX_OPS + 1] = {{"noop"},
+                                                    {"hash"},
+                                                    {"mac"},
+                                                    {"encrypt", "decrypt"},
+                                                    {"seal", "open"},
+                                                    {"keygen", "sign", "verify"},
+                                                    {"keygen", "derive"},
+                                                    {"keygen", "encaps", "decaps"},
+                                                    {"keygen", "encrypt", "decrypt"}};
+  return ops[k];
+}
+
 /* Fill a's operations (and pk) for kind k; name, stream and lengths are the caller's. */
 static inline void cb_kit_ops_of(enum cb_kit_kind k, cb_alg *a) {
-  static const char *const ops[][CB_MAX_OPS] = {{"noop"},
-                                                {"hash"},
-                                                {"mac"},
-                                                {"encrypt", "decrypt"},
-                                                {"seal", "open"},
-                                                {"keygen", "sign", "verify"},
-                                                {"keygen", "derive"},
-                                                {"keygen", "encaps", "decaps"},
-                                                {"keygen", "encrypt", "decrypt"}};
+  const char *const *ops = cb_kit_kind_ops(k);
   memset(a->ops, 0, sizeof a->ops);
-  for (size_t i = 0; i < CB_MAX_OPS && ops[k][i] != NULL; i++)
-    a->ops[i] = ops[k][i];
+  for (size_t i = 0; i < CB_MAX_OPS && ops[i] != NULL; i++)
+    a->ops[i] = ops[i];
   a->pk = k >= CB_KIT_SIG;
+}
+
+/* A cell's operation: the index of `op` among the module's names[0..n) when an algorithm of kind
+ * k has it (the module's own operations, outside the kinds, it checks itself), else -1. */
+static inline int cb_kit_op_of_kind(const char *op, enum cb_kit_kind k, const char *const *names,
+                                    size_t n) {
+  for (const char *const *o = cb_kit_kind_ops(k); *o != NULL; o++)
+    if (strcmp(op, *o) == 0)
+      return cb_kit_op_index(op, names, n);
+  return -1;
 }
 
 #ifdef __cplusplus

@@ -12,6 +12,7 @@
  * last piece. Public-key algorithms are in ops_botan_pk.cpp; this file dispatches their cells
  * there.
  */
+#include "ops_botan_setup.h"
 #include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
@@ -49,6 +50,7 @@ enum kind { K_NOOP, K_HASH, K_MAC, K_BLOCK, K_STREAM, K_MODE, K_AEAD };
 const cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP,   CB_KIT_HASH,   CB_KIT_MAC, CB_KIT_CIPHER,
                                 CB_KIT_CIPHER, CB_KIT_CIPHER, CB_KIT_AEAD};
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+const char *const OP_NAMES[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
 
 struct alg_def {
   const char *name;  /* protocol name */
@@ -217,34 +219,6 @@ struct ops_cell {
 };
 
 namespace {
-
-int parse_op(const char *s, op *o) {
-  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
-  for (int i = 0; i < static_cast<int>(sizeof names / sizeof names[0]); i++)
-    if (std::strcmp(s, names[i]) == 0) {
-      *o = static_cast<op>(i);
-      return 0;
-    }
-  return -1;
-}
-
-bool op_matches(kind k, op o) {
-  switch (k) {
-  case K_NOOP:
-    return o == OP_NOOP;
-  case K_HASH:
-    return o == OP_HASH;
-  case K_MAC:
-    return o == OP_MAC;
-  case K_BLOCK:
-  case K_STREAM:
-  case K_MODE:
-    return o == OP_ENCRYPT || o == OP_DECRYPT;
-  case K_AEAD:
-    return o == OP_SEAL || o == OP_OPEN;
-  }
-  return false;
-}
 
 /* Everything outside the timed region; throws on a library error. 0, or -1 with err set. */
 int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
@@ -590,11 +564,12 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return c;
   }
   const alg_def *d = catalogue_def[idx];
-  op o;
-  if (parse_op(p->op, &o) != 0 || !op_matches(d->k, o)) {
+  int opi = cb_kit_op_of_kind(p->op, KIT_KIND[d->k], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
+  if (opi < 0) {
     cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return nullptr;
   }
+  op o = static_cast<op>(opi);
   if (p->chunk > 0 && !d->stream) {
     cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan here (chunk must be 0)",
                d->name);
@@ -634,17 +609,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->extra = OPS_TAG_LEN;
   }
   c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
-  try {
-    if (prepare(c, p, err, errlen) != 0) {
-      delete c;
-      return nullptr;
-    }
-  } catch (const std::exception &e) {
-    cb_kit_err(err, errlen, "%s set-up: %s", d->name, e.what());
-    delete c;
-    return nullptr;
-  }
-  return c;
+  return botan_set_up(c, d->name, err, errlen, [&] { return prepare(c, p, err, errlen); });
 }
 
 int mod_cell_run(ops_cell *c) {

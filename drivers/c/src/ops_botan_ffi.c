@@ -27,6 +27,7 @@ enum kind { K_NOOP, K_HASH, K_MAC, K_BLOCK, K_CIPHER, K_AEAD };
 static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP,   CB_KIT_HASH,   CB_KIT_MAC,
                                             CB_KIT_CIPHER, CB_KIT_CIPHER, CB_KIT_AEAD};
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN };
+static const char *const OP_NAMES[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
 
 typedef struct alg_def {
   const char *name;  /* protocol name */
@@ -266,33 +267,6 @@ void mod_cell_free(ops_cell *c) {
   free(c);
 }
 
-static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop", "hash", "mac", "encrypt", "decrypt", "seal", "open"};
-  for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-    if (strcmp(s, names[i]) == 0) {
-      *op = (enum op)i;
-      return 0;
-    }
-  return -1;
-}
-
-static int op_matches(enum kind k, enum op op) {
-  switch (k) {
-  case K_NOOP:
-    return op == OP_NOOP;
-  case K_HASH:
-    return op == OP_HASH;
-  case K_MAC:
-    return op == OP_MAC;
-  case K_BLOCK:
-  case K_CIPHER:
-    return op == OP_ENCRYPT || op == OP_DECRYPT;
-  case K_AEAD:
-    return op == OP_SEAL || op == OP_OPEN;
-  }
-  return 0;
-}
-
 static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   const alg_def *d = c->def;
   static const uint8_t empty[1] = {0};
@@ -446,8 +420,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return c;
   }
   const alg_def *d = catalogue_def[idx];
-  enum op op;
-  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
+  int opi =
+      cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
+  enum op op = (enum op)opi;
+  if (opi < 0) {
     cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }

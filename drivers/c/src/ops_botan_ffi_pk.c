@@ -12,6 +12,7 @@
  * botan_rng_t of type "user" (Botan's AutoSeeded_RNG, as the C++ path uses).
  */
 #include "ops_pk.h"
+#include "pk_probe.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -697,27 +698,8 @@ static int probe(const pk_def *d) {
   size_t pub_len = 0, priv_len = 0;
   char err[256];
   int ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2)) {
-    static const uint8_t msg[3] = {'a', 'b', 'c'};
-    ops_params sp = {
-        .alg = d->name, .op = "sign", .msg = msg, .msg_len = 3, .priv = priv, .priv_len = priv_len};
-    pk_cell *s = pk_cell_new(&sp, err, sizeof err);
-    ok = s != NULL && pk_cell_run(s) >= 0;
-    if (ok) {
-      ops_params vp = {.alg = d->name,
-                       .op = "verify",
-                       .msg = msg,
-                       .msg_len = 3,
-                       .pub = pub,
-                       .pub_len = pub_len,
-                       .sig = s->out,
-                       .sig_len = s->out_len};
-      pk_cell *v = pk_cell_new(&vp, err, sizeof err);
-      ok = v != NULL && pk_cell_run(v) == 1;
-      pk_cell_free(v);
-    }
-    pk_cell_free(s);
-  }
+  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2))
+    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err);
   free(pub);
   free(priv);
   return ok;

@@ -10,7 +10,9 @@
  * Botan 2 has no Ed448, X448, ML-KEM or ML-DSA (only the round-3 Kyber and Dilithium, which are
  * not FIPS 203/204): not offered.
  */
+#include "ops_botan_setup.h"
 #include "ops_pk.h"
+#include "pk_probe.h"
 #include <cryptobench/kit.h>
 
 #include <cstdarg>
@@ -487,23 +489,8 @@ bool probe(const pk_def *d) {
   size_t pub_len = 0, priv_len = 0;
   char err[256] = "";
   bool ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2)) {
-    static const uint8_t msg[3] = {'a', 'b', 'c'};
-    ops_params sp{};
-    sp.alg = d->name, sp.op = "sign", sp.msg = msg, sp.msg_len = 3, sp.priv = priv,
-    sp.priv_len = priv_len;
-    pk_cell *s = pk_cell_new(&sp, err, sizeof err);
-    ok = s != nullptr && pk_cell_run(s) >= 0;
-    if (ok) {
-      ops_params vp{};
-      vp.alg = d->name, vp.op = "verify", vp.msg = msg, vp.msg_len = 3, vp.pub = pub,
-      vp.pub_len = pub_len, vp.sig = s->out_ptr, vp.sig_len = s->out_len;
-      pk_cell *v = pk_cell_new(&vp, err, sizeof err);
-      ok = v != nullptr && pk_cell_run(v) == 1;
-      pk_cell_free(v);
-    }
-    pk_cell_free(s);
-  }
+  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2))
+    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err) != 0;
   free(pub);
   free(priv);
   return ok;
@@ -591,17 +578,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->op = static_cast<pkop>(op);
   c->msg = p->msg != nullptr ? p->msg : reinterpret_cast<const uint8_t *>("");
   c->msg_len = p->msg != nullptr ? p->msg_len : 0;
-  try {
-    if (prepare(c, p, err, errlen) != 0) {
-      delete c;
-      return nullptr;
-    }
-  } catch (const std::exception &e) {
-    cb_kit_err(err, errlen, "%s set-up: %s", d->name, e.what());
-    delete c;
-    return nullptr;
-  }
-  return c;
+  return botan_set_up(c, d->name, err, errlen, [&] { return prepare(c, p, err, errlen); });
 }
 
 int pk_cell_run(pk_cell *c) {

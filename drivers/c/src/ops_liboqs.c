@@ -200,18 +200,6 @@ void mod_cell_free(ops_cell *c) {
   free(c);
 }
 
-static int op_matches(enum kind k, enum op op) {
-  switch (k) {
-  case K_NOOP:
-    return op == OP_NOOP;
-  case K_KEM:
-    return op == OP_KEYGEN || op == OP_ENCAPS || op == OP_DECAPS;
-  case K_SIG:
-    return op == OP_KEYGEN || op == OP_SIGN || op == OP_VERIFY;
-  }
-  return 0;
-}
-
 /* Mark the cell as refusing an input of the wrong length: the reason, and the runs answer
  * OPS_REJECTED. */
 static void refuse(ops_cell *c, const char *what, size_t got, size_t need) {
@@ -338,11 +326,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return NULL;
   }
   const alg_def *d = catalogue_def[idx];
-  int op = -1;
-  for (int i = 0; i < (int)(sizeof OP_NAMES / sizeof OP_NAMES[0]); i++)
-    if (strcmp(p->op, OP_NAMES[i]) == 0)
-      op = i;
-  if (op < 0 || !op_matches(d->kind, (enum op)op)) {
+  int op =
+      cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
+  if (op < 0) {
     cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }

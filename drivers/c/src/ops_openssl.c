@@ -49,6 +49,8 @@ static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP, CB_KIT_HASH, CB_KIT_MAC
                                             CB_KIT_AEAD};
 enum mode { M_NONE, M_ECB, M_CBC, M_CTR, M_CHACHA20, M_GCM, M_CCM, M_CHACHAPOLY };
 enum op { OP_NOOP, OP_HASH, OP_MAC, OP_ENCRYPT, OP_DECRYPT, OP_SEAL, OP_OPEN, OP_UPDATE, OP_REKEY };
+static const char *const OP_NAMES[] = {"noop", "hash", "mac",    "encrypt", "decrypt",
+                                       "seal", "open", "update", "rekey"};
 
 typedef struct alg_def {
   const char *name; /* protocol name */
@@ -287,33 +289,6 @@ void mod_cell_free(ops_cell *c) {
   free(c);
 }
 
-static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop", "hash", "mac",    "encrypt", "decrypt",
-                                      "seal", "open", "update", "rekey"};
-  for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-    if (strcmp(s, names[i]) == 0) {
-      *op = (enum op)i;
-      return 0;
-    }
-  return -1;
-}
-
-static int op_matches(enum kind k, enum op op) {
-  switch (k) {
-  case K_NOOP:
-    return op == OP_NOOP;
-  case K_HASH:
-    return op == OP_HASH;
-  case K_MAC:
-    return op == OP_MAC;
-  case K_CIPHER:
-    return op == OP_ENCRYPT || op == OP_DECRYPT || op == OP_UPDATE;
-  case K_AEAD:
-    return op == OP_SEAL || op == OP_OPEN || op == OP_UPDATE || op == OP_REKEY;
-  }
-  return 0;
-}
-
 static int prepare_hash(ops_cell *c, char *err, size_t errlen) {
   c->md = md_get(c->def->ossl);
   c->mdctx = EVP_MD_CTX_new();
@@ -524,9 +499,13 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return c;
   }
   const alg_def *d = catalogue_def[idx];
-  enum op op;
-  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op) ||
-      (op == OP_UPDATE && d->mode == M_CCM) || (op == OP_REKEY && d->mode != M_GCM)) {
+  /* beyond the kinds: update (a cipher or AEAD but CCM) and rekey (GCM) */
+  int opi = cb_kit_op_index(p->op, OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
+  enum op op = (enum op)opi;
+  int own = (op == OP_UPDATE && d->kind >= K_CIPHER && d->mode != M_CCM) ||
+            (op == OP_REKEY && d->kind == K_AEAD && d->mode == M_GCM);
+  if (!own && cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES,
+                                sizeof OP_NAMES / sizeof *OP_NAMES) < 0) {
     cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }

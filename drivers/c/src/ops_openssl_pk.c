@@ -20,6 +20,7 @@
  */
 #include "ops_ossl.h"
 #include "ops_pk.h"
+#include "pk_probe.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -1084,27 +1085,8 @@ static int probe(const pk_def *d) {
   size_t pub_len = 0, priv_len = 0;
   char err[256] = "";
   int ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->fam == F_ECDSA || d->fam == F_EDDSA || d->fam == F_MLDSA || d->fam == F_SM2)) {
-    static const uint8_t msg[3] = {'a', 'b', 'c'};
-    ops_params sp = {
-        .alg = d->name, .op = "sign", .msg = msg, .msg_len = 3, .priv = priv, .priv_len = priv_len};
-    pk_cell *s = pk_cell_new(&sp, err, sizeof err);
-    ok = s != NULL && pk_cell_run(s) > OPS_FAIL && s->out_len > 0;
-    if (ok) {
-      ops_params vp = {.alg = d->name,
-                       .op = "verify",
-                       .msg = msg,
-                       .msg_len = 3,
-                       .pub = pub,
-                       .pub_len = pub_len,
-                       .sig = s->out,
-                       .sig_len = s->out_len};
-      pk_cell *v = pk_cell_new(&vp, err, sizeof err);
-      ok = v != NULL && pk_cell_run(v) == 1;
-      pk_cell_free(v);
-    }
-    pk_cell_free(s);
-  }
+  if (ok && (d->fam == F_ECDSA || d->fam == F_EDDSA || d->fam == F_MLDSA || d->fam == F_SM2))
+    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err);
   free(pub);
   free(priv);
   ERR_clear_error();

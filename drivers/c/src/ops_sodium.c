@@ -55,6 +55,8 @@ enum op {
   OP_VERIFY,
   OP_DERIVE
 };
+static const char *const OP_NAMES[] = {"noop", "hash",   "mac",  "encrypt", "decrypt", "seal",
+                                       "open", "keygen", "sign", "verify",  "derive"};
 
 typedef struct alg_def {
   const char *name; /* protocol name */
@@ -209,37 +211,6 @@ void mod_cell_free(ops_cell *c) {
   free(c);
 }
 
-static int parse_op(const char *s, enum op *op) {
-  static const char *const names[] = {"noop", "hash",   "mac",  "encrypt", "decrypt", "seal",
-                                      "open", "keygen", "sign", "verify",  "derive"};
-  for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-    if (strcmp(s, names[i]) == 0) {
-      *op = (enum op)i;
-      return 0;
-    }
-  return -1;
-}
-
-static int op_matches(enum kind k, enum op op) {
-  switch (k) {
-  case K_NOOP:
-    return op == OP_NOOP;
-  case K_HASH:
-    return op == OP_HASH;
-  case K_MAC:
-    return op == OP_MAC;
-  case K_CIPHER:
-    return op == OP_ENCRYPT || op == OP_DECRYPT;
-  case K_AEAD:
-    return op == OP_SEAL || op == OP_OPEN;
-  case K_SIG:
-    return op == OP_KEYGEN || op == OP_SIGN || op == OP_VERIFY;
-  case K_KEX:
-    return op == OP_KEYGEN || op == OP_DERIVE;
-  }
-  return 0;
-}
-
 /* Ed25519 / X25519: the keys of the cell, parsed once. A key of the wrong length is refused
  * (the runs answer rejected). */
 static void prepare_pk(ops_cell *c, const ops_params *p) {
@@ -372,8 +343,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return NULL;
   }
   const alg_def *d = catalogue_def[idx];
-  enum op op;
-  if (parse_op(p->op, &op) != 0 || !op_matches(d->kind, op)) {
+  int opi =
+      cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
+  enum op op = (enum op)opi;
+  if (opi < 0) {
     cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
     return NULL;
   }
