@@ -45,8 +45,10 @@ NATIVE := c rust java js python go browser pqntor
 .PHONY: $(addprefix native-test-,$(NATIVE))
 native-test: $(addprefix native-test-,$(NATIVE))
 
+# drivers/c/tests/crosscheck.py imports cryptobench.core and cryptobench.verify
 native-test-c:
 	@$(CACHED) native-c --in drivers/c --in include --in protocols/pqntor/c $(CASES) --in $(CBCACHE)/liboqs \
+	  --in cryptobench/core --in cryptobench/verify \
 	  $(CC_TOOLS) $(DEB_LIBS) --tool 'python3 --version' -- $(MAKE) -C drivers/c test
 native-test-go:
 	@$(CACHED) native-go --in drivers/go $(CASES) $(GO_TOOLS) -- sh -c 'cd drivers/go && go test ./...'
