@@ -80,7 +80,7 @@ lint-python:  # ruff is quick and its inputs change all the time: not cached
 	$(PY) -m ruff check $(PY_LINTED)
 	$(PY) -m ruff format --check $(PY_LINTED)
 lint-c:
-	@$(CACHED) lint-c --in drivers/c --in plugins/c --in include $(CC_TOOLS) \
+	@$(CACHED) lint-c --in drivers/c --in plugins/c --in include --in .clang-format $(CC_TOOLS) \
 	  -- sh -c '$(MAKE) -C drivers/c lint && $(MAKE) -C plugins/c lint'
 lint-go:
 	@$(CACHED) lint-go --in drivers/go $(GO_TOOLS) -- sh -c 'cd drivers/go && \
