@@ -12,7 +12,7 @@
  * botan_rng_t of type "user" (Botan's AutoSeeded_RNG, as the C++ path uses).
  */
 #include "ops_pk.h"
-#include "pk_probe.h"
+#include "pk_family.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -22,7 +22,6 @@
 
 #include <botan/ffi.h>
 
-enum fam { B_RSA, B_PSS, B_PKCS1, B_OAEP, B_ECDSA, B_ECDH, B_SM2, B_ED25519, B_X25519 };
 enum pkop { P_KEYGEN, P_SIGN, P_VERIFY, P_DERIVE, P_ENCRYPT, P_DECRYPT };
 static const char *const PKOP_NAMES[] = {"keygen", "sign",    "verify",
                                          "derive", "encrypt", "decrypt"};
@@ -36,7 +35,7 @@ static const uint8_t OID_EC_PUBLIC_KEY[] = {0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 
 
 typedef struct pk_def {
   const char *name;    /* protocol name */
-  enum fam f;          /* family */
+  enum pk_fam f;       /* family */
   size_t bits;         /* RSA: modulus bits */
   const char *group;   /* EC: Botan's name of the curve */
   const char *padding; /* what botan_pk_op_*_create takes */
@@ -47,28 +46,28 @@ typedef struct pk_def {
 
 #define EC(oid) oid, sizeof oid
 static const pk_def DEFS[] = {
-    {"rsa-2048", B_RSA, 2048, NULL, NULL, 0, NULL, 0},
-    {"rsa-3072", B_RSA, 3072, NULL, NULL, 0, NULL, 0},
-    {"rsa-4096", B_RSA, 4096, NULL, NULL, 0, NULL, 0},
-    {"rsa-2048-pss", B_PSS, 2048, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
-    {"rsa-3072-pss", B_PSS, 3072, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
-    {"rsa-4096-pss", B_PSS, 4096, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
-    {"rsa-2048-pkcs1", B_PKCS1, 2048, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
-    {"rsa-3072-pkcs1", B_PKCS1, 3072, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
-    {"rsa-4096-pkcs1", B_PKCS1, 4096, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
-    {"rsa-2048-oaep", B_OAEP, 2048, NULL, "OAEP(SHA-256)", 0, NULL, 0},
-    {"rsa-3072-oaep", B_OAEP, 3072, NULL, "OAEP(SHA-256)", 0, NULL, 0},
-    {"rsa-4096-oaep", B_OAEP, 4096, NULL, "OAEP(SHA-256)", 0, NULL, 0},
-    {"ecdsa-p256", B_ECDSA, 0, "secp256r1", "EMSA1(SHA-256)", 32, EC(OID_P256)},
-    {"ecdsa-p384", B_ECDSA, 0, "secp384r1", "EMSA1(SHA-384)", 48, EC(OID_P384)},
-    {"ecdsa-secp256k1", B_ECDSA, 0, "secp256k1", "EMSA1(SHA-256)", 32, EC(OID_K256)},
-    {"ecdh-p256", B_ECDH, 0, "secp256r1", "Raw", 32, EC(OID_P256)},
-    {"ecdh-p384", B_ECDH, 0, "secp384r1", "Raw", 48, EC(OID_P384)},
-    {"ecdh-secp256k1", B_ECDH, 0, "secp256k1", "Raw", 32, EC(OID_K256)},
-    {"ed25519", B_ED25519, 0, NULL, "Pure", 32, NULL, 0},
-    {"x25519", B_X25519, 0, NULL, "Raw", 32, NULL, 0},
+    {"rsa-2048", F_RSA, 2048, NULL, NULL, 0, NULL, 0},
+    {"rsa-3072", F_RSA, 3072, NULL, NULL, 0, NULL, 0},
+    {"rsa-4096", F_RSA, 4096, NULL, NULL, 0, NULL, 0},
+    {"rsa-2048-pss", F_PSS, 2048, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
+    {"rsa-3072-pss", F_PSS, 3072, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
+    {"rsa-4096-pss", F_PSS, 4096, NULL, "EMSA4(SHA-256,MGF1,32)", 0, NULL, 0},
+    {"rsa-2048-pkcs1", F_PKCS1, 2048, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
+    {"rsa-3072-pkcs1", F_PKCS1, 3072, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
+    {"rsa-4096-pkcs1", F_PKCS1, 4096, NULL, "EMSA3(SHA-256)", 0, NULL, 0},
+    {"rsa-2048-oaep", F_OAEP, 2048, NULL, "OAEP(SHA-256)", 0, NULL, 0},
+    {"rsa-3072-oaep", F_OAEP, 3072, NULL, "OAEP(SHA-256)", 0, NULL, 0},
+    {"rsa-4096-oaep", F_OAEP, 4096, NULL, "OAEP(SHA-256)", 0, NULL, 0},
+    {"ecdsa-p256", F_ECDSA, 0, "secp256r1", "EMSA1(SHA-256)", 32, EC(OID_P256)},
+    {"ecdsa-p384", F_ECDSA, 0, "secp384r1", "EMSA1(SHA-384)", 48, EC(OID_P384)},
+    {"ecdsa-secp256k1", F_ECDSA, 0, "secp256k1", "EMSA1(SHA-256)", 32, EC(OID_K256)},
+    {"ecdh-p256", F_ECDH, 0, "secp256r1", "Raw", 32, EC(OID_P256)},
+    {"ecdh-p384", F_ECDH, 0, "secp384r1", "Raw", 48, EC(OID_P384)},
+    {"ecdh-secp256k1", F_ECDH, 0, "secp256k1", "Raw", 32, EC(OID_K256)},
+    {"ed25519", F_EDDSA, 0, NULL, "Pure", 32, NULL, 0},
+    {"x25519", F_XDH, 0, NULL, "Raw", 32, NULL, 0},
     /* the identity given explicitly: Botan 2 takes "" (no comma) as an empty identity */
-    {"sm2", B_SM2, 0, "sm2p256v1", "1234567812345678,SM3", 32, EC(OID_SM2)},
+    {"sm2", F_SM2, 0, "sm2p256v1", "1234567812345678,SM3", 32, EC(OID_SM2)},
 };
 #undef EC
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
@@ -115,34 +114,13 @@ static const pk_def *find_def(const char *name) {
 }
 
 static int is_rsa(const pk_def *d) {
-  return d->f == B_RSA || d->f == B_PSS || d->f == B_PKCS1 || d->f == B_OAEP;
+  return d->f == F_RSA || d->f == F_PSS || d->f == F_PKCS1 || d->f == F_OAEP;
 }
 
-static int is_ec(const pk_def *d) { return d->f == B_ECDSA || d->f == B_ECDH || d->f == B_SM2; }
-
-static int op_allowed(enum fam f, enum pkop op) {
-  switch (f) {
-  case B_RSA:
-    return op == P_KEYGEN;
-  case B_PSS:
-  case B_PKCS1:
-    return op == P_SIGN || op == P_VERIFY;
-  case B_OAEP:
-    return op == P_ENCRYPT || op == P_DECRYPT;
-  case B_ECDSA:
-  case B_ED25519:
-  case B_SM2:
-    return op == P_KEYGEN || op == P_SIGN || op == P_VERIFY;
-  case B_ECDH:
-    return op == P_DERIVE;
-  case B_X25519:
-    return op == P_KEYGEN || op == P_DERIVE;
-  }
-  return 0;
-}
+static int is_ec(const pk_def *d) { return d->f == F_ECDSA || d->f == F_ECDH || d->f == F_SM2; }
 
 static uint32_t sig_flags(const pk_def *d) {
-  return d->f == B_ECDSA || d->f == B_SM2 ? BOTAN_PUBKEY_DER_FORMAT_SIGNATURE : 0;
+  return d->f == F_ECDSA || d->f == F_SM2 ? BOTAN_PUBKEY_DER_FORMAT_SIGNATURE : 0;
 }
 
 /* ---- DER: just enough to check the outer structure the FFI does not let us see ---- */
@@ -254,7 +232,7 @@ static botan_pubkey_t load_spki(const pk_def *d, const uint8_t *b, size_t n) {
     }
     return k;
   }
-  if (d->f == B_SM2) {
+  if (d->f == F_SM2) {
     botan_pubkey_t sm2 = NULL;
     botan_mp_t x = NULL, y = NULL;
     if (botan_mp_init(&x) == 0 && botan_mp_init(&y) == 0 &&
@@ -285,17 +263,17 @@ static botan_privkey_t load_private(const pk_def *d, const uint8_t *b, size_t n)
   }
   if (n != d->len)
     return NULL;
-  if (d->f == B_ED25519)
+  if (d->f == F_EDDSA)
     return botan_privkey_load_ed25519(&k, b) == 0 ? k : NULL;
-  if (d->f == B_X25519)
+  if (d->f == F_XDH)
     return botan_privkey_load_x25519(&k, b) == 0 ? k : NULL;
   /* EC: the scalar; 0 would make Botan draw a random key, so it is refused first */
   botan_mp_t x = NULL, order = NULL;
   int ok = botan_mp_init(&x) == 0 && botan_mp_init(&order) == 0 &&
            botan_mp_from_bin(x, b, n) == 0 && botan_mp_is_zero(x) == 0;
   if (ok) {
-    int rc = d->f == B_ECDH  ? botan_privkey_load_ecdh(&k, x, d->group)
-             : d->f == B_SM2 ? botan_privkey_load_sm2(&k, x, d->group)
+    int rc = d->f == F_ECDH  ? botan_privkey_load_ecdh(&k, x, d->group)
+             : d->f == F_SM2 ? botan_privkey_load_sm2(&k, x, d->group)
                              : botan_privkey_load_ecdsa(&k, x, d->group);
     int cmp = 1;
     ok = rc == 0 && botan_privkey_get_field(order, k, "order") == 0 &&
@@ -313,15 +291,15 @@ static botan_privkey_t load_private(const pk_def *d, const uint8_t *b, size_t n)
 
 static const char *create_algo(const pk_def *d) {
   switch (d->f) {
-  case B_ECDSA:
+  case F_ECDSA:
     return "ECDSA";
-  case B_ECDH:
+  case F_ECDH:
     return "ECDH";
-  case B_SM2:
+  case F_SM2:
     return "SM2";
-  case B_ED25519:
+  case F_EDDSA:
     return "Ed25519";
-  case B_X25519:
+  case F_XDH:
     return "Curve25519";
   default:
     return "RSA";
@@ -388,7 +366,7 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
     rc = ec_spki(d, k, *pub, pub_len) || botan_mp_init(&x) || botan_privkey_get_field(x, k, "x") ||
          mp_fixed(x, *priv, d->len);
     *priv_len = d->len;
-  } else if (rc == 0 && d->f == B_ED25519) {
+  } else if (rc == 0 && d->f == F_EDDSA) {
     rc = botan_privkey_ed25519_get_privkey(k, sk); /* seed || public */
     memcpy(*priv, sk, 32);
     memcpy(*pub, sk + 32, 32);
@@ -476,7 +454,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     }
     return 0;
   case P_VERIFY:
-    if (d->f == B_ED25519) {
+    if (d->f == F_EDDSA) {
       if (p->pub == NULL || p->pub_len != 32 || botan_pubkey_load_ed25519(&c->pub, p->pub) != 0)
         c->pub = NULL;
     } else {
@@ -496,7 +474,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     return 0;
   case P_DERIVE:
     c->priv = load_private(d, p->priv, p->priv_len);
-    if (d->f == B_X25519) {
+    if (d->f == F_XDH) {
       if (p->pub != NULL && p->pub_len == 32) {
         memcpy(c->peer, p->pub, 32);
         c->peer_len = 32;
@@ -574,7 +552,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
   if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
-                       d != NULL && op >= 0 && op_allowed(d->f, (enum pkop)op), err, errlen) != 0)
+                       d != NULL && op >= 0 && pk_fam_allows(d->f, p->op), err, errlen) != 0)
     return NULL;
   pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
   if (c == NULL)
@@ -626,7 +604,7 @@ static int run_keygen(pk_cell *c) {
     memcpy(c->out, c->prefix, c->prefix_len);
     rc = ec_point(d, k, NULL, c->mpx, c->mpy, c->out + c->prefix_len);
     n = c->prefix_len + 1 + 2 * d->len;
-  } else if (d->f == B_ED25519) {
+  } else if (d->f == F_EDDSA) {
     rc = botan_privkey_ed25519_get_privkey(k, sk);
     memcpy(c->out, sk + 32, 32);
     n = 32;
@@ -691,19 +669,7 @@ const char *pk_cell_error(const pk_cell *c) { return c->err[0] ? c->err : "opera
 
 /* Whether the library really has the algorithm: a key pair (not for RSA, always there and slow to
  * generate), and for signatures one that verifies, through the cells. */
-static int probe(const pk_def *d) {
-  if (is_rsa(d))
-    return 1;
-  uint8_t *pub = NULL, *priv = NULL;
-  size_t pub_len = 0, priv_len = 0;
-  char err[256];
-  int ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2))
-    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err);
-  free(pub);
-  free(priv);
-  return ok;
-}
+static int probe(const pk_def *d) { return is_rsa(d) || pk_probe_keypair(d->name, d->f); }
 
 size_t pk_catalogue(ops_alg *out, size_t max) {
   noffered = 0;
@@ -717,14 +683,7 @@ size_t pk_catalogue(ops_alg *out, size_t max) {
       noffered--;
       continue;
     }
-    ops_alg *a = &out[n++];
-    memset(a, 0, sizeof *a);
-    a->name = d->name;
-    a->pk = 1;
-    size_t k = 0;
-    for (int op = P_KEYGEN; op <= P_DECRYPT; op++)
-      if (op_allowed(d->f, (enum pkop)op))
-        a->ops[k++] = PKOP_NAMES[op];
+    pk_alg_fill(&out[n++], d->name, d->f);
   }
   return n;
 }

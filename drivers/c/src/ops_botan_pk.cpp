@@ -12,7 +12,7 @@
  */
 #include "ops_botan_setup.h"
 #include "ops_pk.h"
-#include "pk_probe.h"
+#include "pk_family.h"
 #include <cryptobench/kit.h>
 
 #include <cstdarg>
@@ -43,13 +43,12 @@
 
 namespace {
 
-enum fam { B_RSA, B_PSS, B_PKCS1, B_OAEP, B_ECDSA, B_ECDH, B_SM2, B_ED25519, B_X25519 };
 enum pkop { P_KEYGEN, P_SIGN, P_VERIFY, P_DERIVE, P_ENCRYPT, P_DECRYPT };
 const char *const PKOP_NAMES[] = {"keygen", "sign", "verify", "derive", "encrypt", "decrypt"};
 
 struct pk_def {
   const char *name;    /* protocol name */
-  fam f;               /* family */
+  pk_fam f;            /* family */
   size_t bits;         /* RSA: modulus bits */
   const char *group;   /* EC: Botan's name of the curve */
   const char *padding; /* what PK_Signer / PK_Verifier / PK_Key_Agreement / PK_*_EME take */
@@ -57,28 +56,28 @@ struct pk_def {
 };
 
 const pk_def DEFS[] = {
-    {"rsa-2048", B_RSA, 2048, nullptr, nullptr, 0},
-    {"rsa-3072", B_RSA, 3072, nullptr, nullptr, 0},
-    {"rsa-4096", B_RSA, 4096, nullptr, nullptr, 0},
-    {"rsa-2048-pss", B_PSS, 2048, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
-    {"rsa-3072-pss", B_PSS, 3072, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
-    {"rsa-4096-pss", B_PSS, 4096, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
-    {"rsa-2048-pkcs1", B_PKCS1, 2048, nullptr, "EMSA3(SHA-256)", 0},
-    {"rsa-3072-pkcs1", B_PKCS1, 3072, nullptr, "EMSA3(SHA-256)", 0},
-    {"rsa-4096-pkcs1", B_PKCS1, 4096, nullptr, "EMSA3(SHA-256)", 0},
-    {"rsa-2048-oaep", B_OAEP, 2048, nullptr, "OAEP(SHA-256)", 0},
-    {"rsa-3072-oaep", B_OAEP, 3072, nullptr, "OAEP(SHA-256)", 0},
-    {"rsa-4096-oaep", B_OAEP, 4096, nullptr, "OAEP(SHA-256)", 0},
-    {"ecdsa-p256", B_ECDSA, 0, "secp256r1", "EMSA1(SHA-256)", 32},
-    {"ecdsa-p384", B_ECDSA, 0, "secp384r1", "EMSA1(SHA-384)", 48},
-    {"ecdsa-secp256k1", B_ECDSA, 0, "secp256k1", "EMSA1(SHA-256)", 32},
-    {"ecdh-p256", B_ECDH, 0, "secp256r1", "Raw", 32},
-    {"ecdh-p384", B_ECDH, 0, "secp384r1", "Raw", 48},
-    {"ecdh-secp256k1", B_ECDH, 0, "secp256k1", "Raw", 32},
-    {"ed25519", B_ED25519, 0, nullptr, "Pure", 32},
-    {"x25519", B_X25519, 0, nullptr, "Raw", 32},
+    {"rsa-2048", F_RSA, 2048, nullptr, nullptr, 0},
+    {"rsa-3072", F_RSA, 3072, nullptr, nullptr, 0},
+    {"rsa-4096", F_RSA, 4096, nullptr, nullptr, 0},
+    {"rsa-2048-pss", F_PSS, 2048, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
+    {"rsa-3072-pss", F_PSS, 3072, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
+    {"rsa-4096-pss", F_PSS, 4096, nullptr, "EMSA4(SHA-256,MGF1,32)", 0},
+    {"rsa-2048-pkcs1", F_PKCS1, 2048, nullptr, "EMSA3(SHA-256)", 0},
+    {"rsa-3072-pkcs1", F_PKCS1, 3072, nullptr, "EMSA3(SHA-256)", 0},
+    {"rsa-4096-pkcs1", F_PKCS1, 4096, nullptr, "EMSA3(SHA-256)", 0},
+    {"rsa-2048-oaep", F_OAEP, 2048, nullptr, "OAEP(SHA-256)", 0},
+    {"rsa-3072-oaep", F_OAEP, 3072, nullptr, "OAEP(SHA-256)", 0},
+    {"rsa-4096-oaep", F_OAEP, 4096, nullptr, "OAEP(SHA-256)", 0},
+    {"ecdsa-p256", F_ECDSA, 0, "secp256r1", "EMSA1(SHA-256)", 32},
+    {"ecdsa-p384", F_ECDSA, 0, "secp384r1", "EMSA1(SHA-384)", 48},
+    {"ecdsa-secp256k1", F_ECDSA, 0, "secp256k1", "EMSA1(SHA-256)", 32},
+    {"ecdh-p256", F_ECDH, 0, "secp256r1", "Raw", 32},
+    {"ecdh-p384", F_ECDH, 0, "secp384r1", "Raw", 48},
+    {"ecdh-secp256k1", F_ECDH, 0, "secp256k1", "Raw", 32},
+    {"ed25519", F_EDDSA, 0, nullptr, "Pure", 32},
+    {"x25519", F_XDH, 0, nullptr, "Raw", 32},
     /* the identity given explicitly: Botan 2 takes "" (no comma) as an empty identity */
-    {"sm2", B_SM2, 0, "sm2p256v1", "1234567812345678,SM3", 32},
+    {"sm2", F_SM2, 0, "sm2p256v1", "1234567812345678,SM3", 32},
 };
 constexpr size_t NDEFS = sizeof DEFS / sizeof DEFS[0];
 
@@ -98,34 +97,13 @@ const pk_def *find_def(const char *name) {
 }
 
 bool is_rsa(const pk_def *d) {
-  return d->f == B_RSA || d->f == B_PSS || d->f == B_PKCS1 || d->f == B_OAEP;
+  return d->f == F_RSA || d->f == F_PSS || d->f == F_PKCS1 || d->f == F_OAEP;
 }
 
-bool is_ec(const pk_def *d) { return d->f == B_ECDSA || d->f == B_ECDH || d->f == B_SM2; }
-
-bool op_allowed(fam f, pkop op) {
-  switch (f) {
-  case B_RSA:
-    return op == P_KEYGEN;
-  case B_PSS:
-  case B_PKCS1:
-    return op == P_SIGN || op == P_VERIFY;
-  case B_OAEP:
-    return op == P_ENCRYPT || op == P_DECRYPT;
-  case B_ECDSA:
-  case B_ED25519:
-  case B_SM2:
-    return op == P_KEYGEN || op == P_SIGN || op == P_VERIFY;
-  case B_ECDH:
-    return op == P_DERIVE;
-  case B_X25519:
-    return op == P_KEYGEN || op == P_DERIVE;
-  }
-  return false;
-}
+bool is_ec(const pk_def *d) { return d->f == F_ECDSA || d->f == F_ECDH || d->f == F_SM2; }
 
 Botan::Signature_Format sig_format(const pk_def *d) {
-  return d->f == B_ECDSA || d->f == B_SM2 ? Botan::DER_SEQUENCE : Botan::IEEE_1363;
+  return d->f == F_ECDSA || d->f == F_SM2 ? Botan::DER_SEQUENCE : Botan::IEEE_1363;
 }
 
 /* ---- keys ---- */
@@ -134,9 +112,9 @@ Botan::Signature_Format sig_format(const pk_def *d) {
 std::unique_ptr<Botan::Private_Key> ec_private(const pk_def *d, const Botan::EC_Group &group,
                                                const Botan::BigInt &x) {
   switch (d->f) {
-  case B_ECDH:
+  case F_ECDH:
     return std::unique_ptr<Botan::Private_Key>(new Botan::ECDH_PrivateKey(rng(), group, x));
-  case B_SM2:
+  case F_SM2:
     return std::unique_ptr<Botan::Private_Key>(new Botan::SM2_PrivateKey(rng(), group, x));
   default:
     return std::unique_ptr<Botan::Private_Key>(new Botan::ECDSA_PrivateKey(rng(), group, x));
@@ -146,14 +124,14 @@ std::unique_ptr<Botan::Private_Key> ec_private(const pk_def *d, const Botan::EC_
 /* A fresh key pair of the family (EC: on group). */
 std::unique_ptr<Botan::Private_Key> generate(const pk_def *d, const Botan::EC_Group *group) {
   switch (d->f) {
-  case B_RSA:
-  case B_PSS:
-  case B_PKCS1:
-  case B_OAEP:
+  case F_RSA:
+  case F_PSS:
+  case F_PKCS1:
+  case F_OAEP:
     return std::unique_ptr<Botan::Private_Key>(new Botan::RSA_PrivateKey(rng(), d->bits));
-  case B_ED25519:
+  case F_EDDSA:
     return std::unique_ptr<Botan::Private_Key>(new Botan::Ed25519_PrivateKey(rng()));
-  case B_X25519:
+  case F_XDH:
     return std::unique_ptr<Botan::Private_Key>(new Botan::Curve25519_PrivateKey(rng()));
   default:
     return ec_private(d, *group, Botan::BigInt(0)); /* x = 0: Botan draws a random key */
@@ -167,7 +145,7 @@ Botan::secure_vector<uint8_t> encode_private(const pk_def *d, const Botan::Priva
   if (is_ec(d))
     return Botan::BigInt::encode_1363(dynamic_cast<const Botan::EC_PrivateKey &>(k).private_value(),
                                       d->len);
-  if (d->f == B_ED25519) {
+  if (d->f == F_EDDSA) {
     const auto &sk = dynamic_cast<const Botan::Ed25519_PrivateKey &>(k).get_private_key();
     return Botan::secure_vector<uint8_t>(sk.begin(), sk.begin() + 32); /* seed || public */
   }
@@ -181,9 +159,9 @@ std::vector<uint8_t> encode_public(const pk_def *d, const Botan::Private_Key &k)
     const auto &ec = dynamic_cast<const Botan::EC_PublicKey &>(k);
     return Botan::X509::BER_encode(Botan::ECDSA_PublicKey(ec.domain(), ec.public_point()));
   }
-  if (d->f == B_ED25519)
+  if (d->f == F_EDDSA)
     return dynamic_cast<const Botan::Ed25519_PrivateKey &>(k).get_public_key();
-  if (d->f == B_X25519)
+  if (d->f == F_XDH)
     return dynamic_cast<const Botan::Curve25519_PrivateKey &>(k).public_value();
   return Botan::X509::BER_encode(k);
 }
@@ -221,10 +199,10 @@ std::unique_ptr<Botan::Public_Key> load_spki(const pk_def *d, const Botan::EC_Gr
   auto *ec = dynamic_cast<Botan::EC_PublicKey *>(k.get());
   if (ec == nullptr || ec->domain() != *group)
     return nullptr;
-  if (d->f == B_SM2)
+  if (d->f == F_SM2)
     return std::unique_ptr<Botan::Public_Key>(
         new Botan::SM2_PublicKey(ec->domain(), ec->public_point()));
-  if (d->f == B_ECDSA)
+  if (d->f == F_ECDSA)
     return std::unique_ptr<Botan::Public_Key>(
         new Botan::ECDSA_PublicKey(ec->domain(), ec->public_point()));
   return k; /* ECDH: only its point is used */
@@ -233,7 +211,7 @@ std::unique_ptr<Botan::Public_Key> load_spki(const pk_def *d, const Botan::EC_Gr
 /* A verification key: raw for Ed25519, SPKI for the others. */
 std::unique_ptr<Botan::Public_Key> load_spki_or_raw(const pk_def *d, const Botan::EC_Group *group,
                                                     const uint8_t *b, size_t n) {
-  if (d->f == B_ED25519)
+  if (d->f == F_EDDSA)
     return b != nullptr && n == d->len
                ? std::unique_ptr<Botan::Public_Key>(new Botan::Ed25519_PublicKey(b, n))
                : nullptr;
@@ -262,7 +240,7 @@ std::unique_ptr<Botan::Private_Key> load_private(const pk_def *d, const Botan::E
   if (n != d->len)
     return nullptr;
   Botan::secure_vector<uint8_t> raw(b, b + n);
-  if (d->f == B_ED25519)
+  if (d->f == F_EDDSA)
     return std::unique_ptr<Botan::Private_Key>(new Botan::Ed25519_PrivateKey(raw));
   return std::unique_ptr<Botan::Private_Key>(new Botan::Curve25519_PrivateKey(raw));
 }
@@ -301,6 +279,19 @@ void refuse(pk_cell *c, const std::string &why) {
   c->err = why;
 }
 
+/* key = load(), which may throw or give nullptr when Botan does not take the bytes: then the cell
+ * refuses with `why` (its runs answer rejected). Whether the key is there. */
+template <class Key, class Load> bool accept(pk_cell *c, Key &key, const char *why, Load load) {
+  try {
+    key = load();
+  } catch (const std::exception &e) {
+    key.reset();
+  }
+  if (key == nullptr)
+    refuse(c, why);
+  return key != nullptr;
+}
+
 /* Everything outside the timed region; throws on a library error. 0, or -1 with err set. */
 int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = c->def;
@@ -331,35 +322,21 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     }
     return 0;
   case P_SIGN:
-    try {
-      c->priv = load_private(d, g, p->priv, p->priv_len);
-    } catch (const std::exception &e) {
-      c->priv.reset();
-    }
-    if (c->priv == nullptr) {
-      refuse(c, "private key not accepted");
-      return 0;
-    }
-    c->signer.reset(new Botan::PK_Signer(*c->priv, rng(), d->padding, sig_format(d)));
+    if (accept(c, c->priv, "private key not accepted",
+               [&] { return load_private(d, g, p->priv, p->priv_len); }))
+      c->signer.reset(new Botan::PK_Signer(*c->priv, rng(), d->padding, sig_format(d)));
     return 0;
   case P_VERIFY:
-    try {
-      c->pub = load_spki_or_raw(d, g, p->pub, p->pub_len);
-    } catch (const std::exception &e) {
-      c->pub.reset();
-    }
-    if (c->pub == nullptr) {
-      refuse(c, "public key not accepted");
-      return 0;
-    }
-    c->verifier.reset(new Botan::PK_Verifier(*c->pub, d->padding, sig_format(d)));
+    if (accept(c, c->pub, "public key not accepted",
+               [&] { return load_spki_or_raw(d, g, p->pub, p->pub_len); }))
+      c->verifier.reset(new Botan::PK_Verifier(*c->pub, d->padding, sig_format(d)));
     c->sig = p->sig != nullptr ? p->sig : reinterpret_cast<const uint8_t *>("");
     c->sig_len = p->sig != nullptr ? p->sig_len : 0;
     return 0;
   case P_DERIVE:
     try {
       c->priv = load_private(d, g, p->priv, p->priv_len);
-      if (d->f == B_X25519) {
+      if (d->f == F_XDH) {
         if (p->pub != nullptr && p->pub_len == 32)
           c->peer.assign(p->pub, p->pub + 32);
       } else {
@@ -378,28 +355,14 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->ka.reset(new Botan::PK_Key_Agreement(*c->priv, rng(), d->padding));
     return 0;
   case P_ENCRYPT:
-    try {
-      c->pub = load_spki(d, g, p->pub, p->pub_len);
-    } catch (const std::exception &e) {
-      c->pub.reset();
-    }
-    if (c->pub == nullptr) {
-      refuse(c, "public key not accepted");
-      return 0;
-    }
-    c->enc.reset(new Botan::PK_Encryptor_EME(*c->pub, rng(), d->padding));
+    if (accept(c, c->pub, "public key not accepted",
+               [&] { return load_spki(d, g, p->pub, p->pub_len); }))
+      c->enc.reset(new Botan::PK_Encryptor_EME(*c->pub, rng(), d->padding));
     return 0;
   case P_DECRYPT:
-    try {
-      c->priv = load_private(d, g, p->priv, p->priv_len);
-    } catch (const std::exception &e) {
-      c->priv.reset();
-    }
-    if (c->priv == nullptr) {
-      refuse(c, "private key not accepted");
-      return 0;
-    }
-    c->dec.reset(new Botan::PK_Decryptor_EME(*c->priv, rng(), d->padding));
+    if (accept(c, c->priv, "private key not accepted",
+               [&] { return load_private(d, g, p->priv, p->priv_len); }))
+      c->dec.reset(new Botan::PK_Decryptor_EME(*c->priv, rng(), d->padding));
     return 0;
   }
   return -1;
@@ -482,19 +445,7 @@ int run(pk_cell *c) {
 
 /* Whether the library really has the algorithm: a key pair (not for RSA, always there and slow to
  * generate), and for signatures one that verifies, through the cells. */
-bool probe(const pk_def *d) {
-  if (is_rsa(d))
-    return true;
-  uint8_t *pub = nullptr, *priv = nullptr;
-  size_t pub_len = 0, priv_len = 0;
-  char err[256] = "";
-  bool ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->f == B_ECDSA || d->f == B_ED25519 || d->f == B_SM2))
-    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err) != 0;
-  free(pub);
-  free(priv);
-  return ok;
-}
+bool probe(const pk_def *d) { return is_rsa(d) || pk_probe_keypair(d->name, d->f) != 0; }
 
 /* A malloc'd copy (for the C side, which free()s it). */
 uint8_t *copy_out(const uint8_t *b, size_t n, size_t *len) {
@@ -527,14 +478,7 @@ size_t pk_catalogue(ops_alg *out, size_t max) {
       noffered--;
       continue;
     }
-    ops_alg *a = &out[n++];
-    std::memset(a, 0, sizeof *a);
-    a->name = d->name;
-    a->pk = 1;
-    size_t k = 0;
-    for (int op = P_KEYGEN; op <= P_DECRYPT; op++)
-      if (op_allowed(d->f, static_cast<pkop>(op)))
-        a->ops[k++] = PKOP_NAMES[op];
+    pk_alg_fill(&out[n++], d->name, d->f);
   }
   return n;
 }
@@ -566,8 +510,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
   if (cb_kit_pk_checks(p, d != nullptr ? d->name : nullptr,
-                       d != nullptr && op >= 0 && op_allowed(d->f, static_cast<pkop>(op)), err,
-                       errlen) != 0)
+                       d != nullptr && op >= 0 && pk_fam_allows(d->f, p->op), err, errlen) != 0)
     return nullptr;
   pk_cell *c = new (std::nothrow) pk_cell;
   if (c == nullptr) {

@@ -20,7 +20,7 @@
  */
 #include "ops_ossl.h"
 #include "ops_pk.h"
-#include "pk_probe.h"
+#include "pk_family.h"
 #include <cryptobench/kit.h>
 
 #include <stdarg.h>
@@ -73,26 +73,13 @@
 #define SM2_ID_LEN 16
 #define KEM_KEY_LEN 32
 
-enum fam {
-  F_RSA,
-  F_PSS,
-  F_PKCS1,
-  F_OAEP,
-  F_ECDSA,
-  F_ECDH,
-  F_SM2,
-  F_EDDSA,
-  F_XDH,
-  F_MLKEM,
-  F_MLDSA
-};
 enum pkop { P_KEYGEN, P_SIGN, P_VERIFY, P_DERIVE, P_ENCRYPT, P_DECRYPT, P_ENCAPS, P_DECAPS };
 static const char *const PKOP_NAMES[] = {"keygen",  "sign",    "verify", "derive",
                                          "encrypt", "decrypt", "encaps", "decaps"};
 
 typedef struct pk_def {
   const char *name; /* protocol name */
-  enum fam fam;
+  enum pk_fam fam;
   int bits;         /* RSA: modulus bits */
   int id;           /* EC: the curve's NID; Ed/X: the EVP_PKEY type */
   const char *md;   /* the digest of a signature (NULL: the algorithm's own) */
@@ -653,30 +640,6 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
 
 /* ---- cells ---- */
 
-static int op_allowed(enum fam f, enum pkop op) {
-  switch (f) {
-  case F_RSA:
-    return op == P_KEYGEN;
-  case F_PSS:
-  case F_PKCS1:
-    return op == P_SIGN || op == P_VERIFY;
-  case F_OAEP:
-    return op == P_ENCRYPT || op == P_DECRYPT;
-  case F_ECDSA:
-  case F_EDDSA:
-  case F_MLDSA:
-  case F_SM2:
-    return op == P_KEYGEN || op == P_SIGN || op == P_VERIFY;
-  case F_ECDH:
-    return op == P_DERIVE;
-  case F_XDH:
-    return op == P_KEYGEN || op == P_DERIVE;
-  case F_MLKEM:
-    return op == P_KEYGEN || op == P_ENCAPS || op == P_DECAPS;
-  }
-  return 0;
-}
-
 /* Mark the cell as refusing its input: the reason, and the runs answer OPS_REJECTED. */
 static void refuse(pk_cell *c, const char *what) {
   ossl_err(c->err, sizeof c->err, what);
@@ -915,7 +878,7 @@ pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = find_def(p->alg);
   int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
   if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
-                       d != NULL && op >= 0 && op_allowed(d->fam, (enum pkop)op), err, errlen) != 0)
+                       d != NULL && op >= 0 && pk_fam_allows(d->fam, p->op), err, errlen) != 0)
     return NULL;
   pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
   if (c == NULL)
@@ -1081,14 +1044,7 @@ static int probe(const pk_def *d) {
     EVP_PKEY_CTX_free(ctx);
     return ctx != NULL;
   }
-  uint8_t *pub = NULL, *priv = NULL;
-  size_t pub_len = 0, priv_len = 0;
-  char err[256] = "";
-  int ok = pk_keypair(d->name, &pub, &pub_len, &priv, &priv_len, err, sizeof err) == 0;
-  if (ok && (d->fam == F_ECDSA || d->fam == F_EDDSA || d->fam == F_MLDSA || d->fam == F_SM2))
-    ok = pk_probe_signs(d->name, pub, pub_len, priv, priv_len, err, sizeof err);
-  free(pub);
-  free(priv);
+  int ok = pk_probe_keypair(d->name, d->fam);
   ERR_clear_error();
   return ok;
 }
@@ -1103,14 +1059,7 @@ size_t pk_catalogue(ops_alg *out, size_t max) {
       noffered--;
       continue;
     }
-    ops_alg *a = &out[n++];
-    memset(a, 0, sizeof *a);
-    a->name = d->name;
-    a->pk = 1;
-    size_t k = 0;
-    for (int op = P_KEYGEN; op <= P_DECAPS; op++)
-      if (op_allowed(d->fam, (enum pkop)op))
-        a->ops[k++] = PKOP_NAMES[op];
+    pk_alg_fill(&out[n++], d->name, d->fam);
   }
   return n;
 }
