@@ -151,13 +151,18 @@ static inline void cb_kit_ops_of(enum cb_kit_kind k, cb_alg *a) {
   a->pk = k >= CB_KIT_SIG;
 }
 
-/* A cell's operation: the index of `op` among the module's names[0..n) when an algorithm of kind
- * k has it (the module's own operations, outside the kinds, it checks itself), else -1. */
+/* A cell's operation: the index of `op` among the module's names[0..n) when algorithm `alg`, of
+ * kind k, has it (the module's own operations, outside the kinds, it checks itself); else -1 with
+ * "operation <op> not offered for <alg>" in err. */
 static inline int cb_kit_op_of_kind(const char *op, enum cb_kit_kind k, const char *const *names,
-                                    size_t n) {
-  for (const char *const *o = cb_kit_kind_ops(k); *o != NULL; o++)
+                                    size_t n, const char *alg, char *err, size_t errlen) {
+  int i = -1;
+  for (const char *const *o = cb_kit_kind_ops(k); *o != NULL && i < 0; o++)
     if (strcmp(op, *o) == 0)
-      return cb_kit_op_index(op, names, n);
+      i = cb_kit_op_index(op, names, n);
+  if (i >= 0)
+    return i;
+  cb_kit_err(err, errlen, "operation %s not offered for %s", op, alg);
   return -1;
 }
 

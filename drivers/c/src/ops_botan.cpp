@@ -564,11 +564,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return c;
   }
   const alg_def *d = catalogue_def[idx];
-  int opi = cb_kit_op_of_kind(p->op, KIT_KIND[d->k], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
-  if (opi < 0) {
-    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+  int opi = cb_kit_op_of_kind(p->op, KIT_KIND[d->k], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
+                              d->name, err, errlen);
+  if (opi < 0)
     return nullptr;
-  }
   op o = static_cast<op>(opi);
   if (p->chunk > 0 && !d->stream) {
     cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan here (chunk must be 0)",

@@ -505,10 +505,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   int own = (op == OP_UPDATE && d->kind >= K_CIPHER && d->mode != M_CCM) ||
             (op == OP_REKEY && d->kind == K_AEAD && d->mode == M_GCM);
   if (!own && cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES,
-                                sizeof OP_NAMES / sizeof *OP_NAMES) < 0) {
-    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+                                sizeof OP_NAMES / sizeof *OP_NAMES, d->name, err, errlen) < 0)
     return NULL;
-  }
   if (p->chunk > 0 && !catalogue[idx].stream) {
     cb_kit_err(err, errlen, "%s is not streamable: chunk must be 0", d->name);
     return NULL;

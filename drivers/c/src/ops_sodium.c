@@ -343,13 +343,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     return NULL;
   }
   const alg_def *d = catalogue_def[idx];
-  int opi =
-      cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
-  enum op op = (enum op)opi;
-  if (opi < 0) {
-    cb_kit_err(err, errlen, "operation %s not offered for %s", p->op, d->name);
+  int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
+                             d->name, err, errlen);
+  if (op < 0)
     return NULL;
-  }
   if (p->chunk > 0 && !d->stream) {
     cb_kit_err(err, errlen, "not offered: %s is one-shot in libsodium (chunk must be 0)", d->name);
     return NULL;

@@ -7,16 +7,25 @@
 
 #include "input.h"
 
+/* Field `name` of obj into *v: 1 when present; absent, 0 when optional, -1 with the message when
+ * required. */
+static int req_field(json_t *obj, const char *name, int required, json_t **v, char *err,
+                     size_t errlen) {
+  *v = json_object_get(obj, name);
+  if (*v != NULL)
+    return 1;
+  if (required)
+    snprintf(err, errlen, "missing field: %s", name);
+  return required ? -1 : 0;
+}
+
 int req_string(json_t *obj, const char *name, int required, const char **out, char *err,
                size_t errlen) {
-  json_t *v = json_object_get(obj, name);
-  if (v == NULL) {
-    if (!required) {
-      *out = NULL;
-      return 0;
-    }
-    snprintf(err, errlen, "missing field: %s", name);
-    return -1;
+  json_t *v;
+  int present = req_field(obj, name, required, &v, err, errlen);
+  if (present <= 0) {
+    *out = NULL;
+    return present;
   }
   if (!json_is_string(v)) {
     snprintf(err, errlen, "field %s must be a string", name);
@@ -29,14 +38,11 @@ int req_string(json_t *obj, const char *name, int required, const char **out, ch
 /* A non-negative integer no larger than max (integral reals are accepted too). */
 int req_uint(json_t *obj, const char *name, int required, uint64_t dflt, uint64_t max,
              uint64_t *out, char *err, size_t errlen) {
-  json_t *v = json_object_get(obj, name);
-  if (v == NULL) {
-    if (!required) {
-      *out = dflt;
-      return 0;
-    }
-    snprintf(err, errlen, "missing field: %s", name);
-    return -1;
+  json_t *v;
+  int present = req_field(obj, name, required, &v, err, errlen);
+  if (present <= 0) {
+    *out = dflt;
+    return present;
   }
   double d;
   if (json_is_integer(v)) {
@@ -95,6 +101,29 @@ int req_bool(json_t *obj, const char *name, int *out, char *err, size_t errlen) 
   return 0;
 }
 
+/* A case's byte field (hex): where the cell's parameters keep the bytes and their length; an
+ * optional one stays NULL when absent (the public-key ones: presence is told from ""). */
+typedef struct {
+  const char *name;
+  const uint8_t **at;
+  size_t *len;
+  int optional;
+} req_bytes_field;
+
+/* Fields f[0..n) of case cs, each into a fresh owned[i] that *f[i].at borrows; 0, or -1 with the
+ * first bad field's message. */
+static int req_bytes(json_t *cs, const req_bytes_field *f, size_t n, uint8_t **owned, char *err,
+                     size_t errlen) {
+  for (size_t i = 0; i < n; i++) {
+    int r = f[i].optional ? req_hex_opt(cs, f[i].name, &owned[i], f[i].len, err, errlen)
+                          : req_hex(cs, f[i].name, &owned[i], f[i].len, err, errlen);
+    if (r != 0)
+      return -1;
+    *f[i].at = owned[i];
+  }
+  return 0;
+}
+
 int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, char *err,
                    size_t errlen) {
   memset(out, 0, sizeof *out);
@@ -114,14 +143,20 @@ int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, c
                                          "client_mlkem_seed",
                                          "mlkem_encaps_m"};
   enum { V3_N = sizeof v3_names / sizeof v3_names[0] };
-  uint8_t **v3 = out->owned + 10; /* owned[0..9]: key iv aad msg public private sig seed m ctx */
+  ops_params *p = &out->p;
+  /* in the order they are read: the first bad field is the one named */
+  const req_bytes_field symmetric[] = {{"key", &p->key, &p->key_len, 0},
+                                       {"iv", &p->iv, &p->iv_len, 0},
+                                       {"aad", &p->aad, &p->aad_len, 0},
+                                       {"msg", &p->msg, &p->msg_len, 0}};
+  const req_bytes_field public_key[] = {
+      {"public", &p->pub, &p->pub_len, 1}, {"private", &p->priv, &p->priv_len, 1},
+      {"sig", &p->sig, &p->sig_len, 1},    {"seed", &p->seed, &p->seed_len, 1},
+      {"m", &p->m, &p->m_len, 1},          {"ctx", &p->ctx, &p->ctx_len, 1}};
+  enum { N_SYM = sizeof symmetric / sizeof symmetric[0] };
+  enum { N_BYTES = N_SYM + sizeof public_key / sizeof public_key[0] };
+  uint8_t **v3 = out->owned + N_BYTES; /* owned[0..N_BYTES): the fields above, in order */
   size_t v3_len[V3_N] = {0};
-  uint8_t **key = &out->owned[0], **iv = &out->owned[1], **aad = &out->owned[2],
-          **msg = &out->owned[3], **pub = &out->owned[4], **priv = &out->owned[5],
-          **sig = &out->owned[6], **seed = &out->owned[7], **m = &out->owned[8],
-          **ctx = &out->owned[9];
-  size_t key_len = 0, iv_len = 0, aad_len = 0, msg_len = 0;
-  size_t pub_len = 0, priv_len = 0, sig_len = 0, seed_len = 0, m_len = 0, ctx_len = 0;
   uint64_t counter = 0, out_len = 0, hs_key_len = 0;
   int deterministic = 0;
   for (size_t i = 0; i < V3_N; i++)
@@ -130,46 +165,18 @@ int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, c
   if ((op == NULL && req_string(cs, "op", 1, &op, err, errlen) != 0) ||
       req_uint(cs, "size", 0, 0, SIZE_MAX / 2, &out_len, err, errlen) != 0 ||
       req_uint(cs, "key_len", 0, 0, SIZE_MAX / 2, &hs_key_len, err, errlen) != 0 ||
-      req_hex(cs, "key", key, &key_len, err, errlen) != 0 ||
-      req_hex(cs, "iv", iv, &iv_len, err, errlen) != 0 ||
-      req_hex(cs, "aad", aad, &aad_len, err, errlen) != 0 ||
-      req_hex(cs, "msg", msg, &msg_len, err, errlen) != 0 ||
+      req_bytes(cs, symmetric, N_SYM, out->owned, err, errlen) != 0 ||
       req_uint(cs, "counter", 0, 0, UINT32_MAX, &counter, err, errlen) != 0 ||
-      req_hex_opt(cs, "public", pub, &pub_len, err, errlen) != 0 ||
-      req_hex_opt(cs, "private", priv, &priv_len, err, errlen) != 0 ||
-      req_hex_opt(cs, "sig", sig, &sig_len, err, errlen) != 0 ||
-      req_hex_opt(cs, "seed", seed, &seed_len, err, errlen) != 0 ||
-      req_hex_opt(cs, "m", m, &m_len, err, errlen) != 0 ||
-      req_hex_opt(cs, "ctx", ctx, &ctx_len, err, errlen) != 0 ||
+      req_bytes(cs, public_key, N_BYTES - N_SYM, out->owned + N_SYM, err, errlen) != 0 ||
       req_bool(cs, "deterministic", &deterministic, err, errlen) != 0)
     goto fail;
-  out->p = (ops_params){.struct_size = sizeof(ops_params),
-                        .alg = alg,
-                        .op = op,
-                        .key = *key,
-                        .key_len = key_len,
-                        .iv = *iv,
-                        .iv_len = iv_len,
-                        .counter = (uint32_t)counter,
-                        .aad = *aad,
-                        .aad_len = aad_len,
-                        .msg = *msg,
-                        .msg_len = msg_len,
-                        .pub = *pub,
-                        .pub_len = pub_len,
-                        .priv = *priv,
-                        .priv_len = priv_len,
-                        .sig = *sig,
-                        .sig_len = sig_len,
-                        .seed = *seed,
-                        .seed_len = seed_len,
-                        .m = *m,
-                        .m_len = m_len,
-                        .ctx = *ctx,
-                        .ctx_len = ctx_len,
-                        .deterministic = deterministic,
-                        .out_len = (size_t)(hs_key_len != 0 ? hs_key_len : out_len),
-                        .ext = out->ext};
+  out->p.struct_size = sizeof(ops_params);
+  out->p.alg = alg;
+  out->p.op = op;
+  out->p.counter = (uint32_t)counter;
+  out->p.deterministic = deterministic;
+  out->p.out_len = (size_t)(hs_key_len != 0 ? hs_key_len : out_len);
+  out->p.ext = out->ext;
   /* the handshake case's secrets travel as extensions, under their protocol names */
   size_t n_ext = 0;
   for (size_t i = 3; i < V3_N; i++)
@@ -184,6 +191,7 @@ int req_case_parse(const char *alg, const char *op, json_t *cs, req_case *out, c
   return 0;
 fail:
   req_case_free(out);
+  memset(&out->p, 0, sizeof out->p); /* nothing borrowed from the freed buffers */
   return -1;
 }
 
