@@ -545,11 +545,9 @@ const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] :
 void mod_cell_free(ops_cell *c) { delete c; }
 
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_index(p->alg);
-  if (idx == static_cast<size_t>(-1)) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  size_t idx = mod_alg_lookup(p->alg, err, errlen);
+  if (idx == static_cast<size_t>(-1))
     return nullptr;
-  }
   if (catalogue[idx].pk) {
     pk_cell *pk = pk_cell_new(p, err, errlen);
     if (pk == nullptr)

@@ -403,11 +403,9 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
 }
 
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_index(p->alg);
-  if (idx == (size_t)-1) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  size_t idx = mod_alg_lookup(p->alg, err, errlen);
+  if (idx == (size_t)-1)
     return NULL;
-  }
   if (catalogue[idx].pk) {
     pk_cell *pk = pk_cell_new(p, err, errlen);
     ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;

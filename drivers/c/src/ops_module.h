@@ -47,6 +47,14 @@ static inline size_t mod_alg_index(const char *name) {
   return (size_t)-1;
 }
 
+/* The same for a cell's algorithm: (size_t)-1 with "algorithm not offered: <name>" in err. */
+static inline size_t mod_alg_lookup(const char *name, char *err, size_t errlen) {
+  size_t i = mod_alg_index(name);
+  if (i == (size_t)-1)
+    cb_kit_err(err, errlen, "algorithm not offered: %s", name);
+  return i;
+}
+
 /* The table, at the end of the module (inside extern "C" for C++). REGENERATES and UNTIMED: the
  * module's bounded-memory decryption functions (ops_regen.h), or NULL. Its key pairs are
  * malloc()ed: free_buf is free. The cell functions go in as they are, cast to the ABI's opaque

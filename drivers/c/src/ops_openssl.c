@@ -467,11 +467,9 @@ static int prepare_cipher(ops_cell *c, const ops_params *p, char *err, size_t er
 }
 
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_index(p->alg);
-  if (idx == (size_t)-1) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  size_t idx = mod_alg_lookup(p->alg, err, errlen);
+  if (idx == (size_t)-1)
     return NULL;
-  }
   if (catalogue_hs[idx]) {
     if (p->chunk > 0) {
       cb_kit_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);

@@ -337,11 +337,9 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
 }
 
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_index(p->alg);
-  if (idx == (size_t)-1) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", p->alg);
+  size_t idx = mod_alg_lookup(p->alg, err, errlen);
+  if (idx == (size_t)-1)
     return NULL;
-  }
   const alg_def *d = catalogue_def[idx];
   int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
                              d->name, err, errlen);
