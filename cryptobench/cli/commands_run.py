@@ -14,7 +14,6 @@ from cryptobench.drivers import cpu_features as cpufeatures
 from cryptobench.drivers.client import DriverProcess
 from cryptobench.drivers.registry import Registry
 from cryptobench.icount import metrics as icount_metrics
-from cryptobench.leak.check import leak_plan
 from cryptobench.measure import duet, scaling
 from cryptobench.report import exporters, load_report
 from cryptobench.report.outcome import outcome
@@ -198,7 +197,7 @@ def cmd_leak(args) -> int:
         for c in cells:
             smallest[(c.alg, c.op)] = min(smallest.get((c.alg, c.op), c.size), c.size)
         cells = [c for c in cells if c.size == smallest[(c.alg, c.op)]]
-    if not leak_plan(cells, only):
+    if not leak_check.leak_plan(cells, only):
         named = f" of class {', '.join(only)}" if only else ""
         raise UserError(f"no leak check{named} applies to the selected cells (docs/leak.md lists the classes)")
     for line in unbuilt_notice(registry, cells):

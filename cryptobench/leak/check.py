@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from cryptobench.core.algorithms import get as get_algorithm
 from cryptobench.core.errors import DriverError
 from cryptobench.leak import ttest
+from cryptobench.leak.result import COUNTER_UNITS, LEAK_PROTOCOL, LeakResult, percent  # noqa: F401 (re-exported)
 from cryptobench.plan.leak_classes import CLASSES, Inputs, LeakInputError, Source, applicable
 
 FIRST_BATCH = 500  # measurements of the first request (an RSA key takes ms to prepare); each later one
@@ -21,8 +22,7 @@ BATCH_SECONDS = 0.5
 MAX_BATCH = 50_000
 DISCARD = 10  # first measurements of each batch, made right after the cells: cold caches for either class
 HISTOGRAM_BINS = 40
-COUNTER_UNITS = {"tsc": "TSC ticks", "clock": "ns"}
-PROTOCOL = 5  # the driver protocol version that has the `leak` request
+PROTOCOL = LEAK_PROTOCOL
 PROGRESS_SECONDS = 10  # a check running longer says how far it is this often
 TARGET_SECONDS = 600  # --target-effect's wall-clock cap when --seconds is not given
 TARGET_MEASUREMENTS = 10_000_000  # ...and its cap on measurements when --measurements is not given
@@ -37,68 +37,6 @@ class Budget:
     measurements: int = 1_000_000  # per check
     threshold: float = ttest.THRESHOLD
     target_effect: float | None = None  # % of the median: measure until a shift this size would show
-
-
-@dataclass
-class LeakResult:
-    provider: str
-    alg: str
-    op: str
-    size: int
-    leak_class: str
-    status: str  # "leak", "no leak detected", "too few measurements", "failed", "not offered"
-    labels: tuple[str, str] = ("", "")
-    counter: str = ""  # what the driver timed with: "tsc" or "clock"
-    measurements: int = 0
-    max_t: float | None = None
-    test: str = ""  # the test that gave max |t|
-    threshold: float = ttest.THRESHOLD
-    detected_after: int | None = None  # measurements when |t| first passed the threshold
-    seconds: float = 0.0
-    medians: tuple[float, float] | None = None
-    histogram: dict = field(default_factory=dict)  # {"edges": [...], "a": [...], "b": [...]}
-    detail: str = ""
-    target_effect: float | None = None  # --target-effect, % of the median time
-    needed: int | None = None  # measurements that effect needs to pass the threshold (last estimate)
-    target_reached: bool | None = None  # False: the budget stopped the check before `needed`
-    detection_limit: float | None = None  # smallest shift these measurements could show, % of the median
-
-    def record(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_record(cls, d: dict) -> LeakResult:
-        d = dict(d)
-        d["labels"] = tuple(d.get("labels") or ("", ""))
-        if d.get("medians") is not None:
-            d["medians"] = tuple(d["medians"])
-        return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
-
-    @property
-    def unit(self) -> str:
-        return COUNTER_UNITS.get(self.counter, self.counter)
-
-    def verdict(self) -> str:
-        """Never "constant-time": a check can only fail to find a leak in so many measurements."""
-        if self.status == "leak":
-            return f"leak: |t| = {abs(self.max_t or 0):.1f} after {self.detected_after:,} measurements"
-        if self.status == "no leak detected":
-            n = f"{self.measurements:,} measurements"
-            if self.target_effect is not None and self.target_reached:
-                return (f"no leak ≥ {self.target_effect:g}% detected in {n} (enough to find one of that size "
-                        f"at |t| > {self.threshold:g})")  # fmt: skip
-            if self.target_effect is not None and self.needed is not None:
-                return (f"no leak detected in {n}: too few to rule out a {self.target_effect:g}% effect "
-                        f"(needs ~{self.needed:,}; give --measurements/--seconds)")  # fmt: skip
-            if self.detection_limit is not None:
-                return f"no leak detected in {n} (smallest it could find: {percent(self.detection_limit)})"
-            return f"no leak detected in {n}"
-        return f"{self.status}: {self.detail}"
-
-
-def percent(x: float) -> str:
-    """Two significant figures: 0.22%, 1.5%, 12%."""
-    return f"{x:.0f}%" if x >= 10 else f"{x:.2g}%"
 
 
 def _limit(crops: ttest.Crops, n: int, median: float, threshold: float) -> float | None:

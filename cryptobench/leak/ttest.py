@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# |t| above this means a leak, as dudect's "probably not constant time" (t_threshold_moderate = 10):
-# with 102 tests per check and heavy-tailed timings on a shared host, TVLA's 4.5 alarms on noise.
-THRESHOLD = 10.0
+from cryptobench.leak.result import THRESHOLD  # |t| that means a leak (defined beside the result)
+
 PERCENTILES = 100
 # a test counts once each class has this many measurements in it (a cropped subset can be small)
 MIN_PER_CLASS = 1000

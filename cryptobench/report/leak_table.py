@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cryptobench.core.units import format_size
-from cryptobench.leak.check import LeakResult
+from cryptobench.leak.result import LeakResult
 from cryptobench.store.model import RunRecord
 
 HEADERS = ["provider", "operation", "classes (A vs B)", "max |t|", "measurements", "verdict",

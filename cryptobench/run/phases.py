@@ -14,7 +14,7 @@ from cryptobench.core.units import format_size
 from cryptobench.drivers.interface import Drivers
 from cryptobench.drivers.registry import Registry
 from cryptobench.icount.phase import count_cells
-from cryptobench.leak import check as leak_check
+from cryptobench.leak.result import LEAK_PROTOCOL
 from cryptobench.measure import sampler, scaling
 from cryptobench.measure.sampler import Track
 from cryptobench.run.interfaces import Progress
@@ -76,6 +76,8 @@ def leak(cells: list[CellSpec], drivers: Drivers, verifier: Verifier, s: Setting
          found: list[dict]) -> None:  # fmt: skip
     """Each verified cell's leak classes (leak/check.py), in order; each LeakResult record appended to
     `found` as it comes."""
+    from cryptobench.leak import check as leak_check  # numpy: only when a run checks for leaks
+
     todo = leak_check.leak_plan(cells, s.leak_classes)
     budget = leak_check.Budget(s.leak_seconds, s.leak_measurements, s.leak_threshold, s.leak_target_effect)
     for i, (pid, spec, name) in enumerate(todo):
@@ -102,10 +104,10 @@ def unleakable(drivers: Drivers, verdict: Verdict | None, pid: str) -> tuple[str
     if rec is None or rec.status == "failed":  # unverified (too few cases) is timed, so it is checked too
         return "failed", f"not verified: {rec.detail if rec else 'no verification'}"
     version = drivers.hello(pid).get("protocol", 0)
-    if version < leak_check.PROTOCOL:
+    if version < LEAK_PROTOCOL:
         return (
             "not offered",
-            f"the driver speaks protocol {version}; the leak request is version {leak_check.PROTOCOL}",
+            f"the driver speaks protocol {version}; the leak request is version {LEAK_PROTOCOL}",
         )
     return None
 

@@ -10,7 +10,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from cryptobench.leak.check import LeakResult
+from cryptobench.leak.result import LeakResult
 from cryptobench.report import jsontext
 from cryptobench.report.leak_table import HEADERS, LeakReport, note, results, rows, shares
 from cryptobench.report.markup import rich_table, table
