@@ -13,7 +13,7 @@ import numpy as np
 from cryptobench.core.algorithms import get as get_algorithm
 from cryptobench.core.errors import DriverError
 from cryptobench.leak import ttest
-from cryptobench.leak.result import COUNTER_UNITS, LEAK_PROTOCOL, LeakResult, percent  # noqa: F401 (re-exported)
+from cryptobench.leak.result import LeakResult
 from cryptobench.plan.leak_classes import CLASSES, Inputs, LeakInputError, Source, applicable
 
 FIRST_BATCH = 500  # measurements of the first request (an RSA key takes ms to prepare); each later one
@@ -22,7 +22,6 @@ BATCH_SECONDS = 0.5
 MAX_BATCH = 50_000
 DISCARD = 10  # first measurements of each batch, made right after the cells: cold caches for either class
 HISTOGRAM_BINS = 40
-PROTOCOL = LEAK_PROTOCOL
 PROGRESS_SECONDS = 10  # a check running longer says how far it is this often
 TARGET_SECONDS = 600  # --target-effect's wall-clock cap when --seconds is not given
 TARGET_MEASUREMENTS = 10_000_000  # ...and its cap on measurements when --measurements is not given
