@@ -15,6 +15,7 @@ from string import Template
 from cryptobench.core.errors import UserError
 from cryptobench.drivers.plugin_template_rust import RUST_BUILD, RUST_CARGO, RUST_LIB, RUST_README
 from cryptobench.drivers.plugin_templates import C_MAKEFILE, C_README, C_SKELETON, README, SKELETON
+from cryptobench.drivers.registry import REPO
 
 LANGS = {"c": ("C", "c", "c11", "CC", "cc"), "cpp": ("C++", "cpp", "c++17", "CXX", "c++")}
 
@@ -42,7 +43,7 @@ def new(name: str, lang: str, where: Path) -> tuple[list[Path], str]:
         check = f"cargo build --release --manifest-path {where / 'Cargo.toml'} && cryptobench plugin check {so}"
     else:
         lang_name, ext, std, compiler_var, compiler = LANGS[lang]
-        include = Path(__file__).resolve().parents[2] / "include"
+        include = REPO / "include"
         fields = dict(name=name, lang=lang, lang_name=lang_name, ext=ext, std=std, include=include,
                       compiler_var=compiler_var, compiler=compiler)  # fmt: skip
         files = {where / f"{name}.{ext}": C_SKELETON.format(**fields),
