@@ -35,7 +35,7 @@ def test_c_go_rust_python_count_cycles_beside_their_clock_js_converts(tmp_path):
 
 
 def test_a_driver_whose_clock_and_counter_disagree_is_named(tmp_path, providers_file, sha_suite, monkeypatch):
-    """A counter 30% ahead of the clock: the cycles are still shown, but a `clock` warning says one
+    """A counter 30% ahead of the clock: the cycles are still shown, but a `clock-tsc` warning says one
     of the two is wrong; the driver that sends no ticks gets none."""
     monkeypatch.setenv("CB_FAKE_TSC_GHZ", "2.6")
     store, rid = run_suite(tmp_path, providers_file, sha_suite, ["test:good", "test:fast-clock"])
@@ -50,3 +50,4 @@ def test_a_driver_whose_clock_and_counter_disagree_is_named(tmp_path, providers_
     out = run_cli("show", str(rid), "--db", tmp_path / "t.db", "--warnings").stdout
     lines = [x for x in out.splitlines() if "clock and its cycle counter disagree" in x]
     assert len(lines) == 2 and all("test:fast-clock" in x for x in lines), out
+    assert "a driver's clock and cycle counter disagree (2):" in out, out  # grouped under its own heading

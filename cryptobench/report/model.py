@@ -41,6 +41,7 @@ NOTE_KINDS = {
     "busy": "the machine was busy",
     "cv": f"coefficient of variation over {CV_LIMIT * 100:.0f}%",
     "clock": f"samples within {CLOCK_FACTOR}x the clock resolution",
+    "clock-tsc": "a driver's clock and cycle counter disagree",
     "checksum-unstable": "output changed between rounds",
     "interrupted": "interrupted before the interval was tight",
     "precision": "interval wider than the precision aimed for",
@@ -347,7 +348,7 @@ def _clock_warning(r: Row, hz: float | None, out: list[str]) -> None:
         Note(
             f"{_label(r.cell)}: the driver's clock and its cycle counter disagree by {off * 100:+.1f}% "
             f"(ticks per ns against the run's {hz / 1e9:.3f} GHz): its times or its cycles are wrong",
-            "clock",
+            "clock-tsc",
             abs(off),
         )
     )
