@@ -19,6 +19,10 @@ class Algorithm:
     key_len: int = 0
     iv_len: int = 0
     block: int = 1  # messages must be a multiple of this (ECB/CBC: 16)
+    # bytes of what a public-key scheme puts on the wire or in storage, as its standard fixes them:
+    # (("public key", 32), ("signature", 7856), ...); a variable one is its maximum, labelled "at most"
+    sizes: tuple[tuple[str, int], ...] = ()
+    standard: str = ""  # the document that defines it, as reports name it ("FIPS 205", "pre-standard")
 
     @property
     def public_key(self) -> bool:
@@ -46,6 +50,57 @@ class Algorithm:
 
 
 PROTOCOL_STEPS = ("client-create", "server-reply", "client-finish", "full")
+KEM_OPS = ("keygen", "encaps", "decaps")
+SIG_OPS = ("keygen", "sign", "verify")
+
+# FIPS 205 Table 2: (security bytes n, public key, secret key, signature) per parameter set;
+# SHA2 and SHAKE sets of one size share them, and so do the SPHINCS+ round-3 "simple" sets
+_SLH_SIZES = {
+    "128s": (32, 64, 7856),
+    "128f": (32, 64, 17088),
+    "192s": (48, 96, 16224),
+    "192f": (48, 96, 35664),
+    "256s": (64, 128, 29792),
+    "256f": (64, 128, 49856),
+}
+SLH_DSA_SETS = tuple(f"{h}-{p}" for h in ("sha2", "shake") for p in _SLH_SIZES)
+
+
+def _sig_sizes(pk: int, sk: int, sig: int, sig_label: str = "signature") -> tuple[tuple[str, int], ...]:
+    return (("public key", pk), ("secret key", sk), (sig_label, sig))
+
+
+def _kem(name: str, pk: int, sk: int, ct: int, ss: int, standard: str) -> Algorithm:
+    sizes = (("public key", pk), ("secret key", sk), ("ciphertext", ct), ("shared secret", ss))
+    return Algorithm(name, "kem", KEM_OPS, sizes=tuple(x for x in sizes if x[1]), standard=standard)
+
+
+def _slh_dsa(name: str, params: str, standard: str) -> Algorithm:
+    return Algorithm(name, "sig", SIG_OPS, sizes=_sig_sizes(*_SLH_SIZES[params.split("-")[1]]), standard=standard)
+
+
+# The post-quantum catalogue of 2026 (docs/pq-2026.md): FIPS 203/204/205, the Falcon submission
+# that FIPS 206 (FN-DSA, a draft) is built on, HQC, X-Wing, the TLS 1.3 hybrid key shares as KEMs,
+# SPHINCS+ apart from SLH-DSA (not the same outputs), and Ascon (NIST SP 800-232)
+_PQ_2026 = [
+    *[_slh_dsa(f"slh-dsa-{p}", p, "FIPS 205") for p in SLH_DSA_SETS],
+    *[_slh_dsa(f"sphincs-{p}-simple", p, "SPHINCS+ round 3 (pre-standard)") for p in SLH_DSA_SETS],
+    Algorithm("falcon-512", "sig", SIG_OPS, sizes=_sig_sizes(897, 1281, 752, "signature (at most)"),
+              standard="Falcon round 3 (FN-DSA, FIPS 206 draft)"),  # fmt: skip
+    Algorithm("falcon-1024", "sig", SIG_OPS, sizes=_sig_sizes(1793, 2305, 1462, "signature (at most)"),
+              standard="Falcon round 3 (FN-DSA, FIPS 206 draft)"),  # fmt: skip
+    # HQC's sizes changed between its submissions (2023, 2025): each library's keygen/encaps output
+    # lengths are what the reports show, so none is written here
+    *[_kem(f"hqc-{n}", 0, 0, 0, 0, "HQC (NIST selection, March 2025)") for n in (1, 3, 5)],
+    _kem("x-wing", 1216, 32, 1120, 32, "X-Wing (draft-connolly-cfrg-xwing-kem)"),
+    _kem("x25519mlkem768", 1216, 0, 1120, 64, "TLS 1.3 hybrid (draft-ietf-tls-ecdhe-mlkem)"),
+    _kem("secp256r1mlkem768", 1249, 0, 1153, 64, "TLS 1.3 hybrid (draft-ietf-tls-ecdhe-mlkem)"),
+    _kem("secp384r1mlkem1024", 1665, 0, 1665, 80, "TLS 1.3 hybrid (draft-ietf-tls-ecdhe-mlkem)"),
+    Algorithm("ascon-aead128", "aead", ("seal", "open"), 16, 16, standard="NIST SP 800-232"),
+    Algorithm("ascon-hash256", "hash", ("hash",), standard="NIST SP 800-232"),
+    # an XOF timed as a hash with 32 bytes out (the length SP 800-232 pairs with 128-bit security)
+    Algorithm("ascon-xof128", "hash", ("hash",), standard="NIST SP 800-232"),
+]
 HKDF_OUTPUT = 72
 
 
@@ -60,6 +115,11 @@ def _cipher(name: str, key_len: int, iv_len: int, block: int = 1) -> Algorithm:
 def _aead(name: str, key_len: int, iv_len: int) -> Algorithm:
     return Algorithm(name, "aead", ("seal", "open"), key_len, iv_len)
 
+
+# FIPS 203 Table 3 (encapsulation key, decapsulation key, ciphertext) and FIPS 204 Table 2
+# (public key, private key, signature)
+_ML_KEM_SIZES = {512: (800, 1632, 768), 768: (1184, 2400, 1088), 1024: (1568, 3168, 1568)}
+_ML_DSA_SIZES = {44: (1312, 2560, 2420), 65: (1952, 4032, 3309), 87: (2592, 4896, 4627)}
 
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
@@ -96,10 +156,15 @@ ALGORITHMS: dict[str, Algorithm] = {
         *[Algorithm(f"rsa-{n}-oaep", "pke", ("encrypt", "decrypt")) for n in (2048, 3072, 4096)],
         *[Algorithm(f"ecdsa-{c}", "sig", ("keygen", "sign", "verify")) for c in ("p256", "p384", "secp256k1")],
         *[Algorithm(f"ecdh-{c}", "kex", ("derive",)) for c in ("p256", "p384", "secp256k1")],
-        *[Algorithm(e, "sig", ("keygen", "sign", "verify")) for e in ("ed25519", "ed448")],
-        *[Algorithm(x, "kex", ("keygen", "derive")) for x in ("x25519", "x448")],
-        *[Algorithm(f"ml-kem-{n}", "kem", ("keygen", "encaps", "decaps")) for n in (512, 768, 1024)],
-        *[Algorithm(f"ml-dsa-{n}", "sig", ("keygen", "sign", "verify")) for n in (44, 65, 87)],
+        Algorithm("ed25519", "sig", SIG_OPS, sizes=_sig_sizes(32, 32, 64), standard="RFC 8032"),
+        Algorithm("ed448", "sig", SIG_OPS, sizes=_sig_sizes(57, 57, 114), standard="RFC 8032"),
+        Algorithm("x25519", "kex", ("keygen", "derive"), sizes=(("public key", 32), ("secret key", 32),
+                  ("shared secret", 32)), standard="RFC 7748"),  # fmt: skip
+        Algorithm("x448", "kex", ("keygen", "derive"), sizes=(("public key", 56), ("secret key", 56),
+                  ("shared secret", 56)), standard="RFC 7748"),  # fmt: skip
+        *[_kem(f"ml-kem-{n}", *sz, 32, "FIPS 203") for n, sz in _ML_KEM_SIZES.items()],
+        *[Algorithm(f"ml-dsa-{n}", "sig", SIG_OPS, sizes=_sig_sizes(*sz), standard="FIPS 204")
+          for n, sz in _ML_DSA_SIZES.items()],  # fmt: skip
         Algorithm("sm2", "sig", ("keygen", "sign", "verify")),
         # HKDF-SHA256 (RFC 5869): IKM = the message, salt = the cell key, info = the cell IV, 72 bytes out
         Algorithm("hkdf-sha256", "kdf", ("derive",), key_len=32, iv_len=16),
@@ -108,6 +173,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             Algorithm(name, "protocol", PROTOCOL_STEPS)
             for name in ("ntor", "pq-ntor-512", "pq-ntor-768", "pq-ntor-1024")
         ],
+        *_PQ_2026,
     ]
 }
 
@@ -132,23 +198,36 @@ DIGEST_LEN = {
     "blake2s-256": 32,
     "sm3": 32,
     "hmac-sha256": 32,
+    "ascon-hash256": 32,
+    "ascon-xof128": 32,
 }
+
+def size_of(alg: str, label: str) -> int | None:
+    """One of an algorithm's standard sizes ("public key", "ciphertext", ...), None when unfixed."""
+    return dict(get(alg).sizes).get(label)
+
+
+def _outputs_from_sizes() -> dict[tuple[str, str], int]:
+    """What keygen (the public key), sign (the signature), encaps (ciphertext ‖ shared secret),
+    decaps and derive (the shared secret) put out, wherever the catalogue fixes those sizes."""
+    out = {}
+    for a in ALGORITHMS.values():
+        sz = dict(a.sizes)
+        if "public key" in sz and "keygen" in a.ops:
+            out[(a.name, "keygen")] = sz["public key"]
+        if "signature" in sz:
+            out[(a.name, "sign")] = sz["signature"]
+        if "ciphertext" in sz and "shared secret" in sz:
+            out[(a.name, "encaps")] = sz["ciphertext"] + sz["shared secret"]
+        for op in ("decaps", "derive"):
+            if "shared secret" in sz and op in a.ops:
+                out[(a.name, op)] = sz["shared secret"]
+    return out
+
 
 # Fixed output lengths of public-key operations (others, like DER signatures, vary).
 _PK_OUTPUT_LEN = {
-    **{(f"ml-kem-{n}", "encaps"): c + 32 for n, c in ((512, 768), (768, 1088), (1024, 1568))},
-    **{(f"ml-kem-{n}", "decaps"): 32 for n in (512, 768, 1024)},
-    **{(f"ml-kem-{n}", "keygen"): ek for n, ek in ((512, 800), (768, 1184), (1024, 1568))},
-    **{(f"ml-dsa-{n}", "sign"): sig for n, sig in ((44, 2420), (65, 3309), (87, 4627))},
-    **{(f"ml-dsa-{n}", "keygen"): pk for n, pk in ((44, 1312), (65, 1952), (87, 2592))},
-    ("ed25519", "sign"): 64,
-    ("ed448", "sign"): 114,
-    ("ed25519", "keygen"): 32,
-    ("ed448", "keygen"): 57,
-    ("x25519", "keygen"): 32,
-    ("x448", "keygen"): 56,
-    ("x25519", "derive"): 32,
-    ("x448", "derive"): 56,
+    **_outputs_from_sizes(),
     ("ecdh-p256", "derive"): 32,
     ("ecdh-secp256k1", "derive"): 32,
     ("ecdh-p384", "derive"): 48,
