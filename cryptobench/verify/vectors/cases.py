@@ -1,10 +1,13 @@
-"""Turn Wycheproof files and kat/basic.json into protocol cases."""
+"""Turn Wycheproof files, kat/basic.json, CAVP files and NIST ACVP JSON into protocol cases."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from cryptobench.core.algorithms import TAG_LEN
+from cryptobench.verify.vectors.acvp import PREFIX as ACVP_PREFIX
+from cryptobench.verify.vectors.acvp import SOURCE as ACVP_SOURCE
+from cryptobench.verify.vectors.acvp import acvp_cases  # NIST ACVP JSON, trimmed copy in vectors/acvp
 from cryptobench.verify.vectors.case import Case
 from cryptobench.verify.vectors.cases_pk import PUBLIC_KEY_BUILDERS
 from cryptobench.verify.vectors.cases_protocol import FILES, protocol_cases
@@ -22,6 +25,7 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
         out += protocol_cases(alg)
     out += _derived_cases(alg, vdir)
     out += cavp_cases(alg)
+    out += acvp_cases(alg, vectors_dir)
     return out
 
 
@@ -31,6 +35,8 @@ def source_of(case: Case) -> str:
         return case.source
     if case.id.startswith("wycheproof/"):
         return "Wycheproof"
+    if case.id.startswith(ACVP_PREFIX):
+        return ACVP_SOURCE
     if "-from-ecb" in case.id:
         return "derived from FIPS 197 / GB/T 32907"
     if case.id.startswith("kat/"):

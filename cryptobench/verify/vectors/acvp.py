@@ -1,0 +1,166 @@
+"""NIST ACVP JSON (usnistgov/ACVP-Server `gen-val/json-files`) read into protocol cases.
+
+One ACVP folder (e.g. `SLH-DSA-sigVer-FIPS205/`) holds `prompt.json` (inputs) and
+`expectedResults.json` (answers), or `internalProjection.json` (both in one file). Each has
+`testGroups[]`, a group has `tgId`, `testType` (AFT: known answer; VAL: a pass/fail validation;
+MCT: Monte Carlo), its parameters (`parameterSet`, `signatureInterface`, ...) and `tests[]`, a test
+has `tcId` and hex fields. This module reads a folder in either form, merges answers into tests by
+(tgId, tcId), checks the shape (a file that is not ACVP JSON is one clear error, never a traceback),
+and hands each (group, test) to the family builders of `acvp_pq.py`, which map ACVP parameter-set
+names to catalogue names and fields to the protocol's. Case ids are
+`acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP".
+
+The files are a trimmed copy in `vectors/acvp/` (README there: source commit, what was kept),
+always read from this repository (also when ../shared/vectors supplies the other sets), or from
+`<vectors_dir>/acvp` when a vectors directory that has one is given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from cryptobench.core.errors import UserError
+from cryptobench.verify.vectors.case import Case
+from cryptobench.verify.vectors.files import REPO_ROOT
+
+SOURCE = "NIST ACVP"
+PREFIX = "acvp/"
+TEST_TYPES = ("AFT", "VAL", "MCT")
+
+
+class AcvpFormatError(UserError):
+    """A file that is not ACVP JSON (or a folder without one)."""
+
+
+def acvp_dir(vectors_dir: Path | str | None = None) -> Path:
+    """`<vectors_dir>/acvp` when that exists, else the repository's `vectors/acvp`."""
+    if vectors_dir is not None and (Path(vectors_dir) / "acvp").is_dir():
+        return Path(vectors_dir) / "acvp"
+    return REPO_ROOT / "vectors" / "acvp"
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = _unwrap(json.load(f))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise AcvpFormatError(f"{path}: not readable as JSON ({e.__class__.__name__}: {e})") from None
+    _check(doc, path)
+    return doc
+
+
+def _check(doc, path: Path) -> None:
+    """ACVP's shape: {"testGroups": [{"tgId": int, "tests": [{"tcId": int, ...}]}]} (a list of one such
+    object, as the server sends it with a version header first, is accepted too)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("testGroups"), list):
+        raise AcvpFormatError(f"{path}: not an ACVP file (no testGroups list)")
+    for i, g in enumerate(doc["testGroups"]):
+        if not isinstance(g, dict) or not isinstance(g.get("tgId"), int) or not isinstance(g.get("tests"), list):
+            raise AcvpFormatError(f"{path}: testGroups[{i}] has no integer tgId or no tests list")
+        for j, t in enumerate(g["tests"]):
+            if not isinstance(t, dict) or not isinstance(t.get("tcId"), int):
+                raise AcvpFormatError(f"{path}: testGroups[{i}].tests[{j}] has no integer tcId")
+
+
+def _unwrap(doc):
+    """The server's files may be `[{"acvVersion": ...}, {...the vector set...}]`: take the set."""
+    if isinstance(doc, list):
+        sets = [d for d in doc if isinstance(d, dict) and "testGroups" in d]
+        return sets[0] if len(sets) == 1 else doc
+    return doc
+
+
+def merge(prompt: dict, expected: dict) -> dict:
+    """prompt.json with expectedResults.json's fields added to each group and test (by tgId, tcId)."""
+    answers = {g["tgId"]: g for g in expected.get("testGroups", [])}
+    groups = []
+    for g in prompt["testGroups"]:
+        eg = answers.get(g["tgId"], {"tests": []})
+        by_tc = {t["tcId"]: t for t in eg["tests"]}
+        tests = [{**t, **by_tc.get(t["tcId"], {})} for t in g["tests"]]
+        groups.append({**{k: v for k, v in eg.items() if k != "tests"}, **g, "tests": tests})
+    return {**prompt, "testGroups": groups}
+
+
+@lru_cache(maxsize=32)
+def read_folder(folder: Path) -> dict:
+    """One ACVP folder as a single document (internalProjection.json, else prompt + expectedResults)."""
+    folder = Path(folder)
+    proj = folder / "internalProjection.json"
+    if proj.is_file():
+        return _read_json(proj)
+    prompt, expected = folder / "prompt.json", folder / "expectedResults.json"
+    if not prompt.is_file():
+        raise AcvpFormatError(f"{folder}: no internalProjection.json or prompt.json")
+    if not expected.is_file():
+        raise AcvpFormatError(f"{folder}: prompt.json without expectedResults.json (no answers to check)")
+    return merge(_read_json(prompt), _read_json(expected))
+
+
+def read_file(path: Path | str) -> dict:
+    """One ACVP JSON file that carries answers (an internalProjection, or a declared algorithm's file)."""
+    return _read_json(Path(path))
+
+
+def tests(doc: dict) -> Iterator[tuple[dict, dict]]:
+    for g in doc["testGroups"]:
+        if g.get("testType", "AFT") not in TEST_TYPES:
+            continue
+        for t in g["tests"]:
+            yield g, t
+
+
+def catalogue_name(parameter_set: str) -> str:
+    """ACVP's parameter-set name as the catalogue's: ML-KEM-768 -> ml-kem-768, SLH-DSA-SHA2-128s ->
+    slh-dsa-sha2-128s (the size letter stays lower case), ML-DSA-44 -> ml-dsa-44."""
+    return parameter_set.strip().lower()
+
+
+def case_id(folder: str, g: dict, t: dict) -> str:
+    return f"{PREFIX}{folder}#tg{g['tgId']}/tc{t['tcId']}"
+
+
+Builder = Callable[[str, dict, dict], "list[Case]"]  # (folder, group, test) -> cases
+
+
+def cases_from(doc: dict, folder: str, build: Builder, alg: str) -> list[Case]:
+    """The cases of `alg` in one document: its groups whose parameter set is `alg` (or that name none)."""
+    out: list[Case] = []
+    for g, t in tests(doc):
+        ps = g.get("parameterSet")
+        if ps is not None and catalogue_name(ps) != alg:
+            continue
+        out += build(folder, g, t)
+    return out
+
+
+def _builders() -> dict[str, tuple[str, Builder]]:
+    from cryptobench.verify.vectors.acvp_pq import BUILDERS  # the families: one module each
+
+    return BUILDERS
+
+
+@lru_cache(maxsize=256)
+def _cached(alg: str, base: Path) -> tuple[Case, ...]:
+    out: list[Case] = []
+    for folder, (prefix, build) in _builders().items():
+        if not alg.startswith(prefix) or not (base / folder).is_dir():
+            continue
+        out += cases_from(read_folder(base / folder), folder, build, alg)
+    return tuple(out)
+
+
+def acvp_cases(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
+    """Every ACVP case of catalogue algorithm `alg` (none when no folder covers it)."""
+    return list(_cached(alg, acvp_dir(vectors_dir)))
+
+
+def hexfield(t: dict, key: str) -> str:
+    """A hex field as the protocol carries it (lower case); a missing one is a malformed file."""
+    v = t.get(key)
+    if not isinstance(v, str):
+        raise AcvpFormatError(f"ACVP test {t.get('tcId')}: no hex field {key!r}")
+    return v.lower()
