@@ -8,6 +8,7 @@ from cryptobench import __version__
 from cryptobench.cli.examples import EXAMPLES
 from cryptobench.drivers.registry import DRIVERS
 from cryptobench.fleet import commands as fleet
+from cryptobench.plan.suites import LAYOUTS
 from cryptobench.report import exporters
 from cryptobench.store import DEFAULT_DB
 from cryptobench.verify.vectors import default_vectors_dir
@@ -132,9 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="switch CPU features off for OpenSSL-based providers, e.g. no-aesni,no-shani "
         "(no-aesni no-pclmul no-avx no-avx2 no-shani no-avx512 no-vaes no-vpclmulqdq)",
     )
-    r.add_argument(
-        "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the suite's)"
-    )
+    r.add_argument("--layout", choices=LAYOUTS, help="report layout (default: the suite's)")
     r.add_argument("--unit", action="append", metavar="LIST", help=UNIT_HELP)
     r.add_argument(
         "--workers",
@@ -259,9 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--warnings", action="store_true", help="every warning and failure of the run in full (run's end: a summary)"
     )
     s.add_argument("--baseline", help="compare against this provider instead of the run's baseline")
-    s.add_argument(
-        "--layout", choices=["table", "matrix", "ops", "versions"], help="report layout (default: the run's)"
-    )
+    s.add_argument("--layout", choices=LAYOUTS, help="report layout (default: the run's)")
     s.add_argument("--unit", action="append", metavar="LIST", help=UNIT_HELP)
     exporters.add_file_flags(s, exporters.RUN)
     s.add_argument(

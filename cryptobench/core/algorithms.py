@@ -85,10 +85,20 @@ def _slh_dsa(name: str, params: str, standard: str) -> Algorithm:
 _PQ_2026 = [
     *[_slh_dsa(f"slh-dsa-{p}", p, "FIPS 205") for p in SLH_DSA_SETS],
     *[_slh_dsa(f"sphincs-{p}-simple", p, "SPHINCS+ round 3 (pre-standard)") for p in SLH_DSA_SETS],
-    Algorithm("falcon-512", "sig", SIG_OPS, sizes=_sig_sizes(897, 1281, 752, "signature (at most)"),
-              standard="Falcon round 3 (FN-DSA, FIPS 206 draft)"),  # fmt: skip
-    Algorithm("falcon-1024", "sig", SIG_OPS, sizes=_sig_sizes(1793, 2305, 1462, "signature (at most)"),
-              standard="Falcon round 3 (FN-DSA, FIPS 206 draft)"),  # fmt: skip
+    Algorithm(
+        "falcon-512",
+        "sig",
+        SIG_OPS,
+        sizes=_sig_sizes(897, 1281, 752, "signature (at most)"),
+        standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
+    ),  # fmt: skip
+    Algorithm(
+        "falcon-1024",
+        "sig",
+        SIG_OPS,
+        sizes=_sig_sizes(1793, 2305, 1462, "signature (at most)"),
+        standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
+    ),  # fmt: skip
     # HQC's sizes changed between its submissions (2023, 2025): each library's keygen/encaps output
     # lengths are what the reports show, so none is written here
     *[_kem(f"hqc-{n}", 0, 0, 0, 0, "HQC (NIST selection, March 2025)") for n in (1, 3, 5)],
@@ -158,13 +168,25 @@ ALGORITHMS: dict[str, Algorithm] = {
         *[Algorithm(f"ecdh-{c}", "kex", ("derive",)) for c in ("p256", "p384", "secp256k1")],
         Algorithm("ed25519", "sig", SIG_OPS, sizes=_sig_sizes(32, 32, 64), standard="RFC 8032"),
         Algorithm("ed448", "sig", SIG_OPS, sizes=_sig_sizes(57, 57, 114), standard="RFC 8032"),
-        Algorithm("x25519", "kex", ("keygen", "derive"), sizes=(("public key", 32), ("secret key", 32),
-                  ("shared secret", 32)), standard="RFC 7748"),  # fmt: skip
-        Algorithm("x448", "kex", ("keygen", "derive"), sizes=(("public key", 56), ("secret key", 56),
-                  ("shared secret", 56)), standard="RFC 7748"),  # fmt: skip
+        Algorithm(
+            "x25519",
+            "kex",
+            ("keygen", "derive"),
+            sizes=(("public key", 32), ("secret key", 32), ("shared secret", 32)),
+            standard="RFC 7748",
+        ),  # fmt: skip
+        Algorithm(
+            "x448",
+            "kex",
+            ("keygen", "derive"),
+            sizes=(("public key", 56), ("secret key", 56), ("shared secret", 56)),
+            standard="RFC 7748",
+        ),  # fmt: skip
         *[_kem(f"ml-kem-{n}", *sz, 32, "FIPS 203") for n, sz in _ML_KEM_SIZES.items()],
-        *[Algorithm(f"ml-dsa-{n}", "sig", SIG_OPS, sizes=_sig_sizes(*sz), standard="FIPS 204")
-          for n, sz in _ML_DSA_SIZES.items()],  # fmt: skip
+        *[
+            Algorithm(f"ml-dsa-{n}", "sig", SIG_OPS, sizes=_sig_sizes(*sz), standard="FIPS 204")
+            for n, sz in _ML_DSA_SIZES.items()
+        ],  # fmt: skip
         Algorithm("sm2", "sig", ("keygen", "sign", "verify")),
         # HKDF-SHA256 (RFC 5869): IKM = the message, salt = the cell key, info = the cell IV, 72 bytes out
         Algorithm("hkdf-sha256", "kdf", ("derive",), key_len=32, iv_len=16),
@@ -201,6 +223,7 @@ DIGEST_LEN = {
     "ascon-hash256": 32,
     "ascon-xof128": 32,
 }
+
 
 def size_of(alg: str, label: str) -> int | None:
     """One of an algorithm's standard sizes ("public key", "ciphertext", ...), None when unfixed."""

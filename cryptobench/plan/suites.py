@@ -31,6 +31,8 @@ _TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "preci
              "leak"}  # fmt: skip
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
+LAYOUTS = ("table", "matrix", "ops", "sizes", "versions")  # how a report lays out its cells
+
 
 @dataclass
 class Group:
@@ -123,11 +125,12 @@ def load_suite(ref: str) -> Suite:
         raise err.general("a suite needs at least one [[group]] with algs = [...]")
     groups = [_group(g, sizes, err) for g in raw_groups]
     layout = data.get("layout", "table")
-    if layout not in ("table", "matrix", "ops", "versions"):
+    if layout not in LAYOUTS:
         raise err.at(
             "layout",
-            "layout must be 'table' (a row per provider), 'matrix' (providers as columns) or 'ops' (public-key: "
-            "operations down, providers across) or 'versions' (a provider's releases across, docs/versions.md)",
+            "layout must be 'table' (a row per provider), 'matrix' (providers as columns), 'ops' (public-key: "
+            "operations down, providers across), 'sizes' (ops with a table of bytes and speed side by side) "
+            "or 'versions' (a provider's releases across, docs/versions.md)",
         )
     return Suite(
         name=str(data.get("name", path.stem)),

@@ -8,6 +8,7 @@ import math
 from cryptobench import RESULT_SCHEMA_VERSION
 from cryptobench.analysis.composition import compare_steps
 from cryptobench.measure import cycles
+from cryptobench.report import sizes
 from cryptobench.report.model import Report, Row, notes_by_kind_keyed
 
 
@@ -105,6 +106,7 @@ def to_dict(rep: Report) -> dict:
                 "batch": r.cell.batch,
                 "samples_ns": r.cell.samples_ns,
                 "checksum": r.cell.checksum,
+                "output_bytes": sizes.output_bytes(r.cell.checksum),  # schema 14
                 "checksums_seen": r.cell.checksums_seen,
                 "checksum_mismatch": r.checksum_mismatch,
                 "stats": _stats(r, rep.cycles_hz),
@@ -118,6 +120,7 @@ def to_dict(rep: Report) -> dict:
             }
             for r in rep.rows
         ],
+        "sizes": sizes.records(rep),  # schema 14: bytes of keys, signatures, ciphertexts per provider
         "references": [
             {
                 "id": r.id,

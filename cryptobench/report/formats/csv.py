@@ -11,7 +11,7 @@ from cryptobench.report.records import to_dict
 COLUMNS = [
     "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
     "min_ns", "max_ns", "cv", "ci95_low_ns", "ci95_high_ns", "mb_per_s", "ops_per_s", "baseline",
-    "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "estimator", "pairs", "checksum", "checksum_mismatch", "batch",
+    "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "estimator", "pairs", "checksum", "output_bytes", "checksum_mismatch", "batch",
     "peak_rss_kb", *CSV_COLUMNS,  # metric: time, or instructions (icount/report.py)
 ]  # fmt: skip
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cryptobench.analysis.composition import compare_steps
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table
+from cryptobench.report import leak_table, scaling_table, sizes
 from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from cryptobench.report.markup import environment_lines, reference_table, safe_lines, step_table, table
 from cryptobench.report.matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
@@ -44,12 +44,18 @@ def render(rep: Report) -> str:
         out += table(vt.headers, vt.rows)
     if rep.layout == "versions" and not releases:
         out += ["", NO_RELEASES]
-    if rep.layout == "ops":
+    if rep.layout == "sizes":
+        out += ["", f"## {sizes.TITLE}", ""]
+        out += table(*sizes.table(rep))
+        out += [f"- {n}" for n in sizes.notes(rep)]
+    if rep.layout in sizes.OPS_LAYOUTS:
         out += ["", f"Cells: ops/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] and verdict."]
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             out += ["", f"## {alg}", ""]
+            if sizes.title_suffix(alg):
+                out += [sizes.title_suffix(alg), ""]
             out += table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers))
-    for t in rep.tables if rep.layout != "ops" and not releases else []:
+    for t in rep.tables if rep.layout not in sizes.OPS_LAYOUTS and not releases else []:
         out += ["", f"## {t.alg} — {t.op}", ""]
         if rep.layout == "matrix":
             out += table(*matrix(t, providers))

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from cryptobench.core.textsafe import printable
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table
+from cryptobench.report import leak_table, scaling_table, sizes
 from cryptobench.report.cells import cycles_note, estimator_note, row_cells, verdict_legend
 from cryptobench.report.cells import headers as table_headers
 from cryptobench.report.markup import environment_lines, plain, reference_table, rich_table
@@ -32,11 +32,17 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         console.print(rich_table(versions_title(vt), vt.headers, vt.rows))
     if rep.layout == "versions" and not releases:
         console.print(Text(NO_RELEASES))
-    if rep.layout == "ops":
+    if rep.layout == "sizes":
+        console.print(rich_table(sizes.TITLE, *sizes.table(rep)))
+        for line in sizes.notes(rep):
+            console.print(Text(f"  {printable(line)}"))
+    if rep.layout in sizes.OPS_LAYOUTS:
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
             console.print(rich_table(f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", headers, rows))
-    for t in rep.tables if rep.layout != "ops" and not releases else []:
+            if sizes.title_suffix(alg):
+                console.print(Text(f"  {sizes.title_suffix(alg)}"))
+    for t in rep.tables if rep.layout not in sizes.OPS_LAYOUTS and not releases else []:
         if rep.layout == "matrix":
             headers, rows = matrix(t, providers)
             console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 
+from cryptobench.report import sizes
 from cryptobench.report.cells import headers, row_cells
 from cryptobench.report.markup import machine_line, reference_table
 from cryptobench.report.matrix import matrix, ops_matrix, providers_of
@@ -43,11 +44,17 @@ def result_tables(rep: Report) -> str:
     if rep.layout == "matrix":
         out.append(f"<p class=note>Cells: MB/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} [95% CI] "
                    "(no speed: the baseline).</p>")  # fmt: skip
-    if rep.layout == "ops":
+    if rep.layout == "sizes":
+        out.append(f"<h3>{html.escape(sizes.TITLE)}</h3>")
+        out.append(table(*sizes.table(rep)))
+        out += [f"<p class=note>{html.escape(n)}</p>" for n in sizes.notes(rep)]
+    if rep.layout in sizes.OPS_LAYOUTS:
         out.append(f"<p class=note>Cells: ops/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} "
                    "[95% CI] and verdict.</p>")  # fmt: skip
         for alg in dict.fromkeys(t.alg for t in rep.tables):
             out.append(f"<h3>{html.escape(alg)}</h3>")
+            if sizes.title_suffix(alg):
+                out.append(f"<p class=note>{html.escape(sizes.title_suffix(alg))}</p>")
             out.append(table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers)))
         return "\n".join(out)
     for t in rep.tables:
