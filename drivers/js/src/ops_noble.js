@@ -17,6 +17,9 @@ import { ed25519, x25519 } from "@noble/curves/ed25519.js";
 import { ed448, x448 } from "@noble/curves/ed448.js";
 import { ml_kem512, ml_kem768, ml_kem1024 } from "@noble/post-quantum/ml-kem.js";
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
+import * as slh from "@noble/post-quantum/slh-dsa.js";
+import { falcon512, falcon1024 } from "@noble/post-quantum/falcon.js";
+import { ml_kem768_x25519 } from "@noble/post-quantum/hybrid.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
 import { checkBlocks, checkLen, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
@@ -395,6 +398,113 @@ function mldsaEngine(dsa) {
   };
 }
 
+// SLH-DSA (FIPS 205), pure, any of the 12 parameter sets. Keys are noble's
+// own and the protocol's: public PK.seed‖PK.root, private SK.seed‖SK.prf‖
+// PK.seed‖PK.root (4n bytes, no expansion). keygen(seed) takes SK.seed‖
+// SK.prf‖PK.seed (3n bytes): the keygen case's seed; the timed keygen draws
+// those 3n bytes with randomBytes, as keygen() does inside. sign is hedged
+// (opt_rand = n fresh random bytes inside the call) unless the case asks for
+// the deterministic variant (extraEntropy: false, opt_rand = PK.seed); the
+// context string goes in as { context }.
+function slhEngine(dsa) {
+  const n = dsa.lengths.publicKey / 2;
+  const fromSeed = (seed) => {
+    checkLen("SLH-DSA seed", seed, 3 * n);
+    const k = dsa.keygen(seed);
+    return { pub: k.publicKey, priv: k.secretKey };
+  };
+  return {
+    async: false,
+    context: true,
+    deterministic: true,
+    generate: () => fromSeed(randomBytes(3 * n)),
+    fromSeed,
+    exportPair: (k) => ({ public: k.pub, private: k.priv }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => {
+      checkLen("SLH-DSA public key", b, 2 * n);
+      return b;
+    },
+    importPrivate: (b) => {
+      checkLen("SLH-DSA private key", b, 4 * n);
+      return b;
+    },
+    signer: (priv, o) => {
+      const r = {};
+      if (o.ctx) r.context = o.ctx;
+      if (o.deterministic) r.extraEntropy = false;
+      const opts = Object.freeze(r);
+      return (m) => dsa.sign(m, priv, opts);
+    },
+    verifier: (pub, o) => {
+      const opts = Object.freeze(o.ctx ? { context: o.ctx } : {});
+      return (m, s) => dsa.verify(s, m, pub, opts);
+    },
+  };
+}
+
+// Falcon (round 3, the basis of FIPS 206), detached compressed signatures
+// (falcon512 / falcon1024, not the *padded exports): header 0x30+logn ‖
+// 40-byte nonce ‖ compressed s2, as liboqs writes them; keys in the
+// submission's encoding (headers 0x00+logn and 0x50+logn). sign draws its
+// 48-byte sampler seed inside the call; keygen() draws its seed inside. No
+// seed-based keygen case (the protocol has none for Falcon), no
+// deterministic signing, no context.
+function falconEngine(f) {
+  return {
+    async: false,
+    generate: () => {
+      const k = f.keygen();
+      return { pub: k.publicKey, priv: k.secretKey };
+    },
+    exportPair: (k) => ({ public: k.pub, private: k.priv }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => {
+      checkLen("Falcon public key", b, f.lengths.publicKey);
+      return b;
+    },
+    importPrivate: (b) => {
+      checkLen("Falcon private key", b, f.lengths.secretKey);
+      return b;
+    },
+    signer: (priv) => (m) => f.sign(m, priv),
+    verifier: (pub) => (m, s) => f.verify(s, m, pub),
+  };
+}
+
+// X-Wing (draft-connolly-cfrg-xwing-kem): noble's hybrid.js ml_kem768_x25519
+// is X-Wing — combineKEMS(32-byte seed, SHAKE256-expanded to ML-KEM-768 d‖z
+// and an X25519 secret; shared key SHA3-256(ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖
+// "\.//^\")), not its QSF_* or KitchenSink_* combiners. The private key
+// is the 32-byte seed, expanded inside every decapsulate (noble keeps no
+// expanded key); encapsulate(pk, eseed) with the 64-byte eseed of the
+// vectors, without it eseed is drawn inside.
+function xwingEngine(kem) {
+  const fromSeed = (seed) => {
+    checkLen("X-Wing seed", seed, 32);
+    return { pub: kem.keygen(seed).publicKey, priv: seed, seed };
+  };
+  return {
+    async: false,
+    generate: () => fromSeed(randomBytes(32)),
+    fromSeed,
+    exportPair: (k) => ({ public: k.pub, private: k.seed }),
+    publicOf: (k) => k.pub,
+    importPublic: (b) => b,
+    importPrivate: (b) => {
+      checkLen("X-Wing private key", b, 32);
+      return b;
+    },
+    encapsulator: (pub) => (m) => kem.encapsulate(pub, m),
+    encapsParts: (r) => ({ ct: r.cipherText, ss: r.sharedSecret }),
+    decapsulator: (priv) => (ct) => kem.decapsulate(ct, priv),
+  };
+}
+
+export const SLH_DSA_SETS = ["128s", "128f", "192s", "192f", "256s", "256f"].flatMap((p) =>
+  ["sha2", "shake"].map((h) => [`slh-dsa-${h}-${p}`, slh[`slh_dsa_${h}_${p}`]]),
+);
+
 const SIG = ["keygen", "sign", "verify"];
 
 function publicKeyAlgs() {
@@ -415,6 +525,10 @@ function publicKeyAlgs() {
     pkAlg("ml-dsa-44", SIG, mldsaEngine(ml_dsa44)),
     pkAlg("ml-dsa-65", SIG, mldsaEngine(ml_dsa65)),
     pkAlg("ml-dsa-87", SIG, mldsaEngine(ml_dsa87)),
+    ...SLH_DSA_SETS.map(([name, dsa]) => pkAlg(name, SIG, slhEngine(dsa))),
+    pkAlg("falcon-512", SIG, falconEngine(falcon512)),
+    pkAlg("falcon-1024", SIG, falconEngine(falcon1024)),
+    pkAlg("x-wing", ["keygen", "encaps", "decaps"], xwingEngine(ml_kem768_x25519)),
   ];
 }
 
@@ -444,8 +558,11 @@ export function createProvider(env = {}) {
       "EC keys: noble takes raw SEC1 points, the protocol SPKI DER: the SPKI is glued on and off as a fixed prefix per curve (uncompressed or compressed point), outside the timed region; any other SPKI (explicit parameters, another curve) is refused. ECDH derive = getSharedSecret(sk, point, true) minus the parity byte (the x coordinate); the peer point is parsed and checked inside every call.",
       "Ed25519/Ed448: sign(msg, secret) (re-derives the public key from the secret on every call: noble has no expanded-key API), verify(sig, msg, pk, { zip215: false }) (strict RFC 8032 / FIPS 186-5 rules). X25519/X448: getSharedSecret(sk, pk); keygen = keygen().",
       "ML-KEM (@noble/post-quantum): keygen = keygen(seed) with a 64-byte seed from randomBytes (as keygen() draws inside); encaps = encapsulate(ek) (modulus check and matrix expansion inside every call; the prepare() cache is not used); decaps = decapsulate(ct, dk) with dk expanded from the seed once per cell. ML-DSA: keygen = keygen(32-byte random seed); sign(msg, sk) hedged (32 random bytes per call), empty context; verify(sig, msg, pk).",
+      "SLH-DSA (@noble/post-quantum slh-dsa.js, all 12 FIPS 205 sets, pure): keygen = keygen(3n random bytes: SK.seed‖SK.prf‖PK.seed); sign(msg, sk) hedged (n fresh random bytes as opt_rand inside the call), empty context, the private key is SK.seed‖SK.prf‖PK.seed‖PK.root as the protocol's (no expansion); verify(sig, msg, pk). Pure JavaScript: an 's' set signs in seconds (SHAKE-256s: tens of seconds), so a verify cell's one signature is made outside the timed region at that cost.",
+      "Falcon (@noble/post-quantum falcon.js, round 3): falcon512/falcon1024 detached compressed signatures (header 0x30+logn, 40-byte nonce, compressed s2; not the padded exports); keygen() draws its seed inside; sign draws its 48-byte sampler seed inside every call; keys in the submission's encoding.",
+      "X-Wing (@noble/post-quantum hybrid.js ml_kem768_x25519, draft-connolly-cfrg-xwing-kem; not the QSF/KitchenSink combiners): keygen = keygen(32 random bytes); encaps = encapsulate(pk) (64 bytes of eseed drawn inside); decaps = decapsulate(ct, seed): the 32-byte seed is expanded (SHAKE256, ML-KEM-768 and X25519 key generation) inside every call, noble keeps no expanded key. TLS hybrid key shares (x25519mlkem768 ...) are not offered: noble's ml_kem768_p256 / ml_kem1024_p384 hash their secrets (SHA3-256) instead of the TLS concatenation.",
       "Key pairs for sign/verify/derive/encaps/decaps cells are generated once per algorithm and process and reused by every request of the cell (outside the timed region); the signature a verify cell checks and the ciphertext a decaps cell opens are made once per request.",
-      "Not offered: AES-CCM (not in @noble/ciphers), SM3 (not in @noble/hashes), RSA (no RSA in noble), SM2 (not in @noble/curves).",
+      "Not offered: AES-CCM (not in @noble/ciphers), SM3 (not in @noble/hashes), RSA (no RSA in noble), SM2 (not in @noble/curves), SLH-DSA pre-hash (HashSLH-DSA), HQC, Ascon, the TLS hybrid key shares.",
       "The timing loop is synchronous (no await): noop is a plain synchronous empty call.",
       ...(env.notes || []),
     ],

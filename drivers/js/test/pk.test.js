@@ -23,7 +23,14 @@ const SEED = 2654435769;
 const MSG_BYTES = message(SEED, 32);
 const MSG = toHex(MSG_BYTES); // crosscheck.py's MESSAGE
 const SLOW = process.env.CRYPTOBENCH_SLOW_TESTS === "1";
-const slowAlg = (name) => /^rsa-(3072|4096)/.test(name);
+// Pure-JS SLH-DSA signs in seconds ('s' sets: up to a minute here) and
+// Falcon-1024 makes a key in about a second: by default one cheap set of
+// each family (slh-dsa-sha2-128f, falcon-512) gets the bench cells and
+// self-checks; the rest are slow tests.
+const slowAlg = (name) =>
+  /^rsa-(3072|4096)/.test(name) ||
+  (name.startsWith("slh-dsa-") && name !== "slh-dsa-sha2-128f") ||
+  name === "falcon-1024";
 const ONE_SUM = checksum(Uint8Array.of(1));
 
 // ---- helpers --------------------------------------------------------------
@@ -31,8 +38,8 @@ const ONE_SUM = checksum(Uint8Array.of(1));
 function kindOf(alg) {
   if (/^rsa-\d+$/.test(alg)) return "keygen";
   if (alg.endsWith("-oaep")) return "pke";
-  if (alg.startsWith("ecdh-") || alg.startsWith("x")) return "kex";
-  if (alg.startsWith("ml-kem-")) return "kem";
+  if (alg.startsWith("ecdh-") || alg === "x25519" || alg === "x448") return "kex";
+  if (alg.startsWith("ml-kem-") || alg === "x-wing") return "kem";
   return "sig";
 }
 
@@ -126,6 +133,9 @@ const FIXED = {
   "ml-dsa-44": { sign: 2420, keygen: 1312 },
   "ml-dsa-65": { sign: 3309, keygen: 1952 },
   "ml-dsa-87": { sign: 4627, keygen: 2592 },
+  "x-wing": { encaps: 1120 + 32, decaps: 32, keygen: 1216 },
+  "falcon-512": { keygen: 897 },
+  "falcon-1024": { keygen: 1793 },
   ed25519: { sign: 64, keygen: 32 },
   ed448: { sign: 114, keygen: 57 },
   x25519: { keygen: 32, derive: 32 },
@@ -140,6 +150,13 @@ const FIXED = {
   "rsa-3072": { keygen: 422 },
   "rsa-4096": { keygen: 550 },
 };
+// FIPS 205 Table 2: public key, signature
+const SLH = { 128: 32, 192: 48, 256: 64 };
+const SLH_SIG = { "128s": 7856, "128f": 17088, "192s": 16224, "192f": 35664, "256s": 29792, "256f": 49856 };
+for (const h of ["sha2", "shake"]) {
+  for (const [p, sig] of Object.entries(SLH_SIG))
+    FIXED[`slh-dsa-${h}-${p}`] = { sign: sig, keygen: SLH[p.slice(0, 3)] };
+}
 for (const n of [2048, 3072, 4096]) {
   FIXED[`rsa-${n}-pss`] = { sign: n / 8 };
   FIXED[`rsa-${n}-pkcs1`] = { sign: n / 8 };
@@ -150,6 +167,10 @@ function checkLength(alg, op, n) {
   if (op === "verify") return assert.equal(n, 1);
   const want = FIXED[alg] && FIXED[alg][op];
   if (want !== undefined) return assert.equal(n, want, `${alg} ${op}: output length`);
+  if (alg.startsWith("falcon-") && op === "sign") {
+    const max = alg === "falcon-512" ? 752 : 1462; // compressed: variable, at most the submission's maximum
+    return assert.ok(n > 41 && n <= max, `${alg} sign: length ${n}`);
+  }
   if (alg.startsWith("ecdsa-") && op === "sign") {
     const max = alg === "ecdsa-p384" ? 104 : 72; // DER SEQUENCE {r, s}
     return assert.ok(n >= 8 && n <= max, `${alg} sign: DER length ${n}`);
@@ -475,4 +496,79 @@ test("pk.js: EC SPKI prefixes and named curves", () => {
   // explicit parameters (Wycheproof's UnnamedCurve keys) are refused
   const explicit = fromHex("k", "3081f53081ae06072a8648ce3d02013081a2020101");
   assert.throws(() => requireNamedCurve(explicit), Rejected);
+});
+
+// ---- noble's post-quantum additions ----------------------------------------
+
+// X-Wing is one of three X25519+ML-KEM-768 combiners in noble's hybrid.js:
+// rebuild draft-connolly-cfrg-xwing-kem from its parts (SHAKE256 key
+// expansion, ML-KEM-768, X25519, SHA3-256 over ss_M ‖ ss_X ‖ ct_X ‖ pk_X ‖
+// the label) and check that keygen, deterministic encaps and decaps of the
+// `x-wing` the driver offers give the same bytes (QSF or KitchenSink would not).
+test("x-wing is draft-connolly-cfrg-xwing-kem, rebuilt from its parts", async () => {
+  const { shake256, sha3_256 } = await import("@noble/hashes/sha3.js");
+  const { ml_kem768 } = await import("@noble/post-quantum/ml-kem.js");
+  const { x25519 } = await import("@noble/curves/ed25519.js");
+  const d = await driverFor("js:noble");
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const eseed = Uint8Array.from({ length: 64 }, (_, i) => 0x40 + i);
+  const exp = shake256(seed, { dkLen: 96 });
+  const m = ml_kem768.keygen(exp.subarray(0, 64));
+  const skX = exp.subarray(64, 96);
+  const pkX = x25519.getPublicKey(skX);
+  const pk = toHex(m.publicKey) + toHex(pkX);
+  const kg = await caseOf(d, "x-wing", "keygen", { seed: toHex(seed) });
+  assert.equal(kg.out, pk, "public key = ML-KEM-768 ek ‖ X25519 pk of the expanded seed");
+  const em = ml_kem768.encapsulate(m.publicKey, eseed.subarray(0, 32));
+  const ctX = x25519.getPublicKey(eseed.subarray(32, 64));
+  const ssX = x25519.getSharedSecret(eseed.subarray(32, 64), pkX);
+  const label = Uint8Array.of(0x5c, 0x2e, 0x2f, 0x2f, 0x5e, 0x5c); // \.//^\
+  const parts = [em.sharedSecret, ssX, ctX, pkX, label];
+  const ss = sha3_256(Uint8Array.from(parts.flatMap((x) => [...x])));
+  const enc = await caseOf(d, "x-wing", "encaps", { public: pk, m: toHex(eseed) });
+  assert.equal(enc.out, toHex(em.cipherText) + toHex(ctX) + toHex(ss), "ct_M ‖ ct_X ‖ SHA3-256 combiner");
+  const dec = await caseOf(d, "x-wing", "decaps", { private: toHex(seed), msg: enc.out.slice(0, -64) });
+  assert.equal(dec.out, toHex(ss));
+  const bad = await caseOf(d, "x-wing", "decaps", { private: "00".repeat(31), msg: enc.out.slice(0, -64) });
+  assert.equal(bad.rejected, true, "a 31-byte seed is rejected");
+});
+
+// SLH-DSA: keygen from SK.seed‖SK.prf‖PK.seed puts PK.seed in the public key
+// and both halves in the private one; the deterministic variant (opt_rand =
+// PK.seed) is reproducible, the hedged one is not; the context binds.
+test("slh-dsa-sha2-128f: seeded keygen, deterministic and hedged signing, context", async () => {
+  const d = await driverFor("js:noble");
+  const seed = Uint8Array.from({ length: 48 }, (_, i) => i);
+  const kg = await caseOf(d, "slh-dsa-sha2-128f", "keygen", { seed: toHex(seed) });
+  assert.equal(kg.out.slice(0, 32), toHex(seed.subarray(32, 48)), "PK.seed leads the public key");
+  const kp = await keypair(d, "slh-dsa-sha2-128f");
+  assert.equal(kp.public.length, 64);
+  assert.equal(kp.private.length, 128);
+  assert.equal(kp.private.slice(64), kp.public, "private key ends with the public key");
+  const f = { private: kp.private, msg: MSG, ctx: "0102", deterministic: true };
+  const a = await caseOf(d, "slh-dsa-sha2-128f", "sign", f);
+  const b = await caseOf(d, "slh-dsa-sha2-128f", "sign", f);
+  assert.equal(a.out, b.out, "deterministic signing is reproducible");
+  const h = await caseOf(d, "slh-dsa-sha2-128f", "sign", { ...f, deterministic: false });
+  assert.notEqual(h.out, a.out, "hedged signing differs");
+  const v = await caseOf(d, "slh-dsa-sha2-128f", "verify", { public: kp.public, msg: MSG, sig: a.out, ctx: "0102" });
+  assert.equal(v.out, "01");
+  const w = await caseOf(d, "slh-dsa-sha2-128f", "verify", { public: kp.public, msg: MSG, sig: a.out });
+  assert.equal(w.rejected, true, "another context rejects");
+  const short = await caseOf(d, "slh-dsa-sha2-128f", "keygen", { seed: "00".repeat(47) });
+  assert.equal(short.rejected, true);
+});
+
+test("falcon: no deterministic signing or context in noble's Falcon", async () => {
+  const d = await driverFor("js:noble");
+  const kp = await keypair(d, "falcon-512");
+  assert.equal(kp.public.length, 2 * 897);
+  assert.equal(kp.private.length, 2 * 1281);
+  assert.equal(kp.public.slice(0, 2), "09", "public key header 0x00 + logn");
+  const s = await caseOf(d, "falcon-512", "sign", { private: kp.private, msg: MSG });
+  assert.equal(s.out.slice(0, 2), "39", "detached compressed signature header 0x30 + logn");
+  const det = await caseOf(d, "falcon-512", "sign", { private: kp.private, msg: MSG, deterministic: true });
+  assert.equal(typeof det.unsupported, "string", JSON.stringify(det));
+  const ctx = await caseOf(d, "falcon-512", "sign", { private: kp.private, msg: MSG, ctx: "01" });
+  assert.equal(typeof ctx.unsupported, "string", JSON.stringify(ctx));
 });
