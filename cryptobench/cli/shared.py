@@ -20,8 +20,11 @@ from cryptobench.plan.suites import load_suite, parse_chunks, with_chunks
 
 def registry_for(args) -> Registry:
     """The providers, with the user's providers file and plugins; a plugin named is a provider named."""
+    from cryptobench.verify.vectors.declared import check_files
+
     plugins = [p.strip() for v in getattr(args, "plugin", None) or [] for p in v.split(",") if p.strip()]
     registry = Registry(getattr(args, "providers_file", None), plugins)
+    check_files()  # a declared algorithm's known-answer file that cannot be read is refused now, in one line
     if registry.plugin_ids and hasattr(args, "provider"):
         named = args.provider
         if not named and args.command in ("run", "verify"):  # something to compare the plugin with

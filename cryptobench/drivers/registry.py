@@ -18,6 +18,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from cryptobench.core import declared
 from cryptobench.core.errors import UserError
 from cryptobench.core.textsafe import printable
 
@@ -65,6 +66,8 @@ class Provider:
     serves: str | None = None
     extra_env: tuple[tuple[str, str], ...] = ()
     family: str | None = None
+    # algorithms of its own (core/declared.py): a plugin's from its hello, a providers file's tables
+    declares: tuple[declared.Declaration, ...] = ()
 
     @property
     def driver_id(self) -> str:
@@ -200,6 +203,7 @@ def _builtin() -> list[Provider]:
                 ("js:node", "javascript", "node:crypto (Node's OpenSSL)"),
                 ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
                 ("js:noble", "javascript", "@noble/hashes, ciphers, curves, post-quantum (pure JS)"),
+                ("js:liboqs", "wasm", "@oqs/liboqs-js: liboqs 0.15 compiled to WebAssembly"),
                 ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
             )
         ],
@@ -255,6 +259,8 @@ class Registry:
             p = plugin_provider(spec, Path.cwd(), load_timeout)
             self.providers[p.id] = p
             self.plugin_ids.append(p.id)
+        # what they declare joins this process's catalogue (refused in one line when it conflicts)
+        declared.register([d for p in self.providers.values() for d in p.declares])
 
     def selectable(self, named: list[str] | None) -> list[str]:
         """Providers a run may use: every visible one, and hidden test paths named exactly."""
@@ -304,7 +310,7 @@ class Registry:
 def plugin_provider(spec: str, base: Path, load_timeout: float = 60) -> Provider:
     """The provider a plugin serves: a C plugin (`FILE.so`, include/cryptobench/provider.h) under the
     generic C driver, or a Python plugin (`FILE.py[:NAME]` or `module[:NAME]`, docs/plugins.md) under
-    the Python driver. Its id is the plugin's own, asked of the driver (`--print-id`), which loads
+    the Python driver. Its id is the plugin's own, asked of the driver (its hello, which also says what it declares), which loads
     the plugin once to answer: a plugin that does not load is refused here, in one line."""
     where, sep, name = spec.rpartition(":") if ":" in Path(spec).name else (spec, "", "")
     if where.endswith((".dylib", ".dll")):
@@ -318,28 +324,34 @@ def plugin_provider(spec: str, base: Path, load_timeout: float = 60) -> Provider
         if not C_HOST.exists():
             raise UserError(f"plugin {spec}: the generic C driver is not built: `cryptobench build c` adds it")
         argv = c_plugin_argv(path.resolve())
-        pid = _ask_plugin_id(spec, argv, dict(os.environ), load_timeout)
-        return Provider(pid, pid.split(":")[0] if not pid.startswith("plugin:") else "c", f"plugin {spec}", None, argv)
+        pid, decls = _ask_plugin(spec, argv, dict(os.environ), load_timeout)
+        lang = pid.split(":")[0] if not pid.startswith("plugin:") else "c"
+        return Provider(pid, lang, f"plugin {spec}", None, argv, declares=decls)
     if where.endswith(".py") or path.exists():
         if not path.is_file():
             raise UserError(f"plugin {spec}: no such file")
         spec = str(path.resolve()) + sep + name
     argv = (_python(), "-m", "cbdriver", "--plugin", spec)
     env = {**os.environ, "PYTHONPATH": str(DRIVERS["python"].directory)}
-    pid = _ask_plugin_id(spec, argv, env, load_timeout)
-    return Provider(pid, "python", f"plugin {spec}", "python", argv)
+    pid, decls = _ask_plugin(spec, argv, env, load_timeout)
+    return Provider(pid, "python", f"plugin {spec}", "python", argv, declares=decls)
 
 
-def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float = 60) -> str:
-    """The provider id a plugin serves, from its driver's `--print-id`; a one-line UserError when
-    the plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
+def _ask_plugin(spec: str, argv: tuple[str, ...], env: dict, timeout: float = 60):
+    """(the provider id a plugin serves, what it declares), from its driver's hello (the driver
+    serves the plugin's own id when started without --provider); a one-line UserError when the
+    plugin does not load (missing symbol, other ABI, an init that fails, crashes or hangs)."""
+    import json
+
+    from cryptobench import PROTOCOL_VERSION
     from cryptobench.drivers.client import (
         spawn,  # a plugin hanging in its init dies with a killed cryptobench, as drivers do
     )
 
-    proc = spawn([*argv, "--print-id"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    hello = json.dumps({"cmd": "hello", "protocol": PROTOCOL_VERSION}) + "\n"
+    proc = spawn([*argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(hello, timeout=timeout)
     except subprocess.TimeoutExpired:  # `plugin check --timeout` bounds this wait too
         proc.kill()
         proc.communicate()
@@ -349,14 +361,26 @@ def _ask_plugin_id(spec: str, argv: tuple[str, ...], env: dict, timeout: float =
         # the plugin's own words (an exception it raised, what it wrote): shown as text, never as escapes
         why = printable((lines or [_exit_reason(proc.returncode)])[-1].removeprefix("cbdriver: "))
         raise UserError(why if why.startswith("plugin ") else f"plugin {spec}: {why}")
-    pid = out.strip()
-    if not PROVIDER_ID.fullmatch(pid):  # it is stored, compared and printed: only the catalogue's shape
-        hint = " (did the plugin print to standard output while loading?)" if "\n" in pid else ""
+    lines = out.strip().splitlines()
+    try:
+        said = json.loads(lines[-1]) if lines else {}
+    except ValueError:
+        said = {}
+    if not isinstance(said, dict) or len(lines) != 1 or not said.get("ok"):
+        why = printable(str(said.get("error", "")))[:200] if isinstance(said, dict) and said.get("error") else ""
+        hint = " (did the plugin print to standard output while loading?)" if len(lines) > 1 else ""
+        raise UserError(f"plugin {spec}: its driver did not answer hello{': ' + why if why else ''}"
+                        f" ({printable(repr(out[:80]))}){hint}")  # fmt: skip
+    pid = said.get("provider")
+    if not isinstance(pid, str) or not PROVIDER_ID.fullmatch(pid):  # stored, compared, printed: the catalogue's shape
         raise UserError(
             f"plugin {spec}: its provider id {printable(repr(pid))[:120]} is not of the form lang:name[@version] "
-            f"(letters, digits, '.', '-', '_', '+'){hint}"
+            f"(letters, digits, '.', '-', '_', '+')"
         )
-    return pid
+    decls = said.get("declares") or []
+    if not isinstance(decls, list):
+        raise UserError(f"plugin {spec}: its hello's declares is not a list")
+    return pid, tuple(declared.parse(d, pid, context=f"plugin {spec}") for d in decls)
 
 
 def _exit_reason(code: int) -> str:
@@ -379,7 +403,8 @@ def _load_providers_file(path: Path) -> list[Provider]:
     out = []
     for i, entry in enumerate(data.get("provider", [])):
         if isinstance(entry.get("plugin"), str):  # [[provider]] plugin = "./mine.py"
-            out.append(plugin_provider(entry["plugin"], path.parent))
+            p = plugin_provider(entry["plugin"], path.parent)
+            out.append(replace(p, declares=p.declares + _declares(entry, p.id, path)))
             continue
         pid, cmd = entry.get("id"), entry.get("command")
         if not isinstance(pid, str) or ":" not in pid:
@@ -391,5 +416,14 @@ def _load_providers_file(path: Path) -> list[Provider]:
         if serves is not None and (not isinstance(serves, str) or ":" not in serves):
             raise UserError(f"providers file {str(path)!r}: provider {pid!r}: serves must be an id like 'lang:library'")
         lang, lib = entry.get("language", pid.split(":")[0]), entry.get("library", pid)
-        out.append(Provider(pid, lang, lib, None, tuple(cmd), serves=serves))
+        out.append(Provider(pid, lang, lib, None, tuple(cmd), serves=serves, declares=_declares(entry, pid, path)))
     return out
+
+
+def _declares(entry: dict, pid: str, path: Path) -> tuple[declared.Declaration, ...]:
+    """An entry's `[[provider.declare]]` tables (docs/providers-file.md): algorithms of its own, for a
+    driver whose hello cannot say them; a relative `kat` is the file's neighbour."""
+    tables = entry.get("declare", [])
+    if not isinstance(tables, list):
+        raise UserError(f"providers file {str(path)!r}: provider {pid!r}: declare must be [[provider.declare]] tables")
+    return tuple(declared.parse(t, pid, path.parent, f"providers file {str(path)!r}: provider {pid}") for t in tables)

@@ -48,6 +48,8 @@ class DriverPool:
             self.log(f"{pid}: {mismatch}")
             return None
         hello = {**hello, "language": hello.get("language", p.language), "library_label": p.library}
+        if p.declares or hello.get("declares"):  # what the registry registered, kept with the run for its reports
+            hello["declares"] = [d.to_json() for d in p.declares]
         if self.cpu_features and cpufeatures.applies_to(pid):
             hello["cpu_features_off"] = self.cpu_features
             hello["openssl_ia32cap"] = self.env(p)["OPENSSL_ia32cap"]

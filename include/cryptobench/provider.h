@@ -72,6 +72,29 @@ typedef struct cb_alg {
   uint32_t block;   /* encrypt / decrypt: the message is a multiple of this (ECB, CBC: 16) */
 } cb_alg;
 
+/* An algorithm the catalogue lacks, declared by the plugin (version 2, optional: cb_provider's
+ * declare_at; docs/plugins.md, "Declaring an algorithm of your own"). The plugin also lists it in
+ * alg_at with the operations it offers. Names and kinds are a-z 0-9 -; every length is in bytes, 0
+ * where the kind has none or it is not fixed. */
+typedef struct cb_declare {
+  const char *name; /* not a catalogue name, unless with the catalogue's very parameters */
+  const char *kind; /* "hash", "xof", "mac", "aead", "cipher", "kem", "sig" or "kex" */
+  /* the operations the algorithm has, NULL-ended; all NULL: the kind's (hash: hash; mac: mac;
+   * cipher: encrypt, decrypt; aead: seal, open; kem: keygen, encaps, decaps; sig: keygen, sign,
+   * verify; kex: keygen, derive) */
+  const char *ops[CB_MAX_OPS + 1];
+  /* the known-answer file (docs/plugins.md): a path, relative to the plugin file's folder unless
+   * absolute; NULL: none (the algorithm is then unverified unless another provider agrees) */
+  const char *kat;
+  const char *standard; /* optional: the document that defines it, as reports name it */
+  uint32_t out_len;     /* hash, xof (its output as timed), mac: required */
+  uint32_t key_len;     /* mac, cipher, aead: required */
+  uint32_t iv_len;      /* cipher, aead: the IV or nonce */
+  uint32_t tag_len;     /* aead: 16 (the protocol's tag), or 0 for 16 */
+  uint32_t block;       /* cipher: messages are a multiple of this */
+  uint32_t public_key, secret_key, ciphertext, signature, shared_secret; /* kem, sig, kex */
+} cb_declare;
+
 /* One protocol-specific input of a cell (version 2), by name, like OpenSSL's OSSL_PARAM:
  * cb_params.ext is an array of them ended by one with key NULL. The handshake case's secrets
  * (docs/pq-ntor.md section 9) are "relay_id", "relay_b", "client_x", "relay_y", "mlkem_seed",
@@ -212,6 +235,9 @@ typedef struct cb_provider {
    * it from the timed batch. docs/plugin-abi.md, "Bounded-memory decryption". */
   int (*regenerates_ciphertext)(void);
   uint64_t (*cell_untimed_ns)(cb_cell *c);
+  /* Appended to version 2 (read when struct_size covers it; protocol 6), optional: the i-th
+   * algorithm the plugin declares (cb_declare), NULL past the end. */
+  const cb_declare *(*declare_at)(size_t i);
 } cb_provider;
 
 /* The smallest table version 2 loads: every member above, as version 2 was first released (a

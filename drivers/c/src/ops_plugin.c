@@ -18,6 +18,9 @@ static char own_id[128];      /* the id the plugin serves: its `id`, else plugin
 static const char *runtime;   /* its toolchain (cb_provider.runtime), else "unknown" */
 static char lib_name[256], lib_version[256]; /* what library_name/version() said after init */
 static const char *volatile phase = "loading";
+static char plugin_dir[4096];  /* the plugin file's folder, absolute: a declared KAT path's base */
+static char *declared_kat[64]; /* each declared algorithm's KAT file, resolved (NULL: none) */
+static size_t declared_count;
 
 /* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
  * gets this one, whose single cell is a sentinel the forwarding functions answer themselves. */
@@ -163,6 +166,14 @@ int plugin_load(const char *path, char *err, size_t errlen) {
   /* dlopen needs a slash to open a file rather than search the library path */
   char where[4096];
   snprintf(where, sizeof where, "%s%s", slash != NULL ? "" : "./", path);
+  char *real = realpath(where, NULL);
+  if (real != NULL) {
+    char *end = strrchr(real, '/');
+    if (end != NULL)
+      *end = '\0';
+    snprintf(plugin_dir, sizeof plugin_dir, "%s", real[0] ? real : "/");
+    free(real);
+  }
   void *h = dlopen(where, RTLD_NOW | RTLD_LOCAL);
   if (h == NULL) {
     const char *why = dlerror();
@@ -248,6 +259,8 @@ const char *plugin_runtime(void) { return runtime; }
 
 void plugin_serving(void) { phase = "a request (the orchestrator records the cell's failure)"; }
 
+static int declares_ok(char *err, size_t errlen);
+
 int ops_init(char *err, size_t errlen) {
   if (P->init != NULL) {
     phase = "init";
@@ -296,8 +309,60 @@ int ops_init(char *err, size_t errlen) {
     if (strcmp(a->name, "noop") == 0)
       host_serves_noop = 0;
   }
+  return declares_ok(err, errlen);
+}
+
+/* The plugin's declarations (cb_declare, declare_at): their names and words checked, as the
+ * catalogue's are, and each KAT path resolved against the plugin's folder. 0, or -1. */
+static int declares_ok(char *err, size_t errlen) {
+  phase = "its declarations (declare_at)";
+  char q[100];
+  const cb_declare *d;
+  for (size_t i = 0; P->declare_at != NULL && (d = P->declare_at(i)) != NULL; i++) {
+    if (i >= sizeof declared_kat / sizeof declared_kat[0])
+      FAIL("plugin %s: declares more than %zu algorithms", plugin_file,
+           sizeof declared_kat / sizeof declared_kat[0]);
+    if (!word_ok(d->name, 64, "-"))
+      FAIL("plugin %s: declaration %zu: algorithm name %s is not 1 to 64 of a-z 0-9 -", plugin_file,
+           i, quoted(d->name != NULL ? d->name : "(null)", q, sizeof q));
+    if (!word_ok(d->kind, 16, ""))
+      FAIL("plugin %s: declaration of %s: kind %s is not a word of a-z", plugin_file, d->name,
+           quoted(d->kind != NULL ? d->kind : "(null)", q, sizeof q));
+    if (d->ops[CB_MAX_OPS] != NULL)
+      FAIL("plugin %s: declaration of %s: ops has no NULL at its end", plugin_file, d->name);
+    for (size_t k = 0; d->ops[k] != NULL; k++)
+      if (!word_ok(d->ops[k], 64, "-"))
+        FAIL("plugin %s: declaration of %s: operation name %s is not 1 to 64 of a-z 0-9 -",
+             plugin_file, d->name, quoted(d->ops[k], q, sizeof q));
+    if (d->standard != NULL && !text_ok(d->standard, 200))
+      FAIL("plugin %s: declaration of %s: standard %s is not 1 to 200 bytes of printable UTF-8",
+           plugin_file, d->name, quoted(d->standard, q, sizeof q));
+    if (d->kat != NULL) {
+      if (!text_ok(d->kat, 1024))
+        FAIL("plugin %s: declaration of %s: kat %s is not 1 to 1024 bytes of printable UTF-8",
+             plugin_file, d->name, quoted(d->kat, q, sizeof q));
+      size_t n = strlen(plugin_dir) + strlen(d->kat) + 2;
+      declared_kat[i] = malloc(n);
+      if (declared_kat[i] == NULL)
+        FAIL("plugin %s: out of memory", plugin_file);
+      if (d->kat[0] == '/' || plugin_dir[0] == '\0')
+        snprintf(declared_kat[i], n, "%s", d->kat);
+      else
+        snprintf(declared_kat[i], n, "%s/%s", plugin_dir, d->kat);
+    }
+    declared_count = i + 1;
+  }
   phase = "start-up";
   return 0;
+}
+
+size_t ops_declare_count(void) { return declared_count; }
+
+const cb_declare *ops_declare_at(size_t i, const char **kat) {
+  if (i >= declared_count)
+    return NULL;
+  *kat = declared_kat[i];
+  return P->declare_at(i);
 }
 
 int ops_provider_accepts(const char *id) {
@@ -433,4 +498,6 @@ int ops_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
 void ops_fini(void) {
   if (P != NULL && P->fini != NULL)
     P->fini();
+  for (size_t i = 0; i < declared_count; i++)
+    free(declared_kat[i]);
 }

@@ -28,5 +28,9 @@ const char *plugin_id(void);       /* the provider id it serves: its own id, or 
 const char *plugin_language(void); /* its language ("c" unless it says otherwise) */
 const char *plugin_runtime(void);  /* its toolchain (cb_provider.runtime), "unknown" unless said */
 void plugin_serving(void);         /* start-up is over: crashes from now on are a request's */
+/* The algorithms the plugin declares (cb_provider.declare_at, checked at ops_init): how many, and
+ * the i-th with its KAT file's path resolved against the plugin's folder (*kat NULL: none). */
+size_t ops_declare_count(void);
+const cb_declare *ops_declare_at(size_t i, const char **kat);
 
 #endif

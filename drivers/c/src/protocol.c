@@ -10,6 +10,7 @@
 #include "input.h"
 #include "leak.h"
 #include "ops.h"
+#include "ops_plugin.h"
 #include "pk_bench.h"
 #include "request.h"
 #include "timing.h"
@@ -41,6 +42,42 @@ json_t *cb_error(const char *fmt, ...) {
 /* ---- field decoding: 0 on success, -1 with a message in err ---- */
 
 /* ---- hello ---- */
+
+/* The plugin's declarations as hello's `declares` (docs/protocol.md, version 6): the lengths it
+ * gives (0: not given), the KAT path resolved against the plugin's folder. */
+static json_t *declares_json(void) {
+  json_t *list = json_array();
+  const cb_declare *d;
+  const char *kat = NULL;
+  for (size_t i = 0; (d = ops_declare_at(i, &kat)) != NULL; i++) {
+    json_t *o = json_pack("{s:s, s:s}", "name", d->name, "kind", d->kind);
+    if (o == NULL)
+      continue;
+    if (d->ops[0] != NULL) {
+      json_t *ops = json_array();
+      for (size_t k = 0; d->ops[k] != NULL; k++)
+        json_array_append_new(ops, json_string(d->ops[k]));
+      json_object_set_new(o, "ops", ops);
+    }
+    const struct {
+      const char *key;
+      uint32_t v;
+    } sizes[] = {{"out_len", d->out_len},       {"key_len", d->key_len},
+                 {"iv_len", d->iv_len},         {"tag_len", d->tag_len},
+                 {"block", d->block},           {"public_key", d->public_key},
+                 {"secret_key", d->secret_key}, {"ciphertext", d->ciphertext},
+                 {"signature", d->signature},   {"shared_secret", d->shared_secret}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+      if (sizes[k].v != 0)
+        json_object_set_new(o, sizes[k].key, json_integer(sizes[k].v));
+    if (kat != NULL)
+      json_object_set_new(o, "kat", json_string(kat));
+    if (d->standard != NULL)
+      json_object_set_new(o, "standard", json_string(d->standard));
+    json_array_append_new(list, o);
+  }
+  return list;
+}
 
 static json_t *handle_hello(json_t *req) {
   /* any version >= 1 is accepted; the answer is the highest this driver implements */
@@ -90,6 +127,10 @@ static json_t *handle_hello(json_t *req) {
   double tsc_hz = timing_tsc_hz();
   if (hello != NULL && tsc_hz > 0) /* optional (docs/protocol.md, hello): the TSC's rate */
     json_object_set_new(json_object_get(hello, "clock"), "tsc_hz", json_real(tsc_hz));
+  if (hello != NULL && ops_declare_count() > 0) { /* protocol 6: the algorithms it declares */
+    json_object_set_new(hello, "protocol", json_integer(6));
+    json_object_set_new(hello, "declares", declares_json());
+  }
   return hello;
 }
 

@@ -9,7 +9,9 @@ provider object: by default the name `PROVIDER`, or the one named after a colon
 - `execute(alg, case) -> bytes` for known-answer cases (raise `Rejected` for an input the library
   refuses, `Unsupported` for a variant it has no API for);
 - `cell(spec) -> Cell`: one prepared operation; `make_cell(call, output)` builds it from a function
-  doing the operation once (`output() -> bytes`) and the same returning its first byte (`call()`).
+  doing the operation once (`output() -> bytes`) and the same returning its first byte (`call()`);
+- optionally `declares`: algorithms the catalogue lacks, one dict each (name, kind, sizes, the
+  known-answer file `kat`, relative to the plugin's file), which hello carries (protocol 6).
 
 The plugin never times anything: the driver's one measurement loop (timing.py) does, exactly as
 for the built-in providers. docs/plugins.md walks through a whole plugin.
@@ -40,7 +42,7 @@ from .ops_base import (  # noqa: F401  (the public surface plugin authors import
     stream_cell,
 )
 
-PLUGIN_API_VERSION = 1  # docs/plugins.md; a change to the names above changes it
+PLUGIN_API_VERSION = 2  # docs/plugins.md; a change to the names above changes it (2: `declares`)
 # what an algorithm or operation name may hold: the catalogue's names do, and nothing that could break a
 # line, a quote or a terminal (a name with a newline would be matched against nothing, silently)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
@@ -48,6 +50,22 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
 
 class PluginError(Exception):
     """A plugin that cannot be served, said in one line."""
+
+
+def _declares(provider, attr: str, where: str, module) -> list[dict]:
+    """The provider's `declares` as hello carries them: a list of dicts, each `kat` made absolute
+    against the plugin file's folder (the orchestrator checks the rest, docs/plugins.md)."""
+    decls = getattr(provider, "declares", None) or []
+    if not isinstance(decls, (list, tuple)) or not all(isinstance(d, dict) for d in decls):
+        raise PluginError(f"{where}: {attr}.declares must be a list of dicts (name, kind, sizes, kat)")
+    base = Path(getattr(module, "__file__", None) or ".").resolve().parent
+    out = []
+    for d in decls:
+        d = dict(d)
+        if isinstance(d.get("kat"), str) and d["kat"] and not Path(d["kat"]).is_absolute():
+            d["kat"] = str(base / d["kat"])
+        out.append(d)
+    return out
 
 
 def _module(where: str):
@@ -102,6 +120,7 @@ def load_plugin(text: str) -> Provider:
         provider.offers = {"noop": ("noop",), **offers}
         cell = provider.cell
         provider.cell = lambda spec: noop_cell() if spec.alg == "noop" else cell(spec)
+    provider.declares = _declares(provider, attr, where, module)
     notes = provider.notes  # every report says where a plugin's figures come from
     provider.notes = lambda: [f"a plugin ({where}) served by the Python driver", *notes()]
     return provider

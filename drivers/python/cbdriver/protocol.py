@@ -87,9 +87,10 @@ def hello(provider: Provider, req: dict) -> dict:
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise RequestError(f"protocol {version!r} not supported (this driver speaks 1 to {PROTOCOL_VERSION})")
     # a newer orchestrator gets our highest version and decides; an older one (1) sees extra offers only
+    declares = getattr(provider, "declares", None)  # a plugin's algorithms of its own (plugin.py)
     return {
         "ok": True,
-        "protocol": PROTOCOL_VERSION,
+        "protocol": 6 if declares else PROTOCOL_VERSION,  # 6: hello carries `declares`
         "provider": provider.id,
         "language": provider.language,
         "library": provider.library,
@@ -104,6 +105,7 @@ def hello(provider: Provider, req: dict) -> dict:
         "offers": {alg: list(ops) for alg, ops in provider.offers.items()},
         "stream": list(provider.stream),
         "notes": provider.notes(),
+        **({"declares": declares} if declares else {}),
     }
 
 
