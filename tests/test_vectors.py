@@ -20,7 +20,7 @@ def test_public_key_cases_cover_every_family():
                                                               "rsa-2048-pss", "rsa-2048-oaep", "ml-kem-768", "ml-dsa-65")}  # fmt: skip
     assert ops == {"ecdsa-p256": {"verify"}, "ecdh-p384": {"derive"}, "x25519": {"derive"}, "ed25519": {"verify"},
                    "rsa-2048-pss": {"verify"}, "rsa-2048-oaep": {"decrypt"}, "ml-kem-768": {"keygen", "encaps", "decaps"},
-                   "ml-dsa-65": {"verify", "sign"}}  # fmt: skip
+                   "ml-dsa-65": {"keygen", "verify", "sign"}}  # fmt: skip
     ecdh = cases_for("ecdh-p256")
     assert all(len(c.fields["private"]) == 64 for c in ecdh)  # scalars normalised to the field size
     invalid_encaps = [c for c in cases_for("ml-kem-512") if c.op == "encaps" and c.expect == "invalid"]

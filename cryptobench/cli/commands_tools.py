@@ -28,12 +28,17 @@ def cmd_list(args) -> int:
         from collections import Counter
 
         from cryptobench.verify.vectors import cases_for, source_of
+        from cryptobench.verify.vectors.acvp import acvp_folder_counts
 
         for a in algorithms.ALGORITHMS.values():
-            sources = Counter(source_of(c) for c in cases_for(a.name))
+            cases = cases_for(a.name)
+            sources = Counter(source_of(c) for c in cases)
             known = ", ".join(f"{src} {n}" for src, n in sources.most_common()) or "none"
+            acvp = acvp_folder_counts(cases)
+            folders = ", ".join(f"{f} {n}" for f, n in acvp.items())
             print(f"{a.name:<20} {a.kind:<8} ops: {', '.join(a.ops)}")
             print(f"{'':<20} known answers: {known}")
+            print(f"{'':<20} ACVP: {sum(acvp.values())} ({folders})" if acvp else f"{'':<20} ACVP: none")
         return 0
     if args.what == "suites":
         for s in list_suites():

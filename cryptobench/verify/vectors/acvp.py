@@ -158,6 +158,16 @@ def acvp_cases(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     return list(_cached(alg, acvp_dir(vectors_dir)))
 
 
+def acvp_folder_counts(cases: list[Case]) -> dict[str, int]:
+    """How many of `cases` each ACVP folder gave, in folder order (for `list algorithms`)."""
+    counts: dict[str, int] = {}
+    for c in cases:
+        if c.id.startswith(PREFIX):
+            folder = c.id[len(PREFIX) :].split("#", 1)[0]
+            counts[folder] = counts.get(folder, 0) + 1
+    return counts
+
+
 def hexfield(t: dict, key: str) -> str:
     """A hex field as the protocol carries it (lower case); a missing one is a malformed file."""
     v = t.get(key)

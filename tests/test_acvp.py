@@ -1,0 +1,150 @@
+"""NIST ACVP JSON: parsing both file forms, the field mapping, what is left out, the 20-case floor."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cryptobench.core.algorithms import ALGORITHMS
+from cryptobench.verify.vectors import cases_for, judge, source_of
+from cryptobench.verify.vectors.acvp import (
+    AcvpFormatError,
+    acvp_cases,
+    acvp_folder_counts,
+    catalogue_name,
+    read_file,
+    read_folder,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+FIX = REPO / "tests" / "fixtures" / "acvp"  # a few real cases copied from vectors/acvp (and left-out groups)
+
+
+@pytest.fixture
+def vdir(tmp_path: Path) -> Path:
+    """A vectors directory whose acvp/ is the fixtures (as `--vectors DIR` would give it)."""
+    (tmp_path / "acvp").symlink_to(FIX)
+    return tmp_path
+
+
+def _by_id(cases):
+    return {c.id: c for c in cases}
+
+
+def test_aft_from_internal_projection_mlkem_keygen_and_encaps(vdir: Path):
+    cases = _by_id(acvp_cases("ml-kem-512", vdir))
+    doc = read_folder(FIX / "ML-KEM-keyGen-FIPS203")
+    t = doc["testGroups"][0]["tests"][0]
+    kg = cases[f"acvp/ML-KEM-keyGen-FIPS203#tg1/tc{t['tcId']}"]
+    assert (kg.op, kg.expect) == ("keygen", "valid")
+    assert kg.fields == {"seed": (t["d"] + t["z"]).lower()}  # FIPS 203's 64-byte seed is d ‖ z
+    assert kg.out == t["ek"].lower() and len(kg.out) == 2 * 800
+    enc = cases["acvp/ML-KEM-encapDecap-FIPS203#tg1/tc1"]
+    assert enc.op == "encaps" and set(enc.fields) == {"public", "m"} and len(enc.out) == 2 * (768 + 32)
+    assert source_of(enc) == "NIST ACVP"
+    assert acvp_cases("ml-kem-768", vdir) == []  # the fixtures hold ML-KEM-512 only: parameter sets apart
+
+
+def test_val_cases_refused_key_kept_decapsulation_left_out(vdir: Path):
+    cases = acvp_cases("ml-kem-512", vdir)
+    refused = [c for c in cases if c.expect == "invalid"]
+    assert [c.id for c in refused] == ["acvp/ML-KEM-encapDecap-FIPS203#tg8/tc117"]  # encapsulationKeyCheck VAL
+    assert refused[0].out is None and set(refused[0].fields) == {"public"}
+    # an invalid case without an answer passes only by being refused
+    assert judge(refused[0], {"rejected": True}) is None
+    assert judge(refused[0], {"out": "00" * 800}) is not None
+    assert not any(c.op == "decaps" for c in cases)  # expanded dk, not our 64-byte seed: left out (tg4 is in the file)
+
+
+def test_prompt_and_expected_results_merge_slh_dsa(vdir: Path):
+    cases = acvp_cases("slh-dsa-sha2-128s", vdir)
+    ops = sorted((c.op, c.expect) for c in cases)
+    assert ops == [("keygen", "valid"), ("sign", "valid"), ("verify", "invalid"), ("verify", "valid")]
+    kg = next(c for c in cases if c.op == "keygen")
+    prompt = json.loads((FIX / "SLH-DSA-keyGen-FIPS205" / "prompt.json").read_text())["testGroups"][0]["tests"][0]
+    assert kg.fields["seed"] == (prompt["skSeed"] + prompt["skPrf"] + prompt["pkSeed"]).lower()
+    assert len(kg.out) == 2 * 32  # PK.seed ‖ PK.root, n = 16
+    sign = next(c for c in cases if c.op == "sign")
+    assert sign.fields["deterministic"] is True and len(sign.fields["private"]) == 2 * 64
+    assert len(sign.out) == 2 * 7856
+    verify = [c for c in cases if c.op == "verify"]
+    assert all(c.out == "01" and len(c.fields["public"]) == 64 for c in verify)
+    assert {c.id for c in verify} == {
+        "acvp/SLH-DSA-sigVer-FIPS205#tg19/tc253",
+        "acvp/SLH-DSA-sigVer-FIPS205#tg19/tc258",
+    }
+
+
+def test_groups_outside_the_contract_are_left_out(vdir: Path):
+    ids = {c.id for a in ALGORITHMS for c in acvp_cases(a, vdir)}
+    assert not any("#tg20/" in i for i in ids if "SLH-DSA-sigVer" in i)  # pre-hash (HashSLH-DSA)
+    assert not any("SLH-DSA-sigGen-FIPS205#tg55/" in i for i in ids)  # randomised signing
+    assert not any("ML-DSA-sigVer-FIPS204#tg7/" in i for i in ids)  # external mu
+    ml_dsa = acvp_cases("ml-dsa-44", vdir)
+    assert sorted(c.op for c in ml_dsa) == ["keygen", "verify"]
+
+
+def test_parameter_set_names_map_to_the_catalogue():
+    names = [f"ML-KEM-{n}" for n in (512, 768, 1024)] + [f"ML-DSA-{n}" for n in (44, 65, 87)]
+    names += [f"SLH-DSA-{h}-{b}{v}" for h in ("SHA2", "SHAKE") for b in (128, 192, 256) for v in "sf"]
+    for n in names:
+        assert catalogue_name(n) in ALGORITHMS, n
+    assert catalogue_name("SLH-DSA-SHAKE-256f") == "slh-dsa-shake-256f"
+
+
+def test_every_acvp_algorithm_meets_the_20_case_floor():
+    for alg in ALGORITHMS:
+        if alg.startswith(("slh-dsa-", "ml-kem-", "ml-dsa-")):
+            assert len(acvp_cases(alg)) >= 20, alg
+    slh = cases_for("slh-dsa-shake-256f")
+    assert acvp_folder_counts(slh) == {"SLH-DSA-keyGen-FIPS205": 10, "SLH-DSA-sigGen-FIPS205": 4,
+                                       "SLH-DSA-sigVer-FIPS205": 6}  # fmt: skip
+
+
+def test_malformed_files_are_one_clear_error(tmp_path: Path):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"algorithm": "ML-KEM"}')
+    with pytest.raises(AcvpFormatError, match=r"x\.json: not an ACVP file \(no testGroups list\)"):
+        read_file(bad)
+    bad.write_text('{"testGroups": [{"tgId": 1, "tests": [{"ek": "00"}]}]}')
+    with pytest.raises(AcvpFormatError, match=r"tests\[0\] has no integer tcId"):
+        read_file(bad)
+    bad.write_text("{not json")
+    with pytest.raises(AcvpFormatError, match="not readable as JSON"):
+        read_file(bad)
+    half = tmp_path / "SLH-DSA-keyGen-FIPS205"
+    half.mkdir()
+    (half / "prompt.json").write_text((FIX / "SLH-DSA-keyGen-FIPS205" / "prompt.json").read_text())
+    with pytest.raises(AcvpFormatError, match="prompt.json without expectedResults.json"):
+        read_folder(half)
+    # the server's download form, [version header, vector set], reads as the set
+    bad.write_text(json.dumps([{"acvVersion": "1.0"}, {"testGroups": []}]))
+    assert read_file(bad) == {"testGroups": []}
+
+
+def test_a_wrong_answer_fails_the_case():
+    case = next(c for c in acvp_cases("ml-dsa-65") if c.op == "keygen")
+    assert judge(case, {"out": case.out}) is None
+    flipped = ("0" if case.out[0] != "0" else "1") + case.out[1:]
+    assert "differs from expected" in judge(case, {"out": flipped})
+
+
+def test_refetch_trims_deterministically(tmp_path: Path):
+    script = REPO / "scripts" / "acvp" / "refetch"
+    out = tmp_path / "out"
+    cmd = [sys.executable, str(script), "--json-files", str(FIX), "--out", str(out)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")}
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
+    sig_ver = json.loads((out / "SLH-DSA-sigVer-FIPS205" / "prompt.json").read_text())
+    assert [g["tgId"] for g in sig_ver["testGroups"]] == [19]  # the pre-hash group is trimmed away
+    (out / "SLH-DSA-sigVer-FIPS205" / "prompt.json").write_text("{}")
+    assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")} == first
+    helptext = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True).stdout
+    assert "example: scripts/acvp/refetch" in helptext
