@@ -74,3 +74,10 @@ def test_every_format_carries_the_sizes():
     assert sizes.TITLE in terminal.render(rep, width=200)
     # the table layout shows no sizes table (the JSON still has them)
     assert sizes.TITLE not in markdown.render(_report(cells, layout="table"))
+
+
+def test_a_symmetric_algorithm_in_an_ops_layout_keeps_its_mb_per_s_table():
+    cells = [_cell("a:one", "ml-kem-768", "keygen", 1184), _cell("a:one", "ascon-aead128", "seal", 1040, size=1024)]
+    md = markdown.render(_report(cells, layout="ops"))
+    assert "## ml-kem-768\n" in md and "## ascon-aead128 — seal" in md
+    assert "| 1 KiB | 20 ±" in md, md  # 1,024 bytes in 50 µs: 20 MB/s, in the MB/s matrix

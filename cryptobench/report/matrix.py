@@ -6,8 +6,26 @@ cell verified, an interval on its throughput and the speed against the baseline.
 
 from __future__ import annotations
 
+from cryptobench.core import algorithms
 from cryptobench.report.cells import size_label
 from cryptobench.report.model import Report, Row, Table
+
+OPS_LAYOUTS = ("ops", "sizes")  # layouts that show operations down, providers across per algorithm
+
+
+def ops_algs(rep: Report) -> list[str]:
+    """The algorithms an ops layout shows as operations × providers: those rated per operation. A
+    symmetric algorithm in the same run (Ascon beside ML-KEM) keeps its MB/s matrix."""
+    if rep.layout not in OPS_LAYOUTS:
+        return []
+    per_op = [t.alg for t in rep.tables if t.alg not in algorithms.ALGORITHMS or algorithms.get(t.alg).per_operation]
+    return list(dict.fromkeys(per_op))
+
+
+def byte_tables(rep: Report) -> list[Table]:
+    """The tables an ops layout leaves to the MB/s matrix (all of them in the other layouts)."""
+    shown = set(ops_algs(rep))
+    return [t for t in rep.tables if t.alg not in shown]
 
 
 def providers_of(rep: Report) -> list[str]:

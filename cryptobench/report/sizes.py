@@ -19,7 +19,6 @@ PUBLIC, SECRET, SIG, CT, SS = "public key", "secret key", "signature", "cipherte
 HEADERS = ["algorithm", "provider", "public key", "secret key", "signature / ciphertext", "keygen",
            "sign · encaps", "verify · decaps · derive"]  # fmt: skip
 TITLE = "Sizes and speed (bytes as the outputs measured them, else the standard's)"
-OPS_LAYOUTS = ("ops", "sizes")  # layouts that show operations down, providers across per algorithm
 _MIDDLE = ("sign", "encaps")
 _LAST = ("verify", "decaps", "derive")
 

@@ -7,7 +7,15 @@ from cryptobench.icount import report as icount_report
 from cryptobench.report import leak_table, scaling_table, sizes
 from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from cryptobench.report.markup import environment_lines, reference_table, safe_lines, step_table, table
-from cryptobench.report.matrix import crosscheck_matrix, matrix, ops_matrix, providers_of
+from cryptobench.report.matrix import (
+    OPS_LAYOUTS,
+    byte_tables,
+    crosscheck_matrix,
+    matrix,
+    ops_algs,
+    ops_matrix,
+    providers_of,
+)
 from cryptobench.report.model import Report
 from cryptobench.report.versions_layout import NO_RELEASES, version_tables, versions_title
 
@@ -48,16 +56,16 @@ def render(rep: Report) -> str:
         out += ["", f"## {sizes.TITLE}", ""]
         out += table(*sizes.table(rep))
         out += [f"- {n}" for n in sizes.notes(rep)]
-    if rep.layout in sizes.OPS_LAYOUTS:
+    if rep.layout in OPS_LAYOUTS:
         out += ["", f"Cells: ops/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] and verdict."]
-        for alg in dict.fromkeys(t.alg for t in rep.tables):
+        for alg in ops_algs(rep):
             out += ["", f"## {alg}", ""]
             if sizes.title_suffix(alg):
                 out += [sizes.title_suffix(alg), ""]
             out += table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers))
-    for t in rep.tables if rep.layout not in sizes.OPS_LAYOUTS and not releases else []:
+    for t in byte_tables(rep) if not releases else []:
         out += ["", f"## {t.alg} — {t.op}", ""]
-        if rep.layout == "matrix":
+        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
             out += table(*matrix(t, providers))
         else:
             out += table(headers(rep.units), [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows])

@@ -14,7 +14,7 @@ from cryptobench.report import leak_table, scaling_table, sizes
 from cryptobench.report.cells import cycles_note, estimator_note, row_cells, verdict_legend
 from cryptobench.report.cells import headers as table_headers
 from cryptobench.report.markup import environment_lines, plain, reference_table, rich_table
-from cryptobench.report.matrix import matrix, ops_matrix, providers_of
+from cryptobench.report.matrix import OPS_LAYOUTS, byte_tables, matrix, ops_algs, ops_matrix, providers_of
 from cryptobench.report.model import Report, failures_by_reason, notes_by_kind
 from cryptobench.report.versions_layout import NO_RELEASES, version_tables, versions_title
 
@@ -36,14 +36,14 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         console.print(rich_table(sizes.TITLE, *sizes.table(rep)))
         for line in sizes.notes(rep):
             console.print(Text(f"  {printable(line)}"))
-    if rep.layout in sizes.OPS_LAYOUTS:
-        for alg in dict.fromkeys(t.alg for t in rep.tables):
+    if rep.layout in OPS_LAYOUTS:
+        for alg in ops_algs(rep):
             headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
             console.print(rich_table(f"{alg}  (ops/s ±CI · speed vs {rep.baseline})", headers, rows))
             if sizes.title_suffix(alg):
                 console.print(Text(f"  {sizes.title_suffix(alg)}"))
-    for t in rep.tables if rep.layout not in sizes.OPS_LAYOUTS and not releases else []:
-        if rep.layout == "matrix":
+    for t in byte_tables(rep) if not releases else []:
+        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
             headers, rows = matrix(t, providers)
             console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))
             continue

@@ -8,7 +8,7 @@ import html
 from cryptobench.report import sizes
 from cryptobench.report.cells import headers, row_cells
 from cryptobench.report.markup import machine_line, reference_table
-from cryptobench.report.matrix import matrix, ops_matrix, providers_of
+from cryptobench.report.matrix import OPS_LAYOUTS, byte_tables, matrix, ops_algs, ops_matrix, providers_of
 from cryptobench.report.model import Report, Row
 from cryptobench.report.versions_layout import NO_RELEASES, version_tables, versions_title
 
@@ -48,18 +48,17 @@ def result_tables(rep: Report) -> str:
         out.append(f"<h3>{html.escape(sizes.TITLE)}</h3>")
         out.append(table(*sizes.table(rep)))
         out += [f"<p class=note>{html.escape(n)}</p>" for n in sizes.notes(rep)]
-    if rep.layout in sizes.OPS_LAYOUTS:
+    if rep.layout in OPS_LAYOUTS:
         out.append(f"<p class=note>Cells: ops/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} "
                    "[95% CI] and verdict.</p>")  # fmt: skip
-        for alg in dict.fromkeys(t.alg for t in rep.tables):
+        for alg in ops_algs(rep):
             out.append(f"<h3>{html.escape(alg)}</h3>")
             if sizes.title_suffix(alg):
                 out.append(f"<p class=note>{html.escape(sizes.title_suffix(alg))}</p>")
             out.append(table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers)))
-        return "\n".join(out)
-    for t in rep.tables:
+    for t in byte_tables(rep):
         out.append(f"<h3>{html.escape(t.alg)} — {html.escape(t.op)}</h3>")
-        if rep.layout == "matrix":
+        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
             out.append(table(*matrix(t, providers)))
         else:
             cells = [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows]
