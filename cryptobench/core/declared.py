@@ -75,7 +75,7 @@ class Declaration:
     def describe(self) -> str:
         """'a hash with a 4-byte output', 'a kem (public key 800 B, ...)': the words of a refusal."""
         article = "an" if self.kind[0] in "aeiox" else "a"
-        parts = [f"a {v}-byte {k.removesuffix('_len').replace('_', ' ').replace('out', 'output')}"
+        parts = [f"{_a(v)} {v}-byte {k.removesuffix('_len').replace('_', ' ').replace('out', 'output')}"
                  for k, v in self.sizes if k not in _LABELS]  # fmt: skip
         parts += [f"{_LABELS[k]} {v} B" for k, v in self.sizes if k in _LABELS]
         ops = "" if self.ops == KINDS[self.kind][1] else f" ({', '.join(self.ops)})"
@@ -216,17 +216,20 @@ def _add(decl: Declaration) -> None:
         _ADDED.pk_outputs.append((a.name, op))
 
 
+def _a(n: int) -> str:
+    """The article before a number said aloud: an 8-, an 11-, an 18-, an 80-byte; a 4-byte."""
+    s = str(n)
+    return "an" if s[0] == "8" or (len(s) % 3 == 2 and s[:2] in ("11", "18")) else "a"
+
+
 def _describe_catalogue(a: Algorithm) -> str:
     article = "an" if a.kind[0] in "aeiox" else "a"
     parts = []
     if a.name in DIGEST_LEN:
-        parts.append(f"a {DIGEST_LEN[a.name]}-byte output")
-    if a.key_len:
-        parts.append(f"a {a.key_len}-byte key")
-    if a.iv_len:
-        parts.append(f"a {a.iv_len}-byte iv")
-    if a.block > 1:
-        parts.append(f"a {a.block}-byte block")
+        parts.append(f"{_a(DIGEST_LEN[a.name])} {DIGEST_LEN[a.name]}-byte output")
+    for n, what in ((a.key_len, "key"), (a.iv_len, "iv"), (a.block if a.block > 1 else 0, "block")):
+        if n:
+            parts.append(f"{_a(n)} {n}-byte {what}")
     parts += [f"{label} {n} B" for label, n in a.sizes]
     return f"{article} {a.kind}" + (f" with {', '.join(parts)}" if parts else "")
 
@@ -234,6 +237,12 @@ def _describe_catalogue(a: Algorithm) -> str:
 def declared_by(name: str) -> list[str]:
     """The providers declaring `name` ([] for a catalogue algorithm)."""
     return [d.by for d in _DECLARED.get(name, [])]
+
+
+def mark(name: str) -> str:
+    """What every report puts beside a declared algorithm's name: "declared by plugin:toy" ("" else)."""
+    by = declared_by(name)
+    return f"declared by {', '.join(by)}" if by else ""
 
 
 def declarations(name: str) -> list[Declaration]:

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from cryptobench.analysis import access_path, paired, stats
-from cryptobench.core import algorithms
+from cryptobench.core import algorithms, declared
 from cryptobench.core.units import format_ns, format_size
 from cryptobench.measure import cycles
 from cryptobench.measure.sampler import CLOCK_FACTOR  # a sample should last this many clock ticks at least
@@ -168,6 +168,7 @@ def build_report(
     references: list | None = None,
     normalise: tuple[float, str] | None = None,
 ) -> Report:
+    declared.from_hellos(run.providers)  # the run's algorithms of its providers' own, "declared by" in every format
     baseline = baseline or run.settings.get("baseline", "c:openssl")
     noise = float(run.settings.get("noise", 0.02))
     warnings: list[str] = []
@@ -176,6 +177,8 @@ def build_report(
     rows = []
     for c in cells:
         row = Row(c)
+        if declared.mark(c.alg):  # beside its figures in every table (the verdict column's notes)
+            row.notes.append(declared.mark(c.alg))
         if c.measured:
             row.summary = c.summary()
         elif c.status == "ok":  # stored before samples were checked: not a measurement

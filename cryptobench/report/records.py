@@ -7,6 +7,7 @@ import math
 
 from cryptobench import RESULT_SCHEMA_VERSION
 from cryptobench.analysis.composition import compare_steps
+from cryptobench.core import declared
 from cryptobench.measure import cycles
 from cryptobench.report import sizes
 from cryptobench.report.model import Report, Row, notes_by_kind_keyed
@@ -98,6 +99,7 @@ def to_dict(rep: Report) -> dict:
             {
                 "provider": r.cell.provider,
                 "alg": r.cell.alg,
+                "declared_by": declared.declared_by(r.cell.alg),  # schema 14: an algorithm of the providers' own
                 "op": r.cell.op,
                 "size": r.cell.size,
                 "chunk": r.cell.chunk,

@@ -9,7 +9,7 @@ from cryptobench.icount.report import CSV_COLUMNS, csv_rows
 from cryptobench.report.records import to_dict
 
 COLUMNS = [
-    "provider", "alg", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
+    "provider", "alg", "declared_by", "op", "size", "chunk", "status", "reason", "n", "median_ns", "mean_ns", "stddev_ns",
     "min_ns", "max_ns", "cv", "ci95_low_ns", "ci95_high_ns", "mb_per_s", "ops_per_s", "baseline",
     "speedup", "speedup_ci95_low", "speedup_ci95_high", "verdict", "estimator", "pairs", "checksum", "output_bytes", "checksum_mismatch", "batch",
     "peak_rss_kb", *CSV_COLUMNS,  # metric: time, or instructions (icount/report.py)
@@ -21,7 +21,7 @@ def render(rep) -> str:
     w = csv.DictWriter(buf, fieldnames=COLUMNS, extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for c in to_dict(rep)["cells"]:
-        row = {k: c.get(k) for k in COLUMNS} | {"metric": "time"}
+        row = {k: c.get(k) for k in COLUMNS} | {"metric": "time", "declared_by": " ".join(c["declared_by"])}
         row.update(c["stats"] or {})
         vs = c["vs_baseline"]
         if vs:
