@@ -16,6 +16,8 @@ import org.bouncycastle.crypto.InvalidCipherTextException;
 import org.bouncycastle.crypto.Mac;
 import org.bouncycastle.crypto.SkippingStreamCipher;
 import org.bouncycastle.crypto.StreamCipher;
+import org.bouncycastle.crypto.digests.AsconHash256;
+import org.bouncycastle.crypto.digests.AsconXof128;
 import org.bouncycastle.crypto.digests.Blake2bDigest;
 import org.bouncycastle.crypto.digests.Blake2sDigest;
 import org.bouncycastle.crypto.digests.SHA256Digest;
@@ -23,6 +25,7 @@ import org.bouncycastle.crypto.digests.SHA3Digest;
 import org.bouncycastle.crypto.digests.SHA512Digest;
 import org.bouncycastle.crypto.digests.SM3Digest;
 import org.bouncycastle.crypto.engines.AESEngine;
+import org.bouncycastle.crypto.engines.AsconAEAD128;
 import org.bouncycastle.crypto.engines.ChaCha7539Engine;
 import org.bouncycastle.crypto.engines.SM4Engine;
 import org.bouncycastle.crypto.macs.HMac;
@@ -121,8 +124,12 @@ final class BouncyCastleLwOps {
                     true,
                     true,
                     "",
-                    () -> GCMBlockCipher.newInstance(new SM4Engine()))));
+                    () -> GCMBlockCipher.newInstance(new SM4Engine())),
+                hash("ascon-hash256", AsconHash256::new),
+                hash("ascon-xof128", AsconXof128::new),
+                aead("ascon-aead128", 16, 16, false, false, true, "", AsconAEAD128::new)));
     algs.addAll(BouncyCastleLwPk.algs());
+    algs.addAll(BouncyCastleLwPq.algs());
     List<String> notes =
         new java.util.ArrayList<>(
             List.of(
@@ -155,8 +162,15 @@ final class BouncyCastleLwOps {
                     + " GCM and (X)ChaCha20-Poly1305 stream in both directions (decryption holds back"
                     + " only the tag). AES-CCM is not streamed: "
                     + ccmNoStream
-                    + "."));
+                    + ".",
+                "Ascon (NIST SP 800-232): AsconHash256, AsconXof128 (a Digest whose doFinal gives"
+                    + " its 32-byte default output, the length the catalogue times) and AsconAEAD128"
+                    + " (an AEADCipher: 16-byte key and nonce, 16-byte tag, streamed both ways). Ascon"
+                    + " has no key schedule and AsconAEAD128 refuses a null key, so every message's"
+                    + " AEADParameters carry the KeyParameter; it accepts a repeated nonce, so its"
+                    + " seal cells re-use the cell's nonce like the plain ciphers."));
     notes.addAll(BouncyCastleLwPk.notes());
+    notes.addAll(BouncyCastleLwPq.notes());
     return new Provider.Catalogue(
         "java:bouncycastle-lw",
         "BouncyCastle (bcprov-jdk18on) lightweight API",
@@ -426,6 +440,24 @@ final class BouncyCastleLwOps {
       boolean streamed,
       String noStream,
       Supplier<AEADCipher> make) {
+    return aead(name, keyLen, nonceLen, nullKey, true, streamed, noStream, make);
+  }
+
+  /**
+   * @param nullKey the mode keeps its key when re-initialised with a null key (all but XChaCha and
+   *     Ascon)
+   * @param sealRefusesRepeat the mode refuses two encryptions in a row with one nonce (GCM, CCM,
+   *     the ChaCha20-Poly1305s; not Ascon), so seal cells alternate two nonces
+   */
+  static Alg aead(
+      String name,
+      int keyLen,
+      int nonceLen,
+      boolean nullKey,
+      boolean sealRefusesRepeat,
+      boolean streamed,
+      String noStream,
+      Supplier<AEADCipher> make) {
     Def def =
         new Def() {
           @Override
@@ -440,7 +472,7 @@ final class BouncyCastleLwOps {
             return new AEADParameters(nullKey ? null : new KeyParameter(key), 128, nonce);
           }
         };
-    return cipherAlg(name, keyLen, nonceLen, 16, false, true, streamed, noStream, def);
+    return cipherAlg(name, keyLen, nonceLen, 16, false, sealRefusesRepeat, streamed, noStream, def);
   }
 
   private static Alg cipherAlg(
