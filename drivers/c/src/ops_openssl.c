@@ -89,7 +89,7 @@ static const alg_def DEFS[] = {
     {"sm4-gcm", "sm4-gcm", K_AEAD, M_GCM, 1, 0},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
-#define MAX_PK 40 /* public-key catalogue entries (ops_openssl_pk.c) */
+#define MAX_PK 64 /* public-key catalogue entries (ops_openssl_pk.c) */
 #define MAX_HS 8  /* key derivation and handshake entries (ops_openssl_hs.c) */
 
 static ops_alg catalogue[NDEFS + MAX_PK + MAX_HS];

@@ -7,7 +7,12 @@
  * "distid" initialisation parameter). The 1.1.1 branch uses EC_KEY for the same things and
  * EVP_PKEY_set_alias_type(EVP_PKEY_SM2) with EVP_PKEY_CTX_set1_id. ML-KEM and ML-DSA exist from
  * OpenSSL 3.5 on (EVP_PKEY "ML-KEM-768", EVP_PKEY_encapsulate, seeds as the "seed" parameter);
- * before that they are left out of the catalogue.
+ * before that they are left out of the catalogue. So are SLH-DSA (EVP_PKEY "SLH-DSA-SHA2-128s"
+ * ..., FIPS 205: raw keys, the keygen seed SK.seed || SK.prf || PK.seed as the "seed" parameter,
+ * EVP_DigestSign like ML-DSA) and the TLS 1.3 hybrid key shares as KEMs (EVP_PKEY
+ * "X25519MLKEM768", "SecP256r1MLKEM768", "SecP384r1MLKEM1024", providers/implementations/kem/
+ * mlx_kem.c: the public key is the client's key share, encapsulation gives the server's share and
+ * the concatenated shared secret), both also from 3.5.
  *
  * A key, point or ciphertext the library refuses does not fail the cell: the cell is created
  * "refused" and every operation answers OPS_REJECTED (vector cases come back `rejected`).
@@ -34,6 +39,7 @@
 #include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/opensslv.h>
+#include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
@@ -71,7 +77,7 @@
 
 #define SM2_ID "1234567812345678" /* the default identity (GM/T 0009-2012) */
 #define SM2_ID_LEN 16
-#define KEM_KEY_LEN 32
+#define KEM_KEY_LEN 32 /* ML-KEM's shared key; the hybrids' is their DEFS len */
 
 enum pkop { P_KEYGEN, P_SIGN, P_VERIFY, P_DERIVE, P_ENCRYPT, P_DECRYPT, P_ENCAPS, P_DECAPS };
 static const char *const PKOP_NAMES[] = {"keygen",  "sign",    "verify", "derive",
@@ -83,8 +89,9 @@ typedef struct pk_def {
   int bits;         /* RSA: modulus bits */
   int id;           /* EC: the curve's NID; Ed/X: the EVP_PKEY type */
   const char *md;   /* the digest of a signature (NULL: the algorithm's own) */
-  const char *ossl; /* ML-*: the key type name */
-  size_t len;       /* EC: field bytes (scalar width); Ed/X: raw key bytes; ML-*: seed bytes */
+  const char *ossl; /* ML-*, SLH-DSA, hybrids: the key type name */
+  size_t len; /* EC: field bytes (scalar width); Ed/X: raw key bytes; ML-*: seed bytes; SLH-DSA:
+                 n (seed 3n, public key 2n, private key 4n bytes); hybrids: shared secret bytes */
 } pk_def;
 
 static const pk_def DEFS[] = {
@@ -117,6 +124,21 @@ static const pk_def DEFS[] = {
     {"ml-dsa-65", F_MLDSA, 0, 0, NULL, "ML-DSA-65", 32},
     {"ml-dsa-87", F_MLDSA, 0, 0, NULL, "ML-DSA-87", 32},
     {"sm2", F_SM2, 0, NID_sm2, "SM3", NULL, 32},
+    {"slh-dsa-sha2-128s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-128s", 16},
+    {"slh-dsa-sha2-128f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-128f", 16},
+    {"slh-dsa-sha2-192s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-192s", 24},
+    {"slh-dsa-sha2-192f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-192f", 24},
+    {"slh-dsa-sha2-256s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-256s", 32},
+    {"slh-dsa-sha2-256f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHA2-256f", 32},
+    {"slh-dsa-shake-128s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-128s", 16},
+    {"slh-dsa-shake-128f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-128f", 16},
+    {"slh-dsa-shake-192s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-192s", 24},
+    {"slh-dsa-shake-192f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-192f", 24},
+    {"slh-dsa-shake-256s", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-256s", 32},
+    {"slh-dsa-shake-256f", F_SLHDSA, 0, 0, NULL, "SLH-DSA-SHAKE-256f", 32},
+    {"x25519mlkem768", F_HYBKEM, 0, 0, NULL, "X25519MLKEM768", 64},
+    {"secp256r1mlkem768", F_HYBKEM, 0, 0, NULL, "SecP256r1MLKEM768", 64},
+    {"secp384r1mlkem1024", F_HYBKEM, 0, 0, NULL, "SecP384r1MLKEM1024", 80},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 
@@ -134,7 +156,7 @@ struct pk_cell {
   OSSL_PARAM params[6]; /* given to every (re-)initialisation of a signature */
   int saltlen;
   int det;
-  uint8_t ctxstr[256]; /* ML-DSA context string */
+  uint8_t ctxstr[256]; /* ML-DSA, SLH-DSA context string */
 #else
   const EVP_MD *md;
 #endif
@@ -166,6 +188,14 @@ static int is_rsa(const pk_def *d) {
 static int is_ec(const pk_def *d) {
   return d->fam == F_ECDSA || d->fam == F_ECDH || d->fam == F_SM2;
 }
+
+/* the families OpenSSL has only from 3.5 on, all by key type name (d->ossl) */
+static int is_pq(const pk_def *d) {
+  return d->fam == F_MLKEM || d->fam == F_MLDSA || d->fam == F_SLHDSA || d->fam == F_HYBKEM;
+}
+
+/* the families whose signatures take a context string and a deterministic variant */
+static int has_ctx(const pk_def *d) { return d->fam == F_MLDSA || d->fam == F_SLHDSA; }
 
 static int base_id(const EVP_PKEY *k) {
 #if PK_OSSL3
@@ -368,6 +398,57 @@ static EVP_PKEY *ml_from_seed(const pk_def *d, const uint8_t *seed, size_t n) {
 }
 #endif
 
+#if PK_ML
+/* Private keys that never leave OpenSSL. OpenSSL 3.5 to 4.0 can neither export nor import the
+ * private key of SecP256r1MLKEM768 / SecP384r1MLKEM1024 (mlx_kmgmt.c reads the EC scalar as an
+ * octet string, which EC keys give and take as an integer: openssl/openssl#27413; X25519MLKEM768
+ * is unaffected). Their `keypair` therefore answers, as `private`, a reference to the key kept in
+ * this driver process: REF_MAGIC and 8 random bytes. The key itself is OpenSSL's own, made by
+ * EVP_PKEY_keygen; a cell given the reference decapsulates with it, a reference this process did
+ * not make (or one of the REF_KEEP older ones) is refused like any malformed key. The protocol
+ * never hands the hybrids' private keys to another provider (docs/protocol.md). */
+#define REF_MAGIC "cb-ossl-key-ref:"
+#define REF_MAGIC_LEN 16
+#define REF_LEN (REF_MAGIC_LEN + 8)
+#define REF_KEEP 64
+
+static struct {
+  const pk_def *def;
+  uint8_t id[8];
+  EVP_PKEY *key;
+} refs[REF_KEEP];
+static size_t ref_next;
+
+/* Keep k (the reference takes its own count); its reference, freshly allocated, or NULL. */
+static uint8_t *key_ref_new(const pk_def *d, EVP_PKEY *k, size_t *len) {
+  uint8_t *out = malloc(REF_LEN);
+  size_t slot = ref_next % REF_KEEP;
+  if (out == NULL || RAND_bytes(refs[slot].id, sizeof refs[slot].id) != 1 || !EVP_PKEY_up_ref(k)) {
+    free(out);
+    return NULL;
+  }
+  EVP_PKEY_free(refs[slot].key);
+  refs[slot].key = k;
+  refs[slot].def = d;
+  ref_next++;
+  memcpy(out, REF_MAGIC, REF_MAGIC_LEN);
+  memcpy(out + REF_MAGIC_LEN, refs[slot].id, sizeof refs[slot].id);
+  *len = REF_LEN;
+  return out;
+}
+
+/* The key a reference names (a new count), or NULL. */
+static EVP_PKEY *key_ref_load(const pk_def *d, const uint8_t *b, size_t n) {
+  if (b == NULL || n != REF_LEN || memcmp(b, REF_MAGIC, REF_MAGIC_LEN) != 0)
+    return NULL;
+  for (size_t i = 0; i < REF_KEEP; i++)
+    if (refs[i].key != NULL && refs[i].def == d &&
+        memcmp(refs[i].id, b + REF_MAGIC_LEN, sizeof refs[i].id) == 0)
+      return EVP_PKEY_up_ref(refs[i].key) ? refs[i].key : NULL;
+  return NULL;
+}
+#endif
+
 static EVP_PKEY *load_private(const pk_def *d, const uint8_t *b, size_t n) {
   switch (d->fam) {
   case F_RSA:
@@ -389,6 +470,22 @@ static EVP_PKEY *load_private(const pk_def *d, const uint8_t *b, size_t n) {
 #else
     return NULL;
 #endif
+  case F_SLHDSA: /* SK.seed || SK.prf || PK.seed || PK.root */
+#if PK_ML
+    return b != NULL && n == 4 * d->len ? EVP_PKEY_new_raw_private_key_ex(NULL, d->ossl, NULL, b, n)
+                                        : NULL;
+#else
+    return NULL;
+#endif
+  case F_HYBKEM: /* the library's own: the ML-KEM and EC/X25519 private keys in the share's
+                    order, or a reference to a key kept here (key_ref_new) */
+#if PK_ML
+    if (b != NULL && n == REF_LEN && memcmp(b, REF_MAGIC, REF_MAGIC_LEN) == 0)
+      return key_ref_load(d, b, n);
+    return b != NULL && n > 0 ? EVP_PKEY_new_raw_private_key_ex(NULL, d->ossl, NULL, b, n) : NULL;
+#else
+    return NULL;
+#endif
   }
   return NULL;
 }
@@ -400,7 +497,11 @@ static EVP_PKEY *load_public(const pk_def *d, const uint8_t *b, size_t n) {
     return b != NULL && n == d->len ? EVP_PKEY_new_raw_public_key(d->id, NULL, b, n) : NULL;
   case F_MLKEM:
   case F_MLDSA:
+  case F_SLHDSA:
+  case F_HYBKEM:
 #if PK_ML
+    if (d->fam == F_SLHDSA && n != 2 * d->len) /* PK.seed || PK.root */
+      return NULL;
     return b != NULL && n > 0 ? EVP_PKEY_new_raw_public_key_ex(NULL, d->ossl, NULL, b, n) : NULL;
 #else
     return NULL;
@@ -437,8 +538,17 @@ static int encode_public(const pk_def *d, EVP_PKEY *k, uint8_t *out, size_t cap,
     return EVP_PKEY_get_raw_public_key(k, out, len) ? 0 : -1;
   case F_MLKEM:
   case F_MLDSA:
+  case F_SLHDSA:
 #if PK_ML
     return EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PUB_KEY, out, cap, len) ? 0 : -1;
+#else
+    return -1;
+#endif
+  case F_HYBKEM: /* the key share (mlx_kmgmt.c has it only as the encoded public key) */
+#if PK_ML
+    return EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, out, cap, len)
+               ? 0
+               : -1;
 #else
     return -1;
 #endif
@@ -520,6 +630,19 @@ static uint8_t *encode_private(const pk_def *d, EVP_PKEY *k, size_t *len) {
     }
 #endif
     return out;
+  case F_SLHDSA:
+  case F_HYBKEM: {
+#if PK_ML
+    size_t n = 0;
+    if (EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PRIV_KEY, NULL, 0, &n) && n > 0 &&
+        (out = malloc(n)) != NULL &&
+        !EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_PRIV_KEY, out, n, len)) {
+      free(out);
+      out = NULL;
+    }
+#endif
+    return out;
+  }
   }
   return NULL;
 }
@@ -576,16 +699,35 @@ static EVP_PKEY_CTX *keygen_ctx(const pk_def *d, const uint8_t *seed, size_t see
     }
 #endif
     break;
+  case F_SLHDSA:
+  case F_HYBKEM:
+#if PK_ML
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, d->ossl, NULL);
+    ok = ctx != NULL && EVP_PKEY_keygen_init(ctx) > 0;
+    if (ok && seed != NULL && d->fam == F_SLHDSA) {
+      if (seed_len != 3 * d->len) { /* SK.seed || SK.prf || PK.seed */
+        EVP_PKEY_CTX_free(ctx);
+        cb_kit_err(err, errlen, "seed of %zu bytes, %s needs %zu", seed_len, d->name, 3 * d->len);
+        return NULL;
+      }
+      OSSL_PARAM params[2];
+      params[0] =
+          OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_SLH_DSA_SEED, (void *)seed, seed_len);
+      params[1] = OSSL_PARAM_construct_end();
+      ok = EVP_PKEY_CTX_set_params(ctx, params) > 0;
+    }
+#endif
+    break;
   }
   if (!ok) {
     EVP_PKEY_CTX_free(ctx);
     ossl_err(err, errlen, "key generation set-up");
     return NULL;
   }
-  if (seed != NULL && d->fam != F_MLKEM && d->fam != F_MLDSA) {
+  if (seed != NULL && d->fam != F_MLKEM && d->fam != F_MLDSA && d->fam != F_SLHDSA) {
     EVP_PKEY_CTX_free(ctx);
-    cb_kit_err(err, errlen, "%sa key from a seed: only ML-KEM and ML-DSA (%s)", OPS_UNSUPPORTED,
-               d->name);
+    cb_kit_err(err, errlen, "%sa key from a seed: only ML-KEM, ML-DSA and SLH-DSA (%s)",
+               OPS_UNSUPPORTED, d->name);
     return NULL;
   }
   return ctx;
@@ -626,8 +768,16 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
   }
   size_t cap = 8192;
   *pub = malloc(cap);
-  if (*pub == NULL || encode_public(d, k, *pub, cap, pub_len) != 0 ||
-      (*priv = encode_private(d, k, priv_len)) == NULL) {
+  if (*pub != NULL && encode_public(d, k, *pub, cap, pub_len) == 0) {
+    *priv = encode_private(d, k, priv_len);
+#if PK_ML
+    if (*priv == NULL && d->fam == F_HYBKEM) { /* the EC hybrids: see key_ref_new */
+      ERR_clear_error();
+      *priv = key_ref_new(d, k, priv_len);
+    }
+#endif
+  }
+  if (*pub == NULL || *priv == NULL) {
     ossl_err(err, errlen, "encoding the key pair");
     free(*pub);
     *pub = NULL;
@@ -662,8 +812,9 @@ static int sig_setup(pk_cell *c, const ops_params *p, int verify) {
   c->mdctx = EVP_MD_CTX_new();
   if (c->mdctx == NULL)
     return -1;
-  if (p->ctx != NULL && d->fam != F_MLDSA) {
-    cb_kit_err(c->err, sizeof c->err, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
+  if (p->ctx != NULL && !has_ctx(d)) {
+    cb_kit_err(c->err, sizeof c->err, "%sa context string: only ML-DSA and SLH-DSA",
+               OPS_UNSUPPORTED);
     return -1;
   }
 #if PK_OSSL3
@@ -682,6 +833,7 @@ static int sig_setup(pk_cell *c, const ops_params *p, int verify) {
                                                        (char *)OSSL_PKEY_RSA_PAD_MODE_PKCSV15, 0);
     break;
   case F_MLDSA:
+  case F_SLHDSA:
 #if PK_ML
     if (p->ctx != NULL) {
       if (p->ctx_len > sizeof c->ctxstr) {
@@ -844,6 +996,11 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
       refuse(c, c->op == P_DECAPS ? "private key not accepted" : "public key not accepted");
       return 0;
     }
+    if (p->m != NULL && d->fam == F_HYBKEM) { /* mlx_kem.c takes no ikme: fresh randomness */
+      cb_kit_err(err, errlen, "%sa deterministic encapsulation: OpenSSL's %s takes no m",
+                 OPS_UNSUPPORTED, d->ossl);
+      return -1;
+    }
     if (p->m != NULL && p->m_len != 32) {
       cb_kit_err(c->err, sizeof c->err, "m of %zu bytes (32 needed)", p->m_len);
       c->refused = 1;
@@ -860,10 +1017,11 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
         (c->op == P_ENCAPS ? EVP_PKEY_encapsulate_init(c->pctx, params)
                            : EVP_PKEY_decapsulate_init(c->pctx, NULL)) <= 0 ||
         (c->op == P_ENCAPS && EVP_PKEY_encapsulate(c->pctx, NULL, &c->ct_len, NULL, &kl) <= 0)) {
-      refuse(c, "ML-KEM set-up");
+      refuse(c, d->fam == F_HYBKEM ? "hybrid KEM set-up" : "ML-KEM set-up");
       return 0;
     }
-    c->out_cap = c->ct_len + KEM_KEY_LEN + 16;
+    if (c->op == P_ENCAPS) /* decaps keeps the 256 bytes above: the hybrids' keys are 64, 80 */
+      c->out_cap = c->ct_len + (kl > KEM_KEY_LEN ? kl : KEM_KEY_LEN) + 16;
     return 0;
 #else
     cb_kit_err(err, errlen, "%s: no ML-KEM in this OpenSSL", d->name);
@@ -1035,10 +1193,22 @@ void pk_cell_free(pk_cell *c) {
 /* Whether this libcrypto really has the algorithm: a key pair (not for RSA, always there and slow
  * to generate), and for signatures one signature that verifies, through the cells above. */
 static int probe(const pk_def *d) {
-  if (d->fam == F_MLKEM || d->fam == F_MLDSA) {
-    if (!PK_ML)
-      return 0;
+  if (is_pq(d) && !PK_ML)
+    return 0;
+#if PK_ML
+  if (d->fam == F_SLHDSA) {
+    /* the key type and the signature algorithm are there: a key pair and a signature would cost
+     * up to a second per "s" parameter set at every start of the driver (the native tests and
+     * the vectors sign with each) */
+    EVP_KEYMGMT *km = EVP_KEYMGMT_fetch(NULL, d->ossl, NULL);
+    EVP_SIGNATURE *sig = EVP_SIGNATURE_fetch(NULL, d->ossl, NULL);
+    int ok = km != NULL && sig != NULL;
+    EVP_SIGNATURE_free(sig);
+    EVP_KEYMGMT_free(km);
+    ERR_clear_error();
+    return ok;
   }
+#endif
   if (is_rsa(d)) {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_id(EVP_PKEY_RSA, NULL);
     EVP_PKEY_CTX_free(ctx);
@@ -1065,7 +1235,7 @@ size_t pk_catalogue(ops_alg *out, size_t max) {
 }
 
 size_t pk_notes(const char **notes, size_t max) {
-  static char absent[700];
+  static char absent[1024];
   size_t used = 0;
   for (size_t i = 0; i < NDEFS; i++)
     if (find_def(DEFS[i].name) == NULL && used < sizeof absent)
@@ -1085,18 +1255,33 @@ size_t pk_notes(const char **notes, size_t max) {
       "1234567812345678 " PK_SM2_ID_NOTE,
       "keygen: one EVP_PKEY_keygen on a context prepared per cell, then the public key in the "
       "protocol's encoding, then EVP_PKEY_free, all inside the timed region: RSA (e = 65537) "
-      "i2d_PUBKEY; Ed/X EVP_PKEY_get_raw_public_key; ML-* the \"pub\" parameter; EC and SM2 the "
+      "i2d_PUBKEY; Ed/X EVP_PKEY_get_raw_public_key; ML-* and SLH-DSA the \"pub\" parameter; "
+      "the TLS hybrids the \"encoded-pub-key\" parameter (the key share); EC and SM2 the "
       "uncompressed point (" PK_POINT_NOTE ") written after the SubjectPublicKeyInfo header "
       "i2d_PUBKEY gave once per cell: the same bytes, without i2d_PUBKEY's encoder, which costs "
       "several times the key generation itself in OpenSSL 3.0 (about 50 us against 9 us for "
       "P-256)",
       "derive: EVP_PKEY_derive with the peer set once per cell (EVP_PKEY_derive_set_peer); "
-      "RSA-OAEP: EVP_PKEY_encrypt/decrypt, SHA-256 and MGF1-SHA-256, empty label; ML-KEM: "
-      "EVP_PKEY_encapsulate/decapsulate on a context initialised once per cell",
+      "RSA-OAEP: EVP_PKEY_encrypt/decrypt, SHA-256 and MGF1-SHA-256, empty label; ML-KEM and the "
+      "TLS hybrids: EVP_PKEY_encapsulate/decapsulate on a context initialised once per cell",
+      /* one note for the families of 3.5 on (the hello has room for 16 notes in all) */
       PK_ML ? "ML-KEM and ML-DSA: native EVP_PKEY types; keys from seeds via the \"seed\" "
               "parameter; ML-DSA pure, empty context, hedged (deterministic only in vector cases "
-              "that ask for it)"
-            : "ML-KEM and ML-DSA: not offered (native in OpenSSL only from 3.5)",
+              "that ask for it). SLH-DSA (FIPS 205): EVP_PKEY \"SLH-DSA-SHA2-128s\" ...; raw "
+              "keys (public PK.seed || PK.root, private SK.seed || SK.prf || PK.seed || PK.root); "
+              "keygen from a seed case through the \"seed\" parameter (SK.seed || SK.prf || "
+              "PK.seed); pure, empty context, hedged (opt_rand from the library's DRBG), "
+              "deterministic (opt_rand = PK.seed) only in vector cases that ask for it; the 's' "
+              "sets sign in tenths of a second, so their cells calibrate to batch 1. "
+              "x25519mlkem768, secp256r1mlkem768, secp384r1mlkem1024: OpenSSL's TLS 1.3 hybrid "
+              "groups as KEMs (EVP_PKEY \"X25519MLKEM768\", \"SecP256r1MLKEM768\", "
+              "\"SecP384r1MLKEM1024\"): keygen = the client's key share; encaps = an ephemeral "
+              "EC/X25519 key and an ML-KEM encapsulation (the server's share) and the shared "
+              "secret (64, 64, 80 bytes); decaps the client's side; no deterministic "
+              "encapsulation (a case with m answers unsupported); private keys are OpenSSL's own "
+              "(the expanded ML-KEM key and the EC/X25519 scalar, in the share's order)"
+            : "ML-KEM, ML-DSA, SLH-DSA and the TLS hybrid KEMs: not offered (native in OpenSSL "
+              "only from 3.5)",
       absent,
   };
   size_t n = 0;

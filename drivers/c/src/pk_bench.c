@@ -44,6 +44,18 @@ static int pk_make(const ops_params *hp, pk_material *m, json_t **res) {
   return rc;
 }
 
+/* The bytes of a KEM's shared key, which encaps puts after the ciphertext (docs/protocol.md;
+ * algorithms.py's "shared secret"): 32 but for the TLS hybrids (the two secrets concatenated) and
+ * HQC (64 in liboqs and the 2025 specification). */
+static size_t kem_key_len(const char *alg) {
+  if (strcmp(alg, "secp384r1mlkem1024") == 0)
+    return 80;
+  if (strcmp(alg, "x25519mlkem768") == 0 || strcmp(alg, "secp256r1mlkem768") == 0 ||
+      strncmp(alg, "hqc-", 4) == 0)
+    return 64;
+  return 32;
+}
+
 /* Fill the key fields of a public-key bench cell's parameters (protocol.md, version 2: keys,
  * peer keys, signatures and ciphertexts are made once per cell, outside the timed region).
  * 0, or -1 with *res set. */
@@ -87,12 +99,13 @@ int pk_prepare(ops_params *p, pk_material *m, json_t **res) {
       hp.msg_len = 0;
     if (pk_make(&hp, m, res) != 0)
       return -1;
-    if (kem && m->made_len < 32) {
+    size_t kl = kem ? kem_key_len(p->alg) : 0;
+    if (kem && m->made_len <= kl) {
       *res = cb_error("preparing the cell: encaps gave %zu bytes", m->made_len);
       return -1;
     }
     p->priv = m->priv, p->priv_len = m->priv_len;
-    p->msg = m->made, p->msg_len = kem ? m->made_len - 32 : m->made_len;
+    p->msg = m->made, p->msg_len = m->made_len - kl;
   }
   return 0;
 }

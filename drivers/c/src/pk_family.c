@@ -18,6 +18,8 @@ static const char *const FAM_OPS[][CB_MAX_OPS + 1] = {
     [F_XDH] = {"keygen", "derive"},
     [F_MLKEM] = {"keygen", "encaps", "decaps"},
     [F_MLDSA] = {"keygen", "sign", "verify"},
+    [F_SLHDSA] = {"keygen", "sign", "verify"},
+    [F_HYBKEM] = {"keygen", "encaps", "decaps"},
 };
 
 int pk_fam_allows(enum pk_fam f, const char *op) {

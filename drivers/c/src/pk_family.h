@@ -14,17 +14,19 @@ extern "C" {
 
 /* a module has the families its library has (Botan 2: no ML-KEM, no ML-DSA) */
 enum pk_fam {
-  F_RSA,   /* keygen */
-  F_PSS,   /* sign, verify */
-  F_PKCS1, /* sign, verify */
-  F_OAEP,  /* encrypt, decrypt */
-  F_ECDSA, /* keygen, sign, verify */
-  F_ECDH,  /* derive */
-  F_SM2,   /* keygen, sign, verify */
-  F_EDDSA, /* keygen, sign, verify */
-  F_XDH,   /* keygen, derive */
-  F_MLKEM, /* keygen, encaps, decaps */
-  F_MLDSA  /* keygen, sign, verify */
+  F_RSA,    /* keygen */
+  F_PSS,    /* sign, verify */
+  F_PKCS1,  /* sign, verify */
+  F_OAEP,   /* encrypt, decrypt */
+  F_ECDSA,  /* keygen, sign, verify */
+  F_ECDH,   /* derive */
+  F_SM2,    /* keygen, sign, verify */
+  F_EDDSA,  /* keygen, sign, verify */
+  F_XDH,    /* keygen, derive */
+  F_MLKEM,  /* keygen, encaps, decaps */
+  F_MLDSA,  /* keygen, sign, verify */
+  F_SLHDSA, /* keygen, sign, verify (FIPS 205) */
+  F_HYBKEM  /* keygen, encaps, decaps: the TLS 1.3 hybrid key shares as KEMs */
 };
 
 /* Whether family f has operation op (a protocol name). */
