@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cryptobench.core import fixed_input
-from cryptobench.core.algorithms import get
+from cryptobench.core.algorithms import get, size_of
 from cryptobench.core.errors import DriverError
 
 MESSAGE = fixed_input.message(32).hex()
@@ -134,18 +134,19 @@ def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
+    ss = 2 * (size_of(alg, "shared secret") or 32)  # hex digits of the key encaps ends with
     for p, q in _pairs(ps, keys):  # p encapsulates to q's key, q decapsulates
         other = next((k for pid, k in keys.items() if pid != q.pid), None)
 
         def same_key(p=p, q=q):
             ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-            ct, k = ct_k[:-64], ct_k[-64:]
+            ct, k = ct_k[:-ss], ct_k[-ss:]
             got = q.case(alg, "decaps", private=keys[q.pid]["private"], msg=ct).get("out")
             return bool(k) and got == k, "" if got == k else f"decapsulated {got} != encapsulated {k}"
 
         def wrong_key_differs(p=p, q=q, other=other):
             ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-            ct, k = ct_k[:-64], ct_k[-64:]
+            ct, k = ct_k[:-ss], ct_k[-ss:]
             got = q.case(alg, "decaps", private=other["private"], msg=ct)
             ok = bool(got.get("rejected")) or (got.get("out") not in (None, k))
             return ok, "" if ok else "a wrong key decapsulated to the same secret"
