@@ -144,6 +144,8 @@ def test_a_declared_algorithm_is_verified_measured_and_marked_beside_a_python_pl
     )
     rows = [r for r in csv.DictReader(io.StringIO(out["csv"].read_text())) if r["alg"] == "toy-adler32"]
     assert rows and all(r["declared_by"] == "plugin:toy python:toy" for r in rows)
+    listed = run_cli("list", "algorithms", "--plugin", so, cwd=tmp_path).stdout
+    assert "toy-adler32          hash     ops: hash\n                     declared by plugin:toy\n" in listed, listed
 
 
 @needs_c

@@ -12,7 +12,7 @@ from pathlib import Path
 from cryptobench.cli.commands_run import cmd_verify
 from cryptobench.cli.parser import build_parser
 from cryptobench.cli.shared import check_finite, driver_hello, guarded, registry_for
-from cryptobench.core import algorithms
+from cryptobench.core import algorithms, declared
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import check_writable, write_atomic
 from cryptobench.core.textsafe import printable
@@ -30,6 +30,8 @@ def cmd_list(args) -> int:
         from cryptobench.verify.vectors import cases_for, source_of
         from cryptobench.verify.vectors.acvp import acvp_folder_counts
 
+        if getattr(args, "plugin", None) or getattr(args, "providers_file", None):
+            registry_for(args)  # what their plugins and drivers declare joins the catalogue
         for a in algorithms.ALGORITHMS.values():
             cases = cases_for(a.name)
             sources = Counter(source_of(c) for c in cases)
@@ -37,6 +39,8 @@ def cmd_list(args) -> int:
             acvp = acvp_folder_counts(cases)
             folders = ", ".join(f"{f} {n}" for f, n in acvp.items())
             print(f"{a.name:<20} {a.kind:<8} ops: {', '.join(a.ops)}")
+            if declared.declared_by(a.name):  # an algorithm of their own, not the catalogue's
+                print(f"{'':<20} {declared.mark(a.name)}")
             print(f"{'':<20} known answers: {known}")
             print(f"{'':<20} ACVP: {sum(acvp.values())} ({folders})" if acvp else f"{'':<20} ACVP: none")
         return 0

@@ -1,6 +1,6 @@
 """What `plugin new` writes for a Python, C or C++ plugin: str.format templates ({name}, {cls}, ...)."""
 
-SKELETON = '''"""python:{name} — a cryptobench plugin (docs/plugins.md, plugin interface version 1).
+SKELETON = '''"""python:{name} — a cryptobench plugin (docs/plugins.md, plugin interface version 2).
 
 Check it:   cryptobench plugin check {name}_provider.py
 Measure it: cryptobench run --plugin {name}_provider.py --alg sha256
@@ -18,6 +18,12 @@ class {cls}(Provider):
     library = "{name}"  # TODO: your library's name
     # TODO: every algorithm your library offers, with its operations (`cryptobench list algorithms`)
     offers = {{"sha256": ("hash",)}}
+    # An algorithm the catalogue lacks? Declare it (docs/plugins.md, "Declaring an algorithm of your
+    # own"), offer it above, and give its known answers (at least 20 cases) in a file beside this one:
+    # declares = [
+    #     {{"name": "my-hash", "kind": "hash", "out_len": 32, "kat": "my-hash.kat.json",
+    #      "standard": "my spec 1.0"}},
+    # ]
 
     def library_version(self) -> str:
         return "{name} 0.1"  # TODO: the version your library reports at run time
@@ -58,6 +64,14 @@ README = """# python:{name}, a cryptobench plugin
 4. `cryptobench run --plugin {name}_provider.py --alg sha256 --md report.md` — measured beside
    c:openssl with intervals and a verdict.
 
+An algorithm the catalogue lacks (your own KEM, a national standard, a new mode)? Declare it: the
+commented `declares` in `{name}_provider.py` says its name, kind (hash, xof, mac, aead, cipher, kem,
+sig, kex) and sizes, and names its known-answer file (`{{"vectors": [{{"op": "hash", "msg_hex": "...",
+"out_hex": "..."}}]}}`, at least 20 cases, or it stays `unverified`). It is then verified against that
+file and against every other provider declaring it, measured, and every report says "declared by
+python:{name}". A name the catalogue has with other sizes is refused. docs/plugins.md, "Declaring an
+algorithm of your own", walks through it.
+
 You never write a timing loop: cryptobench's Python driver times `call()` (docs/protocol.md).
 """
 
@@ -85,6 +99,20 @@ static const cb_alg ALGS[] = {{
     /* name, operations, stream, pk, fresh, key_len, iv_len, tag_len, out_len, block */
     {{"sha256", {{"hash", NULL}}, 0, 0, 0, 0, 0, 0, 32, 0}},
 }};
+
+/* An algorithm the catalogue lacks? Declare it (docs/plugins.md, "Declaring an algorithm of your
+ * own"), list it in ALGS too, and put declare_at in the table's last member:
+ *
+ * static const cb_declare DECLARES[] = {{
+ *     // name, kind, ops (all NULL: the kind's), known answers beside the .so (20 cases at
+ *     // least), standard, then bytes: out_len, key_len, iv_len, tag_len, block, public_key,
+ *     // secret_key, ciphertext, signature, shared_secret (0: none)
+ *     {{"my-hash", "hash", {{NULL}}, "my-hash.kat.json", "my spec 1.0", 32, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+ * }};
+ * static const cb_declare *declare_at(size_t i) {{
+ *   return i < sizeof DECLARES / sizeof DECLARES[0] ? &DECLARES[i] : NULL;
+ * }}
+ */
 
 /* One prepared operation: what cell_new makes once, outside the timed region. */
 struct cb_cell {{
@@ -160,6 +188,7 @@ static const cb_provider TABLE = {{
     cell_error, cell_free,
     NULL, NULL, /* keypair and free_buf: only for public-key algorithms */
     NULL, NULL, /* regenerates_ciphertext, cell_untimed_ns: big streamed decryption */
+    NULL,       /* declare_at: algorithms of your own (above) */
 }};
 
 #ifdef __cplusplus
@@ -197,6 +226,15 @@ C_README = """# plugin:{name}, a cryptobench plugin in {lang_name}
    inputs against c:openssl, no timing; it exits 1 on any failure and names the failing case.
 4. `cryptobench run --plugin ./libcb_{name}.so --alg sha256 --md report.md` — measured beside
    c:openssl with intervals and a verdict.
+
+An algorithm the catalogue lacks (your own KEM, a national standard, a new mode)? Declare it: the
+commented `DECLARES` in `{name}.{ext}` says its name, kind (hash, xof, mac, aead, cipher, kem, sig,
+kex) and sizes, and names its known-answer file, relative to the .so (`{{"vectors": [{{"op": "hash",
+"msg_hex": "...", "out_hex": "..."}}]}}`, at least 20 cases, or it stays `unverified`); set
+`declare_at` in the table. It is then verified against that file and against every other provider
+declaring it, measured, and every report says "declared by plugin:{name}". A name the catalogue
+has with other sizes is refused. docs/plugins.md, "Declaring an algorithm of your own", walks
+through it.
 
 You never write a timing loop: the generic C driver times `cell_run()` (docs/protocol.md).
 """
