@@ -148,3 +148,37 @@ def test_refetch_trims_deterministically(tmp_path: Path):
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")} == first
     helptext = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True).stdout
     assert "example: scripts/acvp/refetch" in helptext
+
+
+def test_ascon_known_answers_parse_and_meet_the_floor():
+    from cryptobench.verify.vectors.ascon_kat import ascon_kat_cases
+
+    for alg in ("ascon-aead128", "ascon-hash256", "ascon-xof128"):
+        cases = cases_for(alg)
+        assert len(cases) >= 20 and {source_of(c) for c in cases} == {"Ascon reference KAT (ascon-c)"}, alg
+    h = ascon_kat_cases("ascon-hash256")[0]  # Count 1: the empty message
+    assert (h.op, h.fields, len(h.out)) == ("hash", {"msg": ""}, 64)
+    x = ascon_kat_cases("ascon-xof128")
+    assert all(len(c.out) == 64 for c in x)  # the contract's 32 bytes
+    aead = ascon_kat_cases("ascon-aead128")
+    seal, opened = aead[0], aead[1]
+    assert (seal.op, opened.op) == ("seal", "open") and len(seal.fields["iv"]) == 32  # 16-byte nonce
+    assert len(seal.out) == len(seal.fields["msg"]) + 32  # ciphertext ‖ 16-byte tag
+    forged = [c for c in aead if c.id.endswith("/forged")]
+    assert forged and all(c.expect == "invalid" for c in forged)
+    assert judge(forged[0], {"out": ""}) is not None and judge(forged[0], {"rejected": True}) is None
+
+
+def test_ascon_kat_script_decodes_blobby():
+    import importlib.machinery
+    import importlib.util
+
+    loader = importlib.machinery.SourceFileLoader("ascon_kat_script", str(REPO / "scripts" / "acvp" / "ascon-kat"))
+    spec = importlib.util.spec_from_loader("ascon_kat_script", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    # 3 blobs, 1 de-duplicated ("ab"); then "" inline, the de-duplicated one by index 0, 130 bytes inline
+    data = bytes([3, 1, 2, 0xAB, 0xCD, 0, 1]) + bytes([0x81, 0x04]) + bytes(range(130))
+    assert mod.blobby(data) == [b"", b"\xab\xcd", bytes(range(130))]
+    with pytest.raises(ValueError, match="after the last blob"):
+        mod.blobby(data + b"\x00")

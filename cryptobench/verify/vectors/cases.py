@@ -8,6 +8,9 @@ from cryptobench.core.algorithms import TAG_LEN
 from cryptobench.verify.vectors.acvp import PREFIX as ACVP_PREFIX
 from cryptobench.verify.vectors.acvp import SOURCE as ACVP_SOURCE
 from cryptobench.verify.vectors.acvp import acvp_cases  # NIST ACVP JSON, trimmed copy in vectors/acvp
+from cryptobench.verify.vectors.ascon_kat import PREFIX as ASCON_PREFIX
+from cryptobench.verify.vectors.ascon_kat import SOURCE as ASCON_SOURCE
+from cryptobench.verify.vectors.ascon_kat import ascon_kat_cases  # the Ascon designers' KATs
 from cryptobench.verify.vectors.case import Case
 from cryptobench.verify.vectors.cases_pk import PUBLIC_KEY_BUILDERS
 from cryptobench.verify.vectors.cases_protocol import FILES, protocol_cases
@@ -26,6 +29,7 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     out += _derived_cases(alg, vdir)
     out += cavp_cases(alg)
     out += acvp_cases(alg, vectors_dir)
+    out += ascon_kat_cases(alg, vectors_dir)
     return out
 
 
@@ -37,6 +41,8 @@ def source_of(case: Case) -> str:
         return "Wycheproof"
     if case.id.startswith(ACVP_PREFIX):
         return ACVP_SOURCE
+    if case.id.startswith(ASCON_PREFIX):
+        return ASCON_SOURCE
     if "-from-ecb" in case.id:
         return "derived from FIPS 197 / GB/T 32907"
     if case.id.startswith("kat/"):
