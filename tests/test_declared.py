@@ -102,6 +102,25 @@ def test_the_kat_file_format_and_a_malformed_one_in_one_line(tmp_path):
         cases_for("toy-sum")
 
 
+def test_an_acvp_file_is_read_for_a_declared_algorithm_too(tmp_path):
+    """ACVP's shape (acvp.py reads it): AFT tests by ACVP's field names, MCT groups and bit-oriented
+    messages left out; a kind whose ACVP fields are not mapped is refused in one line."""
+    groups = [
+        {"tgId": 1, "testType": "AFT", "tests": [{"tcId": 1, "msg": "616263", "len": 24, "md": "024d0127"},
+                                                 {"tcId": 2, "msg": "6100", "len": 9, "md": "00000000"}]},
+        {"tgId": 2, "testType": "MCT", "tests": [{"tcId": 3, "msg": "00", "len": 8, "md": "00000000"}]},
+    ]  # fmt: skip
+    (tmp_path / "a.json").write_text(json.dumps([{"acvVersion": "1.0"}, {"vsId": 1, "testGroups": groups}]))
+    declared.register([decl(kat=str(tmp_path / "a.json"))])
+    assert [(c.id, c.op, c.fields, c.out) for c in cases_for("toy-sum")] == [
+        ("a.json#tg1/tc1", "hash", {"msg": "616263"}, "024d0127")
+    ]
+    declared.reset()
+    declared.register([declared.parse({"name": "toy-kem", "kind": "kem", "kat": str(tmp_path / "a.json")}, "p:a")])
+    with pytest.raises(UserError, match="ACVP files are read for hash, xof, mac, cipher, aead and sig declarations"):
+        cases_for("toy-kem")
+
+
 def test_a_providers_file_declares_for_a_driver_that_cannot(tmp_path):
     (tmp_path / "p.toml").write_text(
         '[[provider]]\nid = "mine:toy"\ncommand = ["./driver"]\n'

@@ -21,8 +21,10 @@ import json
 from pathlib import Path
 
 from cryptobench.core import declared
+from cryptobench.core.algorithms import TAG_LEN
 from cryptobench.core.errors import UserError
 from cryptobench.core.textsafe import printable
+from cryptobench.verify.vectors import acvp
 from cryptobench.verify.vectors.case import Case
 
 HEX_FIELDS = ("key", "iv", "aad", "msg", "public", "private", "sig", "ctx", "seed", "m")
@@ -68,6 +70,8 @@ def _parse(path: Path, alg: str, ops: tuple[str, ...]) -> list[Case]:
         raise UserError(f"{where}: not found") from None
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise UserError(f"{where}: not a JSON file ({printable(' '.join(str(e).split()))[:100]})") from None
+    if isinstance(data, list) or (isinstance(data, dict) and "testGroups" in data):
+        return _acvp(path, alg)
     vectors = data.get("vectors") if isinstance(data, dict) else None
     if not isinstance(vectors, list):
         raise UserError(f'{where}: needs {{"vectors": [...]}} (docs/plugins.md, "Declaring an algorithm")')
@@ -130,3 +134,94 @@ def _vector(file: str, i: int, v: object, ops: tuple[str, ...]) -> list[Case]:
     if op == "seal" and "open" in ops and result == "valid":
         cases.append(Case(cid + "/open", "open", {**fields, "msg": out}, "valid", fields.get("msg", ""), source=source))
     return cases
+
+
+# --- a NIST ACVP file (acvp.py reads it) ------------------------------------------------------------
+
+
+def _acvp(path: Path, alg: str) -> list[Case]:
+    """The AFT and VAL tests of one ACVP JSON file (internalProjection, or a prompt with its answers
+    merged in; MCT left out), by the declared kind, with ACVP's field names: hash/xof `msg` (whole
+    bytes: `len` a multiple of 8) -> `md`; mac `key`, `msg` -> `mac`; cipher and aead by the group's
+    `direction`, `key`, `iv`, `aad`, `pt`, `ct`, `tag` (a 128-bit tag), `testPassed` false: to be
+    rejected; sig `pk`, `message`, `signature`, `testPassed` (pure, external, no context). Other
+    kinds' ACVP files are refused: write their cases in the project's format. Ids `<file>#tg<g>/tc<t>`."""
+    d = declared.declarations(alg)[0]
+    build = _ACVP.get(d.kind)
+    if build is None:
+        raise UserError(f"known-answer file {str(path)!r} of {alg}: ACVP files are read for hash, xof, mac, cipher, "
+                        f"aead and sig declarations; write a {d.kind}'s cases in the project's format")  # fmt: skip
+    doc = acvp.read_file(path)
+    cases: list[Case] = []
+    for g, t in acvp.tests(doc):
+        if g.get("testType", "AFT") == "MCT":
+            continue
+        try:
+            got = build(d, g, t)
+        except (KeyError, ValueError, TypeError) as e:
+            raise UserError(f"known-answer file {str(path)!r} of {alg}: tg{g['tgId']}/tc{t['tcId']}: {e}") from None
+        for op, fields, expect, out in got:
+            if op in d.ops:
+                cid = f"{path.name}#tg{g['tgId']}/tc{t['tcId']}" + (f"/{op}" if len(got) > 1 else "")
+                cases.append(Case(cid, op, fields, expect, out, source=f"NIST ACVP {path.name}"))
+    return cases
+
+
+def _h(t: dict, key: str) -> str:
+    v = t[key]
+    bytes.fromhex(v)
+    return v.lower()
+
+
+def _acvp_hash(d, g: dict, t: dict) -> list:
+    bits = t.get("len", len(t["msg"]) * 4)
+    out_bits = t.get("outLen", g.get("outLen", d.size("out_len") * 8))
+    if bits % 8 or out_bits != d.size("out_len") * 8:
+        return []  # a bit-oriented message, or another output length than the one timed
+    return [("hash", {"msg": _h(t, "msg")[: bits // 4]}, "valid", _h(t, "md"))]
+
+
+def _acvp_mac(d, g: dict, t: dict) -> list:
+    if "testPassed" in t:
+        return [("mac", {"key": _h(t, "key"), "msg": _h(t, "msg")}, "valid" if t["testPassed"] else "invalid",
+                 _h(t, "mac"))]  # fmt: skip
+    return [("mac", {"key": _h(t, "key"), "msg": _h(t, "msg")}, "valid", _h(t, "mac"))]
+
+
+def _acvp_cipher(d, g: dict, t: dict) -> list:
+    base = {"key": _h(t, "key"), **({"iv": _h(t, "iv")} if "iv" in t else {})}
+    if g.get("direction") == "encrypt":
+        return [("encrypt", {**base, "msg": _h(t, "pt")}, "valid", _h(t, "ct"))]
+    return [("decrypt", {**base, "msg": _h(t, "ct")}, "valid", _h(t, "pt"))]
+
+
+def _acvp_aead(d, g: dict, t: dict) -> list:
+    if g.get("tagLen", TAG_LEN * 8) != TAG_LEN * 8:
+        return []  # the protocol's tag is 16 bytes
+    base = {
+        "key": _h(t, "key"),
+        "iv": _h(t, "iv") if "iv" in t else _h(t, "nonce"),
+        "aad": _h(t, "aad") if "aad" in t else "",
+    }
+    if g.get("direction") == "encrypt":
+        sealed = _h(t, "ct") + _h(t, "tag")
+        return [
+            ("seal", {**base, "msg": _h(t, "pt")}, "valid", sealed),
+            ("open", {**base, "msg": sealed}, "valid", _h(t, "pt")),
+        ]
+    sealed = _h(t, "ct") + _h(t, "tag")
+    if t.get("testPassed") is False:
+        return [("open", {**base, "msg": sealed}, "invalid", None)]
+    return [("open", {**base, "msg": sealed}, "valid", _h(t, "pt"))]
+
+
+def _acvp_sig(d, g: dict, t: dict) -> list:
+    if not isinstance(t.get("testPassed"), bool) or t.get("context") or g.get("preHash", "pure") != "pure":
+        return []
+    pk = _h(t, "pk") if "pk" in t else _h(g, "pk")
+    fields = {"public": pk, "msg": _h(t, "message"), "sig": _h(t, "signature")}
+    return [("verify", fields, "valid" if t["testPassed"] else "invalid", "01")]
+
+
+_ACVP = {"hash": _acvp_hash, "xof": _acvp_hash, "mac": _acvp_mac, "cipher": _acvp_cipher, "aead": _acvp_aead,
+         "sig": _acvp_sig}  # fmt: skip
