@@ -167,6 +167,21 @@ def test_a_declared_algorithm_is_verified_measured_and_marked_beside_a_python_pl
     assert "toy-adler32          hash     ops: hash\n                     declared by plugin:toy\n" in listed, listed
 
 
+def test_under_20_known_answers_and_no_second_provider_it_is_unverified(tmp_path):
+    """The floor of docs/verification.md: 5 known answers, nobody to agree with, no witness looked for
+    (no built-in provider can offer a declared algorithm): unverified, saying why; marked in verify's
+    conformance report too."""
+    kat = json.loads((FIXTURES / "declare" / "toy-adler32.kat.json").read_text())
+    (tmp_path / "toy-adler32.kat.json").write_text(json.dumps({"vectors": kat["vectors"][:5]}))
+    shutil.copy(PY_PLUGIN, tmp_path / "toy.py")
+    res = run_cli("verify", "--plugin", tmp_path / "toy.py", "--provider", "python:toy", "--alg", "toy-adler32",
+                  "--db", tmp_path / "v.db", "--md", tmp_path / "v.md", "--inputs", "50")  # fmt: skip
+    assert res.returncode == 0, res.stdout + res.stderr
+    md = (tmp_path / "v.md").read_text()
+    assert "| toy-adler32 (declared by python:toy) | unverified (5 cases) |" in md, md
+    assert "hash: 5 cases, 20 needed" in md and "no built-in provider offers it" in md, md
+
+
 @needs_c
 def test_one_wrong_known_answer_fails_it_with_the_case_id_and_it_is_never_timed(tmp_path):
     so = build(tmp_path, "DECLARE_BAD_KAT")

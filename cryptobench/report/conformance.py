@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cryptobench import RESULT_SCHEMA_VERSION
+from cryptobench.core import declared
 from cryptobench.store.model import RunRecord, VerifyRecord
 from cryptobench.verify.witness import MARK
 
@@ -22,6 +23,9 @@ class Verification:
 
     run: RunRecord
     verifs: list[VerifyRecord]
+
+    def __post_init__(self) -> None:
+        declared.from_hellos(self.run.providers)  # its providers' algorithms of their own, read back
 
 
 def mark(v: VerifyRecord) -> str:
@@ -41,7 +45,11 @@ def matrix(verifs: list[VerifyRecord], providers: list[str] | None = None) -> tu
     algs = list(dict.fromkeys(v.alg for v in verifs))
     by = {(v.provider, v.alg): v for v in verifs}
     providers = providers or sorted({v.provider for v in verifs})
-    rows = [[a] + [mark(by[(p, a)]) if (p, a) in by else "" for p in providers] for a in algs]
+    rows = [
+        [a + (f" ({declared.mark(a)})" if declared.mark(a) else "")]
+        + [mark(by[(p, a)]) if (p, a) in by else "" for p in providers]
+        for a in algs
+    ]
     return ["algorithm", *providers], rows
 
 
@@ -94,6 +102,7 @@ def to_dict(run: RunRecord, verifs: list[VerifyRecord]) -> dict:
             {
                 "provider": v.provider,
                 "alg": v.alg,
+                "declared_by": declared.declared_by(v.alg),  # an algorithm of the providers' own
                 "status": v.status,
                 "passed": v.passed,
                 "failed": v.failed,

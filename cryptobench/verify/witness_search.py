@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from cryptobench.core import declared
 from cryptobench.core.errors import DriverError
 from cryptobench.drivers.interface import Driver, Drivers
 from cryptobench.verify import witness
@@ -29,6 +30,8 @@ class WitnessSearch:
         candidates = witness.order()
         if not candidates:
             return "CRYPTOBENCH_WITNESSES names none"
+        if declared.is_declared(alg):  # no built-in provider has it: none is started to learn that
+            return f"{alg} is declared by {', '.join(declared.declared_by(alg))}, and no built-in provider offers it"
         families = {witness.family(p) for p in lone}
         unbuilt, offerless, wrong = [], [], []
         for pid in candidates:
