@@ -182,3 +182,40 @@ def test_ascon_kat_script_decodes_blobby():
     assert mod.blobby(data) == [b"", b"\xab\xcd", bytes(range(130))]
     with pytest.raises(ValueError, match="after the last blob"):
         mod.blobby(data + b"\x00")
+
+
+def test_classical_folders_gcm_ecdsa_sha(vdir: Path):
+    gcm = _by_id(acvp_cases("aes-128-gcm", vdir))
+    assert sorted(gcm) == [
+        "acvp/ACVP-AES-GCM-1.0#tg1/tc11/open",
+        "acvp/ACVP-AES-GCM-1.0#tg1/tc11/seal",
+        "acvp/ACVP-AES-GCM-1.0#tg22/tc326/open",
+    ]  # fmt: skip (tg2's 112-bit tag: left out)
+    seal = gcm["acvp/ACVP-AES-GCM-1.0#tg1/tc11/seal"]
+    assert len(seal.fields["iv"]) == 24 and seal.out.endswith("30a1785cef59e97d232599e3fb0512ea")
+    assert gcm["acvp/ACVP-AES-GCM-1.0#tg22/tc326/open"].expect == "invalid"  # a failed decryption (VAL-like)
+    ecdsa = acvp_cases("ecdsa-p256", vdir)
+    assert [c.id for c in ecdsa] == ["acvp/ECDSA-sigVer-FIPS186-5#tg12/tc84"]  # SHA2-224 group left out
+    assert ecdsa[0].fields["public"].startswith("3059301306072a8648ce3d0201") and ecdsa[0].fields["sig"][:2] == "30"
+    sha = acvp_cases("sha256", vdir)
+    assert [c.op for c in sha] == ["hash"] and len(sha[0].fields["msg"]) == 41984 // 4  # MCT group left out
+
+
+def test_ecdsa_encodings_match_other_encoders():
+    """The DER SPKI and DER signature built from ACVP's (qx, qy) and (r, s) (every ACVP ECDSA case at hand
+    is a rejection, so a wrong encoding would pass unseen: checked here against independent encoders)."""
+    from cryptobench.verify.vectors.acvp_sym import _SPKI, der_signature
+    from cryptobench.verify.vectors.files import default_vectors_dir, wycheproof_groups
+
+    for alg, file in (
+        ("ecdsa-p256", "ecdsa_secp256r1_sha256_test.json"),
+        ("ecdsa-p384", "ecdsa_secp384r1_sha384_test.json"),
+    ):
+        g, _ = next(iter(wycheproof_groups(default_vectors_dir(), file)))
+        assert _SPKI[alg] + g["publicKey"]["uncompressed"] == g["publicKeyDer"], alg
+    assert der_signature("01", "7f") == "300602010102017f"
+    assert der_signature("80", "00ff") == "3008020200800202" + "00ff"  # high bit: a leading 00
+    utils = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.utils")
+    for r, s in ((1, 2**255 + 5), (2**383 - 1, 2**376), (0x7F << 248, 0xFF << 376)):
+        want = utils.encode_dss_signature(r, s).hex()
+        assert der_signature(f"{r:096x}", f"{s:096x}") == want

@@ -6,8 +6,9 @@ One ACVP folder (e.g. `SLH-DSA-sigVer-FIPS205/`) holds `prompt.json` (inputs) an
 MCT: Monte Carlo), its parameters (`parameterSet`, `signatureInterface`, ...) and `tests[]`, a test
 has `tcId` and hex fields. This module reads a folder in either form, merges answers into tests by
 (tgId, tcId), checks the shape (a file that is not ACVP JSON is one clear error, never a traceback),
-and hands each (group, test) to the family builders of `acvp_pq.py`, which map ACVP parameter-set
-names to catalogue names and fields to the protocol's. Case ids are
+and hands each (group, test) to the family builders of `acvp_pq.py` (ML-KEM, ML-DSA, SLH-DSA) and
+`acvp_sym.py` (SHA-2/3, AES, HMAC, ECDSA, EdDSA), which say which catalogue algorithm a group is
+(ACVP's parameter-set names, key lengths, curves) and map fields to the protocol's. Case ids are
 `acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP".
 
 The files are a trimmed copy in `vectors/acvp/` (README there: source commit, what was kept),
@@ -124,32 +125,38 @@ def case_id(folder: str, g: dict, t: dict) -> str:
 
 
 Builder = Callable[[str, dict, dict], "list[Case]"]  # (folder, group, test) -> cases
+GroupAlg = Callable[[dict, dict], "str | None"]  # (document, group) -> the catalogue algorithm, if any
 
 
-def cases_from(doc: dict, folder: str, build: Builder, alg: str) -> list[Case]:
-    """The cases of `alg` in one document: its groups whose parameter set is `alg` (or that name none)."""
+def parameter_set_alg(doc: dict, g: dict) -> str | None:
+    """A group's algorithm from its parameterSet (the post-quantum folders)."""
+    ps = g.get("parameterSet")
+    return catalogue_name(ps) if isinstance(ps, str) else None
+
+
+def cases_from(doc: dict, folder: str, group_alg: GroupAlg, build: Builder, alg: str) -> list[Case]:
+    """The cases of `alg` in one document: the tests of its groups that `group_alg` says are `alg`."""
     out: list[Case] = []
     for g, t in tests(doc):
-        ps = g.get("parameterSet")
-        if ps is not None and catalogue_name(ps) != alg:
-            continue
-        out += build(folder, g, t)
+        if group_alg(doc, g) == alg:
+            out += build(folder, g, t)
     return out
 
 
-def _builders() -> dict[str, tuple[str, Builder]]:
-    from cryptobench.verify.vectors.acvp_pq import BUILDERS  # the families: one module each
+def _builders() -> dict[str, tuple[tuple[str, ...], GroupAlg, Builder]]:
+    from cryptobench.verify.vectors.acvp_pq import BUILDERS as PQ  # the families: one module each
+    from cryptobench.verify.vectors.acvp_sym import BUILDERS as SYM
 
-    return BUILDERS
+    return {**PQ, **SYM}
 
 
 @lru_cache(maxsize=256)
 def _cached(alg: str, base: Path) -> tuple[Case, ...]:
     out: list[Case] = []
-    for folder, (prefix, build) in _builders().items():
-        if not alg.startswith(prefix) or not (base / folder).is_dir():
+    for folder, (algs, group_alg, build) in _builders().items():
+        if alg not in algs or not (base / folder).is_dir():
             continue
-        out += cases_from(read_folder(base / folder), folder, build, alg)
+        out += cases_from(read_folder(base / folder), folder, group_alg, build, alg)
     return tuple(out)
 
 

@@ -21,7 +21,7 @@ interface and pre-hash (HashSLH-DSA / HashML-DSA) groups; randomised SLH-DSA sig
 
 from __future__ import annotations
 
-from cryptobench.verify.vectors.acvp import SOURCE, case_id, hexfield
+from cryptobench.verify.vectors.acvp import SOURCE, case_id, hexfield, parameter_set_alg
 from cryptobench.verify.vectors.case import Case
 
 VERIFY_OK = "01"
@@ -80,13 +80,17 @@ def _slh_sign(folder: str, g: dict, t: dict) -> list[Case]:
     return [_case(folder, g, t, "sign", fields, "valid", hexfield(t, "signature"))]
 
 
-# folder -> (the catalogue names it can hold start with, builder)
+_KEM = tuple(f"ml-kem-{n}" for n in (512, 768, 1024))
+_DSA = tuple(f"ml-dsa-{n}" for n in (44, 65, 87))
+_SLH = tuple(f"slh-dsa-{h}-{b}{v}" for h in ("sha2", "shake") for b in (128, 192, 256) for v in "sf")
+
+# folder -> (the catalogue names it can give, which one a group is, builder)
 BUILDERS = {
-    "ML-KEM-keyGen-FIPS203": ("ml-kem-", _mlkem_keygen),
-    "ML-KEM-encapDecap-FIPS203": ("ml-kem-", _mlkem_encap),
-    "ML-DSA-keyGen-FIPS204": ("ml-dsa-", _seed_keygen),
-    "ML-DSA-sigVer-FIPS204": ("ml-dsa-", _sig_verify),
-    "SLH-DSA-keyGen-FIPS205": ("slh-dsa-", _slh_keygen),
-    "SLH-DSA-sigGen-FIPS205": ("slh-dsa-", _slh_sign),
-    "SLH-DSA-sigVer-FIPS205": ("slh-dsa-", _sig_verify),
+    "ML-KEM-keyGen-FIPS203": (_KEM, parameter_set_alg, _mlkem_keygen),
+    "ML-KEM-encapDecap-FIPS203": (_KEM, parameter_set_alg, _mlkem_encap),
+    "ML-DSA-keyGen-FIPS204": (_DSA, parameter_set_alg, _seed_keygen),
+    "ML-DSA-sigVer-FIPS204": (_DSA, parameter_set_alg, _sig_verify),
+    "SLH-DSA-keyGen-FIPS205": (_SLH, parameter_set_alg, _slh_keygen),
+    "SLH-DSA-sigGen-FIPS205": (_SLH, parameter_set_alg, _slh_sign),
+    "SLH-DSA-sigVer-FIPS205": (_SLH, parameter_set_alg, _sig_verify),
 }
