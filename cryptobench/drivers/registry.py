@@ -172,6 +172,9 @@ def _builtin() -> list[Provider]:
         only_plugin("c:libtomcrypt", "tomcrypt", "LibTomCrypt 1.18 (Debian, plugin)"),
         Provider("go:stdlib", "go", "Go standard library + golang.org/x/crypto", "go", (str(go),), go),
         Provider("go:gmsm", "go", "github.com/emmansun/gmsm (SM2/SM3/SM4)", "go", (str(go),), go),
+        Provider(
+            "go:circl", "go", "github.com/cloudflare/circl (X-Wing, ML-KEM, ML-DSA, SLH-DSA)", "go", (str(go),), go
+        ),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
         # plugins shipped with cryptobench: the same interface a user's own library uses (docs/plugins.md)

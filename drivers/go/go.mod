@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	cryptobench/protocols/pqntor v0.0.0
+	github.com/cloudflare/circl v1.6.5
 	github.com/emmansun/gmsm v0.44.1
 	golang.org/x/crypto v0.58.0
 )

@@ -145,6 +145,18 @@ type sigPublic interface {
 	verify(msg, sig []byte) bool
 }
 
+// ctxSigner is implemented by private keys of schemes with a context string
+// and a deterministic variant (ML-DSA: rnd = 0^32; SLH-DSA: opt_rand =
+// PK.seed): the verify cases that give `ctx` or `deterministic` go through it.
+type ctxSigner interface {
+	signCtx(msg, ctx []byte, deterministic bool) ([]byte, error)
+}
+
+// ctxVerifier is the public-key side of ctxSigner.
+type ctxVerifier interface {
+	verifyCtx(msg, ctx, sig []byte) bool
+}
+
 // sigScheme describes a signature algorithm. The message goes in whole:
 // hashing (ECDSA, RSA, SM2's Z_A and SM3) is part of sign and verify.
 type sigScheme[K sigPrivate] struct {
@@ -154,6 +166,9 @@ type sigScheme[K sigPrivate] struct {
 	generate     func() (K, error)
 	parsePrivate func(b []byte) (K, error)
 	parsePublic  func(b []byte) (sigPublic, error)
+	// fromSeed: the key pair of a keygen case's seed (ML-DSA ξ, SLH-DSA
+	// SK.seed‖SK.prf‖PK.seed); nil: keygen cases are unsupported.
+	fromSeed func(seed []byte) (K, error)
 }
 
 type signCell struct {
@@ -213,27 +228,51 @@ func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
 		Exec: func(c *Case) ([]byte, error) {
 			switch c.Op {
 			case "sign":
-				if len(c.Ctx) > 0 {
-					return nil, unsupported("%s takes no context string", s.name)
-				}
-				if c.Deterministic && s.randomised {
-					return nil, unsupported("%s: the library has no deterministic signing API", s.name)
+				if len(c.Ctx) > 0 || (c.Deterministic && s.randomised) {
+					k, err := s.parsePrivate(c.Private)
+					if err != nil {
+						return nil, reject(err)
+					}
+					cs, ok := any(k).(ctxSigner)
+					if !ok && len(c.Ctx) > 0 {
+						return nil, unsupported("%s takes no context string", s.name)
+					}
+					if !ok {
+						return nil, unsupported("%s: the library has no deterministic signing API", s.name)
+					}
+					sig, err := cs.signCtx(c.Msg, c.Ctx, c.Deterministic)
+					if err != nil {
+						return nil, reject(err)
+					}
+					return sig, nil
 				}
 				return runPrepared(prepareSign, c)
 			case "verify":
-				if len(c.Ctx) > 0 {
-					return nil, unsupported("%s takes no context string", s.name)
-				}
 				pub, err := s.parsePublic(c.Public)
 				if err != nil {
 					return nil, reject(err)
 				}
-				if !pub.verify(c.Msg, c.Sig) {
+				ok := false
+				if cv, has := pub.(ctxVerifier); has {
+					ok = cv.verifyCtx(c.Msg, c.Ctx, c.Sig)
+				} else if len(c.Ctx) > 0 {
+					return nil, unsupported("%s takes no context string", s.name)
+				} else {
+					ok = pub.verify(c.Msg, c.Sig)
+				}
+				if !ok {
 					return nil, errRejected
 				}
 				return verifyOK, nil
 			case "keygen":
-				return nil, unsupported("%s: no key generation from a seed", s.name)
+				if s.fromSeed == nil {
+					return nil, unsupported("%s: no key generation from a seed", s.name)
+				}
+				k, err := s.fromSeed(c.Seed)
+				if err != nil {
+					return nil, reject(err)
+				}
+				return k.encodePublic()
 			}
 			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
 		},
@@ -397,6 +436,9 @@ type encapsCell struct {
 
 func (c *encapsCell) Run() uint64 {
 	c.k, c.ct = c.ek.Encapsulate()
+	if len(c.ct) == 0 { // a library whose encapsulation can fail (go:circl) returns nothing then
+		return c.fail(fmt.Errorf("encapsulation failed"))
+	}
 	return uint64(c.ct[0])
 }
 func (c *encapsCell) Output() []byte { return append(append([]byte{}, c.ct...), c.k...) }
@@ -465,8 +507,8 @@ func kemAlg(s kemScheme) *Alg {
 					if k, ct, err = s.encapsDet(ek, c.M); err != nil {
 						return nil, reject(err)
 					}
-				} else {
-					k, ct = ek.Encapsulate()
+				} else if k, ct = ek.Encapsulate(); len(ct) == 0 {
+					return nil, errRejected
 				}
 				return append(ct, k...), nil
 			case "decaps":

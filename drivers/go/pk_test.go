@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ import (
 // pkAlgs are a provider's public-key algorithms (those with a key pair).
 // With -short, RSA-3072/4096 (whose key generation takes seconds) are left
 // out of the tests that generate many keys.
+//
+// SLH-DSA signs in a second or more per signature for the 's' sets (circl,
+// pure Go): only slh-dsa-sha2-128f is in these tests unless
+// CRYPTOBENCH_SLOW_TESTS=1; the others meet their known answers in
+// TestVectors ('f' sets) and in `cryptobench verify`.
 func pkAlgs(p *Provider) []*Alg {
 	var algs []*Alg
 	for _, a := range p.Algs {
@@ -34,6 +40,9 @@ func pkAlgs(p *Provider) []*Alg {
 			continue
 		}
 		if testing.Short() && (strings.HasPrefix(a.Name, "rsa-3072") || strings.HasPrefix(a.Name, "rsa-4096")) {
+			continue
+		}
+		if strings.HasPrefix(a.Name, "slh-dsa-") && a.Name != "slh-dsa-sha2-128f" && !slowTests {
 			continue
 		}
 		algs = append(algs, a)
@@ -81,10 +90,49 @@ func outputLen(alg, op string, size int) (lo, hi int) {
 		return fixed(1568)
 	case "ml-kem-1024/encaps":
 		return fixed(1568 + 32)
-	case "ml-kem-768/decaps", "ml-kem-1024/decaps":
+	case "ml-kem-768/decaps", "ml-kem-1024/decaps", "ml-kem-512/decaps", "x-wing/decaps":
 		return fixed(32)
+	case "ml-kem-512/keygen":
+		return fixed(800)
+	case "ml-kem-512/encaps":
+		return fixed(768 + 32)
+	case "x-wing/keygen", "x25519mlkem768/keygen":
+		return fixed(1216)
+	case "x-wing/encaps":
+		return fixed(1120 + 32)
+	case "x25519mlkem768/encaps":
+		return fixed(1120 + 64)
+	case "x25519mlkem768/decaps":
+		return fixed(64)
+	}
+	// FIPS 204 Table 2, FIPS 205 Table 2: public key, signature
+	mldsa := map[string][2]int{"44": {1312, 2420}, "65": {1952, 3309}, "87": {2592, 4627}}
+	slh := map[string][2]int{"128s": {32, 7856}, "128f": {32, 17088}, "192s": {48, 16224},
+		"192f": {48, 35664}, "256s": {64, 29792}, "256f": {64, 49856}}
+	var sz [2]int
+	var ok bool
+	if after, found := strings.CutPrefix(alg, "ml-dsa-"); found {
+		sz, ok = mldsa[after]
+	} else if after, found := strings.CutPrefix(alg, "slh-dsa-"); found {
+		sz, ok = slh[after[strings.Index(after, "-")+1:]]
+	}
+	if ok && op == "keygen" {
+		return fixed(sz[0])
+	} else if ok && op == "sign" {
+		return fixed(sz[1])
 	}
 	return -1, -1
+}
+
+var slowTests = os.Getenv("CRYPTOBENCH_SLOW_TESTS") == "1"
+
+// ssHex is the length in hex of an algorithm's shared secret at the end of
+// an encaps output: 32 bytes, 64 for the TLS hybrid (ML-KEM ‖ X25519).
+func ssHex(alg string) int {
+	if alg == "x25519mlkem768" {
+		return 128
+	}
+	return 64
 }
 
 func pkSize(op string) int {
@@ -243,9 +291,9 @@ func checkCellOutput(t *testing.T, d *Driver, a *Alg, op string, msg []byte) {
 		}
 	case op == "keygen" && a.offers("encaps"):
 		ctk := outOf(t, "encaps", oneCase(t, d, a.Name, map[string]any{"op": "encaps", "public": O}))
-		k := outOf(t, "decaps", oneCase(t, d, a.Name, map[string]any{"op": "decaps", "private": S, "msg": ctk[:len(ctk)-64]}))
-		if k != ctk[len(ctk)-64:] {
-			t.Errorf("generated key pair: decapsulated %s, encapsulated %s", k, ctk[len(ctk)-64:])
+		k := outOf(t, "decaps", oneCase(t, d, a.Name, map[string]any{"op": "decaps", "private": S, "msg": ctk[:len(ctk)-ssHex(a.Name)]}))
+		if k != ctk[len(ctk)-ssHex(a.Name):] {
+			t.Errorf("generated key pair: decapsulated %s, encapsulated %s", k, ctk[len(ctk)-ssHex(a.Name):])
 		}
 	case op == "keygen": // rsa-N: sign with rsa-N-pkcs1
 		sa := a.Name + "-pkcs1"
@@ -264,9 +312,9 @@ func checkCellOutput(t *testing.T, d *Driver, a *Alg, op string, msg []byte) {
 			t.Errorf("derive cell %s, derive case %s", O, want)
 		}
 	case op == "encaps":
-		k := outOf(t, "decaps", oneCase(t, d, a.Name, map[string]any{"op": "decaps", "private": S, "msg": O[:len(O)-64]}))
-		if k != O[len(O)-64:] {
-			t.Errorf("encaps cell: decapsulated %s, encapsulated %s", k, O[len(O)-64:])
+		k := outOf(t, "decaps", oneCase(t, d, a.Name, map[string]any{"op": "decaps", "private": S, "msg": O[:len(O)-ssHex(a.Name)]}))
+		if k != O[len(O)-ssHex(a.Name):] {
+			t.Errorf("encaps cell: decapsulated %s, encapsulated %s", k, O[len(O)-ssHex(a.Name):])
 		}
 	case op == "decaps":
 		// the cell's ciphertext was made by the library; decaps twice agrees
@@ -344,7 +392,7 @@ func TestPKCrossSelf(t *testing.T) {
 					p1, s1 := keypairOf(t, d, alg)
 					_, s2 := keypairOf(t, d, alg)
 					ctk := outOf(t, "encaps", oneCase(t, d, alg, map[string]any{"op": "encaps", "public": p1}))
-					ct, k := ctk[:len(ctk)-64], ctk[len(ctk)-64:]
+					ct, k := ctk[:len(ctk)-ssHex(alg)], ctk[len(ctk)-ssHex(alg):]
 					if got := outOf(t, "decaps", oneCase(t, d, alg, map[string]any{"op": "decaps", "private": s1, "msg": ct})); got != k {
 						t.Errorf("decapsulated %s, encapsulated %s", got, k)
 					}
@@ -385,7 +433,14 @@ func TestKeypairEncodings(t *testing.T) {
 	want := map[string][2]int{ // public, private lengths; 0: DER, checked by parsing
 		"ecdsa-p256": {0, 32}, "ecdsa-p384": {0, 48}, "ecdh-p256": {0, 32}, "ecdh-p384": {0, 48},
 		"x25519": {32, 32}, "ed25519": {32, 32}, "ml-kem-768": {1184, 64}, "ml-kem-1024": {1568, 64},
-		"sm2": {0, 32},
+		"sm2": {0, 32}, "ml-kem-512": {800, 64}, "x-wing": {1216, 32}, "x25519mlkem768": {1216, 64},
+		"ml-dsa-44": {1312, 32}, "ml-dsa-65": {1952, 32}, "ml-dsa-87": {2592, 32},
+		"slh-dsa-sha2-128f": {32, 64},
+	}
+	for _, p := range []string{"128s", "128f", "192s", "192f", "256s", "256f"} {
+		n := map[string]int{"128": 16, "192": 24, "256": 32}[p[:3]]
+		want["slh-dsa-sha2-"+p] = [2]int{2 * n, 4 * n}
+		want["slh-dsa-shake-"+p] = [2]int{2 * n, 4 * n}
 	}
 	seen := map[string]bool{}
 	for _, pid := range providerIDs() {
