@@ -173,13 +173,30 @@ static const char *const MUST_OFFER_PK[] = {"sm4-ecb",
                                             "ml-dsa-65",
                                             "ml-dsa-87",
                                             "sm4-gcm",
+                                            "slh-dsa-sha2-128s",
+                                            "slh-dsa-sha2-128f",
+                                            "slh-dsa-sha2-192s",
+                                            "slh-dsa-sha2-192f",
+                                            "slh-dsa-sha2-256s",
+                                            "slh-dsa-sha2-256f",
+                                            "slh-dsa-shake-128s",
+                                            "slh-dsa-shake-128f",
+                                            "slh-dsa-shake-192s",
+                                            "slh-dsa-shake-192f",
+                                            "slh-dsa-shake-256s",
+                                            "slh-dsa-shake-256f",
+                                            "x25519mlkem768",
+                                            "secp256r1mlkem768",
+                                            "secp384r1mlkem1024",
 #endif
                                             NULL};
 #if OPENSSL_VERSION_NUMBER >= 0x30500000L
 static const char *const NEVER_OFFER[] = {NULL};
 #else
-static const char *const NEVER_OFFER[] = {"ml-kem-512", "ml-kem-768", "ml-kem-1024", "ml-dsa-44",
-                                          "ml-dsa-65",  "ml-dsa-87",  NULL};
+static const char *const NEVER_OFFER[] = {
+    "ml-kem-512",     "ml-kem-768",        "ml-kem-1024",        "ml-dsa-44",
+    "ml-dsa-65",      "ml-dsa-87",         "slh-dsa-sha2-128s",  "slh-dsa-shake-256f",
+    "x25519mlkem768", "secp256r1mlkem768", "secp384r1mlkem1024", NULL};
 #endif
 #define MIN_OFFERS 46
 #define ANY_CHUNK 1
@@ -662,18 +679,43 @@ static long pk_out_len(const char *alg, const char *op) {
   static const struct {
     const char *alg, *op;
     long len;
-  } t[] = {{"ed25519", "sign", 64},       {"ed25519", "keygen", 32},
-           {"ed448", "sign", 114},        {"ed448", "keygen", 57},
-           {"x25519", "keygen", 32},      {"x25519", "derive", 32},
-           {"x448", "keygen", 56},        {"x448", "derive", 56},
-           {"ecdh-p256", "derive", 32},   {"ecdh-secp256k1", "derive", 32},
-           {"ecdh-p384", "derive", 48},   {"ecdsa-p256", "keygen", 91},
-           {"ecdsa-p384", "keygen", 120}, {"ecdsa-secp256k1", "keygen", 88},
-           {"sm2", "keygen", 91}};
+  } t[] = {{"ed25519", "sign", 64},
+           {"ed25519", "keygen", 32},
+           {"ed448", "sign", 114},
+           {"ed448", "keygen", 57},
+           {"x25519", "keygen", 32},
+           {"x25519", "derive", 32},
+           {"x448", "keygen", 56},
+           {"x448", "derive", 56},
+           {"ecdh-p256", "derive", 32},
+           {"ecdh-secp256k1", "derive", 32},
+           {"ecdh-p384", "derive", 48},
+           {"ecdsa-p256", "keygen", 91},
+           {"ecdsa-p384", "keygen", 120},
+           {"ecdsa-secp256k1", "keygen", 88},
+           {"sm2", "keygen", 91},
+           /* the TLS hybrid shares: key share, server share || secret, secret */
+           {"x25519mlkem768", "keygen", 1216},
+           {"x25519mlkem768", "encaps", 1120 + 64},
+           {"x25519mlkem768", "decaps", 64},
+           {"secp256r1mlkem768", "keygen", 1249},
+           {"secp256r1mlkem768", "encaps", 1153 + 64},
+           {"secp256r1mlkem768", "decaps", 64},
+           {"secp384r1mlkem1024", "keygen", 1665},
+           {"secp384r1mlkem1024", "encaps", 1665 + 80},
+           {"secp384r1mlkem1024", "decaps", 80}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
     if (strcmp(t[i].alg, alg) == 0 && strcmp(t[i].op, op) == 0)
       return t[i].len;
   return -1;
+}
+
+/* SLH-DSA's 's' parameter sets sign in tenths of a second (seconds on a busy machine): their
+ * signing is benched on one set only, slh-dsa-sha2-128s (the others run the same code with another
+ * name), each other operation once, batch 1, one sample. */
+static int slow_sign(const char *alg) {
+  size_t n = strlen(alg);
+  return has_prefix(alg, "slh-dsa-") && n > 0 && alg[n - 1] == 's';
 }
 
 /* One small bench per public-key algorithm/operation: keys, signatures, ciphertexts made by the
@@ -701,6 +743,12 @@ static void bench_pk(const char *alg, const char *op) {
                     : 0;
   if (keygen_rsa) {
     check_bench_full(alg, op, size, 0, 1, 2, 0, want, 0);
+  } else if (slow_sign(alg) && strcmp(op, "sign") == 0 && strcmp(alg, "slh-dsa-sha2-128s") != 0) {
+    printf("bench   %-18s %-7s not benched here: slh-dsa-sha2-128s's code, seconds a signature\n",
+           alg, op);
+    return;
+  } else if (slow_sign(alg)) {
+    check_bench_full(alg, op, size, 0, 1, 1, 0, want, 0);
   } else {
     check_bench(alg, op, size, 0, 0, want);
     check_bench(alg, op, size, 0, 3, want);
@@ -953,7 +1001,8 @@ static void self_sig(const char *alg, const char *msg) {
             "%s keygen: the same SubjectPublicKeyInfo header as keypair's (%s / %s)", alg, gk, pk);
     json_decref(g);
   }
-  if (!has_prefix(alg, "ml-dsa-")) { /* a context string is ML-DSA's only: unsupported */
+  if (!has_prefix(alg, "ml-dsa-") && !has_prefix(alg, "slh-dsa-")) {
+    /* a context string is ML-DSA's and SLH-DSA's only: unsupported */
     json_t *u = pk_case(alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "sign", "private",
                                        str(kp, "private"), "msg", msg, "ctx", "01"));
     check(json_is_string(json_object_get(u, "unsupported")) && json_object_size(u) == 2,
@@ -995,7 +1044,9 @@ static void self_sig(const char *alg, const char *msg) {
     json_decref(cn);
   }
 #else
-  if (has_prefix(alg, "ml-dsa-")) { /* deterministic signing with a context string */
+  /* deterministic signing with a context string (SLH-DSA: not the 's' sets, seconds a signature
+   * here; the same code with another name) */
+  if (has_prefix(alg, "ml-dsa-") || (has_prefix(alg, "slh-dsa-") && !slow_sign(alg))) {
     json_t *d1 =
         pk_case(alg, json_pack("{s:s, s:s, s:s, s:s, s:b}", "op", "sign", "private",
                                str(kp, "private"), "msg", msg, "ctx", "0102", "deterministic", 1));
@@ -1118,6 +1169,208 @@ static void self_kem(const char *alg) {
   json_decref(b);
 }
 
+/* ---- the OpenSSL 3.5+ post-quantum additions: SLH-DSA's encodings, the TLS hybrid shares ---- */
+
+/* SLH-DSA (FIPS 205): the private key is SK.seed || SK.prf || PK.seed || PK.root and the public
+ * key PK.seed || PK.root; keygen from the seed SK.seed || SK.prf || PK.seed gives the same public
+ * key; hedged signatures of one message differ (not for the slow 's' sets). */
+static void self_slh(const char *alg, const char *msg) {
+  json_t *kp = keypair(alg);
+  const char *pub = str(kp, "public"), *priv = str(kp, "private");
+  size_t pl = strlen(pub), sl = strlen(priv);
+  check(pl > 0 && sl == 2 * pl && strcmp(priv + pl, pub) == 0,
+        "%s: the private key ends with the public key (SK.seed || SK.prf || PK.seed || PK.root)",
+        alg);
+  char *seed = strndup(priv, sl * 3 / 4);
+  json_t *g = pk_case(alg, json_pack("{s:s, s:s}", "op", "keygen", "seed", seed));
+  check(strcmp(str(g, "out"), pub) == 0,
+        "%s: keygen from SK.seed || SK.prf || PK.seed gives keypair's public key (%s)", alg,
+        str(g, "error"));
+  if (!slow_sign(alg)) {
+    json_t *s1 =
+        pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private", priv, "msg", msg));
+    json_t *s2 =
+        pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private", priv, "msg", msg));
+    check(*str(s1, "out") != '\0' && strcmp(str(s1, "out"), str(s2, "out")) != 0,
+          "%s: two hedged signatures of one message differ (fresh opt_rand)", alg);
+    json_decref(s1);
+    json_decref(s2);
+  }
+  json_decref(g);
+  free(seed);
+  json_decref(kp);
+}
+
+/* The TLS hybrid shares (docs/protocol.md): their ML-KEM and EC/X25519 halves; the ML-KEM part
+ * comes first in x25519mlkem768's key share, server share and secret, second in the others'.
+ * 1 when alg is one of them. */
+static int hybrid_parts(const char *alg, const char **mlkem, const char **ec) {
+  static const struct {
+    const char *alg, *mlkem, *ec;
+  } t[] = {{"x25519mlkem768", "ml-kem-768", "x25519"},
+           {"secp256r1mlkem768", "ml-kem-768", "ecdh-p256"},
+           {"secp384r1mlkem1024", "ml-kem-1024", "ecdh-p384"}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    if (strcmp(alg, t[i].alg) == 0) {
+      if (mlkem != NULL)
+        *mlkem = t[i].mlkem;
+      if (ec != NULL)
+        *ec = t[i].ec;
+      return 1;
+    }
+  return 0;
+}
+
+/* x || y, freshly allocated (hex) */
+static char *cat2(const char *x, const char *y) {
+  size_t a = strlen(x), b = strlen(y);
+  char *r = malloc(a + b + 1);
+  memcpy(r, x, a);
+  memcpy(r + a, y, b + 1);
+  return r;
+}
+
+/* A hybrid share's two halves, in the order the share has them. */
+static char *in_order(int mlkem_first, const char *m, const char *e) {
+  return mlkem_first ? cat2(m, e) : cat2(e, m);
+}
+
+/* The generic KEM checks (as self_kem, with the hybrids' key lengths and no deterministic
+ * variants), then the composition in both directions through this binary's own ML-KEM and
+ * X25519 / ECDH cases (each checked on Wycheproof above): an encapsulation to a key share built
+ * from an ML-KEM and an EC key pair decapsulates and derives, half by half, to its secret; a
+ * server share built from an ML-KEM encapsulation and an ephemeral EC key decapsulates under the
+ * hybrid's private key to the two secrets. This pins the byte order of docs/protocol.md. */
+static void self_hybrid(const char *alg) {
+  const char *mlkem = NULL, *ec = NULL;
+  hybrid_parts(alg, &mlkem, &ec);
+  int mfirst = strcmp(ec, "x25519") == 0;
+  size_t ekh = 2 * (size_t)pk_out_len(mlkem, "keygen"),
+         cth = 2 * (size_t)(pk_out_len(mlkem, "encaps") - 32);
+  size_t field = strcmp(ec, "ecdh-p384") == 0 ? 48 : 32;
+  size_t pth = 2 * (mfirst ? 32 : 1 + 2 * field), ssh = 2 * field; /* EC point, EC secret */
+  size_t kh = 2 * (size_t)pk_out_len(alg, "decaps");
+  json_t *a = keypair(alg), *b = keypair(alg);
+  const char *apub = str(a, "public");
+  json_t *e = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", apub));
+  const char *ctk = str(e, "out");
+  size_t n = strlen(ctk);
+  check((long)n == 2 * pk_out_len(alg, "encaps") && strlen(apub) == ekh + pth, "%s encaps: %s", alg,
+        str(e, "error"));
+  if (n > kh) {
+    char *ct = strndup(ctk, n - kh), *shortct = strndup(ctk, n - kh - 2);
+    json_t *d = pk_case(
+        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(a, "private"), "msg", ct));
+    json_t *w = pk_case(
+        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(b, "private"), "msg", ct));
+    json_t *t = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
+                                       str(a, "private"), "msg", shortct));
+    json_t *z =
+        pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", "00", "msg", ct));
+    check(strcmp(str(d, "out"), ctk + n - kh) == 0, "%s: decaps gives the encapsulated key", alg);
+    check(rejected(w) || (*str(w, "out") != '\0' && strcmp(str(w, "out"), ctk + n - kh) != 0),
+          "%s: decaps under another key gives another key", alg);
+    check(rejected(t) && rejected(z), "%s: a truncated ciphertext, a malformed key are rejected",
+          alg);
+    json_decref(d);
+    json_decref(w);
+    json_decref(t);
+    json_decref(z);
+    free(ct);
+    free(shortct);
+  }
+  json_t *m1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", "00"));
+  json_t *g = pk_case(alg, json_pack("{s:s}", "op", "keygen"));
+  json_t *u1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "keygen", "seed",
+                                      "000102030405060708090a0b0c0d0e0f"
+                                      "101112131415161718191a1b1c1d1e1f"));
+  json_t *u2 = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "encaps", "public", apub, "m",
+                                      "000102030405060708090a0b0c0d0e0f"
+                                      "101112131415161718191a1b1c1d1e1f"));
+  check(rejected(m1), "%s: a malformed key share is rejected", alg);
+  check((long)strlen(str(g, "out")) == 2 * pk_out_len(alg, "keygen"), "%s keygen case: %s", alg,
+        str(g, "error"));
+  check(json_is_string(json_object_get(u1, "unsupported")) && json_object_size(u1) == 2 &&
+            json_is_string(json_object_get(u2, "unsupported")) && json_object_size(u2) == 2,
+        "%s: keygen from a seed, encaps from m: unsupported (OpenSSL has neither)", alg);
+
+  /* encapsulation to a key share made of an ML-KEM and an EC key pair */
+  json_t *mk = keypair(mlkem), *xk = keypair(ec);
+  const char *xpub = str(xk, "public");
+  size_t xl = strlen(xpub);
+  char *prefix = strndup(xpub, xl >= pth ? xl - pth : 0); /* the SPKI header (none for X25519) */
+  char *share = in_order(mfirst, str(mk, "public"), xpub + (xl >= pth ? xl - pth : 0));
+  json_t *e2 = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", share));
+  const char *o = str(e2, "out");
+  int ok = strlen(o) == cth + pth + kh;
+  if (ok) {
+    char *ctm = strndup(o + (mfirst ? 0 : pth), cth), *eph = strndup(o + (mfirst ? cth : 0), pth);
+    const char *sec = o + cth + pth;
+    char *ephk = cat2(prefix, eph);
+    json_t *dm = pk_case(mlkem, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
+                                          str(mk, "private"), "msg", ctm));
+    json_t *dx = pk_case(ec, json_pack("{s:s, s:s, s:s}", "op", "derive", "private",
+                                       str(xk, "private"), "public", ephk));
+    char *want = in_order(mfirst, str(dm, "out"), str(dx, "out"));
+    ok = strlen(str(dm, "out")) == 64 && strlen(str(dx, "out")) == ssh && strcmp(want, sec) == 0;
+    free(want);
+    free(ctm);
+    free(eph);
+    free(ephk);
+    json_decref(dm);
+    json_decref(dx);
+  }
+  check(ok, "%s: encaps to %s || %s halves decapsulates (%s) and derives (%s) to its secret (%s)",
+        alg, mfirst ? mlkem : ec, mfirst ? ec : mlkem, mlkem, ec, str(e2, "error"));
+
+  /* a server share made of an ML-KEM encapsulation and an ephemeral EC key */
+  const char *aek = apub + (mfirst ? 0 : pth);
+  char *ek = strndup(aek, ekh), *apt = strndup(apub + (mfirst ? ekh : 0), pth);
+  json_t *em = pk_case(mlkem, json_pack("{s:s, s:s}", "op", "encaps", "public", ek));
+  json_t *eph = keypair(ec);
+  const char *ephpub = str(eph, "public");
+  size_t el = strlen(ephpub);
+  char *apk = cat2(prefix, apt);
+  json_t *dx = pk_case(ec, json_pack("{s:s, s:s, s:s}", "op", "derive", "private",
+                                     str(eph, "private"), "public", apk));
+  const char *emo = str(em, "out");
+  ok = strlen(emo) == cth + 64 && el >= pth && strlen(str(dx, "out")) == ssh;
+  if (ok) {
+    char *ctm = strndup(emo, cth);
+    char *server = in_order(mfirst, ctm, ephpub + el - pth);
+    json_t *d = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
+                                       str(a, "private"), "msg", server));
+    char *want = in_order(mfirst, emo + cth, str(dx, "out"));
+    ok = strcmp(str(d, "out"), want) == 0;
+    free(want);
+    free(server);
+    free(ctm);
+    json_decref(d);
+  }
+  check(ok,
+        "%s: a server share of a %s encapsulation and an ephemeral %s key decapsulates to "
+        "both secrets",
+        alg, mlkem, ec);
+  free(ek);
+  free(apt);
+  free(apk);
+  free(prefix);
+  free(share);
+  json_decref(em);
+  json_decref(eph);
+  json_decref(dx);
+  json_decref(e2);
+  json_decref(mk);
+  json_decref(xk);
+  json_decref(m1);
+  json_decref(g);
+  json_decref(u1);
+  json_decref(u2);
+  json_decref(e);
+  json_decref(a);
+  json_decref(b);
+}
+
 static void self_pke(const char *alg, const char *msg) {
   json_t *a = keypair(alg);
   json_t *e = pk_case(
@@ -1175,10 +1428,14 @@ static void test_pk(void) {
       continue;
     int before = failed;
     npk++;
-    if (offers_op(a, "sign"))
+    if (offers_op(a, "sign")) {
       self_sig(a->name, msg);
-    else if (offers_op(a, "derive"))
+      if (has_prefix(a->name, "slh-dsa-"))
+        self_slh(a->name, msg);
+    } else if (offers_op(a, "derive"))
       self_kex(a->name);
+    else if (hybrid_parts(a->name, NULL, NULL))
+      self_hybrid(a->name);
     else if (offers_op(a, "encaps"))
       self_kem(a->name);
     else if (offers_op(a, "encrypt"))
