@@ -102,6 +102,7 @@ static inline size_t mod_alg_lookup(const char *name, char *err, size_t errlen) 
       table_free_buf,                                                                              \
       REGENERATES,                                                                                 \
       (uint64_t(*)(cb_cell *))UNTIMED,                                                             \
+      NULL, /* declare_at: a built-in module declares no algorithm of its own */                   \
   };                                                                                               \
   CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }
 
