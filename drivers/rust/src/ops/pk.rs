@@ -33,9 +33,10 @@ impl From<Keys> for KeyPair {
     }
 }
 
-/// Enough for every public-key output (an ML-DSA-87 signature is 4627
-/// bytes, an ML-KEM-1024 ciphertext plus key 1600).
-pub const OUT_CAP: usize = 8192;
+/// Enough for every public-key output (the largest: an SLH-DSA-*-256f
+/// signature, 49856 bytes; an ML-DSA-87 signature is 4627, an ML-KEM-1024
+/// ciphertext plus key 1600).
+pub const OUT_CAP: usize = 64 * 1024;
 
 /// Copies `b` into the output buffer and returns its length.
 #[inline(always)]

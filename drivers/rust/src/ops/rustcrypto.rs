@@ -1,7 +1,8 @@
 //! rust:rustcrypto — the RustCrypto crates: sha2, sha3, blake2, hmac, aes
 //! with the cbc, ctr and ecb mode crates, aes-gcm, ccm, chacha20,
 //! chacha20poly1305, sm3 and sm4 (SM4-GCM through aes-gcm's generic
-//! AesGcm). Pure Rust; the crates pick AES-NI, SHA-NI, CLMUL and AVX2 code
+//! AesGcm), Ascon (NIST SP 800-232: ascon-aead, ascon-hash256,
+//! ascon-xof128). Pure Rust; the crates pick AES-NI, SHA-NI, CLMUL and AVX2 code
 //! paths at run time (cpufeatures), no target-cpu flags. Public-key and
 //! post-quantum algorithms are in `rustcrypto_pk.rs`.
 
@@ -18,6 +19,9 @@ use aes::{Aes128, Aes256};
 use aes_gcm::aead::inout::InOutBuf;
 use aes_gcm::aead::{AeadInOut, Nonce, Tag};
 use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm};
+use ascon_aead::AsconAead128;
+use ascon_hash256::AsconHash256;
+use ascon_xof128::{AsconXof128, ExtendableOutput, XofReader};
 use blake2::{Blake2b512, Blake2s256};
 use ccm::consts::U12;
 use ccm::Ccm;
@@ -53,6 +57,9 @@ const CRATES: &[&str] = &[
     "chacha20poly1305",
     "sm3",
     "sm4",
+    "ascon-aead",
+    "ascon-hash256",
+    "ascon-xof128",
     "rsa",
     "p256",
     "p384",
@@ -64,6 +71,8 @@ const CRATES: &[&str] = &[
     "curve25519-dalek",
     "ml-kem",
     "ml-dsa",
+    "slh-dsa",
+    "x-wing",
     "sm2",
     "rand",
     "digest",
@@ -116,6 +125,9 @@ fn algs() -> Vec<Alg> {
         block::<Sm4>("sm4-cbc", 16, Mode::Cbc),
         block::<Sm4>("sm4-ctr", 16, Mode::Ctr),
         aead::<AesGcm<Sm4, U12>>("sm4-gcm", 16, 12, None),
+        aead::<AsconAead128>("ascon-aead128", 16, 16, None),
+        hash::<AsconHash256>("ascon-hash256"),
+        xof::<AsconXof128>("ascon-xof128", 32),
     ]
 }
 
@@ -126,6 +138,7 @@ const NOTES: &[&str] = &[
     "ChaCha20: ChaCha20::new(key, nonce) per message (block counter 0), apply_keystream_b2b per piece.",
     "AEADs: one-shot in RustCrypto (not streamable); the cipher object (key schedule) is made once per cell; seal is encrypt_inout_detached from the message into the output buffer with the tag written after it, open is decrypt_inout_detached: no copy inside the timed region. CCM: Ccm<Aes, U16, U12>, at most 2^24-1 bytes.",
     "SM3, SM4-ECB/CBC/CTR: the sm3 and sm4 crates through the same code as SHA-2 and AES (Sm3 in the hash stream, Sm4 in the ecb/cbc/ctr mode crates). SM4-GCM: aes-gcm's generic AesGcm<Sm4, U12> (GHASH from the ghash crate, one-shot).",
+    "Ascon (NIST SP 800-232): Ascon-AEAD128 is ascon-aead's AsconAead128 through the same one-shot AEAD code as AES-GCM (16-byte key, nonce and tag; RustCrypto's own ascon-aead128 0.1.1 does not build against the released ascon 0.5.0 permutation crate, so the SP 800-232 implementation of ascon-aead 0.6 is used); Ascon-Hash256 is ascon-hash256 through the hash stream; Ascon-XOF128 is ascon-xof128: default(), update per piece, finalize_xof, read the first 32 bytes.",
 ];
 
 // ---- hashes and HMAC ----------------------------------------------------------
@@ -152,6 +165,40 @@ fn hash<D: Digest + 'static>(name: &'static str) -> Alg {
         true,
         move |c| stream_exec(HashStream::<D>(PhantomData), &c.msg, n),
         move |p| stream_cell(p, HashStream::<D>(PhantomData), None, n),
+    )
+}
+
+/// An XOF (Ascon-XOF128): absorb the pieces, then read the first `n`
+/// bytes of its output. digest's `Update` is named in full: in scope it
+/// would clash with `Mac::update` below.
+struct XofStream<X> {
+    n: usize,
+    x: PhantomData<X>,
+}
+
+impl<X: Default + ascon_xof128::Update + ExtendableOutput + 'static> StreamOp for XofStream<X> {
+    fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
+        let mut h = X::default();
+        p.absorb(|piece| ascon_xof128::Update::update(&mut h, piece));
+        let n = self.n;
+        p.finish(|out| {
+            h.finalize_xof().read(&mut out[..n]);
+            Ok(n)
+        })
+    }
+}
+
+fn xof<X: Default + ascon_xof128::Update + ExtendableOutput + 'static>(
+    name: &'static str,
+    n: usize,
+) -> Alg {
+    let op = move || XofStream::<X> { n, x: PhantomData };
+    Alg::new(
+        name,
+        &[Op::Hash],
+        true,
+        move |c| stream_exec(op(), &c.msg, n),
+        move |p| stream_cell(p, op(), None, n),
     )
 }
 

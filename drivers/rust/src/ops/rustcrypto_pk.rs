@@ -1,7 +1,7 @@
 //! rust:rustcrypto's public-key and post-quantum algorithms (protocol.md,
 //! since version 2): `rsa` (RSA keygen, RSASSA-PSS, RSASSA-PKCS1-v1_5,
 //! RSAES-OAEP), `p256`/`p384`/`k256` (ECDSA, ECDH), `ed25519-dalek`,
-//! `x25519-dalek`, `ml-kem`, `ml-dsa` and `sm2`. Randomness comes from
+//! `x25519-dalek`, `ml-kem`, `ml-dsa`, `slh-dsa`, `x-wing` and `sm2`. Randomness comes from
 //! `rand::rng()` (rand's ThreadRng: ChaCha12 seeded and reseeded from the
 //! OS through getrandom), made once per cell.
 
@@ -10,7 +10,7 @@ use rand::Rng as _;
 
 use super::pk::{
     array, check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
-    no_cell, op_cell, put, put2, rejected, sign_alg, verify_cell, Curve, Keys,
+    no_cell, op_cell, put, put2, rejected, sign_alg, verified, verify_cell, Curve, Keys,
 };
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
 
@@ -66,6 +66,8 @@ pub fn algs() -> Vec<Alg> {
     v.push(mldsa::mldsa44());
     v.push(mldsa::mldsa65());
     v.push(mldsa::mldsa87());
+    v.extend(slhdsa::all());
+    v.push(xwing());
     v.push(sm2());
     v
 }
@@ -77,6 +79,8 @@ pub const NOTES: &[&str] = &[
     "ECDSA (p256, p384, k256 0.14 on ecdsa 0.17): SigningKey::sign_with_rng into a DER signature (RFC 6979 nonce hedged with rng output), VerifyingKey::verify over the message (the hash is inside both calls); the DER signature to verify is parsed once per cell. k256 signs low-S and, by design (Bitcoin's low-S rule), refuses high-S signatures, which plain ECDSA (Wycheproof, other libraries' signatures) accepts: the driver calls the crate's Signature::normalize_s before k256's verify (inside the timed verify; a comparison and a conditional negation). ECDH: elliptic_curve::ecdh::diffie_hellman(secret scalar, peer affine point) -> the x coordinate.",
     "Ed25519: ed25519-dalek 3 SigningKey::sign / VerifyingKey::verify (Verifier trait, not verify_strict). X25519: x25519-dalek 3 StaticSecret::diffie_hellman.",
     "ML-KEM (ml-kem 0.3): encapsulate_with_rng, decapsulate; keygen from the seed d||z with DecapsulationKey::from_seed, deterministic encapsulation with encapsulate_deterministic(m). ML-DSA (ml-dsa 0.1): ExpandedSigningKey::sign_randomized (hedged, empty context) and VerifyingKey::verify_with_context; the cases' deterministic signing is sign_deterministic.",
+    "SLH-DSA (slh-dsa 0.2.0-rc.5, all 12 FIPS 205 parameter sets): keygen is SigningKey::new(rng) (three n-byte seeds from the rng, then PK.root); sign is the hedged RandomizedSigner::try_sign_with_rng (a fresh n-byte opt_rand from the rng, pure, empty context); verify is VerifyingKey::try_verify_with_context with an empty context. Cases: keygen from SK.seed||SK.prf||PK.seed with slh_keygen_internal, sign with try_sign_with_context (deterministic: opt_rand = PK.seed).",
+    "X-Wing (x-wing 0.1.1, draft-connolly-cfrg-xwing-kem-06, over ml-kem 0.3 and x25519-dalek 3): keygen is DecapsulationKey::generate_from_rng (a 32-byte seed, expanded with SHAKE256 into the ML-KEM-768 and X25519 keys); encaps is encapsulate_with_rng; decaps is DecapsulationKey::decapsulate, which expands the 32-byte seed again on every call (the crate keeps only the seed, as the draft's private key is), so the timed decaps includes that expansion (an ML-KEM-768 key generation and an X25519 base-point multiplication). Cases: keygen from the seed, deterministic encapsulation with encapsulate_deterministic(eseed).",
     "SM2 (sm2 0.14): dsa::SigningKey with the identity 1234567812345678, sign_with_rng into a DER signature; VerifyingKey::verify (Z_A is computed when the key is made, once per cell).",
     "Not offered: ECDH and ECDSA keygen for ECDH algorithms (derive only), Ed448/X448 (RustCrypto's ed448-goldilocks/x448 are only pre-releases, 0.14.0-pre), SM2 encryption and key exchange (not in the suite).",
 ];
@@ -777,6 +781,201 @@ mod mldsa {
     mldsa!(mldsa44, ml_dsa::MlDsa44, "ml-dsa-44");
     mldsa!(mldsa65, ml_dsa::MlDsa65, "ml-dsa-65");
     mldsa!(mldsa87, ml_dsa::MlDsa87, "ml-dsa-87");
+}
+
+// ---- SLH-DSA ------------------------------------------------------------------
+
+mod slhdsa {
+    use super::*;
+
+    macro_rules! slhdsa {
+        ($fn:ident, $p:ty, $name:literal, $n:literal) => {
+            pub fn $fn() -> Alg {
+                use slh_dsa::signature::{Keypair as _, RandomizedSigner as _};
+                use slh_dsa::{Signature, SigningKey, VerifyingKey};
+                type Sk = SigningKey<$p>;
+                /// The security parameter n: seeds, PK.root and opt_rand are n bytes.
+                const N: usize = $n;
+
+                fn keys(sk: &Sk) -> Keys {
+                    Keys {
+                        public: sk.verifying_key().to_vec(),
+                        private: sk.to_vec(),
+                        peer: Vec::new(),
+                    }
+                }
+
+                sign_alg(
+                    $name,
+                    |c: &Case| match c.op {
+                        Op::Keygen => {
+                            if c.seed.len() != 3 * N {
+                                return Err(Failure::Rejected);
+                            }
+                            let (sk_seed, rest) = c.seed.split_at(N);
+                            let (sk_prf, pk_seed) = rest.split_at(N);
+                            let sk = Sk::slh_keygen_internal(sk_seed, sk_prf, pk_seed);
+                            Ok(sk.verifying_key().to_vec())
+                        }
+                        Op::Sign => {
+                            let sk = Sk::try_from(&c.private[..]).map_err(rejected)?;
+                            let sig = if c.deterministic {
+                                sk.try_sign_with_context(&c.msg, &c.ctx, None)
+                            } else {
+                                let mut opt_rand = [0u8; N];
+                                rng().fill_bytes(&mut opt_rand);
+                                sk.try_sign_with_context(&c.msg, &c.ctx, Some(&opt_rand))
+                            };
+                            Ok(sig.map_err(rejected)?.to_vec())
+                        }
+                        Op::Verify => {
+                            let vk =
+                                VerifyingKey::<$p>::try_from(&c.public[..]).map_err(rejected)?;
+                            let sig = Signature::<$p>::try_from(&c.sig[..]).map_err(rejected)?;
+                            verified(vk.try_verify_with_context(&c.msg, &c.ctx, &sig))
+                        }
+                        op => Err(no_case($name, op)),
+                    },
+                    |p: &CellParams| {
+                        let mut r = rng();
+                        if p.op == Op::Keygen {
+                            return Ok(keygen_cell(
+                                move || Ok(Sk::new(&mut r)),
+                                |sk: &Sk| Ok(sk.verifying_key().to_vec()),
+                            ));
+                        }
+                        let sk = Sk::new(&mut r);
+                        let keys = keys(&sk);
+                        let msg = message(p);
+                        match p.op {
+                            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                                let sig = sk
+                                    .try_sign_with_rng(&mut r, m)
+                                    .map_err(|e| format!("sign: {e}"))?;
+                                put(out, &sig.to_bytes())
+                            })),
+                            Op::Verify => {
+                                let sig = sk
+                                    .try_sign_with_rng(&mut r, &msg)
+                                    .map_err(|e| format!("sign: {e}"))?;
+                                let vk = sk.verifying_key();
+                                Ok(verify_cell(keys, msg, move |m| {
+                                    vk.try_verify_with_context(m, &[], &sig).is_ok()
+                                }))
+                            }
+                            op => Err(no_cell($name, op)),
+                        }
+                    },
+                )
+                .with_keypair(|| Ok(keys(&Sk::new(&mut rng())).into()))
+            }
+        };
+    }
+
+    slhdsa!(sha2_128s, slh_dsa::Sha2_128s, "slh-dsa-sha2-128s", 16);
+    slhdsa!(sha2_128f, slh_dsa::Sha2_128f, "slh-dsa-sha2-128f", 16);
+    slhdsa!(sha2_192s, slh_dsa::Sha2_192s, "slh-dsa-sha2-192s", 24);
+    slhdsa!(sha2_192f, slh_dsa::Sha2_192f, "slh-dsa-sha2-192f", 24);
+    slhdsa!(sha2_256s, slh_dsa::Sha2_256s, "slh-dsa-sha2-256s", 32);
+    slhdsa!(sha2_256f, slh_dsa::Sha2_256f, "slh-dsa-sha2-256f", 32);
+    slhdsa!(shake_128s, slh_dsa::Shake128s, "slh-dsa-shake-128s", 16);
+    slhdsa!(shake_128f, slh_dsa::Shake128f, "slh-dsa-shake-128f", 16);
+    slhdsa!(shake_192s, slh_dsa::Shake192s, "slh-dsa-shake-192s", 24);
+    slhdsa!(shake_192f, slh_dsa::Shake192f, "slh-dsa-shake-192f", 24);
+    slhdsa!(shake_256s, slh_dsa::Shake256s, "slh-dsa-shake-256s", 32);
+    slhdsa!(shake_256f, slh_dsa::Shake256f, "slh-dsa-shake-256f", 32);
+
+    /// The 12 parameter sets, in the catalogue's order.
+    pub fn all() -> [Alg; 12] {
+        [
+            sha2_128s(),
+            sha2_128f(),
+            sha2_192s(),
+            sha2_192f(),
+            sha2_256s(),
+            sha2_256f(),
+            shake_128s(),
+            shake_128f(),
+            shake_192s(),
+            shake_192f(),
+            shake_256s(),
+            shake_256f(),
+        ]
+    }
+}
+
+// ---- X-Wing -------------------------------------------------------------------
+
+fn xwing() -> Alg {
+    use x_wing::{
+        Ciphertext, Decapsulate, DecapsulationKey, Decapsulator, Encapsulate, EncapsulationKey,
+        Generate, KeyExport,
+    };
+
+    fn ek_bytes(dk: &DecapsulationKey) -> Vec<u8> {
+        dk.encapsulation_key().to_bytes().to_vec()
+    }
+    fn keys(dk: &DecapsulationKey) -> Keys {
+        Keys {
+            public: ek_bytes(dk),
+            private: dk.as_bytes().to_vec(),
+            peer: Vec::new(),
+        }
+    }
+
+    Alg::new(
+        "x-wing",
+        &[Op::Keygen, Op::Encaps, Op::Decaps],
+        false,
+        |c: &Case| match c.op {
+            Op::Keygen => Ok(ek_bytes(&DecapsulationKey::from(array::<32>(&c.seed)?))),
+            Op::Encaps => {
+                let ek = EncapsulationKey::try_from(&c.public[..]).map_err(rejected)?;
+                let (ct, k) = match &c.m {
+                    Some(m) => ek.encapsulate_deterministic(&array::<64>(m)?.into()),
+                    None => ek.encapsulate_with_rng(&mut rng()),
+                };
+                Ok([&ct[..], &k[..]].concat())
+            }
+            Op::Decaps => {
+                let dk = DecapsulationKey::from(array::<32>(&c.private)?);
+                let ct = Ciphertext::try_from(&c.msg[..]).map_err(rejected)?;
+                Ok(dk.decapsulate(&ct).to_vec())
+            }
+            op => Err(no_case("x-wing", op)),
+        },
+        |p: &CellParams| {
+            let mut r = rng();
+            if p.op == Op::Keygen {
+                return Ok(keygen_cell(
+                    move || Ok(DecapsulationKey::generate_from_rng(&mut r)),
+                    |dk: &DecapsulationKey| Ok(ek_bytes(dk)),
+                ));
+            }
+            let dk = DecapsulationKey::generate_from_rng(&mut r);
+            let ek = dk.encapsulation_key().clone();
+            let keys = keys(&dk);
+            match p.op {
+                Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
+                    let (ct, k) = ek.encapsulate_with_rng(&mut r);
+                    put2(out, &ct, &k)
+                })),
+                Op::Decaps => {
+                    let (ct, k) = ek.encapsulate_with_rng(&mut r);
+                    if dk.decapsulate(&ct) != k {
+                        return Err("x-wing: decapsulation disagrees with encapsulation".into());
+                    }
+                    Ok(op_cell(keys, ct.to_vec(), move |c, out| {
+                        let ct =
+                            Ciphertext::try_from(c).map_err(|_| "ciphertext length".to_string())?;
+                        put(out, &dk.decapsulate(&ct))
+                    }))
+                }
+                op => Err(no_cell("x-wing", op)),
+            }
+        },
+    )
+    .with_keypair(|| Ok(keys(&DecapsulationKey::generate_from_rng(&mut rng())).into()))
 }
 
 // ---- SM2 ------------------------------------------------------------------------

@@ -14,14 +14,15 @@ const SEED: u32 = 2654435769;
 
 /// A key and IV of the right lengths for an algorithm.
 pub(super) fn key_iv(alg: &str) -> (String, String) {
-    let key_len = if alg.starts_with("aes-128-") || alg.starts_with("sm4-") {
-        16
-    } else if alg.starts_with("aes-256-") || alg.contains("chacha20") || alg == "hmac-sha256" {
-        32
-    } else {
-        0
-    };
-    let iv_len = if alg.ends_with("-cbc") || alg.ends_with("-ctr") {
+    let key_len =
+        if alg.starts_with("aes-128-") || alg.starts_with("sm4-") || alg == "ascon-aead128" {
+            16
+        } else if alg.starts_with("aes-256-") || alg.contains("chacha20") || alg == "hmac-sha256" {
+            32
+        } else {
+            0
+        };
+    let iv_len = if alg.ends_with("-cbc") || alg.ends_with("-ctr") || alg == "ascon-aead128" {
         16
     } else if alg.starts_with("xchacha20") {
         24

@@ -52,9 +52,23 @@ const NO_VECTORS: &[&str] = &[
     "sm2",
 ];
 
+/// Issue 32's algorithms: their shared vectors (ACVP for SLH-DSA and
+/// Ascon) may not be exported yet; until they are, `pk.rs` and
+/// `ascon_known_answers` check them.
+fn vectors_pending(alg: &str) -> bool {
+    alg.starts_with("slh-dsa-") || alg.starts_with("ascon-") || alg == "x-wing"
+}
+
+/// SLH-DSA key generation and signing take up to seconds per case in pure
+/// Rust except for the 128f sets: the other ten sets run their verify cases
+/// here, and all their cases through `cryptobench verify`.
+fn too_slow(alg: &str, op: &str) -> bool {
+    alg.starts_with("slh-dsa-") && !alg.ends_with("-128f") && op != "verify"
+}
+
 fn load_cases(alg: &str) -> Vec<ExportedCase> {
     let path = cases_dir().join(format!("{alg}.jsonl"));
-    if NO_VECTORS.contains(&alg) && !path.exists() {
+    if (NO_VECTORS.contains(&alg) || vectors_pending(alg)) && !path.exists() {
         return Vec::new();
     }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
@@ -110,9 +124,14 @@ fn check_provider(d: &Driver) {
         let cases: Vec<ExportedCase> = load_cases(a.name)
             .into_iter()
             .filter(|c| crate::ops::Op::parse(&c.case.op).is_some_and(|o| a.offers(o)))
+            .filter(|c| !too_slow(a.name, &c.case.op))
             .collect();
         if cases.is_empty() {
-            assert!(NO_VECTORS.contains(&a.name), "no cases for {}", a.name);
+            assert!(
+                NO_VECTORS.contains(&a.name) || vectors_pending(a.name),
+                "no cases for {}",
+                a.name
+            );
             println!("{} {}: no vectors (see pk.rs)", d.prov.id(), a.name);
             continue;
         }
@@ -221,4 +240,60 @@ fn open_rejects_tampered_tag() {
         let r = run_case(a, &raw("op", "hash", &key, ""));
         assert!(r.error.is_some(), "{}: hash on an AEAD: {r:?}", d.prov.id());
     }
+}
+
+/// Ascon (NIST SP 800-232) known answers from the designers' reference
+/// implementation's KAT files (ascon-c: LWC_AEAD_KAT_128_128.txt counts 1
+/// and 2, LWC_HASH_KAT_128_256.txt counts 1 and 2, LWC_XOF_KAT_128_512.txt
+/// count 1, first 32 bytes), through the verify request; they hold even
+/// before the ACVP cases are exported.
+#[test]
+fn ascon_known_answers() {
+    let d = drivers()
+        .into_iter()
+        .find(|d| d.prov.id() == "rust:rustcrypto")
+        .expect("rustcrypto");
+    let k = "000102030405060708090a0b0c0d0e0f";
+    let cases = [
+        (
+            "ascon-aead128",
+            serde_json::json!({"op": "seal", "key": k, "iv": k, "msg": "", "aad": ""}),
+            "4427d64b8e1e1451fc445960f0839bb0",
+        ),
+        (
+            "ascon-aead128",
+            serde_json::json!({"op": "seal", "key": k, "iv": k, "msg": "", "aad": "00"}),
+            "103ab79d913a0321287715a979bb8585",
+        ),
+        (
+            "ascon-hash256",
+            serde_json::json!({"op": "hash", "msg": ""}),
+            "0b3be5850f2f6b98caf29f8fdea89b64a1fa70aa249b8f839bd53baa304d92b2",
+        ),
+        (
+            "ascon-hash256",
+            serde_json::json!({"op": "hash", "msg": "00"}),
+            "0728621035af3ed2bca03bf6fde900f9456f5330e4b5ee23e7f6a1e70291bc80",
+        ),
+        (
+            "ascon-xof128",
+            serde_json::json!({"op": "hash", "msg": ""}),
+            "473d5e6164f58b39dfd84aacdb8ae42ec2d91fed33388ee0d960d9b3993295c6",
+        ),
+    ];
+    for (alg, mut c, want) in cases {
+        c["id"] = "kat#1".into();
+        let r = call(
+            &d,
+            &serde_json::json!({"cmd": "verify", "alg": alg, "cases": [c]}).to_string(),
+        );
+        assert_eq!(r["results"][0]["out"], want, "{alg} {c}: {r}");
+    }
+    let open = serde_json::json!({"id": "kat#2", "op": "open", "key": k, "iv": k, "aad": "00",
+        "msg": "103ab79d913a0321287715a979bb8584"});
+    let r = call(
+        &d,
+        &serde_json::json!({"cmd": "verify", "alg": "ascon-aead128", "cases": [open]}).to_string(),
+    );
+    assert_eq!(r["results"][0]["rejected"], true, "a flipped tag bit: {r}");
 }
