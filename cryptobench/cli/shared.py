@@ -86,8 +86,8 @@ def plan_for(args, sizes: str | None, chunks=None):
     """What run, verify and leak start from: the suite (with `--chunk`'s chunks when given), its
     pinned versions, the registry, and the plan of the cells the filters select among the built
     providers."""
+    registry = registry_for(args)  # first: a suite may name an algorithm a plugin declares
     suite = load_suite(args.suite)
-    registry = registry_for(args)
     _versions(args, registry, suite)
     check_suite_providers(suite, list(registry.providers))
     filters = Filters.parse(args.alg, args.provider, sizes)
