@@ -10,6 +10,7 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 
 import pytest
 from conftest import run_cli
@@ -129,6 +130,13 @@ def test_a_providers_file_declares_for_a_driver_that_cannot(tmp_path):
     reg = Registry(tmp_path / "p.toml")
     (d,) = reg.get("mine:toy").declares
     assert (d.by, d.kat, declared.declared_by("toy-sum")) == ("mine:toy", str(tmp_path / "toy.kat.json"), ["mine:toy"])
+    # a driver whose hello declares: the Python driver serving the Python plugin, named by command
+    cmd = ["env", f"PYTHONPATH={REPO / 'drivers/python'}", sys.executable, "-m", "cbdriver", "--plugin", str(PY_PLUGIN)]
+    (tmp_path / "h.toml").write_text(f'[[provider]]\nid = "python:toy"\ncommand = {json.dumps(cmd)}\n'
+                                     "declares_in_hello = true\n")  # fmt: skip
+    declared.reset()
+    reg = Registry(tmp_path / "h.toml")
+    assert [d.name for d in reg.get("python:toy").declares] == ["toy-adler32"]
     (tmp_path / "p.toml").write_text(
         '[[provider]]\nid = "mine:toy"\ncommand = ["./d"]\n[[provider.declare]]\nname = "x"\n'
     )

@@ -177,6 +177,9 @@ def _builtin() -> list[Provider]:
         ),
         Provider("python:cryptography", "python", "pyca/cryptography", "python", py),
         Provider("python:hashlib", "python", "CPython hashlib/hmac", "python", py),
+        Provider(
+            "python:ref", "python", "PyPI reference implementations (slh-dsa): correctness, not speed", "python", py
+        ),
         # plugins shipped with cryptobench: the same interface a user's own library uses (docs/plugins.md)
         Provider(
             "python:pycryptodome",
@@ -419,7 +422,14 @@ def _load_providers_file(path: Path) -> list[Provider]:
         if serves is not None and (not isinstance(serves, str) or ":" not in serves):
             raise UserError(f"providers file {str(path)!r}: provider {pid!r}: serves must be an id like 'lang:library'")
         lang, lib = entry.get("language", pid.split(":")[0]), entry.get("library", pid)
-        out.append(Provider(pid, lang, lib, None, tuple(cmd), serves=serves, declares=_declares(entry, pid, path)))
+        decls = _declares(entry, pid, path)
+        if entry.get("declares_in_hello") is True:  # asked now, once: the plan needs them before any run starts
+            argv = (*cmd, "--provider", serves or pid)
+            said, more = _ask_plugin(f"{pid} (providers file {str(path)!r})", argv, dict(os.environ))
+            if said != (serves or pid):
+                raise UserError(f"providers file {str(path)!r}: provider {pid!r}: hello names provider {said}")
+            decls += more
+        out.append(Provider(pid, lang, lib, None, tuple(cmd), serves=serves, declares=decls))
     return out
 
 
