@@ -159,6 +159,8 @@ def test_a_declared_algorithm_is_verified_measured_and_marked_beside_a_python_pl
     verdicts = {v["provider"]: v for v in doc["verification"] if v["alg"] == "toy-adler32"}
     for pid in ("plugin:toy", "python:toy"):  # its 25 known answers, and each agreed with the other
         assert verdicts[pid]["status"] == "passed" and verdicts[pid]["passed"] >= 25, verdicts[pid]
+        diff = verdicts[pid]["conformance"]["differential"]  # each checked against the other declarer
+        assert diff["agreed"] > 0 and not diff["disagreements"] and len(diff["peers"]) == 1, diff
         assert doc["providers"][pid]["declares"][0]["name"] == "toy-adler32"
     cells = [c for c in doc["cells"] if c["alg"] == "toy-adler32"]
     assert {c["provider"] for c in cells} == {"plugin:toy", "python:toy"}
