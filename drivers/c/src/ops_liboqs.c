@@ -1,6 +1,8 @@
-/* ops for liboqs (provider c:liboqs): ML-KEM (FIPS 203) and ML-DSA (FIPS 204) through liboqs'
- * generic API (oqs/kem.h: OQS_KEM_*, oqs/sig.h: OQS_SIG_*), and the driver's `noop`. liboqs is
- * built with these two families only (scripts/liboqs/build.sh) and linked statically.
+/* ops for liboqs (provider c:liboqs): ML-KEM (FIPS 203), ML-DSA (FIPS 204), Falcon-512/1024
+ * (round 3, compressed signatures), HQC-128/192/256 (as hqc-1/3/5: the 2023-04-30 submission) and
+ * SPHINCS+ round 3.1 "simple" (as sphincs-*-simple, never as SLH-DSA) through liboqs' generic API
+ * (oqs/kem.h: OQS_KEM_*, oqs/sig.h: OQS_SIG_*), and the driver's `noop`. liboqs is built with these
+ * families only (scripts/liboqs/build.sh) and linked statically.
  *
  * Key encodings are the protocol's (docs/protocol.md, version 2), with one exception liboqs 0.13
  * forces. ML-KEM: the public key is the encapsulation key, the private key the 64-byte seed
@@ -11,6 +13,12 @@
  * key, `sign` takes it, and a seed-form private key is answered "unsupported" (as are ML-DSA
  * keygen from a seed, deterministic ML-DSA signing and deterministic ML-KEM encapsulation with a
  * given m: liboqs 0.13 has no API for them).
+ *
+ * Falcon, HQC and SPHINCS+ keys are liboqs' own encodings (the submissions'), public and private
+ * alike: keypair answers OQS_*_keypair's two buffers, sign and decaps take the private key as
+ * keypair gave it. Nothing of them can be derived from a seed or made deterministic through
+ * liboqs 0.13's API (keygen cases, a given m, deterministic signing: unsupported), and none takes
+ * a context string.
  *
  * A key, ciphertext or signature liboqs refuses (a length it cannot take, an encapsulation key
  * that fails FIPS 203's modulus check, a signature that does not verify) comes back OPS_REJECTED,
@@ -33,6 +41,8 @@
 #define MLDSA_CTX_MAX 255 /* the longest context string (FIPS 204) */
 
 enum kind { K_NOOP, K_KEM, K_SIG };
+/* the families, whose keys and variants differ (see the top of this file) */
+enum family { F_NONE, F_MLKEM, F_MLDSA, F_FALCON, F_HQC, F_SPHINCS };
 /* each kind's operations are the kit's (include/cryptobench/kit.h) */
 static const enum cb_kit_kind KIT_KIND[] = {CB_KIT_NOOP, CB_KIT_KEM, CB_KIT_SIG};
 enum op { OP_NOOP, OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_SIGN, OP_VERIFY };
@@ -42,16 +52,35 @@ typedef struct alg_def {
   const char *name; /* protocol name */
   const char *oqs;  /* liboqs' method name */
   enum kind kind;
+  enum family family;
 } alg_def;
 
 static const alg_def DEFS[] = {
-    {"noop", NULL, K_NOOP},
-    {"ml-kem-512", OQS_KEM_alg_ml_kem_512, K_KEM},
-    {"ml-kem-768", OQS_KEM_alg_ml_kem_768, K_KEM},
-    {"ml-kem-1024", OQS_KEM_alg_ml_kem_1024, K_KEM},
-    {"ml-dsa-44", OQS_SIG_alg_ml_dsa_44, K_SIG},
-    {"ml-dsa-65", OQS_SIG_alg_ml_dsa_65, K_SIG},
-    {"ml-dsa-87", OQS_SIG_alg_ml_dsa_87, K_SIG},
+    {"noop", NULL, K_NOOP, F_NONE},
+    {"ml-kem-512", OQS_KEM_alg_ml_kem_512, K_KEM, F_MLKEM},
+    {"ml-kem-768", OQS_KEM_alg_ml_kem_768, K_KEM, F_MLKEM},
+    {"ml-kem-1024", OQS_KEM_alg_ml_kem_1024, K_KEM, F_MLKEM},
+    {"ml-dsa-44", OQS_SIG_alg_ml_dsa_44, K_SIG, F_MLDSA},
+    {"ml-dsa-65", OQS_SIG_alg_ml_dsa_65, K_SIG, F_MLDSA},
+    {"ml-dsa-87", OQS_SIG_alg_ml_dsa_87, K_SIG, F_MLDSA},
+    {"falcon-512", OQS_SIG_alg_falcon_512, K_SIG, F_FALCON},
+    {"falcon-1024", OQS_SIG_alg_falcon_1024, K_SIG, F_FALCON},
+    /* liboqs names HQC's parameter sets by security bits, the catalogue by NIST level */
+    {"hqc-1", OQS_KEM_alg_hqc_128, K_KEM, F_HQC},
+    {"hqc-3", OQS_KEM_alg_hqc_192, K_KEM, F_HQC},
+    {"hqc-5", OQS_KEM_alg_hqc_256, K_KEM, F_HQC},
+    {"sphincs-sha2-128s-simple", OQS_SIG_alg_sphincs_sha2_128s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-sha2-128f-simple", OQS_SIG_alg_sphincs_sha2_128f_simple, K_SIG, F_SPHINCS},
+    {"sphincs-sha2-192s-simple", OQS_SIG_alg_sphincs_sha2_192s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-sha2-192f-simple", OQS_SIG_alg_sphincs_sha2_192f_simple, K_SIG, F_SPHINCS},
+    {"sphincs-sha2-256s-simple", OQS_SIG_alg_sphincs_sha2_256s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-sha2-256f-simple", OQS_SIG_alg_sphincs_sha2_256f_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-128s-simple", OQS_SIG_alg_sphincs_shake_128s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-128f-simple", OQS_SIG_alg_sphincs_shake_128f_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-192s-simple", OQS_SIG_alg_sphincs_shake_192s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-192f-simple", OQS_SIG_alg_sphincs_shake_192f_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-256s-simple", OQS_SIG_alg_sphincs_shake_256s_simple, K_SIG, F_SPHINCS},
+    {"sphincs-shake-256f-simple", OQS_SIG_alg_sphincs_shake_256f_simple, K_SIG, F_SPHINCS},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 
@@ -69,7 +98,7 @@ struct ops_cell {
   const OQS_SIG *sig;
   uint8_t *pk; /* keygen: the scratch public key is the output itself; decaps: from the seed */
   uint8_t *sk; /* keygen: scratch; decaps: expanded from the seed */
-  const uint8_t *sk_in; /* sign: the caller's expanded private key (borrowed) */
+  const uint8_t *sk_in; /* sign, HQC decaps: the caller's private key (borrowed) */
   const uint8_t *pk_in; /* encaps, verify: the caller's public key (borrowed) */
   const uint8_t *seed;  /* ML-KEM keygen case: the 64-byte seed (borrowed), NULL: random */
   const uint8_t *msg;   /* sign, verify: the message; decaps: the ciphertext (borrowed) */
@@ -134,12 +163,21 @@ static int mldsa_avx2(void) {
 #endif
 }
 
+/* Falcon and SPHINCS+ dispatch on AVX2 alone (sig_falcon_*.c, sig_sphincs_*.c of liboqs 0.13.0) */
+static int avx2_code(void) {
+#if defined(OQS_ENABLE_SIG_falcon_512_avx2) || defined(OQS_ENABLE_SIG_sphincs_sha2_128f_simple_avx2)
+  return OQS_CPU_has_extension(OQS_CPU_EXT_AVX2);
+#else
+  return 0;
+#endif
+}
+
 size_t mod_notes(const char *provider, const char **notes, size_t max) {
-  static char built[300], code[400], absent[300];
+  static char built[300], code[400], code2[400], absent[600];
   (void)provider;
   snprintf(built, sizeof built,
-           "built against liboqs headers %s (static, ML-KEM and ML-DSA only, no OpenSSL); "
-           "OQS_init() at start-up",
+           "built against liboqs headers %s (static: ML-KEM, ML-DSA, Falcon, HQC and SPHINCS+ "
+           "only, HQC switched on by OQS_ENABLE_KEM_HQC; no OpenSSL); OQS_init() at start-up",
            OQS_VERSION_TEXT);
   snprintf(code, sizeof code, "code chosen by liboqs' run-time CPU dispatch: ML-KEM %s; ML-DSA %s",
            mlkem_native_x86_64() ? "mlkem-native's x86_64 (AVX2) backend"
@@ -148,6 +186,11 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
                           "skips the norm check of z and misjudges use_hint(1, 0) (Wycheproof "
                           "cases fail: known library deviation)"
                         : "pq-crystals/dilithium's portable reference C");
+  snprintf(code2, sizeof code2,
+           "code chosen by liboqs' run-time CPU dispatch: Falcon %s; SPHINCS+ %s; HQC PQClean's "
+           "portable hqc-*_clean (liboqs 0.13 has no other)",
+           avx2_code() ? "PQClean's falcon-*_avx2" : "PQClean's portable falcon-*_clean",
+           avx2_code() ? "PQClean's sphincs-*-simple_avx2" : "PQClean's portable sphincs-*_clean");
   size_t used = 0;
   absent[0] = '\0';
   for (size_t i = 0; i < NDEFS; i++) {
@@ -162,6 +205,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
   const char *text[] = {
       built,
       code,
+      code2,
       "every timed operation is one call of liboqs' generic API on buffers prepared per cell: "
       "OQS_KEM_keypair (keygen: the encapsulation key out), OQS_KEM_encaps (ciphertext || key), "
       "OQS_KEM_decaps; OQS_SIG_keypair, OQS_SIG_sign, OQS_SIG_verify (ML-DSA pure, empty "
@@ -176,6 +220,15 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "not in liboqs 0.13's API, answered unsupported (skipped) in vector cases: deterministic "
       "ML-KEM encapsulation with a given m, ML-DSA keys from a seed (keygen cases, a seed as the "
       "private key), deterministic ML-DSA signing",
+      "Falcon (round 3, compressed variable-length signatures: header byte, 40-byte nonce, "
+      "compressed s2), HQC and SPHINCS+ keys are liboqs' own encodings (the submissions'), "
+      "private keys as OQS_*_keypair writes them; signing is randomised (Falcon's nonce, "
+      "SPHINCS+'s optrand); no keys from a seed, no deterministic variants, no context strings",
+      "HQC is the 2023-04-30 submission (PQClean, with the December 2024 decapsulation fix): "
+      "hqc-1/3/5 = liboqs' HQC-128/192/256, public key 2249/4522/7245 bytes, secret key "
+      "2305/4586/7317, ciphertext 4433/8978/14421, shared secret 64; liboqs 0.13 switches it off "
+      "by default for the IND-CCA2 flaw announced in April 2025 (its 2025 revision fixes it), "
+      "switched on here to measure it; sphincs-*-simple is SPHINCS+ round 3.1, not SLH-DSA",
       absent,
   };
   size_t n = 0;
@@ -211,8 +264,16 @@ static void refuse(ops_cell *c, const char *what, size_t got, size_t need) {
  * with c->refused set when the input cannot be taken. */
 static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   const OQS_KEM *kem = c->kem;
+  int mlkem = c->def->family == F_MLKEM;
   switch (c->op) {
   case OP_KEYGEN:
+    if (p->seed != NULL && !mlkem) {
+      cb_kit_err(err, errlen,
+                 "%sa key pair from a seed: liboqs 0.13 derives only ML-KEM keys from a seed "
+                 "(OQS_KEM_keypair_derand), not %s's",
+                 OPS_UNSUPPORTED, c->def->name);
+      return -1;
+    }
     if (p->seed != NULL && p->seed_len != kem->length_keypair_seed) {
       cb_kit_err(err, errlen, "seed of %zu bytes, %s needs %zu", p->seed_len, c->def->name,
                  kem->length_keypair_seed);
@@ -226,9 +287,9 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
     if (p->m != NULL) {
       cb_kit_err(
           err, errlen,
-          "%sdeterministic encapsulation (a given m): liboqs 0.13 has no ML-KEM encapsulation "
-          "from m, only OQS_KEM_encaps with its own randomness",
-          OPS_UNSUPPORTED);
+          "%sdeterministic encapsulation (a given m): liboqs 0.13 has no %s encapsulation from m, "
+          "only OQS_KEM_encaps with its own randomness",
+          OPS_UNSUPPORTED, c->def->name);
       return -1;
     }
     c->out_cap = kem->length_ciphertext + kem->length_shared_secret;
@@ -240,6 +301,15 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
     c->out_cap = kem->length_shared_secret;
     c->msg = p->msg;
     c->msg_len = p->msg_len;
+    if (!mlkem) {
+      /* HQC: the private key is liboqs' own, taken as it is */
+      c->sk_in = p->priv;
+      if (p->priv == NULL || p->priv_len != kem->length_secret_key)
+        refuse(c, "private key", p->priv_len, kem->length_secret_key);
+      else if (p->msg_len != kem->length_ciphertext)
+        refuse(c, "ciphertext", p->msg_len, kem->length_ciphertext);
+      return 0;
+    }
     if (p->priv == NULL || p->priv_len != MLKEM_SEED_LEN) {
       refuse(c, "private key (the seed d || z)", p->priv_len, (size_t)MLKEM_SEED_LEN);
       return 0;
@@ -261,20 +331,21 @@ static int prepare_kem(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
 }
 
-/* ML-DSA: as prepare_kem. */
+/* ML-DSA, Falcon, SPHINCS+: as prepare_kem. */
 static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   const OQS_SIG *sig = c->sig;
+  int mldsa = c->def->family == F_MLDSA;
   c->msg = p->msg;
   c->msg_len = p->msg_len;
-  c->ctx = p->ctx;
-  c->ctx_len = p->ctx != NULL ? p->ctx_len : 0;
+  c->ctx = mldsa ? p->ctx : NULL; /* an empty one elsewhere is the plain API's (checked above) */
+  c->ctx_len = c->ctx != NULL ? p->ctx_len : 0;
   switch (c->op) {
   case OP_KEYGEN:
     if (p->seed != NULL) {
       cb_kit_err(err, errlen,
-                 "%sa key pair from the seed xi: liboqs 0.13 has no ML-DSA key generation from a "
-                 "seed, only OQS_SIG_keypair with its own randomness",
-                 OPS_UNSUPPORTED);
+                 "%sa key pair from a seed: liboqs 0.13 has no %s key generation from a seed, "
+                 "only OQS_SIG_keypair with its own randomness",
+                 OPS_UNSUPPORTED, c->def->name);
       return -1;
     }
     c->sk = malloc(sig->length_secret_key);
@@ -283,12 +354,11 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
   case OP_SIGN:
     if (p->deterministic) {
       cb_kit_err(err, errlen,
-                 "%sdeterministic signing (rnd = 0): liboqs 0.13 signs hedged only, with rnd from "
-                 "its RNG",
-                 OPS_UNSUPPORTED);
+                 "%sdeterministic signing: liboqs 0.13 signs %s with randomness from its RNG only",
+                 OPS_UNSUPPORTED, c->def->name);
       return -1;
     }
-    if (p->priv != NULL && p->priv_len == MLDSA_SEED_LEN) {
+    if (mldsa && p->priv != NULL && p->priv_len == MLDSA_SEED_LEN) {
       cb_kit_err(err, errlen,
                  "%sa private key in seed form (xi, %d bytes): liboqs 0.13 cannot derive an ML-DSA "
                  "key from its seed; it takes the FIPS 204 expanded private key (%zu bytes), which "
@@ -299,7 +369,8 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
     c->out_cap = sig->length_signature;
     c->sk_in = p->priv;
     if (p->priv == NULL || p->priv_len != sig->length_secret_key)
-      refuse(c, "expanded private key", p->priv_len, sig->length_secret_key);
+      refuse(c, mldsa ? "expanded private key" : "private key", p->priv_len,
+             sig->length_secret_key);
     else if (c->ctx_len > MLDSA_CTX_MAX) {
       cb_kit_err(c->err, sizeof c->err, "context string of %zu bytes (at most %d)", c->ctx_len,
                  MLDSA_CTX_MAX);
@@ -333,8 +404,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
                d->name);
     return NULL;
   }
-  if (p->ctx != NULL && d->kind != K_SIG) {
-    cb_kit_err(err, errlen, "%sa context string: only ML-DSA (%s)", OPS_UNSUPPORTED, d->name);
+  if (p->ctx != NULL && p->ctx_len > 0 && d->family != F_MLDSA) {
+    cb_kit_err(err, errlen, "%sa context string: only ML-DSA takes one here (%s)", OPS_UNSUPPORTED,
+               d->name);
     return NULL;
   }
   ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
@@ -383,7 +455,7 @@ static int run_kem(ops_cell *c) {
     c->out_len = kem->length_ciphertext + kem->length_shared_secret;
     break;
   case OP_DECAPS:
-    if (OQS_KEM_decaps(kem, c->out, c->msg, c->sk) != OQS_SUCCESS) {
+    if (OQS_KEM_decaps(kem, c->out, c->msg, c->sk != NULL ? c->sk : c->sk_in) != OQS_SUCCESS) {
       cb_kit_err(c->err, sizeof c->err, "OQS_KEM_decaps refused the ciphertext");
       return OPS_REJECTED;
     }
@@ -470,8 +542,9 @@ int mod_cell_prepare(ops_cell *c, uint64_t n) {
 const char *mod_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
 
 /* A fresh key pair from liboqs' generator. ML-KEM: a random seed d || z (OQS_randombytes), the
- * key pair from it (OQS_KEM_keypair_derand); the private key is the seed. ML-DSA: OQS_SIG_keypair;
- * the private key is the expanded one (see the top of this file). */
+ * key pair from it (OQS_KEM_keypair_derand); the private key is the seed. HQC: OQS_KEM_keypair's
+ * two keys. ML-DSA, Falcon, SPHINCS+: OQS_SIG_keypair; the private key is liboqs' (ML-DSA's the
+ * expanded one, see the top of this file). */
 int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
   size_t idx = mod_alg_index(alg);
@@ -483,7 +556,15 @@ int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
   const OQS_KEM *kem = catalogue_kem[idx];
   const OQS_SIG *sig = catalogue_sig[idx];
   int ok = 0;
-  if (kem != NULL) {
+  if (kem != NULL && catalogue_def[idx]->family == F_HQC) {
+    *pub = malloc(kem->length_public_key);
+    *priv = malloc(kem->length_secret_key);
+    if (*pub != NULL && *priv != NULL) {
+      ok = OQS_KEM_keypair(kem, *pub, *priv) == OQS_SUCCESS;
+      *pub_len = kem->length_public_key;
+      *priv_len = kem->length_secret_key;
+    }
+  } else if (kem != NULL) {
     uint8_t *sk = malloc(kem->length_secret_key);
     *pub = malloc(kem->length_public_key);
     *priv = malloc(kem->length_keypair_seed);
