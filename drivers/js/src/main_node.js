@@ -26,6 +26,7 @@ const PROVIDERS = {
   "js:node": () => import("./ops_node.js"),
   "js:webcrypto": () => import("./ops_webcrypto.js"),
   "js:noble": () => import("./ops_noble.js"),
+  "js:liboqs": () => import("./ops_liboqs.js"),
   "wasm:hash-wasm": () => import("./ops_hashwasm.js"),
 };
 
