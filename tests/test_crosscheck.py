@@ -83,3 +83,24 @@ def test_a_decapsulation_that_ignores_the_key_is_caught(drivers):
     wrong = [r for r in records if r.check == "wrong key gives another key" and r.consumer == "rust:careless"]
     assert wrong and not any(r.passed for r in wrong)
     assert "rust:careless" in crosscheck.failed_providers(records, reference="go:stdlib")
+
+
+def test_tls_hybrid_shares_cross_verify_with_their_64_byte_secrets():
+    """x25519mlkem768 between OpenSSL's pinned build and circl: the key share, the server's share and
+    the 64-byte ML-KEM ‖ X25519 secret agree both ways (split at the catalogue's size, not 32 bytes),
+    and each refuses or misses under the other's key. Skipped where either is not built."""
+    registry, running = Registry(), {}
+    for pid in ("c:openssl@3.6.3", "go:circl"):
+        p = registry.get(pid)
+        ok, why = registry.usable(p)
+        if not ok:
+            pytest.skip(f"{pid}: {why}")
+        running[pid] = DriverProcess(pid, p.argv(), env=registry.env_for(p))
+    try:
+        records = crosscheck.crosscheck("x25519mlkem768", peers(running, list(running)))
+    finally:
+        for d in running.values():
+            d.close()
+    checks = {(r.producer, r.consumer, r.check): r.passed for r in records}
+    assert len(checks) == 2 * 2, records  # both ordered pairs: same key, wrong key
+    assert all(checks.values()), [r for r in records if not r.passed]
