@@ -157,6 +157,11 @@ final class BouncyCastleLwPq {
       this.n = params.getN();
     }
 
+    /** The security parameter n in bytes (16, 24, 32). */
+    int n() {
+      return n;
+    }
+
     private SLHDSAKeyPairGenerator generatorFor() {
       SLHDSAKeyPairGenerator g = new SLHDSAKeyPairGenerator();
       g.init(new SLHDSAKeyGenerationParameters(BouncyCastleLwPk.random(), params));

@@ -74,9 +74,26 @@ final class BouncyCastleOps {
                 cipher(JcaOps.sm4("ecb", BC), ALL, ""),
                 cipher(JcaOps.sm4("cbc", BC), ALL, ""),
                 cipher(JcaOps.sm4("ctr", BC), ALL, ""),
-                cipher(JcaOps.sm4("gcm", BC), ALL, "")));
+                cipher(JcaOps.sm4("gcm", BC), ALL, ""),
+                JcaOps.hash("ascon-hash256", "ASCON-HASH256", BC),
+                JcaOps.hash("ascon-xof128", "ASCON-XOF128", BC),
+                cipher(
+                    new CipherDef(
+                        "ascon-aead128",
+                        "ASCON-AEAD128",
+                        "ASCON-AEAD128",
+                        BC,
+                        16,
+                        16,
+                        IV,
+                        16,
+                        false,
+                        Repeat.ALLOWED),
+                    ALL,
+                    "")));
     algs.addAll(JcaPk.common(new JcaPk.Provs(BC, BC, BC)));
     algs.addAll(JcaPk.bouncyCastleOnly(BC));
+    algs.addAll(JcaPq.algs(BC));
     List<String> notes = new ArrayList<>();
     notes.add(
         "BouncyCastle's JCA provider, registered with Security.addProvider(new"
@@ -85,7 +102,8 @@ final class BouncyCastleOps {
             + " AES/ECB|CBC|CTR|GCM|CCM/NoPadding, SM4/ECB|CBC|CTR|GCM/NoPadding, ChaCha20"
             + " (ChaCha20ParameterSpec), ChaCha20-Poly1305, XChaCha20-Poly1305; for public keys"
             + " KeyPairGenerator, KeyFactory, Signature, KeyAgreement, Cipher and KeyGenerator"
-            + " from \"BC\" as well.");
+            + " from \"BC\" as well; HQC alone comes from BouncyCastle's post-quantum provider,"
+            + " \"BCPQC\" (BouncyCastlePQCProvider, registered the same way).");
     notes.addAll(JcaOps.jcaNotes("BouncyCastle"));
     notes.add(
         "AEAD encryption: BouncyCastle refuses to initialise GCM (AES and SM4), CCM,"
@@ -102,6 +120,7 @@ final class BouncyCastleOps {
             + ".");
     notes.addAll(JcaPk.notes("BC"));
     notes.addAll(JcaPk.bouncyCastleNotes());
+    notes.addAll(JcaPq.notes());
     notes.add(
         "Library jar: bcprov-jdk18on as pinned in drivers/java/pom.xml, merged into the driver's"
             + " jar with its signature files removed (OpenJDK does not require a signed JCE"
