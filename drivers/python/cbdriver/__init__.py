@@ -11,6 +11,8 @@ import importlib
 PROVIDERS = {
     "python:cryptography": "cbdriver.ops_cryptography",
     "python:hashlib": "cbdriver.ops_hashlib",
+    # reference implementations from PyPI (slh-dsa): correctness, not speed
+    "python:ref": "cbdriver.ops_reference",
     # a deliberately broken test path (1-byte updates): see ops_bytewise.py
     "python:cryptography-bytewise": "cbdriver.ops_bytewise",
 }
