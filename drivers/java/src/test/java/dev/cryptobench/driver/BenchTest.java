@@ -44,14 +44,14 @@ class BenchTest {
   static String[] keyIv(String alg) {
     int keyLen = 0;
     int ivLen = 0;
-    if (alg.startsWith("aes-128-") || alg.startsWith("sm4-")) {
+    if (alg.startsWith("aes-128-") || alg.startsWith("sm4-") || alg.equals("ascon-aead128")) {
       keyLen = 16;
     } else if (alg.startsWith("aes-256-")
         || alg.contains("chacha20")
         || alg.equals("hmac-sha256")) {
       keyLen = 32;
     }
-    if (alg.endsWith("-cbc") || alg.endsWith("-ctr")) {
+    if (alg.endsWith("-cbc") || alg.endsWith("-ctr") || alg.equals("ascon-aead128")) {
       ivLen = 16;
     } else if (alg.startsWith("xchacha20")) {
       ivLen = 24;

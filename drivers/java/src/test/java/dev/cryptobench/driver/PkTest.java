@@ -43,6 +43,18 @@ class PkTest {
   }
 
   /**
+   * SLH-DSA signs in tens of milliseconds (the 128f sets) to about a second (the s sets) in
+   * BouncyCastle: every operation runs on slh-dsa-sha2-128f and slh-dsa-shake-128f, the other ten
+   * sets only in {@link #SLOW_PQ_COVERED} (their ACVP cases in VectorsTest, and all of them in
+   * `cryptobench verify`).
+   */
+  static boolean slowPq(String alg) {
+    return alg.startsWith("slh-dsa-") && !alg.endsWith("-128f");
+  }
+
+  static final Set<String> SLOW_PQ_COVERED = Set.of("slh-dsa-sha2-256f verify");
+
+  /**
    * The fixed output lengths of cryptobench/core/algorithms.py (_PK_OUTPUT_LEN); null: variable.
    */
   static Integer outputLen(String alg, String op, int size) {
@@ -58,6 +70,28 @@ class PkTest {
       m.put("ml-dsa-" + k[0] + " sign", k[1]);
       m.put("ml-dsa-" + k[0] + " keygen", k[2]);
     }
+    // FIPS 205 (n, signature) per parameter set: public key 2n.
+    int[][] slh = {{128, 16, 7856, 17088}, {192, 24, 16224, 35664}, {256, 32, 29792, 49856}};
+    for (String h : new String[] {"sha2", "shake"}) {
+      for (int[] k : slh) {
+        m.put("slh-dsa-" + h + "-" + k[0] + "s sign", k[2]);
+        m.put("slh-dsa-" + h + "-" + k[0] + "f sign", k[3]);
+        m.put("slh-dsa-" + h + "-" + k[0] + "s keygen", 2 * k[1]);
+        m.put("slh-dsa-" + h + "-" + k[0] + "f keygen", 2 * k[1]);
+      }
+    }
+    m.put("falcon-512 keygen", 897);
+    m.put("falcon-1024 keygen", 1793);
+    // HQC as BouncyCastle 1.87 has it (the 2025 specification): public key, ciphertext.
+    int[][] hqc = {{1, 2241, 4433}, {3, 4514, 8978}, {5, 7237, 14421}};
+    for (int[] k : hqc) {
+      m.put("hqc-" + k[0] + " keygen", k[1]);
+      m.put("hqc-" + k[0] + " encaps", k[2] + 32);
+      m.put("hqc-" + k[0] + " decaps", 32);
+    }
+    m.put("x-wing keygen", 1216);
+    m.put("x-wing encaps", 1120 + 32);
+    m.put("x-wing decaps", 32);
     m.put("ed25519 sign", 64);
     m.put("ed448 sign", 114);
     m.put("ed25519 keygen", 32);
@@ -224,6 +258,9 @@ class PkTest {
           if (slowRsa(a.name()) && !SLOW_RSA_COVERED.contains(a.name() + " " + op)) {
             continue;
           }
+          if (slowPq(a.name()) && !SLOW_PQ_COVERED.contains(a.name() + " " + op)) {
+            continue;
+          }
           tests.add(
               DynamicTest.dynamicTest(
                   id + " " + a.name() + " " + op, () -> benchAndCheck(d, a, op)));
@@ -382,7 +419,7 @@ class PkTest {
     for (String id : Provider.ids()) {
       Protocol d = BenchTest.driver(id);
       for (Provider.Alg a : Provider.create(id).algs()) {
-        if (!a.publicKey() || slowRsa(a.name())) {
+        if (!a.publicKey() || slowRsa(a.name()) || slowPq(a.name())) {
           continue;
         }
         tests.add(
@@ -510,6 +547,11 @@ class PkTest {
       {"ml-kem-512", lw, bc},
       {"ml-dsa-65", bc, lw},
       {"ml-dsa-44", lw, bc},
+      {"slh-dsa-sha2-128f", bc, lw},
+      {"slh-dsa-shake-128f", lw, bc},
+      {"falcon-512", lw, bc},
+      {"hqc-1", bc, lw},
+      {"x-wing", lw, bc},
       {"rsa-2048-pss", jca, lw},
       {"rsa-2048-pkcs1", bc, jca},
       {"rsa-2048-oaep", jca, bc},
@@ -587,6 +629,65 @@ class PkTest {
     assertNotEquals(h1, h2, "hedged ML-DSA signatures differ");
   }
 
+  /**
+   * The 2026 post-quantum variants in both BouncyCastle APIs: deterministic SLH-DSA (opt_rand =
+   * PK.seed) is deterministic and the same in both, hedged signatures differ, SLH-DSA and X-Wing
+   * keys come back from their seeds, and the variants the library lacks answer unsupported.
+   */
+  @Test
+  void postQuantumVariants() throws Exception {
+    Protocol bc = BenchTest.driver("java:bouncycastle");
+    Protocol lw = BenchTest.driver("java:bouncycastle-lw");
+    String alg = "slh-dsa-sha2-128f";
+    JsonNode slh = keypair(lw, alg);
+    String priv = slh.get("private").asText();
+    String[] sigs = new String[3];
+    int i = 0;
+    for (Protocol d : new Protocol[] {lw, bc, lw}) {
+      sigs[i++] = out(deterministicSign(d, alg, priv, "0102"), "deterministic SLH-DSA");
+    }
+    assertEquals(sigs[0], sigs[1], "deterministic SLH-DSA: lightweight and JCA agree");
+    assertEquals(sigs[0], sigs[2], "deterministic SLH-DSA is deterministic");
+    assertVerifiesWithContext(bc, alg, slh.get("public").asText(), sigs[0], "0102");
+    String h1 = out(oneCase(bc, alg, "sign", "private", priv, "msg", MSG), "hedged");
+    String h2 = out(oneCase(bc, alg, "sign", "private", priv, "msg", MSG), "hedged");
+    assertNotEquals(h1, h2, "hedged SLH-DSA signatures differ");
+    // SK.seed || SK.prf || PK.seed (the first 3n of the 4n private key) gives the public key.
+    String seed = priv.substring(0, 3 * 16 * 2);
+    for (Protocol d : new Protocol[] {lw, bc}) {
+      assertEquals(
+          slh.get("public").asText(), out(oneCase(d, alg, "keygen", "seed", seed), "SLH keygen"));
+    }
+    // X-Wing's private key is its seed.
+    JsonNode xw = keypair(bc, "x-wing");
+    for (Protocol d : new Protocol[] {lw, bc}) {
+      assertEquals(
+          xw.get("public").asText(),
+          out(oneCase(d, "x-wing", "keygen", "seed", xw.get("private").asText()), "X-Wing keygen"));
+      JsonNode r =
+          oneCase(d, "x-wing", "encaps", "public", xw.get("public").asText(), "m", "00".repeat(64));
+      assertTrue(r.has("unsupported"), "X-Wing derandomised encaps: " + r);
+      r = oneCase(d, "hqc-1", "keygen", "seed", "00".repeat(32));
+      assertTrue(r.has("unsupported"), "HQC keygen from a seed: " + r);
+      JsonNode f = keypair(d, "falcon-512");
+      r = deterministicSign(d, "falcon-512", f.get("private").asText(), null);
+      assertTrue(r.has("unsupported"), "deterministic Falcon: " + r);
+      r = oneCase(d, "falcon-512", "keygen", "seed", "00".repeat(48));
+      assertTrue(r.has("unsupported"), "Falcon keygen from a seed: " + r);
+    }
+  }
+
+  private static void assertVerifiesWithContext(
+      Protocol d, String alg, String pub, String sig, String ctx) throws Exception {
+    assertEquals(
+        "01",
+        out(
+            oneCase(d, alg, "verify", "public", pub, "msg", MSG, "sig", sig, "ctx", ctx),
+            alg + " with context"));
+    JsonNode r = oneCase(d, alg, "verify", "public", pub, "msg", MSG, "sig", sig);
+    assertTrue(r.path("rejected").asBoolean(), alg + ": another context must not verify: " + r);
+  }
+
   @Test
   void malformedInputsAreRejectedNotErrors() throws Exception {
     for (String id : Provider.ids()) {
@@ -604,6 +705,33 @@ class PkTest {
         results.add(
             oneCase(d, "ml-dsa-44", "verify", "public", "00".repeat(10), "msg", MSG, "sig", "00"));
         results.add(oneCase(d, "sm2", "sign", "private", "00".repeat(31), "msg", MSG));
+        results.add(
+            oneCase(
+                d,
+                "slh-dsa-sha2-128f",
+                "verify",
+                "public",
+                "00".repeat(31),
+                "msg",
+                MSG,
+                "sig",
+                "00"));
+        results.add(oneCase(d, "slh-dsa-sha2-128f", "keygen", "seed", "00".repeat(47)));
+        // A Falcon-512 public key with a Falcon-1024 header byte.
+        results.add(
+            oneCase(
+                d,
+                "falcon-512",
+                "verify",
+                "public",
+                "0a" + "00".repeat(896),
+                "msg",
+                MSG,
+                "sig",
+                "39" + "00".repeat(60)));
+        results.add(oneCase(d, "hqc-1", "decaps", "private", "00".repeat(32), "msg", "0102"));
+        results.add(oneCase(d, "x-wing", "keygen", "seed", "00".repeat(31)));
+        results.add(oneCase(d, "x-wing", "encaps", "public", "00".repeat(1215)));
       }
       for (JsonNode r : results) {
         assertTrue(r.path("rejected").asBoolean() && !r.has("error"), id + ": " + r);
@@ -659,10 +787,32 @@ class PkTest {
             "java:jca",
             List.of("rsa-2048", "rsa-4096-pss", "ecdsa-p384", "ecdh-p256", "ed448", "x448"),
             "java:bouncycastle",
-            List.of("ecdsa-secp256k1", "sm2", "ml-kem-1024", "ml-dsa-87", "sm4-gcm", "x25519"),
+            List.of(
+                "ecdsa-secp256k1",
+                "sm2",
+                "ml-kem-1024",
+                "ml-dsa-87",
+                "sm4-gcm",
+                "x25519",
+                "slh-dsa-shake-256s",
+                "falcon-1024",
+                "hqc-5",
+                "x-wing",
+                "ascon-aead128",
+                "ascon-xof128"),
             "java:bouncycastle-lw",
             List.of(
-                "ecdh-secp256k1", "sm2", "ml-kem-512", "ml-dsa-44", "sm4-ctr", "rsa-3072-oaep"));
+                "ecdh-secp256k1",
+                "sm2",
+                "ml-kem-512",
+                "ml-dsa-44",
+                "sm4-ctr",
+                "rsa-3072-oaep",
+                "slh-dsa-sha2-192s",
+                "falcon-512",
+                "hqc-3",
+                "x-wing",
+                "ascon-hash256"));
     for (Map.Entry<String, List<String>> e : want.entrySet()) {
       JsonNode h =
           JSON.readTree(
@@ -694,6 +844,18 @@ class PkTest {
         assertEquals(
             List.of("keygen", "sign", "verify"),
             JSON.convertValue(h.path("offers").path("ml-dsa-65"), List.class));
+        for (String pq : List.of("slh-dsa-sha2-128s", "falcon-512")) {
+          assertEquals(
+              List.of("keygen", "sign", "verify"),
+              JSON.convertValue(h.path("offers").path(pq), List.class));
+        }
+        for (String pq : List.of("hqc-1", "x-wing")) {
+          assertEquals(
+              List.of("keygen", "encaps", "decaps"),
+              JSON.convertValue(h.path("offers").path(pq), List.class));
+        }
+        // bcprov has no KEM for the TLS 1.3 hybrid key shares.
+        assertFalse(h.path("offers").has("x25519mlkem768"), e.getKey());
       }
       assertFalse(h.path("stream").toString().contains("rsa"), "public keys are never streamed");
     }
