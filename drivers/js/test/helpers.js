@@ -5,6 +5,17 @@ import { loadProvider, nodeDriver, providerIds } from "../src/main_node.js";
 
 export const PROVIDER_IDS = providerIds();
 
+export const SLOW = process.env.CRYPTOBENCH_SLOW_TESTS === "1";
+
+// Pure-JS SLH-DSA signs in seconds (SHA2-128s: 4.5 s here) and Falcon-1024
+// makes a key in about a second: by default one cheap set of each family
+// (slh-dsa-sha2-128f, falcon-512) gets the bench cells and self-checks; the
+// rest are slow tests.
+export const slowAlg = (name) =>
+  /^rsa-(3072|4096)/.test(name) ||
+  (name.startsWith("slh-dsa-") && name !== "slh-dsa-sha2-128f") ||
+  name === "falcon-1024";
+
 const drivers = new Map();
 
 // driverFor returns the (cached) Node driver of a provider.

@@ -17,20 +17,12 @@ import assert from "node:assert/strict";
 import { checksum, fromHex, message, toHex } from "../src/input.js";
 import { Rejected } from "../src/ops.js";
 import { EC_CURVES, ecPointFromSpki, ecSpki, ecdsaDerToRaw, ecdsaRawToDer, requireNamedCurve } from "../src/pk.js";
-import { PROVIDER_IDS, driverFor, request } from "./helpers.js";
+import { PROVIDER_IDS, SLOW, driverFor, request, slowAlg } from "./helpers.js";
 
 const SEED = 2654435769;
 const MSG_BYTES = message(SEED, 32);
 const MSG = toHex(MSG_BYTES); // crosscheck.py's MESSAGE
-const SLOW = process.env.CRYPTOBENCH_SLOW_TESTS === "1";
-// Pure-JS SLH-DSA signs in seconds ('s' sets: up to a minute here) and
-// Falcon-1024 makes a key in about a second: by default one cheap set of
-// each family (slh-dsa-sha2-128f, falcon-512) gets the bench cells and
-// self-checks; the rest are slow tests.
-const slowAlg = (name) =>
-  /^rsa-(3072|4096)/.test(name) ||
-  (name.startsWith("slh-dsa-") && name !== "slh-dsa-sha2-128f") ||
-  name === "falcon-1024";
+
 const ONE_SUM = checksum(Uint8Array.of(1));
 
 // ---- helpers --------------------------------------------------------------
@@ -568,6 +560,13 @@ test("slh-dsa-sha2-128f: seeded keygen, deterministic and hedged signing, contex
   assert.equal(w.rejected, true, "another context rejects");
   const short = await caseOf(d, "slh-dsa-sha2-128f", "keygen", { seed: "00".repeat(47) });
   assert.equal(short.rejected, true);
+});
+
+test("js:noble offers the SLH-DSA sets that sign within seconds in pure JavaScript", async () => {
+  const d = await driverFor("js:noble");
+  const slh = d.prov.algs.filter((a) => a.name.startsWith("slh-dsa-")).map((a) => a.name);
+  const want = ["sha2-128s", "sha2-128f", "sha2-192f", "sha2-256f", "shake-128f"].map((p) => `slh-dsa-${p}`);
+  assert.deepEqual(slh.sort(), want.sort());
 });
 
 test("falcon: no deterministic signing or context in noble's Falcon", async () => {

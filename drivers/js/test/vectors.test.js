@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runCase } from "../src/protocol.js";
 import { casesDir, judgeAll, loadCases, stripped } from "./cases.js";
-import { PROVIDER_IDS, driverFor, request } from "./helpers.js";
+import { PROVIDER_IDS, SLOW, driverFor, request, slowAlg } from "./helpers.js";
 
 // Public-key algorithms the shared vectors do not cover (Ed448, X448,
 // RSA-3072/4096, RSA key generation) are checked by pk.test.js's self- and
@@ -21,6 +21,14 @@ for (const id of PROVIDER_IDS) {
     for (const a of d.prov.algs) {
       if (a.name === "noop") continue; // no vectors for the empty operation
       const file = join(dir, `${a.name}.jsonl`);
+      if (slowAlg(a.name) && !SLOW) {
+        await t.test(
+          a.name,
+          { skip: "slow (CRYPTOBENCH_SLOW_TESTS=1); `cryptobench verify` runs its vectors" },
+          () => {},
+        );
+        continue;
+      }
       if (a.pk && !existsSync(file)) {
         await t.test(a.name, { skip: "no shared vectors for this public-key algorithm (see pk.test.js)" }, () => {});
         continue;
