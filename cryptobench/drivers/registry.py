@@ -113,7 +113,7 @@ DRIVERS: dict[str, Driver] = {
             heavy=True,
             build_one=("scripts/openssl/build.sh", "--no-test", "{provider}"),
         ),
-        # liboqs 0.13.0 from crates.io's oqs-sys (about half a minute the first time, then cached)
+        # liboqs 0.13.0 from crates.io's oqs-sys (minutes the first time: 12 SPHINCS+ sets; then cached)
         # and the C driver's liboqs plugin linked against it
         Driver("liboqs", REPO, ("scripts/liboqs/build.sh", "--no-test"), ("cargo", "cmake", "ninja", "make", "gcc")),
     ]
