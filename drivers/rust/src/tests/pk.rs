@@ -633,3 +633,37 @@ fn slh_dsa_and_x_wing() {
     let short = case(&d, "x-wing", "encaps", json!({"public": public, "m": "5a"}));
     assert_eq!(short["rejected"], true, "x-wing: a short eseed: {short}");
 }
+
+/// X-Wing's first test vector of draft-connolly-cfrg-xwing-kem-06 (as the
+/// x-wing crate ships it): the public key from the 32-byte seed `sk`, the
+/// ciphertext and shared secret of the encapsulation with `eseed`, the
+/// decapsulation. The 1216-byte key and 1120-byte ciphertext are compared
+/// by their SHA-256.
+#[test]
+fn x_wing_draft_vector() {
+    use sha2::{Digest, Sha256};
+    let d = drivers()
+        .into_iter()
+        .find(|d| d.prov.id() == "rust:rustcrypto")
+        .expect("rustcrypto");
+    let sk = "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26";
+    let eseed = "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e2\
+                 35b8cc873c23dc62b8d260169afa2f75ab916a58d974918835d25e6a435085b2";
+    let ss = "d2df0522128f09dd8e2c92b1e905c793d8f57a54c3da25861f10bf4ca613e384";
+    let sha = |h: &str| encode_hex(&Sha256::digest(decode_hex("x", h).unwrap()));
+    let pk = case(&d, "x-wing", "keygen", json!({"seed": sk}));
+    let pk = out(&pk);
+    assert_eq!(
+        sha(pk),
+        "2e816deebcd76c5c80d0cd2d174478871658e8e2ff42bc9d4a6e486372e856bb"
+    );
+    let e = case(&d, "x-wing", "encaps", json!({"public": pk, "m": eseed}));
+    let (ct, key) = out(&e).split_at(2 * 1120);
+    assert_eq!(
+        sha(ct),
+        "17cd532d657e44c897ca6583e548a5424fc70bf54f99515a4d2bcf99e3469f33"
+    );
+    assert_eq!(key, ss);
+    let k = case(&d, "x-wing", "decaps", json!({"private": sk, "msg": ct}));
+    assert_eq!(out(&k), ss);
+}
