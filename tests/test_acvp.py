@@ -219,3 +219,19 @@ def test_ecdsa_encodings_match_other_encoders():
     for r, s in ((1, 2**255 + 5), (2**383 - 1, 2**376), (0x7F << 248, 0xFF << 376)):
         want = utils.encode_dss_signature(r, s).hex()
         assert der_signature(f"{r:096x}", f"{s:096x}") == want
+
+
+def test_list_algorithms_shows_the_acvp_count(capsys):
+    import argparse
+
+    from cryptobench.cli.commands_tools import cmd_list
+
+    assert cmd_list(argparse.Namespace(what="algorithms")) == 0
+    out = capsys.readouterr().out.splitlines()
+    i = next(n for n, line in enumerate(out) if line.startswith("slh-dsa-sha2-128f "))
+    assert out[i + 1].split() == ["known", "answers:", "NIST", "ACVP", "20"]
+    assert out[i + 2].strip() == (
+        "ACVP: 20 (SLH-DSA-keyGen-FIPS205 10, SLH-DSA-sigGen-FIPS205 4, SLH-DSA-sigVer-FIPS205 6)"
+    )
+    j = next(n for n, line in enumerate(out) if line.startswith("blake2b-512 "))
+    assert out[j + 2].strip() == "ACVP: none"
