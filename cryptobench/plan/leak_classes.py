@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptobench.core.algorithms import TAG_LEN, Algorithm
+from cryptobench.core.algorithms import TAG_LEN, Algorithm, size_of
 from cryptobench.core.errors import UserError
 
 POOL = 256  # distinct inputs of a random class
@@ -146,7 +146,7 @@ def _input(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) ->
 def _validity(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
     public, private = src.keypair()
     outs = src.outputs([{"op": "encaps", "public": public} for _ in range(POOL)])
-    cts = [o[:-32] for o in outs]  # ciphertext || 32-byte shared key
+    cts = [o[: -(size_of(a.name, "shared secret") or 32)] for o in outs]  # ciphertext || shared key
 
     def flipped(ct: bytes) -> str:
         b = bytearray(ct)
