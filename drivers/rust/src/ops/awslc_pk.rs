@@ -125,7 +125,7 @@ pub const NOTES: &[&str] = &[
     "ECDSA (P-256, P-384, secp256k1): EcdsaKeyPair::sign (*_ASN1_SIGNING, DER output) over the message; verify is ParsedPublicKey::verify_sig(*_ASN1). protocol.md's private key is the bare scalar: sign cases import it as an RFC 5915 ECPrivateKey (from_private_key_der), from which AWS-LC computes the public key. ECDH (P-256, P-384): agreement::agree(&PrivateKey, peer ParsedPublicKey, ...) with the private key imported by PrivateKey::from_private_key (raw scalar); the peer key is parsed once per cell and handed over as a clone per operation (agree takes it by value: an EVP_PKEY reference-count increment plus a copy of the encoded key). X25519: the same with agreement::X25519.",
     "Ed25519: Ed25519KeyPair::sign; verify is ParsedPublicKey::verify_sig(ED25519).",
     "ML-KEM (kem::ML_KEM_512/768/1024): EncapsulationKey::encapsulate, DecapsulationKey::decapsulate. aws-lc-rs has no key generation from the seed d||z and no deterministic encapsulation: those vector cases answer unsupported; decapsulation cases import the expanded decapsulation key (DecapsulationKey::new), which the driver derives from the seed with RustCrypto's ml-kem (untimed), and the keypair command does the same with a seed from aws_lc_rs::rand (aws-lc-rs cannot give out a generated key's seed).",
-    "ML-DSA (signature::ML_DSA_44/65/87, stable since aws-lc-rs 1.18): PqdsaKeyPair::sign (hedged, empty context), verify_sig; keypair and sign cases use PqdsaKeyPair::from_seed(xi). aws-lc-rs has no context string and no deterministic signing in its API: such cases answer unsupported.",
+    "ML-DSA (signature::ML_DSA_44/65/87, stable since aws-lc-rs 1.18): PqdsaKeyPair::sign (hedged, empty context), verify_sig; keypair, keygen and sign cases use PqdsaKeyPair::from_seed(xi). aws-lc-rs has no context string and no deterministic signing in its API: such cases answer unsupported.",
     "Not offered: ECDH secp256k1 (agreement has P-256/P-384/P-521 and X25519 only), Ed448/X448, SM2 (not in aws-lc-rs).",
 ];
 
@@ -713,6 +713,10 @@ fn mldsa(
                     ));
                 }
                 verified(UnparsedPublicKey::new(vrf, &c.public).verify(&c.msg, &c.sig))
+            }
+            Op::Keygen => {
+                let kp = PqdsaKeyPair::from_seed(alg, &c.seed).map_err(rejected)?;
+                Ok(kp.public_key().as_ref().to_vec())
             }
             op => Err(no_case(name, op)),
         },
