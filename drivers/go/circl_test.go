@@ -10,6 +10,7 @@ import (
 	"crypto/ecdh"
 	"crypto/mlkem"
 	"crypto/mlkem/mlkemtest"
+	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/hex"
 	"testing"
@@ -161,5 +162,33 @@ func TestCirclSLHDSASeedAndSigning(t *testing.T) {
 	}
 	if r := oneCase(t, d, alg, map[string]any{"op": "keygen", "seed": "00"}); !r.Rejected {
 		t.Errorf("a 1-byte seed: %+v", r)
+	}
+}
+
+// TestCirclXWingDraftVector1: X-Wing's first published test vector
+// (draft-connolly-cfrg-xwing-kem-08, Appendix C): the public key and the
+// ciphertext as SHA-256 digests of the published hex, the seed, eseed and
+// shared secret as published.
+func TestCirclXWingDraftVector1(t *testing.T) {
+	d := NewDriver(providers["go:circl"])
+	const (
+		seed  = "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26"
+		eseed = "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e2" +
+			"35b8cc873c23dc62b8d260169afa2f75ab916a58d974918835d25e6a435085b2"
+		ss       = "d2df0522128f09dd8e2c92b1e905c793d8f57a54c3da25861f10bf4ca613e384"
+		pkDigest = "2e816deebcd76c5c80d0cd2d174478871658e8e2ff42bc9d4a6e486372e856bb"
+		ctDigest = "17cd532d657e44c897ca6583e548a5424fc70bf54f99515a4d2bcf99e3469f33"
+	)
+	digest := func(h string) string { s := sha256.Sum256(unhex(t, h)); return hex.EncodeToString(s[:]) }
+	pk := outOf(t, "keygen", oneCase(t, d, "x-wing", map[string]any{"op": "keygen", "seed": seed}))
+	if digest(pk) != pkDigest {
+		t.Fatalf("public key: SHA-256 %s, want %s", digest(pk), pkDigest)
+	}
+	enc := outOf(t, "encaps", oneCase(t, d, "x-wing", map[string]any{"op": "encaps", "public": pk, "m": eseed}))
+	if ct := enc[:len(enc)-64]; digest(ct) != ctDigest || enc[len(enc)-64:] != ss {
+		t.Fatalf("encaps: ciphertext SHA-256 %s, shared secret %s", digest(ct), enc[len(enc)-64:])
+	}
+	if got := outOf(t, "decaps", oneCase(t, d, "x-wing", map[string]any{"op": "decaps", "private": seed, "msg": enc[:len(enc)-64]})); got != ss {
+		t.Fatalf("decaps: %s, want %s", got, ss)
 	}
 }

@@ -545,6 +545,25 @@ test("x-wing is draft-connolly-cfrg-xwing-kem, rebuilt from its parts", async ()
   assert.equal(bad.rejected, true, "a 31-byte seed is rejected");
 });
 
+// X-Wing's first published test vector (draft-connolly-cfrg-xwing-kem-08,
+// Appendix C): the public key and ciphertext as SHA-256 digests of the
+// published hex, the seed, eseed and shared secret as published.
+test("x-wing: the draft's test vector 1", async () => {
+  const { sha256 } = await import("@noble/hashes/sha2.js");
+  const d = await driverFor("js:noble");
+  const seed = "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26";
+  const eseed =
+    "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e235b8cc873c23dc62b8d260169afa2f75ab916a58d974918835d25e6a435085b2";
+  const ss = "d2df0522128f09dd8e2c92b1e905c793d8f57a54c3da25861f10bf4ca613e384";
+  const digest = (h) => toHex(sha256(fromHex("x", h)));
+  const pk = (await caseOf(d, "x-wing", "keygen", { seed })).out;
+  assert.equal(digest(pk), "2e816deebcd76c5c80d0cd2d174478871658e8e2ff42bc9d4a6e486372e856bb", "public key");
+  const enc = (await caseOf(d, "x-wing", "encaps", { public: pk, m: eseed })).out;
+  assert.equal(digest(enc.slice(0, -64)), "17cd532d657e44c897ca6583e548a5424fc70bf54f99515a4d2bcf99e3469f33", "ct");
+  assert.equal(enc.slice(-64), ss);
+  assert.equal((await caseOf(d, "x-wing", "decaps", { private: seed, msg: enc.slice(0, -64) })).out, ss);
+});
+
 // SLH-DSA: keygen from SK.seed‖SK.prf‖PK.seed puts PK.seed in the public key
 // and both halves in the private one; the deterministic variant (opt_rand =
 // PK.seed) is reproducible, the hedged one is not; the context binds.
