@@ -188,7 +188,8 @@ final class BouncyCastleLwPk {
             + " seed), getSeed()).",
         "Cases (verify): a library exception on a case's key or input is reported as rejected;"
             + " sign cases with deterministic: true answer unsupported for randomised schemes"
-            + " (ECDSA, PSS, SM2); keygen cases (from a seed) exist for ML-KEM and ML-DSA only.");
+            + " (ECDSA, PSS, SM2, Falcon); keygen cases (from a seed) exist for ML-KEM, ML-DSA,"
+            + " SLH-DSA and X-Wing only.");
   }
 
   private static Gen gen(AsymmetricCipherKeyPairGenerator g) {

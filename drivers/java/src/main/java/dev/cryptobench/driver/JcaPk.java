@@ -165,8 +165,8 @@ final class JcaPk {
         "Cases (verify): a library exception on a case's key or input (bad DER, a point off the"
             + " curve, a wrong length, a failed decryption) is reported as rejected; sign cases"
             + " with deterministic: true answer unsupported for randomised schemes (ECDSA, PSS,"
-            + " SM2), cases with a non-empty ctx for algorithms without contexts too; keygen"
-            + " cases (from a seed) exist for ML-KEM and ML-DSA only.");
+            + " SM2, Falcon), cases with a non-empty ctx for algorithms without contexts too;"
+            + " keygen cases (from a seed) exist for ML-KEM, ML-DSA, SLH-DSA and X-Wing only.");
   }
 
   /** What java:bouncycastle's JCA-only algorithms add to the notes. */

@@ -51,7 +51,7 @@ final class Pk {
 
     Object parsePrivate(byte[] b) throws Exception;
 
-    /** The key pair derived from a seed (ML-KEM, ML-DSA); others have no such API. */
+    /** The key pair derived from a seed (ML-KEM, ML-DSA, SLH-DSA, X-Wing); others have none. */
     default Pair fromSeed(byte[] seed) throws Exception {
       throw new Provider.Unsupported("no key generation from a seed for this algorithm");
     }
@@ -156,7 +156,7 @@ final class Pk {
     }
   }
 
-  /** The deterministic option is defined for ML-DSA only. */
+  /** The deterministic option is defined for ML-DSA and SLH-DSA only. */
   static void noDeterministic(boolean deterministic, String alg) throws Provider.Unsupported {
     if (deterministic) {
       throw new Provider.Unsupported(alg + ": no deterministic signing option");
