@@ -20,11 +20,22 @@
 // 23 modules), outside any timed region. Runtime-neutral: the version text
 // comes from the entry point.
 
-import * as oqs from "@oqs/liboqs-js";
 import { noopAlg, Unsupported } from "./ops.js";
 import { pkAlg } from "./pkalg.js";
 
 const PACKAGE = "@oqs/liboqs-js";
+
+// The package, or one clear line when it is not installed (a checkout whose
+// node_modules predates it): the entry point prints a failure's stack, so
+// the stack is that line.
+const oqs = await import(PACKAGE).catch((e) => {
+  const err = new Error(
+    `${PACKAGE} is not installed in drivers/js/node_modules (${e && e.code ? e.code : e}): run \`npm ci --prefix drivers/js\` (or \`cryptobench build js\`)`,
+  );
+  err.stack = err.message;
+  throw err;
+});
+
 // The liboqs release inside: the package's README ("@oqs/liboqs-js 0.15.x
 // includes LibOQS 0.15.1"); its wasm exports no OQS_version to ask.
 const LIBOQS_OF_PACKAGE = { "0.15.1": "0.15.1" };
