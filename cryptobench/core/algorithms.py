@@ -63,6 +63,10 @@ _SLH_SIZES = {
     "256s": (64, 128, 29792),
     "256f": (64, 128, 49856),
 }
+# (level, public key, ciphertext) of HQC-1/3/5 (2025) and (bits, public key, secret key, ciphertext) of
+# HQC-128/192/256 (2023-04-30), as BouncyCastle 1.87 and liboqs 0.13 write them
+_HQC_2025 = ((1, 2241, 4433), (3, 4514, 8978), (5, 7237, 14421))
+_HQC_2023 = ((128, 2249, 2305, 4433), (192, 4522, 4586, 8978), (256, 7245, 7317, 14421))
 SLH_DSA_SETS = tuple(f"{h}-{p}" for h in ("sha2", "shake") for p in _SLH_SIZES)
 
 
@@ -99,9 +103,15 @@ _PQ_2026 = [
         sizes=_sig_sizes(1793, 2305, 1462, "signature (at most)"),
         standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
     ),  # fmt: skip
-    # HQC's sizes changed between its submissions (2023, 2025): each library's keygen/encaps output
-    # lengths are what the reports show, so none is written here
-    *[_kem(f"hqc-{n}", 0, 0, 0, 0, "HQC (NIST selection, March 2025)") for n in (1, 3, 5)],
+    # HQC as NIST selected it (the 2025 revision, HQC-1/3/5), and its 2023-04-30 round-4 submission
+    # (HQC-128/192/256) that liboqs 0.13-0.15 ship: other sizes, another shared secret, no interop, so
+    # two names, as SPHINCS+ is kept apart from SLH-DSA. The 2025 secret key is the library's own form
+    # (BouncyCastle keeps a 32-byte seed): none written here
+    *[_kem(f"hqc-{n}", pk, 0, ct, 32, "HQC (2025 revision, NIST's selection)") for n, pk, ct in _HQC_2025],
+    *[
+        _kem(f"hqc-{b}", pk, sk, ct, 64, "HQC round-4 submission (2023-04-30, pre-standard)")
+        for b, pk, sk, ct in _HQC_2023
+    ],  # fmt: skip
     _kem("x-wing", 1216, 32, 1120, 32, "X-Wing (draft-connolly-cfrg-xwing-kem)"),
     _kem("x25519mlkem768", 1216, 0, 1120, 64, "TLS 1.3 hybrid (draft-ietf-tls-ecdhe-mlkem)"),
     _kem("secp256r1mlkem768", 1249, 0, 1153, 64, "TLS 1.3 hybrid (draft-ietf-tls-ecdhe-mlkem)"),

@@ -1,8 +1,8 @@
 /* ops for liboqs (provider c:liboqs): ML-KEM (FIPS 203), ML-DSA (FIPS 204), Falcon-512/1024
- * (round 3, compressed signatures), HQC-128/192/256 (as hqc-1/3/5: the 2023-04-30 submission) and
- * SPHINCS+ round 3.1 "simple" (as sphincs-*-simple, never as SLH-DSA) through liboqs' generic API
- * (oqs/kem.h: OQS_KEM_*, oqs/sig.h: OQS_SIG_*), and the driver's `noop`. liboqs is built with these
- * families only (scripts/liboqs/build.sh) and linked statically.
+ * (round 3, compressed signatures), HQC-128/192/256 (as hqc-128/192/256: the 2023-04-30 submission,
+ * pre-standard) and SPHINCS+ round 3.1 "simple" (as sphincs-*-simple, never as SLH-DSA) through
+ * liboqs' generic API (oqs/kem.h: OQS_KEM_*, oqs/sig.h: OQS_SIG_*), and the driver's `noop`. liboqs
+ * is built with these families only (scripts/liboqs/build.sh) and linked statically.
  *
  * Key encodings are the protocol's (docs/protocol.md, version 2), with one exception liboqs 0.13
  * forces. ML-KEM: the public key is the encapsulation key, the private key the 64-byte seed
@@ -66,9 +66,9 @@ static const alg_def DEFS[] = {
     {"falcon-512", OQS_SIG_alg_falcon_512, K_SIG, F_FALCON},
     {"falcon-1024", OQS_SIG_alg_falcon_1024, K_SIG, F_FALCON},
     /* liboqs names HQC's parameter sets by security bits, the catalogue by NIST level */
-    {"hqc-1", OQS_KEM_alg_hqc_128, K_KEM, F_HQC},
-    {"hqc-3", OQS_KEM_alg_hqc_192, K_KEM, F_HQC},
-    {"hqc-5", OQS_KEM_alg_hqc_256, K_KEM, F_HQC},
+    {"hqc-128", OQS_KEM_alg_hqc_128, K_KEM, F_HQC},
+    {"hqc-192", OQS_KEM_alg_hqc_192, K_KEM, F_HQC},
+    {"hqc-256", OQS_KEM_alg_hqc_256, K_KEM, F_HQC},
     {"sphincs-sha2-128s-simple", OQS_SIG_alg_sphincs_sha2_128s_simple, K_SIG, F_SPHINCS},
     {"sphincs-sha2-128f-simple", OQS_SIG_alg_sphincs_sha2_128f_simple, K_SIG, F_SPHINCS},
     {"sphincs-sha2-192s-simple", OQS_SIG_alg_sphincs_sha2_192s_simple, K_SIG, F_SPHINCS},
@@ -225,7 +225,8 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "private keys as OQS_*_keypair writes them; signing is randomised (Falcon's nonce, "
       "SPHINCS+'s optrand); no keys from a seed, no deterministic variants, no context strings",
       "HQC is the 2023-04-30 submission (PQClean, with the December 2024 decapsulation fix): "
-      "hqc-1/3/5 = liboqs' HQC-128/192/256, public key 2249/4522/7245 bytes, secret key "
+      "hqc-128/192/256 = liboqs' HQC-128/192/256 (2023-04-30 submission), public key "
+      "2249/4522/7245 bytes, secret key "
       "2305/4586/7317, ciphertext 4433/8978/14421, shared secret 64; liboqs 0.13 switches it off "
       "by default for the IND-CCA2 flaw announced in April 2025 (its 2025 revision fixes it), "
       "switched on here to measure it; sphincs-*-simple is SPHINCS+ round 3.1, not SLH-DSA",

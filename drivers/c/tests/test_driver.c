@@ -84,9 +84,9 @@ static const char *const MUST_OFFER_PK[] = {"ml-kem-512",
                                             "ml-dsa-87",
                                             "falcon-512",
                                             "falcon-1024",
-                                            "hqc-1",
-                                            "hqc-3",
-                                            "hqc-5",
+                                            "hqc-128",
+                                            "hqc-192",
+                                            "hqc-256",
                                             "sphincs-sha2-128s-simple",
                                             "sphincs-sha2-128f-simple",
                                             "sphincs-sha2-192s-simple",
@@ -705,7 +705,12 @@ static long pk_out_len(const char *alg, const char *op) {
   if (sscanf(alg, "falcon-%d", &n) == 1) /* signatures: compressed, of variable length */
     return strcmp(op, "keygen") == 0 ? (n == 512 ? 897 : 1793) : -1;
   if (sscanf(alg, "hqc-%d", &n) == 1) { /* liboqs 0.13: the 2023-04-30 submission, 64-byte keys */
-    long ct = n == 1 ? 4433 : n == 3 ? 8978 : 14421, pk = n == 1 ? 2249 : n == 3 ? 4522 : 7245;
+    long ct = n == 128   ? 4433
+              : n == 192 ? 8978
+                         : 14421,
+         pk = n == 128   ? 2249
+              : n == 192 ? 4522
+                         : 7245;
     return strcmp(op, "encaps") == 0 ? ct + 64 : strcmp(op, "decaps") == 0 ? 64 : pk;
   }
   char hash[8];

@@ -135,7 +135,7 @@ function lazyAlg(name, ops, create, family) {
 }
 
 // The catalogue's names and the package's factories. HQC: liboqs' HQC-128/
-// 192/256 are the catalogue's hqc-1/3/5 (NIST levels).
+// 192/256 are the catalogue's hqc-128/192/256 (the 2023-04-30 submission; hqc-1/3/5 name the 2025 revision).
 const SLH_SETS = ["128s", "128f", "192s", "192f", "256s", "256f"];
 const cap = (h) => h[0].toUpperCase() + h.slice(1);
 export const ALGS = [
@@ -150,9 +150,9 @@ export const ALGS = [
   ),
   ["falcon-512", SIG, "createFalcon512", "falcon"],
   ["falcon-1024", SIG, "createFalcon1024", "falcon"],
-  ["hqc-1", KEM, "createHQC128", "hqc"],
-  ["hqc-3", KEM, "createHQC192", "hqc"],
-  ["hqc-5", KEM, "createHQC256", "hqc"],
+  ["hqc-128", KEM, "createHQC128", "hqc"],
+  ["hqc-192", KEM, "createHQC192", "hqc"],
+  ["hqc-256", KEM, "createHQC256", "hqc"],
 ];
 
 function publicKeyAlgs() {

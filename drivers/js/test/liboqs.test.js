@@ -38,7 +38,7 @@ test("js:liboqs says the liboqs release inside and offers the 2026 PQ families, 
   assert.match(h.library_version, /^liboqs 0\.15\.\d+ \(wasm, @oqs\/liboqs-js 0\.15\.\d+\)$/);
   assert.equal(liboqsVersion("9.9.9"), "liboqs (release unknown) (wasm, @oqs/liboqs-js 9.9.9)");
   const offers = Object.keys(h.offers);
-  for (const a of ["ml-kem-768", "ml-dsa-65", "slh-dsa-sha2-128s", "slh-dsa-shake-256f", "falcon-512", "hqc-5"]) {
+  for (const a of ["ml-kem-768", "ml-dsa-65", "slh-dsa-sha2-128s", "slh-dsa-shake-256f", "falcon-512", "hqc-256"]) {
     assert.ok(offers.includes(a), `offers ${a}`);
   }
   assert.equal(offers.filter((a) => a.startsWith("slh-dsa-")).length, 12);
@@ -75,14 +75,14 @@ test("js:liboqs keys are liboqs' encodings; what the package cannot do is unsupp
 
 test("js:liboqs HQC is the 2023-04-30 submission (64-byte keys) and decapsulates its own ciphertexts", async () => {
   const d = await driverFor("js:liboqs");
-  const k = await keypair(d, "hqc-1");
+  const k = await keypair(d, "hqc-128");
   assert.equal(k.public.length, 2 * 2249);
   assert.equal(k.private.length, 2 * 2305);
-  const e = await caseOf(d, "hqc-1", "encaps", { public: k.public });
+  const e = await caseOf(d, "hqc-128", "encaps", { public: k.public });
   assert.equal(e.out.length, 2 * (4433 + 64));
-  const got = await caseOf(d, "hqc-1", "decaps", { private: k.private, msg: e.out.slice(0, -128) });
+  const got = await caseOf(d, "hqc-128", "decaps", { private: k.private, msg: e.out.slice(0, -128) });
   assert.equal(got.out, e.out.slice(-128));
-  const short = await caseOf(d, "hqc-1", "decaps", { private: k.private, msg: e.out.slice(0, -130) });
+  const short = await caseOf(d, "hqc-128", "decaps", { private: k.private, msg: e.out.slice(0, -130) });
   assert.equal(short.rejected, true, "a truncated ciphertext is rejected");
 });
 

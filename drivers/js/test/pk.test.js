@@ -134,9 +134,9 @@ const FIXED = {
   "x-wing": { encaps: 1120 + 32, decaps: 32, keygen: 1216 },
   "falcon-512": { keygen: 897 },
   // HQC as liboqs 0.13-0.15 ship it (the 2023-04-30 submission): js:liboqs
-  "hqc-1": { keygen: 2249, encaps: 4433 + 64, decaps: 64 },
-  "hqc-3": { keygen: 4522, encaps: 8978 + 64, decaps: 64 },
-  "hqc-5": { keygen: 7245, encaps: 14421 + 64, decaps: 64 },
+  "hqc-128": { keygen: 2249, encaps: 4433 + 64, decaps: 64 },
+  "hqc-192": { keygen: 4522, encaps: 8978 + 64, decaps: 64 },
+  "hqc-256": { keygen: 7245, encaps: 14421 + 64, decaps: 64 },
   "falcon-1024": { keygen: 1793 },
   ed25519: { sign: 64, keygen: 32 },
   ed448: { sign: 114, keygen: 57 },
