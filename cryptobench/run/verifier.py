@@ -126,7 +126,8 @@ class Verifier:
                 rec = mine[pid].record
                 if rec.status == "no-vectors":  # nothing shows it wrong, nothing shows it right: timed, never compared
                     rec.status = "unverified"
-                    rec.detail = "unverified (0 cases): no test vectors, and no second provider to cross-verify with"
+                    why = rec.detail if rec.skipped else "no test vectors"
+                    rec.detail = f"unverified (0 cases): {why}, and no second provider to cross-verify with"
             return
         records = crosscheck.crosscheck(alg, {pid: self._requester(pid) for pid in peers})
         self.keep_crosschecks(records)
@@ -139,7 +140,8 @@ class Verifier:
                 rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
             elif rec.status == "no-vectors":
                 rec.status = "passed"
-                rec.detail = f"no vectors; cross-verified with {', '.join(p for p in peers if p != pid)}"
+                why = rec.detail if rec.skipped else "no vectors"
+                rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
 
     def _monte(self, pid: str, v: Verdict) -> None:
         """NIST's Monte Carlo chain for SHA-2/SHA-3, one verify case per hash (vectors/monte.py)."""
