@@ -20,6 +20,7 @@ import org.bouncycastle.crypto.params.SLHDSAKeyGenerationParameters;
 import org.bouncycastle.crypto.params.SLHDSAParameters;
 import org.bouncycastle.crypto.params.SLHDSAPrivateKeyParameters;
 import org.bouncycastle.crypto.params.SLHDSAPublicKeyParameters;
+import org.bouncycastle.crypto.prng.FixedSecureRandom;
 import org.bouncycastle.crypto.signers.SLHDSASigner;
 import org.bouncycastle.pqc.crypto.MessageSigner;
 import org.bouncycastle.pqc.crypto.falcon.FalconKeyGenerationParameters;
@@ -113,8 +114,9 @@ final class BouncyCastleLwPq {
             + " (one per cell), XWingKEMExtractor (one per cell); public key the 1216 bytes of"
             + " getEncoded() (ML-KEM-768 ek || X25519), private key the 32-byte seed"
             + " (XWingPrivateKeyParameters(seed) expands it, so keygen cases from a seed work);"
-            + " XWingKEMGenerator has no derandomised encapsulation (the eseed of encaps cases):"
-            + " unsupported.",
+            + " encaps cases with the draft's 64-byte eseed give XWingKEMGenerator BouncyCastle's"
+            + " FixedSecureRandom(eseed), of which it draws exactly ML-KEM's 32-byte m and then"
+            + " the 32-byte ephemeral X25519 key (checked: used up).",
         "Not offered: the TLS 1.3 hybrid key shares (x25519mlkem768, secp256r1mlkem768,"
             + " secp384r1mlkem1024): bcprov has no KEM for them (BouncyCastle's TLS code, bctls,"
             + " composes them inside its key exchange; bcprov's MLKEM768-X25519-SHA3-256 is the"
@@ -314,6 +316,13 @@ final class BouncyCastleLwPq {
 
   // ---- KEMs: HQC and X-Wing -------------------------------------------------------------------
 
+  /** A derandomised call must have drawn exactly the given bytes: no more (an error), no fewer. */
+  static void usedUp(FixedSecureRandom fixed, String what) {
+    if (!fixed.isExhausted()) {
+      throw new IllegalStateException(what + " did not draw all of the given randomness");
+    }
+  }
+
   /** Encapsulation with a generator made once per cell. */
   private static Pk.Encapsulating encapsulating(EncapsulatedSecretGenerator g, Object pub) {
     AsymmetricKeyParameter ek = (AsymmetricKeyParameter) pub;
@@ -433,10 +442,19 @@ final class BouncyCastleLwPq {
       return encapsulating(new XWingKEMGenerator(BouncyCastleLwPk.random()), pub);
     }
 
+    /**
+     * Derandomised encapsulation with the draft's 64-byte eseed: XWingKEMGenerator draws exactly
+     * that from its SecureRandom — 32 bytes for ML-KEM-768's m, then 32 for the ephemeral X25519
+     * key — so it is given BouncyCastle's FixedSecureRandom(eseed) (checked: used up).
+     */
     @Override
     public byte[][] encapsulate(Object pub, byte[] m) throws Exception {
-      throw new Provider.Unsupported(
-          "BouncyCastle's XWingKEMGenerator has no derandomised encapsulation (eseed)");
+      Pk.checkLen("X-Wing eseed", m, 64);
+      FixedSecureRandom fixed = new FixedSecureRandom(m);
+      SecretWithEncapsulation s =
+          new XWingKEMGenerator(fixed).generateEncapsulated((AsymmetricKeyParameter) pub);
+      usedUp(fixed, "X-Wing encapsulation");
+      return new byte[][] {s.getEncapsulation(), s.getSecret()};
     }
 
     @Override

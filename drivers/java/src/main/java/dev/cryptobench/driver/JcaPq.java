@@ -117,8 +117,10 @@ final class JcaPq {
             + " once per cell with KEMGenerateSpec.Builder(public key, \"Generic\", 256).withNoKdf()"
             + " (one generateKey(), a SecretKeyWithEncapsulation, per encaps) or"
             + " KEMExtractSpec.Builder(private key, ciphertext, ...).withNoKdf() (one generateKey()"
-            + " per decaps); no derandomised encapsulation (unsupported). X-Wing's private key is"
-            + " its 32-byte seed, whose PKCS#8 form KeyFactory expands, so keygen cases work.",
+            + " per decaps). X-Wing's private key is its 32-byte seed, whose PKCS#8 form KeyFactory"
+            + " expands, so keygen cases work; its encaps cases with the 64-byte eseed initialise"
+            + " the KeyGenerator with FixedSecureRandom(eseed) as well (drawn exactly: checked). HQC"
+            + " has neither (unsupported).",
         "Post-quantum key encodings (the protocol's raw forms, the same bytes as"
             + " java:bouncycastle-lw): raw keys become BouncyCastle's key parameters, then X.509 /"
             + " PKCS#8 through BouncyCastle's SubjectPublicKeyInfoFactory / PrivateKeyInfoFactory,"
@@ -316,10 +318,24 @@ final class JcaPq {
       };
     }
 
+    /**
+     * X-Wing's derandomised encapsulation (the 64-byte eseed): the KeyGenerator initialised with
+     * KEMGenerateSpec and BouncyCastle's FixedSecureRandom(eseed), which its XWingKEMGenerator
+     * draws exactly (checked: used up). HQC's KEMGenerateSpec has no such variant in the protocol.
+     */
     @Override
     public byte[][] encapsulate(Object pub, byte[] m) throws Exception {
-      throw new Provider.Unsupported(
-          name + ": BouncyCastle's JCA KEMGenerateSpec takes no encapsulation randomness");
+      if (!(raw instanceof BouncyCastleLwPq.XWing)) {
+        throw new Provider.Unsupported(name + ": no derandomised encapsulation");
+      }
+      Pk.checkLen("X-Wing eseed", m, 64);
+      KeyGenerator kg = KeyGenerator.getInstance(name, prov);
+      FixedSecureRandom fixed = new FixedSecureRandom(m);
+      kg.init(
+          new KEMGenerateSpec.Builder((PublicKey) pub, "Generic", 256).withNoKdf().build(), fixed);
+      SecretKeyWithEncapsulation k = (SecretKeyWithEncapsulation) kg.generateKey();
+      BouncyCastleLwPq.usedUp(fixed, name + " encapsulation");
+      return new byte[][] {k.getEncapsulation(), k.getEncoded()};
     }
 
     @Override
