@@ -42,6 +42,12 @@ import org.bouncycastle.pqc.crypto.xwing.XWingKeyGenerationParameters;
 import org.bouncycastle.pqc.crypto.xwing.XWingKeyPairGenerator;
 import org.bouncycastle.pqc.crypto.xwing.XWingPrivateKeyParameters;
 import org.bouncycastle.pqc.crypto.xwing.XWingPublicKeyParameters;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusKeyGenerationParameters;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusKeyPairGenerator;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusParameters;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusPrivateKeyParameters;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusPublicKeyParameters;
+import org.bouncycastle.pqc.legacy.sphincsplus.SPHINCSPlusSigner;
 
 /**
  * The post-quantum schemes of 2026 through BouncyCastle's lightweight API, beside ML-KEM/ML-DSA in
@@ -70,10 +76,36 @@ final class BouncyCastleLwPq {
     {"shake-256f", SLHDSAParameters.shake_256f},
   };
 
+  /**
+   * SPHINCS+ round 3.1, the "simple" sets (BouncyCastle's legacy SPHINCSPlusParameters.sha2_128f
+   * ... are the simple ones; the robust ones carry a _robust suffix).
+   */
+  static final Object[][] SPHINCS_PLUS = {
+    {"sha2-128s", SPHINCSPlusParameters.sha2_128s},
+    {"sha2-128f", SPHINCSPlusParameters.sha2_128f},
+    {"sha2-192s", SPHINCSPlusParameters.sha2_192s},
+    {"sha2-192f", SPHINCSPlusParameters.sha2_192f},
+    {"sha2-256s", SPHINCSPlusParameters.sha2_256s},
+    {"sha2-256f", SPHINCSPlusParameters.sha2_256f},
+    {"shake-128s", SPHINCSPlusParameters.shake_128s},
+    {"shake-128f", SPHINCSPlusParameters.shake_128f},
+    {"shake-192s", SPHINCSPlusParameters.shake_192s},
+    {"shake-192f", SPHINCSPlusParameters.shake_192f},
+    {"shake-256s", SPHINCSPlusParameters.shake_256s},
+    {"shake-256f", SPHINCSPlusParameters.shake_256f},
+  };
+
   static List<Alg> algs() {
     List<Alg> algs = new ArrayList<>();
     for (Object[] s : SLH_DSA) {
       algs.add(Pk.sig("slh-dsa-" + s[0], true, new SlhDsa((SLHDSAParameters) s[1])));
+    }
+    for (Object[] s : SPHINCS_PLUS) {
+      algs.add(
+          Pk.sig(
+              "sphincs-" + s[0] + "-simple",
+              true,
+              new SphincsPlus((SPHINCSPlusParameters) s[1], (String) s[0])));
     }
     algs.add(Pk.sig("falcon-512", true, new Falcon(FalconParameters.falcon_512)));
     algs.add(Pk.sig("falcon-1024", true, new Falcon(FalconParameters.falcon_1024)));
@@ -96,6 +128,12 @@ final class BouncyCastleLwPq {
             + " key PK.seed || PK.root and the private key SK.seed || SK.prf || PK.seed || PK.root"
             + " (the parameters' getEncoded()); keygen cases from SK.seed || SK.prf || PK.seed are"
             + " SLHDSAKeyPairGenerator.internalGenerateKeyPair(skSeed, skPrf, pkSeed).",
+        "SPHINCS+ round 3.1, the 12 \"simple\" sets (sphincs-*-simple, the pre-standard of"
+            + " SLH-DSA, whose signatures differ from it): BouncyCastle's legacy"
+            + " SPHINCSPlusKeyPairGenerator and SPHINCSPlusSigner (org.bouncycastle.pqc.legacy."
+            + "sphincsplus, SPHINCSPlusParameters.sha2_128f ... = the simple sets), randomised"
+            + " signing (ParametersWithRandom), keys PK.seed || PK.root and SK.seed || SK.prf ||"
+            + " PK.seed || PK.root; no context, no deterministic option, no keygen from a seed.",
         "Falcon (round 3, the basis of FN-DSA): FalconKeyPairGenerator, FalconSigner (a"
             + " MessageSigner, initialised once per cell with ParametersWithRandom; signatures are"
             + " the submission's compressed form, header 0x30+logn || 40-byte nonce || s2, of"
@@ -224,6 +262,70 @@ final class BouncyCastleLwPq {
     public Pk.Verifying verifier(Object pub, byte[] ctx) {
       SLHDSASigner s = new SLHDSASigner();
       s.init(false, withContext((CipherParameters) pub, ctx));
+      return verifying(s);
+    }
+  }
+
+  // ---- SPHINCS+ (round 3.1, pre-standard) -----------------------------------------------------
+
+  /**
+   * SPHINCS+ round 3.1 "simple" (org.bouncycastle.pqc.legacy.sphincsplus):
+   * SPHINCSPlusKeyPairGenerator, SPHINCSPlusSigner with ParametersWithRandom (randomised signing);
+   * keys PK.seed || PK.root and SK.seed || SK.prf || PK.seed || PK.root (getEncoded(), the
+   * submission's and liboqs' layout). Not SLH-DSA: its signatures differ.
+   */
+  static final class SphincsPlus implements Pk.SigScheme {
+    private final SPHINCSPlusParameters params;
+    private final int n;
+
+    SphincsPlus(SPHINCSPlusParameters params, String set) {
+      this.params = params;
+      this.n = Integer.parseInt(set.split("-")[1].replaceAll("\\D", "")) / 8;
+    }
+
+    @Override
+    public Gen generator() {
+      SPHINCSPlusKeyPairGenerator g = new SPHINCSPlusKeyPairGenerator();
+      g.init(new SPHINCSPlusKeyGenerationParameters(BouncyCastleLwPk.random(), params));
+      return gen(g);
+    }
+
+    @Override
+    public byte[] encodePublic(Pair k) {
+      return ((SPHINCSPlusPublicKeyParameters) k.pub()).getEncoded();
+    }
+
+    @Override
+    public byte[] encodePrivate(Pair k) {
+      return ((SPHINCSPlusPrivateKeyParameters) k.priv()).getEncoded();
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) throws Exception {
+      Pk.checkLen("SPHINCS+ " + params.getName() + " public key", b, 2 * n);
+      return new SPHINCSPlusPublicKeyParameters(params, b);
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      Pk.checkLen("SPHINCS+ " + params.getName() + " private key", b, 4 * n);
+      return new SPHINCSPlusPrivateKeyParameters(params, b);
+    }
+
+    @Override
+    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
+      Pk.noContext(ctx, "SPHINCS+");
+      Pk.noDeterministic(deterministic, "SPHINCS+");
+      SPHINCSPlusSigner s = new SPHINCSPlusSigner();
+      s.init(true, new ParametersWithRandom((CipherParameters) priv, BouncyCastleLwPk.random()));
+      return signing(s);
+    }
+
+    @Override
+    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
+      Pk.noContext(ctx, "SPHINCS+");
+      SPHINCSPlusSigner s = new SPHINCSPlusSigner();
+      s.init(false, (CipherParameters) pub);
       return verifying(s);
     }
   }
