@@ -38,6 +38,7 @@ import javax.crypto.KeyAgreement;
 import javax.crypto.KeyGenerator;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
+import org.bouncycastle.crypto.prng.FixedSecureRandom;
 import org.bouncycastle.jcajce.SecretKeyWithEncapsulation;
 import org.bouncycastle.jcajce.interfaces.MLDSAPrivateKey;
 import org.bouncycastle.jcajce.interfaces.MLDSAPublicKey;
@@ -185,8 +186,9 @@ final class JcaPk {
             + " KEMExtractSpec.Builder(private key, ciphertext, ...).withNoKdf(), one generateKey()"
             + " per operation. Keys: MLKEMPublicKey.getPublicData() (the encapsulation key) and"
             + " MLKEMPrivateKey.getSeed() (d || z), parsed with MLKEMPublicKeySpec /"
-            + " MLKEMPrivateKeySpec. Derandomised encapsulation (the m of encaps cases) has no JCA"
-            + " API: unsupported.",
+            + " MLKEMPrivateKeySpec. Derandomised encapsulation (the m of encaps cases): the"
+            + " KeyGenerator initialised with the KEMGenerateSpec and BouncyCastle's"
+            + " FixedSecureRandom(m), of which it draws exactly m (checked: used up).",
         "ML-DSA (FIPS 204, pure): Signature \"ML-DSA-44/65/87\"; the bench signs hedged,"
             + " initSign(key, new SecureRandom()); deterministic cases (rnd = 0) are initSign(key)"
             + " without a SecureRandom (BouncyCastle then signs deterministically); the context"
@@ -610,11 +612,21 @@ final class JcaPk {
       };
     }
 
+    /**
+     * Derandomised encapsulation with FIPS 203's 32-byte m: the KeyGenerator initialised with
+     * KEMGenerateSpec and BouncyCastle's FixedSecureRandom(m), of which its MLKEMGenerator draws
+     * exactly m (checked: used up).
+     */
     @Override
     public byte[][] encapsulate(Object pub, byte[] m) throws Exception {
-      throw new Provider.Unsupported(
-          "BouncyCastle's JCA ML-KEM has no derandomised encapsulation (KEMGenerateSpec takes no"
-              + " m)");
+      Pk.checkLen("ML-KEM m", m, 32);
+      KeyGenerator kg = KeyGenerator.getInstance(name, prov);
+      FixedSecureRandom fixed = new FixedSecureRandom(m);
+      kg.init(
+          new KEMGenerateSpec.Builder((PublicKey) pub, "Generic", 256).withNoKdf().build(), fixed);
+      SecretKeyWithEncapsulation k = (SecretKeyWithEncapsulation) kg.generateKey();
+      BouncyCastleLwPq.usedUp(fixed, name + " encapsulation");
+      return new byte[][] {k.getEncapsulation(), k.getEncoded()};
     }
 
     @Override
