@@ -146,7 +146,8 @@ final class BouncyCastleLwPq {
             + " cell), HQCKEMExtractor.extractSecret (one per cell); BouncyCastle 1.87 implements"
             + " the 2025 HQC specification (hqc-1/3/5 = HQCParameters.hqc128/192/256: public key"
             + " 2241 / 4514 / 7237 bytes, private key the 32-byte seed, ciphertext 4433 / 8978 /"
-            + " 14421 bytes, 32-byte shared secret), not the 2023 round-4 sizes liboqs 0.13 has."
+            + " 14421 bytes, 32-byte shared secret); the 2023 round-4 HQC (hqc-128/192/256, liboqs)"
+            + " BouncyCastle does not have."
             + " No derandomised encapsulation, no key generation from a seed.",
         "X-Wing (draft-connolly-cfrg-xwing-kem): XWingKeyPairGenerator, XWingKEMGenerator"
             + " (one per cell), XWingKEMExtractor (one per cell); public key the 1216 bytes of"
