@@ -4,6 +4,7 @@ import filecmp
 import hashlib
 
 from cryptobench.verify.vectors import Case, cases_for, judge
+from cryptobench.verify.vectors.cases import source_of
 from cryptobench.verify.vectors.files import REPO_ROOT
 
 
@@ -97,3 +98,14 @@ def test_repository_copy_of_the_vectors_is_verbatim():
     assert not cmp.diff_files and not cmp.left_only
     for sub in cmp.subdirs.values():
         assert not sub.diff_files and not sub.left_only
+
+
+def test_x_wing_has_the_drafts_three_vectors_as_keygen_encaps_and_decaps_cases():
+    cases = cases_for("x-wing")
+    assert [c.op for c in cases] == ["keygen", "encaps", "decaps"] * 3
+    first = cases[0]
+    assert first.id == "xwing/test-vectors.json#0/keygen" and len(first.fields["seed"]) == 64
+    assert len(first.out) == 2 * 1216  # the public key
+    encaps = cases[1]
+    assert len(encaps.fields["m"]) == 128 and len(encaps.out) == 2 * (1120 + 32)  # eseed; ciphertext ‖ key
+    assert {source_of(c) for c in cases} == {"X-Wing draft test vectors"}

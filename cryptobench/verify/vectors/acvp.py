@@ -25,7 +25,7 @@ from pathlib import Path
 
 from cryptobench.core.errors import UserError
 from cryptobench.verify.vectors.case import Case
-from cryptobench.verify.vectors.files import REPO_ROOT
+from cryptobench.verify.vectors.files import bundled
 
 SOURCE = "NIST ACVP"
 PREFIX = "acvp/"
@@ -38,9 +38,7 @@ class AcvpFormatError(UserError):
 
 def acvp_dir(vectors_dir: Path | str | None = None) -> Path:
     """`<vectors_dir>/acvp` when that exists, else the repository's `vectors/acvp`."""
-    if vectors_dir is not None and (Path(vectors_dir) / "acvp").is_dir():
-        return Path(vectors_dir) / "acvp"
-    return REPO_ROOT / "vectors" / "acvp"
+    return bundled("acvp", vectors_dir)
 
 
 def _read_json(path: Path) -> dict:

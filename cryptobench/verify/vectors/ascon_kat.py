@@ -19,18 +19,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from cryptobench.verify.vectors.case import Case
-from cryptobench.verify.vectors.files import REPO_ROOT, load
+from cryptobench.verify.vectors.files import bundled, load
 
 SOURCE = "Ascon reference KAT (ascon-c)"
 PREFIX = "ascon-kat/"
 FILE = Path("ascon-kat") / "ascon_kat.json"
 _KINDS = {"ascon-hash256": "hash256", "ascon-xof128": "xof128", "ascon-aead128": "aead128"}
-
-
-def _path(vectors_dir: Path | str | None) -> Path:
-    if vectors_dir is not None and (Path(vectors_dir) / FILE).is_file():
-        return Path(vectors_dir) / FILE
-    return REPO_ROOT / "vectors" / FILE
 
 
 def _flip_last_bit(hexstr: str) -> str:
@@ -60,4 +54,4 @@ def _cached(alg: str, path: Path) -> tuple[Case, ...]:
 
 
 def ascon_kat_cases(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
-    return list(_cached(alg, _path(vectors_dir)))
+    return list(_cached(alg, bundled(FILE, vectors_dir)))

@@ -16,6 +16,7 @@ from cryptobench.verify.vectors.cases_pk import PUBLIC_KEY_BUILDERS
 from cryptobench.verify.vectors.cases_protocol import FILES, protocol_cases
 from cryptobench.verify.vectors.cavp import cavp_cases  # NIST CAVP and RFC answers from the pinned cryptography-vectors
 from cryptobench.verify.vectors.files import default_vectors_dir, load, wycheproof_groups
+from cryptobench.verify.vectors.xwing import xwing_cases
 
 
 def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
@@ -30,12 +31,13 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     out += cavp_cases(alg)
     out += acvp_cases(alg, vectors_dir)
     out += ascon_kat_cases(alg, vectors_dir)
+    out += xwing_cases(alg, vectors_dir)
     return out
 
 
 def source_of(case: Case) -> str:
     """The published set a case comes from, as reports name it."""
-    if case.source and case.id.startswith("cryptography-vectors/"):
+    if case.source and case.id.startswith(("cryptography-vectors/", "xwing/")):
         return case.source
     if case.id.startswith("wycheproof/"):
         return "Wycheproof"

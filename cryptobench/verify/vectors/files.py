@@ -15,6 +15,14 @@ def default_vectors_dir() -> Path:
     return shared if shared.is_dir() else REPO_ROOT / "vectors"
 
 
+def bundled(rel: Path | str, vectors_dir: Path | str | None = None) -> Path:
+    """A set the repository carries beside the shared copy (acvp/, ascon-kat/, xwing/): under
+    `vectors_dir` when it has one (`--vectors DIR`), else the repository's `vectors/`."""
+    if vectors_dir is not None and (Path(vectors_dir) / rel).exists():
+        return Path(vectors_dir) / rel
+    return REPO_ROOT / "vectors" / rel
+
+
 @lru_cache(maxsize=64)
 def load(path: Path) -> dict:
     with open(path, encoding="utf-8") as f:
