@@ -713,6 +713,39 @@ class PkTest {
     }
   }
 
+  /**
+   * X-Wing's first test vector of draft-connolly-cfrg-xwing-kem-06 (the one drivers/rust checks, as
+   * the x-wing crate ships it), in both BouncyCastle APIs: the public key from the 32-byte seed,
+   * the ciphertext and shared secret of the encapsulation with the eseed, the decapsulation. The
+   * 1216-byte key and 1120-byte ciphertext are compared by their SHA-256.
+   */
+  @Test
+  void xWingDraftVector() throws Exception {
+    String sk = "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26";
+    String eseed =
+        "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e2"
+            + "35b8cc873c23dc62b8d260169afa2f75ab916a58d974918835d25e6a435085b2";
+    String ss = "d2df0522128f09dd8e2c92b1e905c793d8f57a54c3da25861f10bf4ca613e384";
+    for (String id : List.of("java:bouncycastle", "java:bouncycastle-lw")) {
+      Protocol d = BenchTest.driver(id);
+      String pk = out(oneCase(d, "x-wing", "keygen", "seed", sk), id + " keygen");
+      assertEquals(
+          "2e816deebcd76c5c80d0cd2d174478871658e8e2ff42bc9d4a6e486372e856bb", sha256(pk), id);
+      String e = out(oneCase(d, "x-wing", "encaps", "public", pk, "m", eseed), id + " encaps");
+      String ct = e.substring(0, 2 * 1120);
+      assertEquals(
+          "17cd532d657e44c897ca6583e548a5424fc70bf54f99515a4d2bcf99e3469f33", sha256(ct), id);
+      assertEquals(ss, e.substring(2 * 1120), id + ": the encapsulated key");
+      assertEquals(
+          ss, out(oneCase(d, "x-wing", "decaps", "private", sk, "msg", ct), id + " decaps"));
+    }
+  }
+
+  private static String sha256(String hex) throws Exception {
+    return Input.hex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(Input.unhex("x", hex)));
+  }
+
   private static void assertVerifiesWithContext(
       Protocol d, String alg, String pub, String sig, String ctx) throws Exception {
     assertEquals(
