@@ -89,20 +89,16 @@ def _slh_dsa(name: str, params: str, standard: str) -> Algorithm:
 _PQ_2026 = [
     *[_slh_dsa(f"slh-dsa-{p}", p, "FIPS 205") for p in SLH_DSA_SETS],
     *[_slh_dsa(f"sphincs-{p}-simple", p, "SPHINCS+ round 3 (pre-standard)") for p in SLH_DSA_SETS],
-    Algorithm(
-        "falcon-512",
-        "sig",
-        SIG_OPS,
-        sizes=_sig_sizes(897, 1281, 752, "signature (at most)"),
-        standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
-    ),  # fmt: skip
-    Algorithm(
-        "falcon-1024",
-        "sig",
-        SIG_OPS,
-        sizes=_sig_sizes(1793, 2305, 1462, "signature (at most)"),
-        standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
-    ),  # fmt: skip
+    *[
+        Algorithm(
+            f"falcon-{n}",
+            "sig",
+            SIG_OPS,
+            sizes=_sig_sizes(pk, sk, sig, "signature (at most)"),
+            standard="Falcon round 3 (FN-DSA, FIPS 206 draft)",
+        )  # fmt: skip
+        for n, pk, sk, sig in ((512, 897, 1281, 752), (1024, 1793, 2305, 1462))
+    ],
     # HQC as NIST selected it (the 2025 revision, HQC-1/3/5), and its 2023-04-30 round-4 submission
     # (HQC-128/192/256) that liboqs 0.13-0.15 ship: other sizes, another shared secret, no interop, so
     # two names, as SPHINCS+ is kept apart from SLH-DSA. The 2025 secret key is the library's own form
