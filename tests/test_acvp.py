@@ -13,12 +13,12 @@ from cryptobench.core.algorithms import ALGORITHMS
 from cryptobench.verify.vectors import cases_for, judge, source_of
 from cryptobench.verify.vectors.acvp import (
     AcvpFormatError,
-    acvp_cases,
     acvp_folder_counts,
     catalogue_name,
     read_file,
     read_folder,
 )
+from cryptobench.verify.vectors.acvp_sets import acvp_cases
 
 REPO = Path(__file__).resolve().parents[1]
 FIX = REPO / "tests" / "fixtures" / "acvp"  # a few real cases copied from vectors/acvp (and left-out groups)

@@ -6,8 +6,8 @@ One ACVP folder (e.g. `SLH-DSA-sigVer-FIPS205/`) holds `prompt.json` (inputs) an
 MCT: Monte Carlo), its parameters (`parameterSet`, `signatureInterface`, ...) and `tests[]`, a test
 has `tcId` and hex fields. This module reads a folder in either form, merges answers into tests by
 (tgId, tcId), checks the shape (a file that is not ACVP JSON is one clear error, never a traceback),
-and hands each (group, test) to the family builders of `acvp_pq.py` (ML-KEM, ML-DSA, SLH-DSA) and
-`acvp_sym.py` (SHA-2/3, AES, HMAC, ECDSA, EdDSA), which say which catalogue algorithm a group is
+and `acvp_sets.py` hands each (group, test) to the family builders of `acvp_pq.py` (ML-KEM, ML-DSA,
+SLH-DSA) and `acvp_sym.py` (SHA-2/3, AES, HMAC, ECDSA, EdDSA), which say which catalogue algorithm a group is
 (ACVP's parameter-set names, key lengths, curves) and map fields to the protocol's. Case ids are
 `acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP".
 
@@ -139,28 +139,6 @@ def cases_from(doc: dict, folder: str, group_alg: GroupAlg, build: Builder, alg:
         if group_alg(doc, g) == alg:
             out += build(folder, g, t)
     return out
-
-
-def _builders() -> dict[str, tuple[tuple[str, ...], GroupAlg, Builder]]:
-    from cryptobench.verify.vectors.acvp_pq import BUILDERS as PQ  # the families: one module each
-    from cryptobench.verify.vectors.acvp_sym import BUILDERS as SYM
-
-    return {**PQ, **SYM}
-
-
-@lru_cache(maxsize=256)
-def _cached(alg: str, base: Path) -> tuple[Case, ...]:
-    out: list[Case] = []
-    for folder, (algs, group_alg, build) in _builders().items():
-        if alg not in algs or not (base / folder).is_dir():
-            continue
-        out += cases_from(read_folder(base / folder), folder, group_alg, build, alg)
-    return tuple(out)
-
-
-def acvp_cases(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
-    """Every ACVP case of catalogue algorithm `alg` (none when no folder covers it)."""
-    return list(_cached(alg, acvp_dir(vectors_dir)))
 
 
 def acvp_folder_counts(cases: list[Case]) -> dict[str, int]:

@@ -7,7 +7,7 @@ from pathlib import Path
 from cryptobench.core.algorithms import TAG_LEN
 from cryptobench.verify.vectors.acvp import PREFIX as ACVP_PREFIX
 from cryptobench.verify.vectors.acvp import SOURCE as ACVP_SOURCE
-from cryptobench.verify.vectors.acvp import acvp_cases  # NIST ACVP JSON, trimmed copy in vectors/acvp
+from cryptobench.verify.vectors.acvp_sets import acvp_cases  # NIST ACVP JSON, trimmed copy in vectors/acvp
 from cryptobench.verify.vectors.ascon_kat import PREFIX as ASCON_PREFIX
 from cryptobench.verify.vectors.ascon_kat import SOURCE as ASCON_SOURCE
 from cryptobench.verify.vectors.ascon_kat import ascon_kat_cases  # the Ascon designers' KATs
