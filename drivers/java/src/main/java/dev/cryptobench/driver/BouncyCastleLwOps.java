@@ -595,7 +595,9 @@ final class BouncyCastleLwOps {
                       p.size() + tagLen,
                       p.chunk());
         }
-        this.out = new byte[p.chunk() + 64];
+        // a piece, what the cipher held back (a 64-byte block in ChaCha20-Poly1305) and the tag
+        // doFinal appends after it
+        this.out = new byte[p.chunk() + 64 + tagLen];
       }
     }
 

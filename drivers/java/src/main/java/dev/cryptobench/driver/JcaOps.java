@@ -470,7 +470,9 @@ final class JcaOps {
                   : new Pieces(
                       encryptStreamed(d, p, nonces[i]), false, p.size() + d.tagLen(), p.chunk());
         }
-        this.out = new byte[p.chunk() + 64];
+        // a piece, what the cipher held back (a 64-byte block in ChaCha20-Poly1305) and the tag
+        // doFinal appends after it
+        this.out = new byte[p.chunk() + 64 + d.tagLen()];
       }
     }
 
