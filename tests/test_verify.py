@@ -128,3 +128,21 @@ def test_sigterm_during_the_differential_ends_verify_at_once_and_keeps_what_it_f
     con = sqlite3.connect(db)
     assert con.execute("SELECT status FROM runs").fetchall() == [("interrupted",)]
     assert {r[0] for r in con.execute("SELECT status FROM verifications")} == {"passed"}  # the known answers
+
+
+JAVA_JAR = REPO / "drivers" / "java" / "target" / "cbdriver-java.jar"
+
+
+@pytest.mark.skipif(not JAVA_JAR.exists(), reason="the Java driver is not built (make setup builds it)")
+@pytest.mark.parametrize("provider", ["java:bouncycastle", "java:bouncycastle-lw"])
+def test_chacha20_poly1305_sealed_in_small_pieces_equals_one_shot(tmp_path, provider):
+    """BouncyCastle holds back a 64-byte block and appends the tag at doFinal: a driver's stream buffer
+    of a piece plus 64 bytes overflowed (found by the pq suite's differential inputs)."""
+    inputs = "size=63,seed=2654435769,key=12a0cc6667ad31ce886258562c05650824d4318bfcab21203796e024791c2b5c,iv=0a10b876dfd80234f3fe4a44"  # noqa: E501
+    outs = []
+    for chunk in (0, 6):
+        res = run_cli("verify", "--provider", provider, "--alg", "chacha20-poly1305", "--db", tmp_path / "v.db",
+                      "--replay", f"op=seal,chunk={chunk},{inputs}", timeout=120)  # fmt: skip
+        assert res.returncode == 0, res.stdout + res.stderr
+        outs.append(res.stdout.strip().splitlines()[-1].split()[-1])
+    assert outs[0] == outs[1] and outs[0].startswith("0000004f:"), outs  # 63 bytes and the 16-byte tag
