@@ -47,6 +47,15 @@ def checksum(output: bytes) -> str:
     return f"{len(output):08x}:{fnv1a64(output):016x}"
 
 
+def checksum_length(checksum: str) -> int | None:
+    """The output length a checksum records (its 8 hex digits before the colon), None when it has none."""
+    head = checksum.split(":", 1)[0] if checksum else ""
+    try:
+        return int(head, 16) if len(head) == 8 else None
+    except ValueError:
+        return None
+
+
 def cell_key(length: int) -> str:
     return xorshift32(KEY_SEED, length).hex()
 

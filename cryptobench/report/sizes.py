@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cryptobench.core import algorithms
+from cryptobench.core import algorithms, fixed_input
 from cryptobench.report.model import Report, Row
 
 PUBLIC, SECRET, SIG, CT, SS = "public key", "secret key", "signature", "ciphertext", "shared secret"
@@ -23,13 +23,7 @@ _MIDDLE = ("sign", "encaps")
 _LAST = ("verify", "decaps", "derive")
 
 
-def output_bytes(checksum: str) -> int | None:
-    """The output length a checksum records, None when it is not in the protocol's form."""
-    head = checksum.split(":", 1)[0] if checksum else ""
-    try:
-        return int(head, 16) if len(head) == 8 else None
-    except ValueError:
-        return None
+output_bytes = fixed_input.checksum_length  # the output length a checksum records, None when it has none
 
 
 def _longest(r: Row) -> int | None:
@@ -43,7 +37,7 @@ class ProviderSizes:
     alg: str
     provider: str
     measured: dict[str, int] = field(default_factory=dict)
-    ops_per_s: dict[str, Row] = field(default_factory=dict)  # op -> its row (ok or failed)
+    rows: dict[str, Row] = field(default_factory=dict)  # op -> its row (ok or failed)
 
     def standard(self) -> dict[str, int]:
         return dict(algorithms.get(self.alg).sizes) if self.alg in algorithms.ALGORITHMS else {}
@@ -55,9 +49,8 @@ class ProviderSizes:
 
     def differs(self) -> list[str]:
         """Measured sizes that are not the standard's (a variable one may be shorter than its maximum)."""
-        out = []
+        out, std = [], self.standard()
         for label, n in self.measured.items():
-            std = self.standard()
             if label in std and std[label] != n:
                 out.append(f"{label} {n:,} B, the standard says {std[label]:,} B")
             elif f"{label} (at most)" in std and n > std[f"{label} (at most)"]:
@@ -105,7 +98,7 @@ def _bytes(n: int | None) -> str:
 
 
 def _ops(ps: ProviderSizes, ops: tuple[str, ...]) -> str:
-    r = next((ps.ops_per_s[o] for o in ops if o in ps.ops_per_s), None)
+    r = next((ps.rows[o] for o in ops if o in ps.rows), None)
     if r is None:
         return "—"
     return f"{r.ops_per_s():,.0f}/s ±{r.summary.ci_rel_halfwidth * 100:.1f}%" if r.ok else "FAILED"
