@@ -48,13 +48,13 @@ const KEM = ["keygen", "encaps", "decaps"];
 // skipped rather than failed).
 const SEED_FORM = { "ml-kem": 64, "ml-dsa": 32 };
 
-// kemEngine: the pkalg.js engine over one of the package's KEM instances.
-function kemEngine(kem, family) {
+// keyPairs: the key half both engines share — liboqs' own key encodings, and a
+// seed-form private key refused as unsupported (`expanded` names what it takes).
+function keyPairs(instance, family, expanded) {
   const seedLen = SEED_FORM[family];
   return {
-    async: false,
     generate: () => {
-      const k = kem.generateKeyPair();
+      const k = instance.generateKeyPair();
       return { pub: k.publicKey, priv: k.secretKey };
     },
     exportPair: (k) => ({ public: k.pub, private: k.priv }),
@@ -63,11 +63,19 @@ function kemEngine(kem, family) {
     importPrivate: (b) => {
       if (seedLen !== undefined && b.length === seedLen) {
         throw new Unsupported(
-          `a private key in seed form (${seedLen} bytes): ${PACKAGE} has no key pair from a seed; it takes liboqs' expanded decapsulation key`,
+          `a private key in seed form (${seedLen} bytes): ${PACKAGE} has no key pair from a seed; it takes liboqs' expanded ${expanded}`,
         );
       }
       return b;
     },
+  };
+}
+
+// kemEngine: the pkalg.js engine over one of the package's KEM instances.
+function kemEngine(kem, family) {
+  return {
+    async: false,
+    ...keyPairs(kem, family, "decapsulation key"),
     encapsulator: (pub) => (m) => {
       if (m !== undefined) {
         throw new Unsupported(`deterministic encapsulation (a given m): ${PACKAGE} has no encapsulation from m`);
@@ -83,26 +91,11 @@ function kemEngine(kem, family) {
 // (randomised where the scheme is: ML-DSA hedged, Falcon's nonce, SLH-DSA's
 // opt_rand), verify one OQS_SIG_verify (false: does not verify).
 function sigEngine(sig, family) {
-  const seedLen = SEED_FORM[family];
   return {
     async: false,
     context: false,
     deterministic: false,
-    generate: () => {
-      const k = sig.generateKeyPair();
-      return { pub: k.publicKey, priv: k.secretKey };
-    },
-    exportPair: (k) => ({ public: k.pub, private: k.priv }),
-    publicOf: (k) => k.pub,
-    importPublic: (b) => b,
-    importPrivate: (b) => {
-      if (seedLen !== undefined && b.length === seedLen) {
-        throw new Unsupported(
-          `a private key in seed form (${seedLen} bytes): ${PACKAGE} has no key pair from a seed; it takes liboqs' expanded private key`,
-        );
-      }
-      return b;
-    },
+    ...keyPairs(sig, family, "private key"),
     signer: (priv) => (m) => sig.sign(m, priv),
     verifier: (pub) => (m, s) => sig.verify(m, s, pub),
   };
