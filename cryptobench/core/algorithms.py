@@ -236,27 +236,25 @@ def size_of(alg: str, label: str) -> int | None:
     return dict(get(alg).sizes).get(label)
 
 
-def _outputs_from_sizes() -> dict[tuple[str, str], int]:
+def outputs_of(a: Algorithm) -> dict[str, int]:
     """What keygen (the public key), sign (the signature), encaps (ciphertext ‖ shared secret),
-    decaps and derive (the shared secret) put out, wherever the catalogue fixes those sizes."""
-    out = {}
-    for a in ALGORITHMS.values():
-        sz = dict(a.sizes)
-        if "public key" in sz and "keygen" in a.ops:
-            out[(a.name, "keygen")] = sz["public key"]
-        if "signature" in sz:
-            out[(a.name, "sign")] = sz["signature"]
-        if "ciphertext" in sz and "shared secret" in sz:
-            out[(a.name, "encaps")] = sz["ciphertext"] + sz["shared secret"]
-        for op in ("decaps", "derive"):
-            if "shared secret" in sz and op in a.ops:
-                out[(a.name, op)] = sz["shared secret"]
+    decaps and derive (the shared secret) put out, wherever `a`'s sizes fix them."""
+    sz, out = dict(a.sizes), {}
+    if "public key" in sz and "keygen" in a.ops:
+        out["keygen"] = sz["public key"]
+    if "signature" in sz:
+        out["sign"] = sz["signature"]
+    if "ciphertext" in sz and "shared secret" in sz:
+        out["encaps"] = sz["ciphertext"] + sz["shared secret"]
+    for op in ("decaps", "derive"):
+        if "shared secret" in sz and op in a.ops:
+            out[op] = sz["shared secret"]
     return out
 
 
 # Fixed output lengths of public-key operations (others, like DER signatures, vary).
 _PK_OUTPUT_LEN = {
-    **_outputs_from_sizes(),
+    **{(a.name, op): n for a in ALGORITHMS.values() for op, n in outputs_of(a).items()},
     ("ecdh-p256", "derive"): 32,
     ("ecdh-secp256k1", "derive"): 32,
     ("ecdh-p384", "derive"): 48,

@@ -200,18 +200,7 @@ def _add(decl: Declaration) -> None:
     if decl.size("out_len"):
         DIGEST_LEN[a.name] = decl.size("out_len")
         _ADDED.digest.append(a.name)
-    sz = dict(a.sizes)
-    outs = {}
-    if "public key" in sz and "keygen" in a.ops:
-        outs["keygen"] = sz["public key"]
-    if "signature" in sz:
-        outs["sign"] = sz["signature"]
-    if "ciphertext" in sz and "shared secret" in sz:
-        outs["encaps"] = sz["ciphertext"] + sz["shared secret"]
-    for op in ("decaps", "derive"):
-        if "shared secret" in sz and op in a.ops:
-            outs[op] = sz["shared secret"]
-    for op, n in outs.items():
+    for op, n in algorithms.outputs_of(a).items():
         algorithms._PK_OUTPUT_LEN[(a.name, op)] = n  # the catalogue's table of output lengths
         _ADDED.pk_outputs.append((a.name, op))
 
