@@ -134,8 +134,8 @@ def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
-    # hex digits of the key encaps ends with: the catalogue's size, or where it fixes none (HQC,
-    # whose revisions differ: 64 bytes in the 2023 submission, 32 in the 2025 one) each of those
+    # hex digits of the key encaps ends with: the catalogue's size, or where it fixes none (a declared
+    # KEM without sizes) each of the usual 32 and 64 bytes
     fixed = size_of(alg, "shared secret")
     sss = [2 * fixed] if fixed else [64, 128]
     for p, q in _pairs(ps, keys):  # p encapsulates to q's key, q decapsulates
