@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cryptobench.core import tls
 from cryptobench.core.units import format_size
 
 
 @dataclass(frozen=True)
 class Algorithm:
     name: str
-    kind: str  # hash | mac | cipher | aead | noop | sig | kex | kem | pke | keygen | kdf | protocol
+    kind: str  # hash | mac | cipher | aead | noop | sig | kex | kem | pke | keygen | kdf | protocol | tls
     ops: tuple[str, ...]
     key_len: int = 0
     iv_len: int = 0
@@ -31,7 +32,7 @@ class Algorithm:
     @property
     def per_operation(self) -> bool:
         """Reported in operations per second: bytes per second mean nothing for these."""
-        return self.public_key or self.kind in ("protocol", "kdf")
+        return self.public_key or self.kind in ("protocol", "kdf", "tls")
 
     def deterministic(self, op: str) -> bool:
         """Whether `op` gives the same output for the same input in every provider."""
@@ -202,6 +203,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             for name in ("ntor", "pq-ntor-512", "pq-ntor-768", "pq-ntor-1024")
         ],
         *_PQ_2026,
+        # TLS 1.3 handshakes, classical and hybrid (docs/tls.md): one handshake, client or server side
+        *[Algorithm(name, "tls", tls.OPS, standard="RFC 8446") for name in tls.CELLS],
     ]
 }
 
@@ -268,6 +271,8 @@ def output_len(alg: str, op: str, size: int) -> int | None:
     a = get(alg)
     if a.kind == "kdf":
         return HKDF_OUTPUT
+    if a.kind == "tls":
+        return tls.EXPORTER_LEN  # the client's exporter value
     if a.kind == "protocol":
         return None  # onionskin, reply or keys: the sizes differ by suite (docs/pq-ntor.md)
     if a.public_key:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Build OpenSSL's libcrypto (static) from the source tree that crates.io's
+# Build OpenSSL's libcrypto and libssl (static) and its `openssl` command from the source tree that crates.io's
 # `openssl-src` crate ships, cache it, and build + test the C driver against it.
 #
 #   scripts/openssl/build.sh [options] SPEC...   SPEC: 1.1.1 | 3 | 3.6 | 4.0 | 4.0.3 | all |
@@ -100,7 +100,8 @@ configure_options() {
     grep -qx "$opt" <<<"$known" || die "$src/Configure cannot disable $opt"
     opts+=("no-$opt")
   done
-  for opt in module legacy apps docs; do
+  # apps stay: `bin/openssl` makes the TLS cells' test PKI (docs/tls.md)
+  for opt in module legacy docs; do
     if grep -qx "$opt" <<<"$known"; then opts+=("no-$opt"); fi
   done
   echo "${opts[*]}"
@@ -130,17 +131,17 @@ build_lib() {
   want="crate openssl-src $crate
 openssl $ver
 configure $configure
-make build_generated && make -j libcrypto.a
+make build_generated && make -j libcrypto.a libssl.a apps/openssl
 compiler $CC: $("$CC" --version | head -1)"
 
-  if [[ $FORCE == 0 && -f $stamp && -f $prefix/lib/libcrypto.a ]] && [[ "$(cat "$stamp")" == "$want" ]]; then
+  if [[ $FORCE == 0 && -f $stamp && -f $prefix/lib/libcrypto.a && -f $prefix/lib/libssl.a && -x $prefix/bin/openssl ]] && [[ "$(cat "$stamp")" == "$want" ]]; then
     log "OpenSSL $ver: cached in $prefix (stamp matches)"
     echo "$prefix"
     return
   fi
 
   local bld=$CACHE/openssl-src/$crate/build buildlog=$CACHE/openssl-src/$crate/build.log t0 t1
-  log "OpenSSL $ver: building libcrypto.a (openssl-src $crate, -j$JOBS, log: $buildlog)"
+  log "OpenSSL $ver: building libcrypto.a, libssl.a and bin/openssl (openssl-src $crate, -j$JOBS, log: $buildlog)"
   log "  $configure"
   rm -rf "$bld"
   cp -a "$src" "$bld"
@@ -153,20 +154,22 @@ compiler $CC: $("$CC" --version | head -1)"
     # shellcheck disable=SC2086
     eval "$configure"
     make build_generated
-    make -j"$JOBS" libcrypto.a
+    make -j"$JOBS" libcrypto.a libssl.a apps/openssl
   ) >"$buildlog" 2>&1 || {
     tail -n 30 "$buildlog" >&2
     die "OpenSSL $ver: build failed (full log: $buildlog)"
   }
   t1=$(date +%s)
 
-  # Install by hand (install_dev would build libssl too): headers + libcrypto.a,
+  # Install by hand (install_dev would build the shared libraries too): headers, the two
+  # static libraries and the command,
   # into a staging prefix that replaces the old one only when complete.
   local stage=$prefix.new
   rm -rf "$stage"
-  mkdir -p "$stage/include/openssl" "$stage/lib"
+  mkdir -p "$stage/include/openssl" "$stage/lib" "$stage/bin"
   cp "$bld"/include/openssl/*.h "$stage/include/openssl/"
-  cp "$bld/libcrypto.a" "$stage/lib/"
+  cp "$bld/libcrypto.a" "$bld/libssl.a" "$stage/lib/"
+  cp "$bld/apps/openssl" "$stage/bin/"
   sed -n '/^Configuring OpenSSL/,$p' "$buildlog" | head -n 3 >"$stage/configure.out" || true
   printf 'build_seconds %s\njobs %s\nhost %s\ndate %s\n' "$((t1 - t0))" "$JOBS" \
     "$(uname -sm), $(nproc) cpus" "$(date -u +%FT%TZ)" >"$stage/build-time.txt"
