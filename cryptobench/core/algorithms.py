@@ -36,7 +36,7 @@ class Algorithm:
 
     def deterministic(self, op: str) -> bool:
         """Whether `op` gives the same output for the same input in every provider."""
-        if self.kind == "protocol":
+        if self.kind in ("protocol", "tls"):
             return False  # fresh ephemeral keys in every handshake
         if not self.public_key:
             return True
@@ -45,7 +45,10 @@ class Algorithm:
     def repeatable(self, op: str) -> bool:
         """Whether one cell's operations all give the same output (its `checksum_after` must equal
         its `checksum`): not for fresh keys, hedged signatures, encapsulations or handshakes."""
-        if self.kind == "protocol" or op in ("update", "rekey"):  # update/rekey: bench/accuracy's running stream
+        if self.kind in ("protocol", "tls") or op in (
+            "update",
+            "rekey",
+        ):  # update/rekey: bench/accuracy's running stream
             return False
         return not self.public_key or op in ("verify", "derive", "decrypt", "decaps")
 

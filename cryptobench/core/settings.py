@@ -45,5 +45,8 @@ class Settings:
     monte_checkpoints: int = 1  # of NIST's Monte Carlo chains (1,000 hashes each); `verify` runs 3
     metrics: list[str] = field(default_factory=lambda: ["time"])  # --metric: time, instructions (icount/)
 
+    # the TLS cells' test PKI, made by the runner: auth -> the files a request names (verify/tls_pki.py)
+    tls_pki: dict[str, dict] = field(default_factory=dict)
+
     def to_dict(self) -> dict:
-        return dict(self.__dict__)
+        return {k: v for k, v in self.__dict__.items() if k != "tls_pki"}  # kept in the run's environment

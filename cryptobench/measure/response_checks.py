@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from cryptobench.core import algorithms, fixed_input
+from cryptobench.core import algorithms, fixed_input, tls
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
 
@@ -34,6 +34,8 @@ def check(spec: CellSpec, req: dict, resp: dict) -> None:
         raise DriverError(f"protocol: a sample of {bad!r} ns: samples are whole batches, 1 ns to 1e15 ns")
     check_ticks(resp.get("samples_tsc"), samples)
     check_output(spec, resp)
+    if spec.algorithm.kind == "tls":
+        check_tls(spec, resp.get("tls"))
 
 
 def check_output(spec: CellSpec, resp: dict) -> None:
@@ -53,6 +55,38 @@ def check_output(spec: CellSpec, resp: dict) -> None:
     expected = algorithms.output_len(spec.alg, spec.op, spec.size)
     if expected is not None and (got := fixed_input.checksum_length(checksum)) != expected:
         raise DriverError(f"wrong output length: {got} bytes, expected {expected}")
+
+
+FLIGHTS = ("client_hello", "server_flight", "client_finished", "tickets")
+
+
+def check_tls(spec: CellSpec, report) -> None:
+    """A TLS cell's report of its untimed handshake (protocol 7): what the cell says, on the wire
+    sizes a handshake can have. A hybrid cell that negotiated a classical group is never timed."""
+    cell = tls.parse(spec.alg)
+    if not isinstance(report, dict):
+        raise DriverError("protocol: a TLS cell's response has no `tls` report")
+    if report.get("group") != cell.group.code:
+        kind = "downgrade" if cell.group.kem else "wrong group"
+        raise DriverError(
+            f"tls: {kind}: negotiated {tls.group_name(report.get('group'))}, the cell is {cell.group.iana}"
+        )
+    if report.get("cipher") != tls.CIPHER_AES_128_GCM_SHA256:
+        raise DriverError(f"tls: cipher suite {report.get('cipher')!r}, the cell is TLS_AES_128_GCM_SHA256 (4865)")
+    if bool(report.get("resumed")) != cell.resume:
+        raise DriverError(f"tls: the handshake {'resumed' if report.get('resumed') else 'did not resume'}")
+    flights = report.get("flights")
+    if not isinstance(flights, dict) or any(
+        not isinstance(flights.get(k), int) or isinstance(flights.get(k), bool) or not 0 <= flights[k] < 1 << 20
+        for k in FLIGHTS
+    ):  # fmt: skip
+        raise DriverError(f"protocol: bad `tls.flights` {flights!r}")
+    if flights["client_hello"] < cell.group.client_share or flights["server_flight"] < cell.group.server_share:
+        raise DriverError(f"tls: flights {flights} smaller than the {cell.group.iana} key shares alone")
+    if (flights["tickets"] > 0) != cell.resume:
+        raise DriverError(
+            f"tls: {flights['tickets']} bytes of session tickets in a {'resumed' if cell.resume else 'full'} cell"
+        )
 
 
 def check_ticks(ticks, samples: list) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from cryptobench.analysis import paired, stats
-from cryptobench.core import fixed_input
+from cryptobench.core import fixed_input, tls
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.settings import Settings
 from cryptobench.measure import response_checks
@@ -45,6 +45,7 @@ class Track:
     probe_ns: list[float] = field(default_factory=list)  # host probe readings taken while it was measured
     ticks: list[int] | None = field(default_factory=list)  # samples_tsc of every round; None once one had none
     pair_rounds: list[int] = field(default_factory=list)  # each sample's pair round (paired.py); -1: unpaired
+    tls: dict | None = None  # a TLS cell's report of its first untimed handshake: group, flights (protocol 7)
 
     @property
     def median_sample(self) -> float:
@@ -106,6 +107,8 @@ def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
         req["key"] = fixed_input.cell_key(a.key_len)
     if a.iv_len:
         req["iv"] = fixed_input.cell_iv(a.iv_len)
+    if a.kind == "tls":
+        req["tls"] = s.tls_pki.get(tls.parse(spec.alg).auth.name)
     if one_per_sample(spec):
         req.update(batch=1, samples=1)
     return req
@@ -127,6 +130,8 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
         track.spent -= min(max(jit_ns, 0) / 1e9, 5.0)
     track.rounds += 1
     track.checksums.append(resp["checksum"])
+    if track.tls is None and isinstance(resp.get("tls"), dict):
+        track.tls = resp["tls"]
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
     if calibrating and pair_round >= 0 and equalise_ns > 0:
         found = int(resp["batch"])

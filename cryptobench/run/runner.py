@@ -9,7 +9,10 @@ run/verifier.py, the rounds run/measuring.py, a provider's sampling of a cell me
 
 from __future__ import annotations
 
-from cryptobench.core import environment
+import os
+import time
+
+from cryptobench.core import environment, tls
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.settings import Settings
 from cryptobench.core.units import format_size
@@ -25,6 +28,8 @@ from cryptobench.run.measuring import MeasuringLoop
 from cryptobench.run.precision_passes import sharpen
 from cryptobench.run.verifier import Verifier
 from cryptobench.store.model import RunRecord
+from cryptobench.verify import tls_pki
+from cryptobench.versions import cache
 
 __all__ = ["BIG_MESSAGE", "Interrupted", "Runner", "Settings"]
 
@@ -56,6 +61,7 @@ class Runner:
         self._scaled: list[dict] = []  # measure.scaling.Scaled records
         self._leaks: list[dict] = []  # leak.check.LeakResult records
         self._icount: dict | None = None  # icount/phase.py's record
+        self._pki_missing: dict[str, str] = {}  # TLS: authentications without a test PKI, and why
 
     def run(self, cells: list[CellSpec], providers: list[str], phases: frozenset[str] | None = None) -> int:
         """Verify `providers` on `cells`, then the `phases` (phases.py; default: those `cryptobench run`
@@ -63,6 +69,8 @@ class Runner:
         chosen = ph.for_run(self.s) if phases is None else phases
         self.limits = plausibility.measure()
         env = {**environment.capture(self.s.machine_label), "machine_limits": self.limits}
+        if any(c.algorithm.kind == "tls" for c in cells):
+            env["tls_pki"] = self._make_pki(cells)
         # stored as before: `measure` says a timing run (`run`), not `verify` or `leak`
         settings = {**self.s.to_dict(), "measure": bool(chosen - ph.LEAK_ONLY), "leak": ph.LEAK in chosen}
         run = RunRecord(None, now(), self.s.suite, settings, env, label=self.s.label, job=self.s.job or None)
@@ -118,6 +126,31 @@ class Runner:
                 loop.measure(pass_no * len(cells) + i, spec, pass_no)
         sharpen(loop, self.drivers, cells)
 
+    def _make_pki(self, cells: list[CellSpec]) -> dict:
+        """The TLS cells' throw-away PKI, one per authentication, kept whole with the run so that a figure
+        can be reproduced with the same certificates (verify/tls_pki.py)."""
+        auths = sorted({tls.parse(c.alg).auth.name for c in cells if c.algorithm.kind == "tls"})
+        folder = cache.root() / "tls-pki" / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        made, self._pki_missing = tls_pki.make(folder, auths)
+        self.s.tls_pki = {a: p.request() for a, p in made.items()}
+        for auth, why in self._pki_missing.items():
+            self.progress.log(f"TLS: no test PKI for {auth}: {why}")
+        found = tls_pki.openssl_command()
+        return {
+            "dir": str(folder),
+            "openssl": found[1] if found else None,
+            "made": {
+                a: {
+                    "fingerprint": p.fingerprint(),
+                    "chain": p.chain.read_text(),
+                    "root": p.root.read_text(),
+                    "key": p.key.read_text(),
+                }
+                for a, p in made.items()
+            },  # fmt: skip
+            "missing": self._pki_missing,
+        }
+
     def refuse(self, pid: str, spec: CellSpec) -> str | None:
         """Why `pid` cannot be timed (or counted, or scaled) on `spec`; None when it can."""
         broken = self.drivers.why_broken(pid)
@@ -132,6 +165,8 @@ class Runner:
                     )
                 return "not offered: no streaming API for this algorithm"
             return "not offered"
+        if spec.algorithm.kind == "tls" and (auth := tls.parse(spec.alg).auth.name) not in self.s.tls_pki:
+            return f"not offered: no test PKI for {auth}: {self._pki_missing.get(auth, 'not made')}"
         if spec.alg != "noop":
             v = self.verifier.verdict(pid, spec.alg)
             if v is None or not v.timed:  # unverified: timed, never compared

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+from cryptobench.core import tls
 from cryptobench.core.algorithms import Algorithm
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
@@ -15,7 +16,7 @@ from cryptobench.core.settings import Settings
 from cryptobench.drivers.interface import Drivers
 from cryptobench.run import known_answers
 from cryptobench.store.model import VerifyRecord
-from cryptobench.verify import conformance, differential, witness
+from cryptobench.verify import conformance, differential, tls_interop, witness
 from cryptobench.verify import cross_checks as crosscheck
 from cryptobench.verify.vectors.monte import FILES as MONTE_FILES
 from cryptobench.verify.vectors.monte import run_monte
@@ -76,6 +77,7 @@ class Verifier:
                  keep_crosschecks: Callable[[list], None] = lambda _: None):  # fmt: skip
         self.drivers, self.s, self.step, self.keep_crosschecks = drivers, s, step, keep_crosschecks
         self.verdicts: dict[tuple[str, str], Verdict] = {}
+        self._servers: dict[str, tuple | str] = {}  # TLS interop: a second process per provider, or why not
         self.witnesses = WitnessSearch(drivers, known_providers, s.vectors_dir, s.timeout)
 
     def verdict(self, pid: str, alg: str) -> Verdict | None:
@@ -88,10 +90,18 @@ class Verifier:
         algs = {c.alg: c.algorithm for c in cells}
         needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if self.drivers.running(pid)})
         offered = [(pid, a) for pid, a in needed if a != "noop" and a in self.drivers.hello(pid).get("offers", {})]
+        handshakes = sorted({a for _, a in offered if algs[a].kind == "tls"})
+        offered = [(pid, a) for pid, a in offered if algs[a].kind != "tls"]  # verified by interop instead
         for i, (pid, alg) in enumerate(offered):
             self.step("known answers", i, len(offered), f"{pid} {alg}")
             rec, known = known_answers.check(self.drivers, pid, algs[alg], self.s.vectors_dir, self.s.timeout)
             self.verdicts[(pid, alg)] = Verdict(rec, algs[alg], self.drivers.offered(pid, alg), known)
+        try:
+            for i, alg in enumerate(handshakes):
+                self.step("TLS interop", i, len(handshakes), alg)
+                self._interop(algs[alg], [pid for pid, a in needed if a == alg])
+        finally:
+            self._close_servers()
         public = sorted({a for _, a in needed if algs[a].public_key})
         for i, alg in enumerate(public):
             self.step("cross-verification", i, len(public), alg)
@@ -113,6 +123,45 @@ class Verifier:
         """One request to `pid`'s driver, as cross-checks and differential tests send them (restarted
         first when an earlier request left it dead: a crash fails only the algorithm it happened in)."""
         return lambda msg: self.drivers.request(pid, msg, self.s.timeout)
+
+    def _server(self, pid: str) -> tls_interop.Request:
+        """A second process of `pid` that serves TLS (its client is the run's process), started once."""
+        if pid not in self._servers:
+            self._servers[pid] = self.drivers.start_witness(pid)
+        got = self._servers[pid]
+        if isinstance(got, str):
+            why = got
+
+            def refused(_msg: dict) -> dict:
+                return {"ok": False, "error": f"no second process to serve from: {why}"}
+
+            return refused
+        return lambda msg: got[0].request(msg, self.s.timeout)
+
+    def _close_servers(self) -> None:
+        for got in self._servers.values():
+            if not isinstance(got, str):
+                got[0].close(timeout=1)
+        self._servers.clear()
+
+    def _interop(self, a: Algorithm, pids: list[str]) -> None:
+        """Every client of the providers offering TLS cell `a` against every server (tls_interop.py); a
+        cell whose PKI could not be made is left unverified here and refused by the runner."""
+        pids = [p for p in pids if "handshake" in self.drivers.offered(p, a.name)]
+        pki = self.s.tls_pki.get(tls.parse(a.name).auth.name)
+        if not pids or pki is None:
+            return
+        clients = {p: self._requester(p) for p in pids}
+        pairs = tls_interop.matrix(a.name, {p: self._server(p) for p in pids}, clients, pki,
+                                   lambda i, n, what: self.step("TLS interop", i, n, what))  # fmt: skip
+        bad = tls_interop.blame(pairs, tls_interop.reference_of(pids, self.s.baseline))
+        for pid in pids:
+            mine = [p for p in pairs if pid in (p.server, p.client)]
+            ok = sum(p.passed for p in mine)
+            rec = VerifyRecord(pid, a.name, "failed" if pid in bad else "passed", passed=ok, failed=len(mine) - ok,
+                               detail=f"failed: {bad[pid]}" if pid in bad else "",
+                               conformance={"interop": [p.to_dict() for p in mine]})  # fmt: skip
+            self.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name))
 
     def _of(self, alg: str) -> dict[str, Verdict]:
         return {pid: v for (pid, a), v in self.verdicts.items() if a == alg}

@@ -31,8 +31,8 @@ def boundary_lengths(a: Algorithm) -> set[int]:
 
 
 def under_floor(a: Algorithm) -> bool:
-    """Whether the floor applies at all (not to handshakes and noop)."""
-    return a.kind not in ("protocol", "noop")
+    """Whether the floor applies at all (not to handshakes, TLS cells and noop)."""
+    return a.kind not in ("protocol", "noop", "tls")
 
 
 def lengthless(a: Algorithm) -> bool:

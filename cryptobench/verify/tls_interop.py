@@ -1,0 +1,131 @@
+"""Interop verification of the TLS cells (docs/tls.md § Verified by interop): every provider's
+client against every provider's server over loopback TCP (itself included, its server in a second
+process), each connection judged on what both sides report: the cell's group (a hybrid cell that
+negotiated plain X25519 is a downgrade), TLS_AES_128_GCM_SHA256, the authentication's signature
+scheme, equal exporters, and in `-resume` cells a resumption on the second connection.
+
+Blame follows cross_checks.failed_providers: a provider failing against itself is failed; a failure
+against the reference (the baseline, else the newest pinned OpenSSL) fails the other side; any other
+failed pair is shown in the matrix but blames nobody."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from cryptobench.core import tls
+from cryptobench.core.errors import DriverError
+
+Request = Callable[[dict], dict]
+REFERENCES = ("c:openssl@3.6.3", "c:openssl@4.0.3", "c:openssl", "go:stdlib")
+
+
+@dataclass
+class Pair:
+    alg: str
+    server: str
+    client: str
+    passed: bool
+    detail: str = ""  # why not, in one line
+    group: int | None = None  # what the server reported on the first connection
+    exporter: str = ""  # the first connection's, as both sides derived it (when equal)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _answer(resp: dict, side: str) -> list[dict]:
+    if not resp.get("ok"):
+        raise DriverError(f"{side}: {resp.get('error', 'no error message')}")
+    hs = resp.get("handshakes")
+    if not isinstance(hs, list) or not all(isinstance(h, dict) for h in hs):
+        raise DriverError(f"{side}: protocol: `handshakes` is not a list of objects")
+    return hs
+
+
+def judge_one(cell: tls.TlsCell, view: dict, side: str, nth: int) -> str:
+    """What is wrong with one side's report of its `nth` connection ("" when nothing)."""
+    group, cipher, sigalg = view.get("group"), view.get("cipher"), view.get("sigalg")
+    if group != cell.group.code:
+        kind = "downgrade" if cell.group.kem else "wrong group"
+        return f"{kind}: {side} negotiated {tls.group_name(group)}, the cell is {cell.group.iana}"
+    if cipher != tls.CIPHER_AES_128_GCM_SHA256:
+        return f"{side} negotiated cipher suite {cipher!r}, the cell is TLS_AES_128_GCM_SHA256 (4865)"
+    resumed = bool(view.get("resumed"))
+    if resumed != (cell.resume and nth > 0):
+        return f"{side}: connection {nth + 1} {'resumed' if resumed else 'did not resume'}"
+    if sigalg is not None and not resumed and sigalg not in cell.auth.sigalgs:
+        return f"{side} reported signature scheme {sigalg!r}, {cell.auth.name} signs with {cell.auth.sigalgs}"
+    exp = view.get("exporter")
+    if not isinstance(exp, str) or len(exp) != 2 * tls.EXPORTER_LEN:
+        return f"{side}: no {tls.EXPORTER_LEN}-byte exporter"
+    return ""
+
+
+def judge(cell: tls.TlsCell, server: list[dict], client: list[dict]) -> str:
+    """ "" when every connection is what the cell says on both sides, else the first thing wrong."""
+    n = cell.connections
+    for side, views in (("server", server), ("client", client)):
+        if len(views) != n:
+            return f"{side} reported {len(views)} handshakes, expected {n}"
+    for i, (s, c) in enumerate(zip(server, client, strict=True)):
+        why = judge_one(cell, s, "server", i) or judge_one(cell, c, "client", i)
+        if why:
+            return why
+        if s["exporter"] != c["exporter"]:
+            return f"connection {i + 1}: exporters differ (server {s['exporter'][:16]}…, client {c['exporter'][:16]}…)"
+    return ""
+
+
+def run_pair(alg: str, server: Request, client: Request, pki: dict, timeout_ms: int = 10000) -> tuple[str, list, list]:
+    """One handshake pair over loopback: (what failed or "", the server's views, the client's)."""
+    cell = tls.parse(alg)
+    common = {"alg": alg, "connections": cell.connections, "timeout_ms": timeout_ms}
+    try:
+        served = server({"cmd": "tls-serve", **common, "tls": pki})
+        if not served.get("ok"):
+            raise DriverError(f"server: {served.get('error', 'no error message')}")
+        port = served.get("port")
+        if not isinstance(port, int) or not 0 < port < 65536:
+            raise DriverError(f"server: protocol: bad port {port!r}")
+        connected = client({"cmd": "tls-connect", **common, "port": port,
+                            "tls": {"ca": pki["ca"], "server_name": pki["server_name"]}})  # fmt: skip
+        result = server({"cmd": "tls-result"})  # first: a failed client leaves the server to time out
+        s_views, c_views = _answer(result, "server"), _answer(connected, "client")
+    except DriverError as e:
+        return f"handshake failed: {e}", [], []
+    return judge(cell, s_views, c_views), s_views, c_views
+
+
+def matrix(alg: str, servers: dict[str, Request], clients: dict[str, Request], pki: dict,
+           step: Callable[[int, int, str], None] = lambda *_: None) -> list[Pair]:  # fmt: skip
+    """Every client against every server on `alg`."""
+    pairs, todo = [], [(s, c) for s in sorted(servers) for c in sorted(clients)]
+    for i, (s, c) in enumerate(todo):
+        step(i, len(todo), f"{alg}: {c} → {s}")
+        why, sv, cv = run_pair(alg, servers[s], clients[c], pki)
+        pairs.append(Pair(alg, s, c, not why, why, sv[0].get("group") if sv else None,
+                          cv[0].get("exporter", "") if cv and not why else ""))  # fmt: skip
+    return pairs
+
+
+def reference_of(providers: list[str], baseline: str) -> str | None:
+    for p in (baseline, *REFERENCES):
+        if p in providers:
+            return p
+    return None
+
+
+def blame(pairs: list[Pair], reference: str | None) -> dict[str, str]:
+    """provider -> why it fails the cell (as cross_checks.failed_providers); a reference that fails
+    against itself is no reference."""
+    failed = [p for p in pairs if not p.passed]
+    bad = {p.server: f"interop with itself: {p.detail}" for p in reversed(failed) if p.server == p.client}
+    if reference is None or reference in bad:
+        return bad
+    for p in failed:
+        if p.server == reference and p.client != reference:
+            bad.setdefault(p.client, f"interop as client of {reference}: {p.detail}")
+        elif p.client == reference and p.server != reference:
+            bad.setdefault(p.server, f"interop as server to {reference}: {p.detail}")
+    return bad
