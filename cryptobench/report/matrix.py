@@ -6,11 +6,16 @@ cell verified, an interval on its throughput and the speed against the baseline.
 
 from __future__ import annotations
 
-from cryptobench.core import algorithms
+from cryptobench.core import algorithms, tls
 from cryptobench.report.cells import size_label
 from cryptobench.report.model import Report, Row, Table
 
-OPS_LAYOUTS = ("ops", "sizes")  # layouts that show operations down, providers across per algorithm
+OPS_LAYOUTS = ("ops", "sizes", "tls")  # layouts that show operations down, providers across per algorithm
+
+
+def _own_tables(rep: Report) -> set[str]:
+    """Algorithms a layout shows in tables of their own: the TLS cells in the `tls` layout (tls_tables.py)."""
+    return {t.alg for t in rep.tables if rep.layout == "tls" and tls.is_tls(t.alg)}
 
 
 def ops_algs(rep: Report) -> list[str]:
@@ -18,13 +23,14 @@ def ops_algs(rep: Report) -> list[str]:
     symmetric algorithm in the same run (Ascon beside ML-KEM) keeps its MB/s matrix."""
     if rep.layout not in OPS_LAYOUTS:
         return []
+    own = _own_tables(rep)
     per_op = [t.alg for t in rep.tables if t.alg not in algorithms.ALGORITHMS or algorithms.get(t.alg).per_operation]
-    return list(dict.fromkeys(per_op))
+    return [a for a in dict.fromkeys(per_op) if a not in own]
 
 
 def byte_tables(rep: Report) -> list[Table]:
     """The tables an ops layout leaves to the MB/s matrix (all of them in the other layouts)."""
-    shown = set(ops_algs(rep))
+    shown = set(ops_algs(rep)) | _own_tables(rep)
     return [t for t in rep.tables if t.alg not in shown]
 
 

@@ -9,7 +9,7 @@ from cryptobench import RESULT_SCHEMA_VERSION
 from cryptobench.analysis.composition import compare_steps
 from cryptobench.core import declared
 from cryptobench.measure import cycles
-from cryptobench.report import sizes
+from cryptobench.report import sizes, tls_tables
 from cryptobench.report.model import Report, Row, notes_by_kind_keyed
 
 
@@ -123,6 +123,7 @@ def to_dict(rep: Report) -> dict:
             for r in rep.rows
         ],
         "sizes": sizes.records(rep),  # schema 14: bytes of keys, signatures, ciphertexts per provider
+        "tls": tls_tables.records(rep),  # schema 15: handshakes' flights, hybrid over classical, interop
         "references": [
             {
                 "id": r.id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cryptobench.analysis.composition import compare_steps
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table, sizes
+from cryptobench.report import leak_table, scaling_table, sizes, tls_tables
 from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from cryptobench.report.markup import environment_lines, reference_table, safe_lines, step_table, table
 from cryptobench.report.matrix import (
@@ -52,6 +52,10 @@ def render(rep: Report) -> str:
         out += table(vt.headers, vt.rows)
     if rep.layout == "versions" and not releases:
         out += ["", NO_RELEASES]
+    if tls_tables.present(rep):
+        for title, tls_headers, tls_rows in tls_tables.sections(rep):
+            out += ["", f"## {title}", ""]
+            out += table(tls_headers, tls_rows)
     if rep.layout == "sizes":
         out += ["", f"## {sizes.TITLE}", ""]
         out += table(*sizes.table(rep))

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from cryptobench.core.textsafe import printable
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table, sizes
+from cryptobench.report import leak_table, scaling_table, sizes, tls_tables
 from cryptobench.report.cells import cycles_note, estimator_note, row_cells, verdict_legend
 from cryptobench.report.cells import headers as table_headers
 from cryptobench.report.markup import environment_lines, plain, reference_table, rich_table
@@ -36,6 +36,9 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         console.print(rich_table(sizes.TITLE, *sizes.table(rep)))
         for line in sizes.notes(rep):
             console.print(Text(f"  {printable(line)}"))
+    if tls_tables.present(rep):
+        for title, tls_headers, tls_rows in tls_tables.sections(rep):
+            console.print(rich_table(title, tls_headers, tls_rows))
     if rep.layout in OPS_LAYOUTS:
         for alg in ops_algs(rep):
             headers, rows = ops_matrix([t for t in rep.tables if t.alg == alg], providers)
