@@ -130,7 +130,7 @@ class Runner:
         """The TLS cells' throw-away PKI, one per authentication, kept whole with the run so that a figure
         can be reproduced with the same certificates (verify/tls_pki.py)."""
         auths = sorted({tls.parse(c.alg).auth.name for c in cells if c.algorithm.kind == "tls"})
-        folder = cache.root() / "tls-pki" / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        folder = cache.base() / "tls-pki" / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         made, self._pki_missing = tls_pki.make(folder, auths)
         self.s.tls_pki = {a: p.request() for a, p in made.items()}
         for auth, why in self._pki_missing.items():

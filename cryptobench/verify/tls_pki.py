@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -87,7 +88,7 @@ class Pki:
 def openssl_command() -> tuple[str, str] | None:
     """(path, version) of the newest pinned `openssl` command, else the system's; None: neither."""
     for ver in reversed(PINNED):
-        exe = cache.root() / "openssl" / ver / "bin" / "openssl"
+        exe = cache.base() / "openssl" / ver / "bin" / "openssl"
         if os.access(exe, os.X_OK):
             return str(exe), ver
     exe = shutil.which("openssl")
@@ -102,7 +103,8 @@ def _run(exe: str, args: list[str], cwd: Path) -> None:
     p = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if p.returncode:
         last = (p.stderr.strip().splitlines() or ["no message"])[-1]
-        raise PkiError(f"openssl {args[0]} failed: {last}")
+        m = re.search(r"error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:]+):", last)  # OpenSSL's lib:func:reason: the reason
+        raise PkiError(f"openssl {args[0]} failed: {m.group(1) if m else last}")
 
 
 def make_one(folder: Path, auth: str, exe: str) -> Pki:

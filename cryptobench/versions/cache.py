@@ -26,11 +26,17 @@ STAMP = "build.json"
 UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def root() -> Path:
-    base = os.environ.get("CRYPTOBENCH_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cryptobench"
+def base() -> Path:
+    """cryptobench's whole cache (`CRYPTOBENCH_CACHE`, else ~/.cache/cryptobench): the pinned OpenSSL
+    builds of scripts/openssl/build.sh, the TLS cells' test PKI, the released versions below."""
+    return Path(
+        os.environ.get("CRYPTOBENCH_CACHE")
+        or os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "cryptobench")
     )
-    return Path(base) / "versions"
+
+
+def root() -> Path:
+    return base() / "versions"
 
 
 def folder(family: str, version: str, toolchain: str) -> Path:
