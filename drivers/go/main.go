@@ -1,5 +1,5 @@
 // Command cbdriver-go is cryptobench's Go driver: it speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 7) on stdin/stdout for one
 // provider, selected by --provider. This file is the stdin loop
 // (docs/drivers.md); protocol.go dispatches and answers each line.
 package main

@@ -56,7 +56,8 @@ type Alg struct {
 	Keypair func() (public, private []byte, err error)
 	// Kind is "" for symmetric and public-key algorithms, "kdf" for
 	// hkdf-sha256 and "protocol" for the handshakes of docs/pq-ntor.md
-	// (since protocol version 3, handshake.go).
+	// (since protocol version 3, handshake.go), "tls" for the TLS 1.3
+	// cells (version 7, tls.go).
 	Kind string
 }
 
@@ -94,6 +95,8 @@ type CellParams struct {
 	Src   *source
 	Size  int
 	Chunk int // 0: one-shot; > 0: streaming API in pieces of Chunk bytes
+	// TLS is the request's test PKI (TLS cells, protocol version 7)
+	TLS *tlsPKI
 }
 
 // newCellParams prepares the input of a cell: the whole message for a

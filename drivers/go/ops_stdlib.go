@@ -71,7 +71,7 @@ func init() {
 			aeadAlg("chacha20-poly1305", 32, 12, chacha20poly1305.New),
 			aeadAlg("xchacha20-poly1305", 32, 24, chacha20poly1305.NewX),
 			hkdfAlg(),
-		}, append(stdlibPKAlgs(), handshakeAlgs()...)...),
+		}, append(append(stdlibPKAlgs(), handshakeAlgs()...), tlsAlgs()...)...),
 	})
 }
 

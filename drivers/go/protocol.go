@@ -1,8 +1,9 @@
 package main
 
-// Protocol version 5 (docs/protocol.md): request and response shapes,
+// Protocol version 7 (docs/protocol.md): request and response shapes,
 // decoding, the dispatch of one request line to its handler (hello, verify,
-// bench, keypair, leak, bye), encoding, and turning any error into
+// bench, keypair, leak, the TLS interop commands of tls_interop.go, bye),
+// encoding, and turning any error into
 // {"ok":false,"error":...}. The stdin loop is main.go's.
 
 import (
@@ -17,7 +18,7 @@ import (
 
 // protocolVersion is the highest version this driver implements; hello
 // accepts any requested version >= 1 and answers with this one.
-const protocolVersion = 5
+const protocolVersion = 7
 
 // defaultTargetNs is the calibration target when a bench request has none.
 const defaultTargetNs = 5_000_000
@@ -48,6 +49,13 @@ type Request struct {
 	TargetNs int64   `json:"target_ns"`
 	WarmupNs int64   `json:"warmup_ns"`
 	Samples  *int64  `json:"samples"`
+
+	// TLS cells (version 7): the test PKI (bench, tls-serve, tls-connect)
+	// and the interop commands' fields
+	TLS         *tlsPKI `json:"tls"`
+	Port        int     `json:"port"`
+	Connections int     `json:"connections"`
+	TimeoutMs   int64   `json:"timeout_ms"`
 }
 
 // rawCase is a verify case as it arrives (hex strings).
@@ -198,6 +206,7 @@ type benchResponse struct {
 	Sink       uint64     `json:"sink"`
 	Warmup     warmupInfo `json:"warmup"`
 	PeakRSSKb  int64      `json:"peak_rss_kb"`
+	TLS        *tlsReport `json:"tls,omitempty"` // TLS cells: what the untimed handshake showed
 }
 
 // decodeRequest parses one request line.
@@ -244,6 +253,7 @@ func encodeResponse(resp any, err error) []byte {
 type Driver struct {
 	prov         *Provider
 	resolutionNs int64
+	interop      tlsInterop
 }
 
 // NewDriver measures the clock resolution once, at start-up.
@@ -272,6 +282,10 @@ func (d *Driver) HandleLine(line []byte) (resp []byte, quit bool) {
 		"bench":   func(r *Request) (any, error) { return d.bench(r) },
 		"keypair": func(r *Request) (any, error) { return d.keypair(r) },
 		"leak":    func(r *Request) (any, error) { return d.leak(r) },
+
+		"tls-serve":   func(r *Request) (any, error) { return d.tlsServe(r) },
+		"tls-result":  func(r *Request) (any, error) { return d.tlsResult(r) },
+		"tls-connect": func(r *Request) (any, error) { return d.tlsConnect(r) },
 	}[req.Cmd]
 	if !ok {
 		return encodeResponse(nil, fmt.Errorf("unknown cmd %q", req.Cmd)), false
@@ -412,9 +426,14 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	cell, err := a.NewCell(newCellParams(req.Op, key, iv, uint32(*req.Seed), int(*req.Size), int(req.Chunk)))
+	params := newCellParams(req.Op, key, iv, uint32(*req.Seed), int(*req.Size), int(req.Chunk))
+	params.TLS = req.TLS
+	cell, err := a.NewCell(params)
 	if err != nil {
 		return nil, err
+	}
+	if a.Kind == "tls" { // client and server take turns on one P (tls.go)
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
 
 	// The checksum of one operation on the fixed input, outside any timing.
@@ -425,6 +444,12 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	sink, checksum := checksumRun(cell)
 	if err := cell.Err(); err != nil {
 		return nil, err
+	}
+	var report *tlsReport // a TLS cell is checked on that handshake before timing
+	if r, ok := cell.(tlsReporter); ok {
+		if report, err = r.tlsReport(); err != nil {
+			return nil, err
+		}
 	}
 
 	runtime.GC() // preparation garbage should not be collected inside a sample
@@ -449,5 +474,6 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 		Sink:       sink + m.Sink + s,
 		Warmup:     m.Warmup,
 		PeakRSSKb:  peakRSSKb(),
+		TLS:        report,
 	}, nil
 }
