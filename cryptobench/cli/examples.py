@@ -18,6 +18,8 @@ EXAMPLES = {
   cryptobench run --precision 0.5                     # aim every cell at a ±0.5% interval (default: ±1%)
   cryptobench run --unit cpb,mbs                      # TSC reference cycles per byte beside MB/s
   cryptobench run --metric instructions --provider c:openssl --alg sha256   # instructions/op, exact on a busy machine
+  cryptobench run --suite tls                         # TLS 1.3 handshakes, classical and hybrid, interop-verified
+  cryptobench run --alg 'tls13-x25519*-ecdsa-p256' --provider go:stdlib --workers 1,2   # handshakes/s per core
 exit status: 0 when every cell was measured (or is not offered), 1 when a cell, a verification or a
   cross-verification failed or --leak found a leak (the last line names them), 2 when it could not run
   (bad input, no database), 130 when interrupted (every cell measured so far is kept)""",
