@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from cryptobench.report import sizes
+from cryptobench.report import sizes, tls_tables
 from cryptobench.report.cells import headers, row_cells
 from cryptobench.report.markup import machine_line, reference_table
 from cryptobench.report.matrix import OPS_LAYOUTS, byte_tables, matrix, ops_algs, ops_matrix, providers_of
@@ -44,6 +44,10 @@ def result_tables(rep: Report) -> str:
     if rep.layout == "matrix":
         out.append(f"<p class=note>Cells: MB/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} [95% CI] "
                    "(no speed: the baseline).</p>")  # fmt: skip
+    if tls_tables.present(rep):
+        for title, tls_headers, tls_rows in tls_tables.sections(rep):
+            out.append(f"<h3>{html.escape(title)}</h3>")
+            out.append(table(tls_headers, tls_rows))
     if rep.layout == "sizes":
         out.append(f"<h3>{html.escape(sizes.TITLE)}</h3>")
         out.append(table(*sizes.table(rep)))
