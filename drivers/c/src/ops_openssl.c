@@ -16,6 +16,8 @@
 #include "ops_ossl.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
+#include "ops_tls.h"
+#include "tls_iface.h"
 #include <cryptobench/kit.h>
 
 #include <limits.h>
@@ -89,13 +91,17 @@ static const alg_def DEFS[] = {
     {"sm4-gcm", "sm4-gcm", K_AEAD, M_GCM, 1, 0},
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
-#define MAX_PK 64 /* public-key catalogue entries (ops_openssl_pk.c) */
-#define MAX_HS 8  /* key derivation and handshake entries (ops_openssl_hs.c) */
+#define MAX_PK 64  /* public-key catalogue entries (ops_openssl_pk.c) */
+#define MAX_HS 8   /* key derivation and handshake entries (ops_openssl_hs.c) */
+#define MAX_TLS 50 /* TLS 1.3 cells (ops_openssl_tls.c): 5 groups x 5 auths, full and resumed */
+#define MAX_CATALOGUE (NDEFS + MAX_PK + MAX_HS + MAX_TLS)
 
-static ops_alg catalogue[NDEFS + MAX_PK + MAX_HS];
-/* NULL: a public-key algorithm (pk set) or one of ops_openssl_hs.c (catalogue_hs set) */
-static const alg_def *catalogue_def[NDEFS + MAX_PK + MAX_HS];
-static int catalogue_hs[NDEFS + MAX_PK + MAX_HS];
+static ops_alg catalogue[MAX_CATALOGUE];
+/* NULL: a public-key algorithm (pk set), one of ops_openssl_hs.c (catalogue_hs set) or a TLS
+ * cell (catalogue_tls set) */
+static const alg_def *catalogue_def[MAX_CATALOGUE];
+static int catalogue_hs[MAX_CATALOGUE];
+static int catalogue_tls[MAX_CATALOGUE];
 static size_t catalogue_len;
 
 /* ---- fetching: once per cell in 3.x, a name look-up in 1.1.1 ---- */
@@ -124,6 +130,7 @@ struct ops_cell {
   const alg_def *def; /* NULL: a public-key cell (pk) or a KDF / handshake cell (hs) */
   pk_cell *pk;
   hs_cell *hs;
+  tls_cell *tls;
   enum op op;
   int enc;           /* encrypt / seal */
   const uint8_t *in; /* data to process */
@@ -215,6 +222,11 @@ int mod_init(char *err, size_t errlen) {
     catalogue_hs[catalogue_len] = 1;
     catalogue_def[catalogue_len++] = NULL;
   }
+  size_t ntls = tls_catalogue(catalogue + catalogue_len, MAX_TLS);
+  for (size_t i = 0; i < ntls; i++) {
+    catalogue_tls[catalogue_len] = 1;
+    catalogue_def[catalogue_len++] = NULL;
+  }
   return 0;
 }
 
@@ -261,7 +273,8 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
     notes[n++] = cap;
   }
   n += pk_notes(notes + n, max - n);
-  return n + hs_notes(notes + n, max - n);
+  n += hs_notes(notes + n, max - n);
+  return n + tls_notes(notes + n, max - n);
 }
 
 const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
@@ -273,6 +286,7 @@ void mod_cell_free(ops_cell *c) {
     return;
   pk_cell_free(c->pk);
   hs_cell_free(c->hs);
+  tls_cell_free(c->tls);
   EVP_MD_CTX_free(c->mdctx);
   md_put(c->md);
   EVP_CIPHER_CTX_free(c->cctx);
@@ -470,6 +484,16 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = mod_alg_lookup(p->alg, err, errlen);
   if (idx == (size_t)-1)
     return NULL;
+  if (catalogue_tls[idx]) {
+    ops_cell *c = p->chunk == 0 ? cb_kit_zalloc(sizeof *c, err, errlen) : NULL;
+    if (p->chunk > 0)
+      cb_kit_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
+    if (c != NULL && (c->tls = tls_cell_new(p, &c->untimed_ns, err, errlen)) == NULL) {
+      free(c);
+      c = NULL;
+    }
+    return c;
+  }
   if (catalogue_hs[idx]) {
     if (p->chunk > 0) {
       cb_kit_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
@@ -747,6 +771,8 @@ static int run_rekey(ops_cell *c) {
 }
 
 int mod_cell_prepare(ops_cell *c, uint64_t n) {
+  if (c->tls != NULL)
+    return tls_cell_prepare(c->tls, n);
   return c->hs != NULL ? hs_cell_prepare(c->hs, n) : 0;
 }
 
@@ -757,6 +783,8 @@ int mod_cell_run(ops_cell *c) {
     return pk_cell_run(c->pk);
   if (c->hs != NULL)
     return hs_cell_run(c->hs);
+  if (c->tls != NULL)
+    return tls_cell_run(c->tls);
   switch (c->def->kind) {
   case K_NOOP:
     c->out_len = 0;
@@ -779,6 +807,8 @@ const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
     return pk_cell_output(c->pk, len);
   if (c->hs != NULL)
     return hs_cell_output(c->hs, len);
+  if (c->tls != NULL)
+    return tls_cell_output(c->tls, len);
   *len = c->out_len;
   return c->out;
 }
@@ -790,6 +820,8 @@ const char *mod_cell_error(const ops_cell *c) {
     return pk_cell_error(c->pk);
   if (c->hs != NULL)
     return hs_cell_error(c->hs);
+  if (c->tls != NULL)
+    return tls_cell_error(c->tls);
   return c->err[0] ? c->err : "operation failed";
 }
 
@@ -799,3 +831,17 @@ int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
 }
 
 OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)
+
+/* ---- the driver's private TLS entry (tls_iface.h; not the plugin ABI) ---- */
+
+static const char *tls_report_of(cb_cell *cell) {
+  ops_cell *c = (ops_cell *)cell;
+  return c != NULL && c->tls != NULL ? tls_cell_report(c->tls) : NULL;
+}
+
+static void tls_free_text(char *text) { free(text); }
+
+static const cb_tls_iface tls_table = {CB_TLS_IFACE_VERSION, tls_report_of, tls_serve,
+                                       tls_result,           tls_connect,   tls_free_text};
+
+CB_PROVIDER_EXPORT const cb_tls_iface *cryptobench_c_tls(void) { return &tls_table; }

@@ -21,6 +21,7 @@ static const char *volatile phase = "loading";
 static char plugin_dir[4096];  /* the plugin file's folder, absolute: a declared KAT path's base */
 static char *declared_kat[64]; /* each declared algorithm's KAT file, resolved (NULL: none) */
 static size_t declared_count;
+static const cb_tls_iface *tls_table; /* the OpenSSL module's private TLS entry (tls_iface.h) */
 
 /* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
  * gets this one, whose single cell is a sentinel the forwarding functions answer themselves. */
@@ -189,8 +190,21 @@ int plugin_load(const char *path, char *err, size_t errlen) {
   const void *raw = entry();
   if (raw == NULL)
     FAIL("plugin %s: %s() returned NULL", plugin_file, CB_PROVIDER_ENTRY);
-  return plugin_take(raw, h, err, errlen);
+  if (plugin_take(raw, h, err, errlen) != 0)
+    return -1;
+  /* the C driver's own OpenSSL module has TLS cells (tls_iface.h): not a plugin ABI member */
+  cb_tls_entry tls_entry;
+  *(void **)(&tls_entry) = dlsym(h, CB_TLS_ENTRY);
+  if (tls_entry != NULL)
+    plugin_set_tls(tls_entry());
+  return 0;
 }
+
+void plugin_set_tls(const cb_tls_iface *t) {
+  tls_table = t != NULL && t->version == CB_TLS_IFACE_VERSION ? t : NULL;
+}
+
+const cb_tls_iface *plugin_tls(void) { return tls_table; }
 
 /* Both versions begin with abi_version and struct_size. Version 1 goes through the shim
  * (ops_plugin_v1.c); version 2's table is copied as far as both sides know it, so a longer table

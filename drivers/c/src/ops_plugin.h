@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "ops.h"
+#include "tls_iface.h"
 
 /* dlopen the plugin, find its cryptobench_provider table and check it (ABI version, size,
  * name, required members). 0, or -1 with a one-line message naming the plugin in err. */
@@ -31,6 +32,10 @@ void plugin_serving(void);         /* start-up is over: crashes from now on are 
 /* The algorithms the plugin declares (cb_provider.declare_at, checked at ops_init): how many, and
  * the i-th with its KAT file's path resolved against the plugin's folder (*kat NULL: none). */
 size_t ops_declare_count(void);
+/* The TLS entry of the C driver's own OpenSSL module (tls_iface.h: private, not the plugin ABI),
+ * found by plugin_load; NULL for any other plugin. The native tests set the linked module's. */
+const cb_tls_iface *plugin_tls(void);
+void plugin_set_tls(const cb_tls_iface *t);
 const cb_declare *ops_declare_at(size_t i, const char **kat);
 
 #endif

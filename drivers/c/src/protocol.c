@@ -14,6 +14,7 @@
 #include "pk_bench.h"
 #include "request.h"
 #include "timing.h"
+#include "tls_cmd.h"
 
 #define MAX_SAMPLES 1000000u
 
@@ -131,6 +132,8 @@ static json_t *handle_hello(json_t *req) {
     json_object_set_new(hello, "protocol", json_integer(6));
     json_object_set_new(hello, "declares", declares_json());
   }
+  if (hello != NULL && tls_offered()) /* protocol 7: TLS 1.3 cells and the interop commands */
+    json_object_set_new(hello, "protocol", json_integer(7));
   return hello;
 }
 
@@ -356,8 +359,9 @@ static json_t *handle_bench(json_t *req) {
   size_t key_len = 0, iv_len = 0;
   uint64_t *samples = NULL;
   ops_cell *cell = NULL;
-  json_t *res = NULL;
+  json_t *res = NULL, *tls_report = NULL;
   pk_material mat = {0};
+  cb_ext tls_ext[5];
 
   if (req_string(req, "alg", 1, &alg, err, sizeof err) != 0 ||
       req_string(req, "op", 1, &op, err, sizeof err) != 0 ||
@@ -396,6 +400,8 @@ static json_t *handle_bench(json_t *req) {
                    ops_library_name());
     goto done;
   }
+  if (tls_bench_ext(req, alg, tls_ext, &res) != 0) /* a TLS cell's PKI (protocol.md, v7) */
+    goto done;
 
   /* the fixed input: a one-shot cell gets the whole message; a streamed one reads its pieces
    * from the pattern (kept twice), so memory stays bounded whatever the size */
@@ -416,7 +422,8 @@ static json_t *handle_bench(json_t *req) {
                   .msg = msg,
                   .msg_len = (size_t)size,
                   .chunk = (size_t)chunk,
-                  .period = streamed ? INPUT_PERIOD : 0};
+                  .period = streamed ? INPUT_PERIOD : 0,
+                  .ext = tls_ext[0].key != NULL ? tls_ext : NULL};
 
   /* decrypt / open time the inverse of encrypt / seal on the fixed input: make the ciphertext
    * here, outside the timed region (public-key cells: keys, signature, ciphertext from
@@ -450,6 +457,7 @@ static json_t *handle_bench(json_t *req) {
   timing_result m = {.samples_ns = samples, .samples_tsc = samples + nsamples};
   if (checksum_of_one(cell, streamed, op, checksum, &m.sink, &res) != 0)
     goto done;
+  tls_report = tls_bench_report(cell); /* what that untimed handshake showed (TLS cells) */
   timing_clean_vector_state();
   if (timing_measure(cell, batch, target_ns, warmup_ns, nsamples, &m) != 0) {
     res = cb_error("operation failed: %s", ops_cell_error(cell));
@@ -474,8 +482,13 @@ static json_t *handle_bench(json_t *req) {
   json_t *ticks = tsc_samples(m.samples_tsc, nsamples);
   if (ticks != NULL) /* optional (docs/protocol.md, bench): the counter read beside the clock */
     json_object_set_new(res, "samples_tsc", ticks);
+  if (tls_report != NULL) {
+    json_object_set_new(res, "tls", tls_report);
+    tls_report = NULL;
+  }
 
 done:
+  json_decref(tls_report);
   ops_cell_free(cell);
   pk_material_free(&mat);
   free(samples);
@@ -506,6 +519,12 @@ json_t *cb_handle_request(json_t *req, int *bye) {
     return handle_keypair(req);
   if (strcmp(c, "leak") == 0)
     return cb_handle_leak(req);
+  if (strcmp(c, "tls-serve") == 0)
+    return tls_handle_serve(req);
+  if (strcmp(c, "tls-result") == 0)
+    return tls_handle_result(req);
+  if (strcmp(c, "tls-connect") == 0)
+    return tls_handle_connect(req);
   if (strcmp(c, "bye") == 0) {
     *bye = 1;
     return json_pack("{s:b}", "ok", 1);
