@@ -39,7 +39,7 @@ for (const id of providerIds()) {
       await t.test("hello", async () => {
         hello = await b.request({ cmd: "hello", protocol: 2 });
         assert.equal(hello.ok, true, hello.error);
-        assert.equal(hello.protocol, 5);
+        assert.equal(hello.protocol, 7);
         assert.equal(hello.provider, id);
         assert.equal(hello.language, id === "browser:wasm" ? "wasm" : "javascript");
         assert.match(hello.runtime, /^Chromium \d+\.\d+\.\d+\.\d+ headless \(V8 [\d.]+\)/);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // cryptobench's JavaScript driver, Node entry point: speaks the JSON-lines
-// driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
+// driver protocol (docs/protocol.md, version 7) on stdin/stdout for one
 // provider, selected by --provider.
 //
 //   node src/main_node.js --provider js:noble
@@ -31,6 +31,11 @@ const PROVIDERS = {
 };
 
 export const providerIds = () => Object.keys(PROVIDERS).sort();
+
+// Providers with TLS 1.3 cells (protocol 7): id -> the module adding them.
+const TLS = {
+  "js:node": () => import("./ops_tls.js"),
+};
 
 // The monotonic clock: process.hrtime.bigint() is CLOCK_MONOTONIC in ns.
 export const clock = {
@@ -101,7 +106,9 @@ export async function loadProvider(id) {
   const load = PROVIDERS[id];
   if (!Object.hasOwn(PROVIDERS, id) || typeof load !== "function") return null;
   const mod = await load();
-  return mod.createProvider(envFor(id));
+  const p = mod.createProvider(envFor(id));
+  if (Object.hasOwn(TLS, id)) (await TLS[id]()).addTls(p);
+  return p;
 }
 
 // nodeDriver makes a Driver with the Node environment.

@@ -1,5 +1,6 @@
-// Protocol version 5 (docs/protocol.md): decoding requests, dispatching
-// hello / verify / bench / keypair / leak / bye, encoding responses, and
+// Protocol version 7 (docs/protocol.md): decoding requests, dispatching
+// hello / verify / bench / keypair / leak / tls-serve / tls-result /
+// tls-connect / bye, encoding responses, and
 // turning any error into {"ok":false,"error":...}.
 //
 // Runtime-neutral: the entry point (main_node.js, or the browser bridge)
@@ -11,7 +12,7 @@ import { measure, PROBE_READS, probeResolution } from "./timing.js";
 import { NotOffered, Rejected, Unsupported } from "./ops.js";
 import { leak } from "./leak.js";
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 7;
 
 // DEFAULT_TARGET_NS: the calibration target when a bench request has none.
 const DEFAULT_TARGET_NS = 5000000;
@@ -94,6 +95,10 @@ export class Driver {
           return JSON.stringify(await this.keypair(req));
         case "leak":
           return JSON.stringify(await leak(this, req));
+        case "tls-serve":
+        case "tls-result":
+        case "tls-connect":
+          return JSON.stringify(await this.tlsCommand(req));
         case "bye":
           this.quit = true;
           return JSON.stringify({ ok: true });
@@ -105,7 +110,7 @@ export class Driver {
     }
   }
 
-  // hello answers with the highest version this driver implements (5) to a
+  // hello answers with the highest version this driver implements (7) to a
   // request for any version >= 1: versions are additive, and the
   // orchestrator decides whether the answer is enough.
   hello(req) {
@@ -175,7 +180,12 @@ export class Driver {
     const iv = fromHex("iv", req.iv);
     const msg = chunk > 0 ? null : message(seed, size);
 
-    const cell = await a.cell({ op, key, iv, size, chunk, seed, msg });
+    // A TLS cell's test PKI (protocol 7): file names, read by the cell.
+    const tls = req.tls;
+    if (a.tls && (tls === undefined || tls === null)) throw new Error("tls: no PKI in the request");
+    if (a.tls && (typeof tls !== "object" || Array.isArray(tls))) throw new Error('tls: "tls" is not an object');
+
+    const cell = await a.cell({ op, key, iv, size, chunk, seed, msg, tls });
 
     // The checksum of one operation on the fixed input, outside any timing.
     const sum = await checksumOfOne(cell);
@@ -186,7 +196,20 @@ export class Driver {
     const m = await measure(this.env.clock, cell, batch, targetNs, warmupNs, samples);
     // One more operation, untimed: state leaking between operations shows here.
     const after = await checksumOfOne(cell);
-    return { ok: true, ...m, checksum: sum, checksum_after: after, peak_rss_kb: this.env.peakRssKb() };
+    const resp = { ok: true, ...m, checksum: sum, checksum_after: after, peak_rss_kb: this.env.peakRssKb() };
+    // What the untimed handshake showed (group, cipher, flights, ...).
+    if (a.tls) resp.tls = cell.report();
+    return resp;
+  }
+
+  // tlsCommand: the interop commands (protocol 7), served by the provider's
+  // tls part where it has one.
+  async tlsCommand(req) {
+    const t = this.prov.tls;
+    if (!t) throw new NotOffered(`${req.cmd}: ${this.prov.id} has no TLS cells`);
+    if (req.cmd === "tls-serve") return await t.serve(req);
+    if (req.cmd === "tls-result") return await t.result(req);
+    return await t.connect(req);
   }
 
   // keypair: a fresh key pair of a public-key algorithm from the provider's
