@@ -275,7 +275,7 @@ func TestBenchErrorsKeepDriverAlive(t *testing.T) {
 	}
 	for _, v := range []string{"1", "2", "3", "null"} {
 		out, _ := d.HandleLine([]byte(`{"cmd":"hello","protocol":` + v + `}`))
-		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":5,"provider":"go:stdlib"`) {
+		if !strings.HasPrefix(string(out), `{"ok":true,"protocol":7,"provider":"go:stdlib"`) {
 			t.Fatalf("hello (protocol %s) after errors: %s", v, out)
 		}
 	}
