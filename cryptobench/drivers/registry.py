@@ -227,6 +227,8 @@ def _builtin() -> list[Provider]:
                 ("rust:rustcrypto", "RustCrypto crates"),
                 ("rust:ring", "ring"),
                 ("rust:aws-lc-rs", "aws-lc-rs (AWS-LC)"),
+                ("rust:rustls", "rustls (aws-lc-rs provider)"),
+                ("rust:rustls-ring", "rustls (ring provider)"),
             )
         ],
         *[

@@ -1,5 +1,5 @@
 //! cbdriver-rust is cryptobench's Rust driver: it speaks the JSON-lines
-//! driver protocol (docs/protocol.md, version 5) on stdin/stdout for one
+//! driver protocol (docs/protocol.md, version 7) on stdin/stdout for one
 //! provider, selected by `--provider`.
 
 mod input;
@@ -7,6 +7,7 @@ mod leak;
 mod ops;
 mod protocol;
 mod timing;
+mod tls;
 
 #[cfg(test)]
 mod tests;

@@ -1,20 +1,23 @@
-//! Protocol version 5 (docs/protocol.md): request and response shapes,
+//! Protocol version 7 (docs/protocol.md): request and response shapes,
 //! decoding, the dispatch of one request line to its handler (`hello`,
-//! `verify`, `bench`, `keypair`, `leak`, `bye`), encoding, and turning any
-//! error into `{"ok":false,"error":...}`. The stdin loop is `main.rs`'s.
+//! `verify`, `bench`, `keypair`, `leak`, the TLS interop commands, `bye`),
+//! encoding, and turning any error into `{"ok":false,"error":...}`. The
+//! stdin loop is `main.rs`'s.
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::input::{self, decode_hex};
 use crate::ops::{self, Alg, Case, CellParams, Op, Provider};
-use crate::{leak, timing};
+use crate::{leak, timing, tls};
 
 /// The highest protocol version this driver implements (hello answers
 /// with it whenever the orchestrator asks for version 1 or later).
-pub const PROTOCOL_VERSION: i64 = 5;
+pub const PROTOCOL_VERSION: i64 = 7;
 
 /// The calibration target when a bench request has none (protocol.md).
 pub const DEFAULT_TARGET_NS: i64 = 5_000_000;
@@ -47,6 +50,12 @@ pub struct Request {
     pub target_ns: Option<i64>,
     pub warmup_ns: Option<i64>,
     pub samples: Option<i64>,
+
+    // TLS cells (bench) and interop (tls-serve, tls-connect)
+    pub tls: Option<tls::Files>,
+    pub port: Option<u16>,
+    pub connections: Option<u32>,
+    pub timeout_ms: Option<u64>,
 }
 
 /// A verify case as it arrives (hex strings).
@@ -182,6 +191,21 @@ pub struct BenchResponse {
     pub sink: u64,
     pub warmup: crate::timing::Warmup,
     pub peak_rss_kb: u64,
+    /// TLS cells: what the untimed handshake showed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tls: Option<tls::Report>,
+}
+
+#[derive(Serialize)]
+pub struct PortResponse {
+    pub ok: bool,
+    pub port: u16,
+}
+
+#[derive(Serialize)]
+pub struct HandshakesResponse {
+    pub ok: bool,
+    pub handshakes: Vec<tls::Handshake>,
 }
 
 /// Parses one request line.
@@ -229,6 +253,8 @@ pub fn encode_response<T: Serialize>(resp: Result<T, String>) -> String {
 pub struct Driver {
     pub prov: Provider,
     resolution_ns: u64,
+    /// The background server of the last `tls-serve`, until `tls-result`.
+    serving: Mutex<Option<tls::interop::Serving>>,
 }
 
 impl Driver {
@@ -237,6 +263,7 @@ impl Driver {
         Driver {
             prov,
             resolution_ns: timing::probe_resolution(),
+            serving: Mutex::new(None),
         }
     }
 
@@ -273,6 +300,9 @@ impl Driver {
                 ),
                 false,
             ),
+            "tls-serve" => (encode_response(self.tls_serve(&req)), false),
+            "tls-result" => (encode_response(self.tls_result()), false),
+            "tls-connect" => (encode_response(self.tls_connect(&req)), false),
             "bye" => (encode_response(Ok(OkResponse { ok: true })), true),
             other => (
                 encode_response::<OkResponse>(Err(format!("unknown cmd {other:?}"))),
@@ -417,6 +447,7 @@ impl Driver {
             // keygen, derive, encaps, decaps take no message (size 0)
             size: if op.takes_message() { size as usize } else { 0 },
             chunk: chunk as usize,
+            tls: req.tls.as_ref(),
         };
         let mut cell = (a.new_cell)(&params)?;
 
@@ -448,6 +479,66 @@ impl Driver {
             sink: m.sink,
             warmup: m.warmup,
             peak_rss_kb: timing::peak_rss_kb(),
+            tls: cell.tls_report(),
+        })
+    }
+
+    /// A TLS cell this provider offers and the configurations for it
+    /// (`server`: with the server side).
+    fn tls_configs(&self, req: &Request, server: bool) -> Result<tls::Configs, String> {
+        let a = self.lookup(req.alg.as_deref())?;
+        let (Some(flavour), Some(spec)) =
+            (tls::Flavour::of(self.prov.id()), tls::Spec::parse(a.name))
+        else {
+            return Err(format!(
+                "not offered: {} is not a TLS cell of {}",
+                a.name,
+                self.prov.id()
+            ));
+        };
+        let files = req.tls.as_ref().ok_or("tls: no PKI in the request")?;
+        tls::Configs::new(flavour, spec, files, server)
+    }
+
+    fn interop_limits(req: &Request) -> (u32, Duration) {
+        (
+            req.connections.unwrap_or(1),
+            Duration::from_millis(req.timeout_ms.unwrap_or(10_000)),
+        )
+    }
+
+    fn tls_serve(&self, req: &Request) -> Result<PortResponse, String> {
+        let cfg = self.tls_configs(req, true)?;
+        let (connections, timeout) = Self::interop_limits(req);
+        let (port, h) = tls::interop::serve(cfg, connections, timeout)?;
+        *self.serving.lock().unwrap_or_else(|e| e.into_inner()) = Some(h);
+        Ok(PortResponse { ok: true, port })
+    }
+
+    fn tls_result(&self) -> Result<HandshakesResponse, String> {
+        let h = self
+            .serving
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or("tls: no tls-serve to wait for")?;
+        let handshakes = h
+            .join()
+            .unwrap_or_else(|_| Err("tls: the server thread panicked".into()))?;
+        Ok(HandshakesResponse {
+            ok: true,
+            handshakes,
+        })
+    }
+
+    fn tls_connect(&self, req: &Request) -> Result<HandshakesResponse, String> {
+        let cfg = self.tls_configs(req, false)?;
+        let port = req.port.ok_or("request has no \"port\"")?;
+        let (connections, timeout) = Self::interop_limits(req);
+        let handshakes = tls::interop::connect(&cfg, port, connections, timeout)?;
+        Ok(HandshakesResponse {
+            ok: true,
+            handshakes,
         })
     }
 }

@@ -34,7 +34,13 @@ use std::time::Instant;
 use crate::input::{self, Fnv, PATTERN_LEN};
 
 /// The providers this driver serves, sorted.
-pub const PROVIDER_IDS: [&str; 3] = ["rust:aws-lc-rs", "rust:ring", "rust:rustcrypto"];
+pub const PROVIDER_IDS: [&str; 5] = [
+    "rust:aws-lc-rs",
+    "rust:ring",
+    "rust:rustcrypto",
+    "rust:rustls",
+    "rust:rustls-ring",
+];
 
 /// The provider for an id, or `None` for an unknown one.
 pub fn provider(id: &str) -> Option<Provider> {
@@ -42,6 +48,8 @@ pub fn provider(id: &str) -> Option<Provider> {
         "rust:aws-lc-rs" => Some(awslc::provider()),
         "rust:ring" => Some(ring::provider()),
         "rust:rustcrypto" => Some(rustcrypto::provider()),
+        "rust:rustls" => Some(crate::tls::provider(crate::tls::Flavour::AwsLc)),
+        "rust:rustls-ring" => Some(crate::tls::provider(crate::tls::Flavour::Ring)),
         _ => None,
     }
 }
@@ -127,6 +135,10 @@ pub enum Op {
     Derive,
     Encaps,
     Decaps,
+    /// TLS 1.3 cells (protocol 7): the whole handshake, or one side's calls.
+    Handshake,
+    Client,
+    Server,
 }
 
 impl Op {
@@ -145,6 +157,9 @@ impl Op {
             "derive" => Op::Derive,
             "encaps" => Op::Encaps,
             "decaps" => Op::Decaps,
+            "handshake" => Op::Handshake,
+            "client" => Op::Client,
+            "server" => Op::Server,
             _ => return None,
         })
     }
@@ -164,13 +179,25 @@ impl Op {
             Op::Derive => "derive",
             Op::Encaps => "encaps",
             Op::Decaps => "decaps",
+            Op::Handshake => "handshake",
+            Op::Client => "client",
+            Op::Server => "server",
         }
     }
 
     /// Whether a bench cell of this op reads a `size`-byte message
-    /// (keygen, derive, encaps and decaps take none).
+    /// (keygen, derive, encaps, decaps and the TLS ops take none).
     pub fn takes_message(self) -> bool {
-        !matches!(self, Op::Keygen | Op::Derive | Op::Encaps | Op::Decaps)
+        !matches!(
+            self,
+            Op::Keygen
+                | Op::Derive
+                | Op::Encaps
+                | Op::Decaps
+                | Op::Handshake
+                | Op::Client
+                | Op::Server
+        )
     }
 }
 
@@ -224,6 +251,8 @@ pub struct CellParams<'a> {
     pub size: usize,
     /// 0: one-shot; > 0: the streaming API in pieces of `chunk` bytes.
     pub chunk: usize,
+    /// A TLS cell's test PKI (the request's `tls`), `None` elsewhere.
+    pub tls: Option<&'a crate::tls::Files>,
 }
 
 impl CellParams<'_> {
@@ -332,6 +361,11 @@ pub trait Cell {
     /// protocol.md says (the native tests check the outputs with them).
     #[cfg_attr(not(test), allow(dead_code))]
     fn keys(&self) -> Option<&pk::Keys> {
+        None
+    }
+    /// TLS cells: what the untimed handshake of `checksum` showed (the
+    /// bench response's `tls`).
+    fn tls_report(&self) -> Option<crate::tls::Report> {
         None
     }
 }

@@ -61,6 +61,7 @@ fn cell_allocations() {
                         seed: 1,
                         size: 1024,
                         chunk,
+                        tls: None,
                     };
                     let mut c = (a.new_cell)(&p).unwrap();
                     c.run();

@@ -529,6 +529,7 @@ fn big_streamed_decrypt_regenerates_its_ciphertext() {
                 seed: SEED,
                 size,
                 chunk,
+                tls: None,
             };
             let mut c = (a.new_cell)(&p).unwrap_or_else(|e| panic!("{what}: {e}"));
             c.run();

@@ -110,6 +110,7 @@ fn check_cell(pid: &str, a: &Alg, op: Op, size: usize) -> Vec<u8> {
         seed: SEED,
         size: if op.takes_message() { size } else { 0 },
         chunk: 0,
+        tls: None,
     };
     let msg = message(SEED, p.size);
     let mut cell = (a.new_cell)(&p).unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -1,0 +1,152 @@
+//! Interop over loopback TCP (protocol.md, "Interop: tls-serve, tls-result,
+//! tls-connect"): rustls' StreamOwned over a std TcpStream, the server in a
+//! background thread so the driver keeps answering requests.
+
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rustls::{ClientConnection, ServerConnection, StreamOwned};
+
+use super::{Configs, Handshake};
+
+/// What `tls-result` waits for.
+pub type Serving = JoinHandle<Result<Vec<Handshake>, String>>;
+
+/// Binds 127.0.0.1:0 and serves `connections` handshakes one after the
+/// other in a thread; returns the port at once.
+pub fn serve(cfg: Configs, connections: u32, timeout: Duration) -> Result<(u16, Serving), String> {
+    let deadline = Instant::now() + timeout;
+    let listener =
+        TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| format!("tls: listen: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("tls: listen: {e}"))?
+        .port();
+    // accept polls so that the deadline holds with no client at all
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("tls: listen: {e}"))?;
+    let h = std::thread::spawn(move || {
+        (0..connections)
+            .map(|i| {
+                let sock = accept(&listener, deadline)?;
+                serve_one(&cfg, sock, deadline)
+                    .map_err(|e| format!("tls: connection {}: {e}", i + 1))
+            })
+            .collect()
+    });
+    Ok((port, h))
+}
+
+fn accept(l: &TcpListener, deadline: Instant) -> Result<TcpStream, String> {
+    loop {
+        match l.accept() {
+            Ok((s, _)) => return Ok(s),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if Instant::now() >= deadline {
+                    return Err("tls: timed out waiting for a connection".into());
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(format!("tls: accept: {e}")),
+        }
+    }
+}
+
+/// The socket's reads and writes give up at the deadline.
+fn bound(s: &TcpStream, deadline: Instant) -> Result<(), String> {
+    let left = deadline
+        .checked_duration_since(Instant::now())
+        .filter(|d| !d.is_zero())
+        .ok_or("timed out")?;
+    s.set_nonblocking(false)
+        .and_then(|_| s.set_read_timeout(Some(left)))
+        .and_then(|_| s.set_write_timeout(Some(left)))
+        .and_then(|_| s.set_nodelay(true))
+        .map_err(|e| format!("socket: {e}"))
+}
+
+fn serve_one(cfg: &Configs, sock: TcpStream, deadline: Instant) -> Result<Handshake, String> {
+    bound(&sock, deadline)?;
+    let sc = cfg.server.clone().ok_or("no server configuration")?;
+    let conn = ServerConnection::new(sc).map_err(|e| e.to_string())?;
+    cfg.signed.store(0, Ordering::Relaxed);
+    let mut tls = StreamOwned::new(conn, sock);
+    while tls.conn.is_handshaking() {
+        tls.conn
+            .complete_io(&mut tls.sock)
+            .map_err(|e| format!("handshake: {e}"))?;
+    }
+    let mut ping = [0u8; 4];
+    tls.read_exact(&mut ping)
+        .map_err(|e| format!("reading ping: {e}"))?;
+    if &ping != b"ping" {
+        return Err(format!("expected ping, read {ping:02x?}"));
+    }
+    tls.write_all(b"pong")
+        .and_then(|_| tls.flush())
+        .map_err(|e| format!("writing pong: {e}"))?;
+    let h = Handshake::of(&tls.conn, &cfg.signed)?;
+    close(tls);
+    Ok(h)
+}
+
+/// close_notify, best effort: the peer may have closed first.
+fn close<C, D>(mut tls: StreamOwned<C, TcpStream>)
+where
+    C: std::ops::DerefMut<Target = rustls::ConnectionCommon<D>>,
+    D: 'static,
+{
+    tls.conn.send_close_notify();
+    let _ = tls.conn.complete_io(&mut tls.sock);
+}
+
+/// `connections` handshakes to 127.0.0.1:`port`, one after the other,
+/// each: ping, pong (which also brings the ticket), close; the client
+/// configuration's store offers a ticket from the previous one.
+pub fn connect(
+    cfg: &Configs,
+    port: u16,
+    connections: u32,
+    timeout: Duration,
+) -> Result<Vec<Handshake>, String> {
+    let deadline = Instant::now() + timeout;
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    (0..connections)
+        .map(|i| {
+            connect_one(cfg, addr, deadline).map_err(|e| format!("tls: connection {}: {e}", i + 1))
+        })
+        .collect()
+}
+
+fn connect_one(cfg: &Configs, addr: SocketAddr, deadline: Instant) -> Result<Handshake, String> {
+    let left = deadline
+        .checked_duration_since(Instant::now())
+        .ok_or("timed out")?;
+    let sock = TcpStream::connect_timeout(&addr, left).map_err(|e| format!("connect: {e}"))?;
+    bound(&sock, deadline)?;
+    let conn = ClientConnection::new(cfg.client.clone(), cfg.server_name.clone())
+        .map_err(|e| e.to_string())?;
+    cfg.verified.store(0, Ordering::Relaxed);
+    let mut tls = StreamOwned::new(conn, sock);
+    while tls.conn.is_handshaking() {
+        tls.conn
+            .complete_io(&mut tls.sock)
+            .map_err(|e| format!("handshake: {e}"))?;
+    }
+    tls.write_all(b"ping")
+        .and_then(|_| tls.flush())
+        .map_err(|e| format!("writing ping: {e}"))?;
+    let mut pong = [0u8; 4];
+    tls.read_exact(&mut pong)
+        .map_err(|e| format!("reading pong: {e}"))?;
+    if &pong != b"pong" {
+        return Err(format!("expected pong, read {pong:02x?}"));
+    }
+    let h = Handshake::of(&tls.conn, &cfg.verified)?;
+    close(tls);
+    Ok(h)
+}
