@@ -192,7 +192,6 @@ class End extends Duplex {
 }
 
 const now = () => process.hrtime.bigint();
-const nextTick = () => new Promise((r) => process.nextTick(r));
 const immediate = () => new Promise((r) => setImmediate(r));
 
 // STALL_TURNS: event-loop turns without traffic before a handshake is given up.
@@ -202,16 +201,18 @@ const STALL_TURNS = 100;
 // client, server (the sockets; destroyed unless keep), session (the last
 // ticket the client got) }.
 //
-// Per-side time: node:tls processes its input synchronously inside the
-// push() that delivers it (JSStreamSocket -> TLSWrap -> SSL_read/SSL_do_handshake,
-// the certificate and host name checks and the 'secureConnect'/'secure'/'session'
-// events) and writes its output into its End before push() returns. So a
-// side's time is the clock read around its own calls: creating its socket
-// (the client's includes writing the ClientHello), each push() into it, and
-// destroy(). Not in either side: the transport (taking the queued bytes),
-// the event-loop turn the server's socket needs before it reads (Node starts
-// reading on nextTick), and whatever Node defers to later turns (write
-// completions, closing the handles). Those are in `handshake` only.
+// Per-side time: node:tls processes a side's input synchronously inside the
+// push() that delivers it (JSStreamSocket -> TLSWrap -> SSL_read, the chain
+// and host name checks, the 'secureConnect'/'secure'/'session' events), but
+// writes the records it made only once its previous write has completed,
+// which JSStreamSocket signals on setImmediate. So a side's time is the clock
+// read around its own calls: creating its socket (the client's writes the
+// ClientHello), each push() into it together with the event-loop turn that
+// follows (where its output is written), and destroy(). Approximate to a few
+// µs: a turn also runs the other side's pending write completion. Neither
+// side's: taking the queued bytes, the turn before the first delivery (the
+// server's stream starts reading on nextTick), idle turns, and what Node
+// defers further (closing the handles): those are in `handshake` only.
 async function handshake(cfg, keep = false) {
   const ns = { client: 0, server: 0 };
   const flights = { client_hello: 0, server_flight: 0, client_finished: 0, tickets: 0 };
@@ -240,26 +241,37 @@ async function handshake(cfg, keep = false) {
   t0 = now();
   ns.client += Number(t0 - t1);
 
-  await nextTick();
+  // Untimed: the server's stream starts reading (on nextTick) and the
+  // ClientHello's write completes.
+  await immediate();
   const done = () => st.client && st.server && (!cfg.resume || st.ticket);
   for (let idle = 0; !done() && st.error === null;) {
+    let b = null;
+    let into = null;
+    let side = "";
     if (ce.q.length > 0) {
-      const b = ce.take();
+      b = ce.take();
       if (st.client) flights.client_finished += b.length;
       else flights.client_hello += b.length;
-      t0 = now();
-      se.push(b);
-      ns.server += Number(now() - t0);
+      [into, side] = [se, "server"];
     } else if (se.q.length > 0) {
-      const b = se.take();
+      b = se.take();
       if (st.server) flights.tickets += b.length;
       else {
         flights.server_flight += b.length;
         if (!st.client) roundTrips++;
       }
+      [into, side] = [ce, "client"];
+    }
+    if (into !== null) {
+      idle = 0;
       t0 = now();
-      ce.push(b);
-      ns.client += Number(now() - t0);
+      into.push(b);
+      // What the side made of its input is written once its previous write
+      // has completed (JSStreamSocket completes writes on setImmediate): that
+      // turn is the side's too, unless the handshake is over.
+      if (!done()) await immediate();
+      ns[side] += Number(now() - t0);
     } else if (++idle > STALL_TURNS) {
       fail(
         tlsError(
@@ -543,7 +555,7 @@ export async function tlsConnect(req) {
 export function tlsNotes() {
   return [
     `TLS 1.3 (protocol 7): node:tls with Node's OpenSSL ${process.versions.openssl}, client and server in one process over a pair of in-memory Duplex streams (the bytes each side's TLSSocket writes are queued and pushed into the other's stream by the handshake loop). Groups x25519 and p256 (ecdhCurve, the only group either side offers); OpenSSL 3.0 has no ML-KEM hybrids. Cipher suite TLS_AES_128_GCM_SHA256 only; client and server SecureContexts made once per cell; the client checks the chain against the root and the host name (Node's default checkServerIdentity).`,
-    "TLS client/server split: node:tls processes a side's input synchronously inside the push() that delivers it, writing its output before push() returns; a side's time is the clock read around its own calls (creating its TLSSocket, which for the client writes the ClientHello; each push() into it; destroy()). Not attributed to either side, only in `handshake`: taking the queued bytes, the one nextTick the server's stream needs before it reads, and the work Node defers to later event-loop turns (write completions, closing the handles).",
+    "TLS client/server split: node:tls processes a side's input synchronously inside the push() that delivers it, but writes the records it made only after its previous write completed, which Node's JSStreamSocket signals on setImmediate. A side's time is the clock read around its own calls: creating its TLSSocket (the client's writes the ClientHello), each push() into it with the event-loop turn after it (where its output is written; none after the last), destroy(). Approximate to a few µs (a turn also runs the other side's pending write completion). In neither side, only in `handshake`: taking the queued bytes, one turn before the first delivery (the server's stream starts reading on nextTick), what Node defers further (closing the handles). The client's time includes Node's host name check, which first turns the peer's whole chain into JS objects (getPeerCertificate(true)): about a fifth of the process's CPU in a profile of a full handshake.",
     "TLS tickets: Node has no SSL_CTX_set_num_tickets, SSL_OP_NO_TICKET still sends two (stateful) tickets in TLS 1.3, and Node's own ticket keys send two after a full handshake and none after a resumption. So the server's tickets go through the ticket-key callback (Node's internal SecureContext.enableTicketKeyCallback, keys of Node's kind: HMAC-SHA256 and AES-128-CBC, random per cell): a full cell declines both of OpenSSL's would-be tickets (OpenSSL serialises the session and calls the callback, then sends no NewSessionTicket); a -resume cell issues the first and declines the second, and accepts an offered ticket with renewal, so a resumption is answered with one new ticket. That is one or two JS calls per handshake inside the server's time. Every timed resumption offers the same ticket, from one full handshake made when the cell is set up.",
     "TLS reports: Node exposes no signature scheme (sigalg null); the server's group is the kex_group of the session its OpenSSL encoded (getSession()), the client's is getEphemeralKeyInfo(); cipher from getCipher().standardName.",
   ];
