@@ -47,6 +47,25 @@ type tlsServing struct {
 	timeout time.Duration
 	views   []tlsHandshakeView
 	err     error
+
+	mu   sync.Mutex
+	ln   net.Listener
+	conn net.Conn // the connection being served
+	stop bool
+}
+
+// end makes a serving that is still going give up at once (a new
+// tls-serve replaces it: an orchestrator that gave up on a pair must not
+// wait for the old server's timeout).
+func (sv *tlsServing) end() {
+	sv.mu.Lock()
+	sv.stop = true
+	sv.ln.Close()
+	if sv.conn != nil {
+		sv.conn.Close()
+	}
+	sv.mu.Unlock()
+	<-sv.done
 }
 
 // tlsInterop is the driver's interop state.
@@ -98,17 +117,13 @@ func (d *Driver) tlsServe(req *Request) (*tlsServeResponse, error) {
 	d.interop.mu.Lock()
 	defer d.interop.mu.Unlock()
 	if sv := d.interop.serving; sv != nil {
-		select {
-		case <-sv.done:
-		default:
-			return nil, tlsErr("still serving the previous tls-serve")
-		}
+		sv.end()
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, tlsErr("listen: %v", err)
 	}
-	sv := &tlsServing{done: make(chan struct{}), timeout: timeout}
+	sv := &tlsServing{done: make(chan struct{}), timeout: timeout, ln: ln}
 	d.interop.serving = sv
 	go sv.serve(ln.(*net.TCPListener), cfg, signer, req.Connections, time.Now().Add(timeout))
 	return &tlsServeResponse{OK: true, Port: ln.Addr().(*net.TCPAddr).Port}, nil
@@ -122,6 +137,15 @@ func (sv *tlsServing) serve(ln *net.TCPListener, cfg *tls.Config, signer *seenSi
 		conn, err := ln.Accept()
 		if err != nil {
 			sv.err = tlsErr("server, connection %d: accept: %v", i+1, err)
+			return
+		}
+		sv.mu.Lock()
+		sv.conn = conn
+		stop := sv.stop
+		sv.mu.Unlock()
+		if stop {
+			conn.Close()
+			sv.err = tlsErr("server, connection %d: replaced by a new tls-serve", i+1)
 			return
 		}
 		signer.take()

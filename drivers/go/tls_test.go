@@ -378,7 +378,24 @@ func TestTLSInterop(t *testing.T) {
 			}
 		}
 	}
-	// a client that finds nobody fails with the library's words
+	// a new tls-serve ends one nobody connected to at once
+	var first, second struct {
+		OK   bool `json:"ok"`
+		Port int  `json:"port"`
+	}
+	t0 := time.Now()
+	ask(srv, map[string]any{"cmd": "tls-serve", "alg": "tls13-x25519-ed25519", "connections": 1, "timeout_ms": 60000, "tls": pkiOf(dir, "ed25519")}, &first)
+	ask(srv, map[string]any{"cmd": "tls-serve", "alg": "tls13-x25519-ed25519", "connections": 1, "timeout_ms": 60000, "tls": pkiOf(dir, "ed25519")}, &second)
+	if !first.OK || !second.OK || time.Since(t0) > 5*time.Second {
+		t.Fatalf("replacing a serving: %+v %+v after %v", first, second, time.Since(t0))
+	}
+	var c views
+	ask(cli, map[string]any{"cmd": "tls-connect", "alg": "tls13-x25519-ed25519", "port": second.Port, "connections": 1, "timeout_ms": 10000,
+		"tls": map[string]string{"ca": pkiOf(dir, "ed25519").CA, "server_name": testServerName}}, &c)
+	if !c.OK {
+		t.Fatalf("connecting to the replacing server: %s", c.Error)
+	}
+	// a server nobody connects to fails with the library's words
 	var bad views
 	ask(srv, map[string]any{"cmd": "tls-serve", "alg": "tls13-x25519-ed25519", "connections": 1, "timeout_ms": 300, "tls": pkiOf(dir, "ed25519")}, &bad)
 	ask(srv, map[string]any{"cmd": "tls-result"}, &bad)
