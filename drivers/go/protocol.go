@@ -433,7 +433,7 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 		return nil, err
 	}
 	if a.Kind == "tls" { // client and server take turns on one P (tls.go)
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		defer oneP()()
 	}
 
 	// The checksum of one operation on the fixed input, outside any timing.

@@ -61,6 +61,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -155,6 +156,17 @@ func tlsAlgs() []*Alg {
 }
 
 func init() { sanitizeGODEBUG() }
+
+// oneP sets GOMAXPROCS to 1 for a TLS cell and returns what undoes it: the
+// runtime's default again (which keeps following the CPU limit; setting
+// GOMAXPROCS stops that) unless the environment set GOMAXPROCS.
+func oneP() func() {
+	prev := runtime.GOMAXPROCS(1)
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+		return runtime.SetDefaultGOMAXPROCS
+	}
+	return func() { runtime.GOMAXPROCS(prev) }
+}
 
 // sanitizeGODEBUG removes the settings that would change the cells' groups.
 func sanitizeGODEBUG() {

@@ -181,9 +181,13 @@ func TestTLSBenchCells(t *testing.T) {
 			specs = append(specs, s)
 		}
 	}
+	procs := runtime.GOMAXPROCS(0)
 	for _, s := range specs {
 		for _, op := range []string{"handshake", "client", "server"} {
 			r := tlsBench(t, d, s.name, op, pkiOf(dir, s.auth))
+			if n := runtime.GOMAXPROCS(0); n != procs {
+				t.Fatalf("GOMAXPROCS %d after a TLS cell, %d before", n, procs)
+			}
 			if !r.OK {
 				t.Fatalf("%s %s: %s", s.name, op, r.Error)
 			}
@@ -234,7 +238,7 @@ func TestTLSHybridBytes(t *testing.T) {
 // P, as bench runs the cells: with two the sides may overlap).
 func TestTLSSidesSplitTheHandshake(t *testing.T) {
 	dir := testPKI(t)
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	defer oneP()()
 	for _, name := range []string{"tls13-x25519-ecdsa-p256", "tls13-x25519-ecdsa-p256-resume"} {
 		s, _ := tlsSpecOf(name)
 		cell, err := newTLSCell(s, &CellParams{Op: "handshake", TLS: pkiOf(dir, s.auth)})
