@@ -458,7 +458,9 @@ func (c *tlsCell) handshake(srv *tls.Config, logging bool) (r tlsRun) {
 	r.client, r.server, r.cconn = cl, d.conn, cc
 	r.clientNs = cliNs - int64(cc.blocked)
 	r.srvNs = d.ns - int64(sc.blocked)
-	switch {
+	switch { // both, when both failed: the one that saw the cause may be either
+	case err != nil && d.err != nil:
+		r.err = tlsErr("client: %v; server: %v", err, d.err)
 	case err != nil:
 		r.err = tlsErr("client: %v", err)
 	case d.err != nil:
