@@ -3,15 +3,24 @@ interop judging and blame, and the test PKI made by a real `openssl`."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from cryptobench.core import algorithms, tls
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
+from cryptobench.drivers.registry import Registry
 from cryptobench.measure import response_checks
+from cryptobench.report import build_report
+from cryptobench.report.tls_tables import hybrid_costs as tls_table_costs
+from cryptobench.report.tls_tables import interop_pairs as tls_interop_pairs
+from cryptobench.run.runner import Runner, Settings
+from cryptobench.store import open_store
 from cryptobench.verify import tls_interop, tls_pki
 
 HYBRID = "tls13-x25519mlkem768-ecdsa-p256"
@@ -109,3 +118,68 @@ def test_the_test_pki_is_a_verifiable_chain_for_the_server_name(tmp_path):
     assert pki.fingerprint() != made["ed25519"].fingerprint()
     _, missing = tls_pki.make(tmp_path, ["rsa-1024"])
     assert "no test PKI for 'rsa-1024'" in missing["rsa-1024"]
+
+
+# --- end to end: real drivers, and providers that lie (the held-back checks of docs/tls.md) ---
+
+REAL = ["go:stdlib"]
+LIARS = {"test:liar-downgrade": "downgrade", "test:liar-exporter": "exporter"}
+
+
+@pytest.fixture(scope="module")
+def tls_run(tmp_path_factory):
+    """One run of a hybrid cell and its classical twin: the real providers and two liars wrapping the Go
+    driver (tests/tls_liar.py), one negotiating X25519 under the hybrid's name, one altering its exporter."""
+    tmp = tmp_path_factory.mktemp("tls")
+    registry = Registry()
+    go = registry.get("go:stdlib")
+    for pid in REAL:
+        ok, why = registry.usable(registry.get(pid))
+        assert ok, f"{pid}: {why} (the README's `make test` builds every driver first)"
+    lines = []
+    for pid, mode in LIARS.items():
+        cmd = [sys.executable, str(Path(__file__).with_name("tls_liar.py")), "--mode", mode, "--real", "go:stdlib",
+               "--driver", go.argv()[0]]  # fmt: skip
+        lines += ["[[provider]]", f'id = "{pid}"', f"command = {json.dumps(cmd)}", ""]
+    (tmp / "liars.toml").write_text("\n".join(lines))
+    registry = Registry(str(tmp / "liars.toml"))
+    providers = REAL + list(LIARS)
+    store = open_store(str(tmp / "tls.db"))
+    cells = [CellSpec(alg, "handshake", 0, 0, tuple(providers)) for alg in (HYBRID, CLASSIC)]
+    s = Settings(suite="tls", baseline="go:stdlib", time_per_cell=0.05, target_ns=500_000, warmup_first_ns=1_000_000,
+                 warmup_ns=0, min_samples=5)  # fmt: skip
+    run_id = Runner(store, registry, s).run(cells, providers)
+    return build_report(*store.load_run(run_id))
+
+
+def _verdict(rep, pid, alg=HYBRID):
+    return next(v for v in rep.verifications if v.provider == pid and v.alg == alg)
+
+
+def test_real_providers_interoperate_and_are_timed_with_the_hybrids_bytes(tls_run):
+    for pid in REAL:
+        for alg in (HYBRID, CLASSIC):
+            assert _verdict(tls_run, pid, alg).status == "passed", _verdict(tls_run, pid, alg)
+    ok = {(r.provider, r.cell.alg) for r in tls_run.rows if r.ok}
+    assert {(p, a) for p in REAL for a in (HYBRID, CLASSIC)} <= ok
+    costs = {(h.provider, h.hybrid): h for h in tls_table_costs(tls_run)}
+    for pid in REAL:  # the ClientHello grows by exactly the ML-KEM-768 encapsulation key
+        assert costs[(pid, HYBRID)].deltas["client_hello"] == 1184
+        assert 1088 <= costs[(pid, HYBRID)].deltas["server_flight"] <= 1088 + 2  # ± ECDSA's DER length
+
+
+def test_a_provider_claiming_a_hybrid_but_negotiating_x25519_is_failed_and_never_timed(tls_run):
+    v = _verdict(tls_run, "test:liar-downgrade")
+    assert v.status == "failed" and "downgrade: server negotiated x25519, the cell is X25519MLKEM768" in v.detail
+    mine = [r for r in tls_run.rows if r.provider == "test:liar-downgrade" and r.cell.alg == HYBRID]
+    assert mine and all(not r.ok and not r.cell.samples_ns for r in mine)
+    assert _verdict(tls_run, "test:liar-downgrade", CLASSIC).status == "passed"  # honest where it claims nothing
+
+
+def test_a_provider_whose_exporter_differs_is_failed_and_the_others_are_not_blamed(tls_run):
+    v = _verdict(tls_run, "test:liar-exporter")
+    assert v.status == "failed" and "exporters differ from byte 31" in v.detail
+    assert not any(r.ok for r in tls_run.rows if r.provider == "test:liar-exporter")
+    assert all(_verdict(tls_run, pid).status == "passed" for pid in REAL)
+    matrix = tls_interop_pairs(tls_run)[HYBRID]
+    assert len(matrix) == len(REAL + list(LIARS)) ** 2  # every client against every server

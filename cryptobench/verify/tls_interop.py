@@ -73,7 +73,11 @@ def judge(cell: tls.TlsCell, server: list[dict], client: list[dict]) -> str:
         if why:
             return why
         if s["exporter"] != c["exporter"]:
-            return f"connection {i + 1}: exporters differ (server {s['exporter'][:16]}…, client {c['exporter'][:16]}…)"
+            at = next(
+                k for k in range(0, len(s["exporter"]), 2) if s["exporter"][k : k + 2] != c["exporter"][k : k + 2]
+            )
+            return (f"connection {i + 1}: exporters differ from byte {at // 2} (server {s['exporter'][at : at + 8]}…, "
+                    f"client {c['exporter'][at : at + 8]}…)")  # fmt: skip
     return ""
 
 
