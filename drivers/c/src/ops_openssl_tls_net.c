@@ -130,12 +130,28 @@ static struct {
   int active; /* a thread to join */
   pthread_t thread;
   int fd;
+  /* a new tls-serve ends a serving still going (its client may be gone): stop, and the
+   * connection being served is shut down to wake the thread (under lock) */
+  pthread_mutex_t lock;
+  int stop, conn;
   SSL_CTX *ctx;
   uint32_t connections;
   uint64_t deadline;
   hs_list list;
   char err[300];
-} srv;
+} srv = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .conn = -1};
+
+/* the connection being served (-1: none), unless stopping: then -1 and fd is closed */
+static int set_conn(int fd) {
+  pthread_mutex_lock(&srv.lock);
+  if (srv.stop && fd >= 0) {
+    close(fd);
+    fd = -1;
+  }
+  srv.conn = fd;
+  pthread_mutex_unlock(&srv.lock);
+  return fd;
+}
 
 static void *serve_thread(void *arg) {
   (void)arg;
@@ -147,7 +163,11 @@ static void *serve_thread(void *arg) {
                  srv.connections);
       break;
     }
-    int fd = accept(srv.fd, NULL, NULL);
+    int fd = set_conn(accept(srv.fd, NULL, NULL));
+    if (srv.stop) {
+      cb_kit_err(srv.err, sizeof srv.err, "tls: ended by a new tls-serve");
+      break;
+    }
     if (fd < 0) {
       cb_kit_err(srv.err, sizeof srv.err, "tls: accept: %s", strerror(errno));
       break;
@@ -171,18 +191,28 @@ static void *serve_thread(void *arg) {
     if (s != NULL && srv.err[0] == '\0')
       SSL_shutdown(s);
     SSL_free(s);
+    set_conn(-1);
     close(fd);
   }
   ERR_clear_error();
   return NULL;
 }
 
-/* the previous serving ended (joined, its resources freed); its result is dropped */
-static void serve_end(void) {
+/* the serving ended (stopped when still going, joined, its resources freed) */
+static void serve_end(int stop) {
+  if (srv.active && stop) {
+    pthread_mutex_lock(&srv.lock);
+    srv.stop = 1;
+    shutdown(srv.fd, SHUT_RDWR); /* wakes poll and accept */
+    if (srv.conn >= 0)
+      shutdown(srv.conn, SHUT_RDWR);
+    pthread_mutex_unlock(&srv.lock);
+  }
   if (srv.active)
     pthread_join(srv.thread, NULL);
   srv.active = 0;
-  if (srv.fd > 0)
+  srv.stop = 0;
+  if (srv.fd >= 0)
     close(srv.fd);
   srv.fd = -1;
   SSL_CTX_free(srv.ctx);
@@ -195,7 +225,7 @@ int tls_serve(const char *alg, uint32_t connections, uint32_t timeout_ms, const 
               const char *key, int *port, char *err, size_t errlen) {
   tls_cfg cfg;
   no_sigpipe();
-  serve_end();
+  serve_end(1);
   srv.err[0] = '\0';
   srv.connections = connections;
   srv.deadline = now_ms() + timeout_ms;
@@ -209,12 +239,12 @@ int tls_serve(const char *alg, uint32_t connections, uint32_t timeout_ms, const 
   if (srv.fd < 0 || bind(srv.fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(srv.fd, 8) != 0 ||
       getsockname(srv.fd, (struct sockaddr *)&a, &alen) != 0) {
     cb_kit_err(err, errlen, "tls: listening on 127.0.0.1: %s", strerror(errno));
-    serve_end();
+    serve_end(0);
     return -1;
   }
   if (pthread_create(&srv.thread, NULL, serve_thread, NULL) != 0) {
     cb_kit_err(err, errlen, "tls: cannot start the server thread");
-    serve_end();
+    serve_end(0);
     return -1;
   }
   srv.active = 1;
@@ -234,7 +264,7 @@ char *tls_result(char *err, size_t errlen) {
     cb_kit_err(err, errlen, "%s", srv.err);
   else if ((out = list_close(&srv.list)) == NULL)
     cb_kit_err(err, errlen, "tls: out of memory");
-  serve_end();
+  serve_end(0);
   return out;
 }
 
