@@ -520,15 +520,14 @@ int tls_cell_run(tls_cell *c) {
 }
 
 const char *tls_cell_report(tls_cell *c) {
-  char sig[16] = "null";
-  if (c->sigalg >= 0)
-    snprintf(sig, sizeof sig, "%d", c->sigalg);
+  char g[12], ci[12], sig[12];
   snprintf(c->report, sizeof c->report,
-           "{\"group\":%d,\"cipher\":%d,\"sigalg\":%s,\"resumed\":%s,\"round_trips\":%d,"
+           "{\"group\":%s,\"cipher\":%s,\"sigalg\":%s,\"resumed\":%s,\"round_trips\":%d,"
            "\"flights\":{\"client_hello\":%zu,\"server_flight\":%zu,\"client_finished\":%zu,"
            "\"tickets\":%zu}}",
-           c->group, c->cipher, sig, c->resumed ? "true" : "false", c->round_trips, c->flights[0],
-           c->flights[1], c->flights[2], c->flights[3]);
+           tls_code_json(c->group, g), tls_code_json(c->cipher, ci), tls_code_json(c->sigalg, sig),
+           c->resumed ? "true" : "false", c->round_trips, c->flights[0], c->flights[1],
+           c->flights[2], c->flights[3]);
   return c->report;
 }
 #else

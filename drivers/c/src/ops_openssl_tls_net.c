@@ -71,17 +71,16 @@ static char *list_close(hs_list *l) {
 /* One side's view of a finished handshake (protocol.md's handshake object). */
 static int describe(SSL *s, int peer, char *out, size_t cap) {
   uint8_t ex[32];
-  char hex[65], sig[16] = "null";
+  char hex[65], g[12], ci[12], sig[12];
   if (!tls_exporter(s, ex))
     return -1;
   for (int i = 0; i < 32; i++)
     snprintf(hex + 2 * i, 3, "%02x", ex[i]);
   int resumed = SSL_session_reused(s) == 1, sigalg = resumed ? -1 : tls_sigalg_code(s, peer);
-  if (sigalg >= 0)
-    snprintf(sig, sizeof sig, "%d", sigalg);
   snprintf(out, cap,
-           "{\"group\":%d,\"cipher\":%d,\"sigalg\":%s,\"resumed\":%s,\"exporter\":\"%s\"}",
-           tls_group_code(s), tls_cipher_code(s), sig, resumed ? "true" : "false", hex);
+           "{\"group\":%s,\"cipher\":%s,\"sigalg\":%s,\"resumed\":%s,\"exporter\":\"%s\"}",
+           tls_code_json(tls_group_code(s), g), tls_code_json(tls_cipher_code(s), ci),
+           tls_code_json(sigalg, sig), resumed ? "true" : "false", hex);
   return 0;
 }
 

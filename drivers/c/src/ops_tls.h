@@ -5,6 +5,8 @@
 #ifndef CB_OPS_TLS_H
 #define CB_OPS_TLS_H
 
+#include <stdio.h>
+
 #include <openssl/ssl.h>
 
 #include "ops.h"
@@ -44,6 +46,13 @@ SSL *tls_client_ssl(SSL_CTX *cctx, const char *server_name);
 int tls_group_code(SSL *s);
 int tls_cipher_code(SSL *s);
 int tls_sigalg_code(SSL *s, int peer);
+/* A code point as JSON: the number, or null when the library did not say (negative). */
+static inline const char *tls_code_json(int code, char buf[12]) {
+  if (code < 0)
+    return "null";
+  snprintf(buf, 12, "%d", code);
+  return buf;
+}
 /* The 32-byte exporter of protocol.md (label EXPORTER-cryptobench, context cryptobench tls13). */
 int tls_exporter(SSL *s, uint8_t out[32]);
 /* "tls: <what>: <first OpenSSL error>" into err, and clear the queue. */
