@@ -237,6 +237,7 @@ def _builtin() -> list[Provider]:
                 ("java:jca", "JDK providers (SUN, SunJCE, SunEC, SunRsaSign)"),
                 ("java:bouncycastle", "BouncyCastle JCA provider"),
                 ("java:bouncycastle-lw", "BouncyCastle lightweight API"),
+                ("java:jsse", "SunJSSE (the JDK's TLS 1.3)"),
             )
         ],
     ]

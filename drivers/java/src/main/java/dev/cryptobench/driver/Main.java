@@ -10,6 +10,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * cbdriver-java: cryptobench's Java driver. Speaks the JSON-lines driver protocol
@@ -37,7 +39,7 @@ public final class Main {
       }
     }
     if (id == null) {
-      fail(2, "no --provider given (known: " + String.join(", ", Provider.ids()) + ")");
+      fail(2, "no --provider given (known: " + knownIds() + ")");
     }
     Provider p;
     try {
@@ -47,7 +49,7 @@ public final class Main {
       return;
     }
     if (p == null) {
-      fail(2, "unknown provider \"" + id + "\" (known: " + String.join(", ", Provider.ids()) + ")");
+      fail(2, "unknown provider \"" + id + "\" (known: " + knownIds() + ")");
     }
     try {
       serve(new Protocol(p), System.in, protocolOut);
@@ -56,6 +58,13 @@ public final class Main {
     }
     protocolOut.flush();
     System.exit(0);
+  }
+
+  /** Every provider id this driver serves. */
+  private static String knownIds() {
+    List<String> all = new ArrayList<>(Provider.ids());
+    all.addAll(Provider.tlsIds());
+    return String.join(", ", all);
   }
 
   private static void fail(int code, String message) {

@@ -21,14 +21,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Protocol version 5 (docs/protocol.md): decoding requests, the dispatch of one request line to its
- * handler (hello, verify, keypair, bench, leak, bye), the handlers, encoding responses, and turning
- * any error into {"ok":false,"error":...}. One instance serves one provider; the stdin loop is
- * {@link Main}'s.
+ * Protocol version 7 (docs/protocol.md): decoding requests, the dispatch of one request line to its
+ * handler (hello, verify, keypair, bench, leak, tls-serve, tls-result, tls-connect, bye), the
+ * handlers, encoding responses, and turning any error into {"ok":false,"error":...}. One instance
+ * serves one provider; the stdin loop is {@link Main}'s.
  */
 final class Protocol {
   /** The highest version this driver implements (hello answers with it). */
-  static final int VERSION = 5;
+  static final int VERSION = 7;
 
   /** verify requests carry several MB of hex in one string: no length limit on strings. */
   private static final ObjectMapper JSON =
@@ -301,6 +301,8 @@ final class Protocol {
         case "keypair" -> new Reply(Protocol.encode(keypair(req)), false);
         case "bench" -> new Reply(Protocol.encode(bench(req)), false);
         case "leak" -> new Reply(Protocol.encode(Leak.leak(lookup(req), req)), false);
+        case "tls-serve", "tls-result", "tls-connect" ->
+            new Reply(Protocol.encode(tls(req)), false);
         case "bye" -> new Reply(Protocol.encode(Protocol.ok()), true);
         default -> throw new Protocol.BadRequest("unknown cmd \"" + cmd + "\"");
       };
@@ -579,9 +581,14 @@ final class Protocol {
     byte[] key = Input.unhex("key", Protocol.text(req, "key"));
     byte[] iv = Input.unhex("iv", Protocol.text(req, "iv"));
 
+    // A TLS cell (protocol 7) is made from the request's PKI.
     Provider.Cell cell =
-        a.cells()
-            .make(new Provider.CellParams(op, key, iv, (int) seed.longValue(), size, (int) chunk));
+        prov.tls() != null && a.name().startsWith("tls13-")
+            ? prov.tls().cell(a.name(), op, req.get("tls"))
+            : a.cells()
+                .make(
+                    new Provider.CellParams(
+                        op, key, iv, (int) seed.longValue(), size, (int) chunk));
     // The checksum of one operation on the fixed input, outside any timing.
     String checksum = cell.checksum();
 
@@ -652,7 +659,19 @@ final class Protocol {
       w.put("calibration_ops", calibrationOps);
     }
     r.put("peak_rss_kb", peakRssKb());
+    if (cell.tlsReport() != null) {
+      r.set("tls", cell.tlsReport());
+    }
     return r;
+  }
+
+  /** The interop commands (protocol 7), served by the provider's TLS part where it has one. */
+  ObjectNode tls(JsonNode req) throws Exception {
+    if (prov.tls() == null) {
+      throw new Provider.NotOffered(
+          "not offered: " + req.get("cmd").asText() + ": " + prov.id() + " has no TLS cells");
+    }
+    return prov.tls().command(req);
   }
 
   /** VmHWM from /proc/self/status (peak resident set), 0 where unknown. */

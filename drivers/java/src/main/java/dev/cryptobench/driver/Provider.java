@@ -1,5 +1,7 @@
 package dev.cryptobench.driver;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Set;
 
@@ -38,9 +40,14 @@ interface Provider {
     return null;
   }
 
-  /** The provider ids this driver serves, sorted. */
+  /** The ids of the providers of cryptographic primitives this driver serves, sorted. */
   static List<String> ids() {
     return List.of("java:bouncycastle", "java:bouncycastle-lw", "java:jca");
+  }
+
+  /** The TLS providers (protocol 7): TLS 1.3 cells only, no primitives. */
+  static List<String> tlsIds() {
+    return List.of(JsseTls.ID);
   }
 
   /** The provider for an id, or null when unknown. */
@@ -49,8 +56,23 @@ interface Provider {
       case "java:jca" -> JcaOps.provider();
       case "java:bouncycastle" -> BouncyCastleOps.provider();
       case "java:bouncycastle-lw" -> BouncyCastleLwOps.provider();
+      case JsseTls.ID -> JsseTls.provider();
       default -> null;
     };
+  }
+
+  /** A provider's TLS 1.3 cells and interop commands (protocol 7); null where it has none. */
+  default TlsSupport tls() {
+    return null;
+  }
+
+  /** TLS 1.3 cells (docs/protocol.md § TLS 1.3 handshakes). */
+  interface TlsSupport {
+    /** A bench cell of a TLS alg; tls is the request's PKI object (null when absent). */
+    Cell cell(String alg, String op, JsonNode tls) throws Exception;
+
+    /** tls-serve, tls-result or tls-connect. */
+    ObjectNode command(JsonNode req) throws Exception;
   }
 
   /** A provider made of fixed values. */
@@ -242,6 +264,21 @@ interface Provider {
 
     /** The output of the most recent one-shot run. */
     abstract byte[] output() throws Exception;
+
+    /**
+     * Time inside the latest loop()s that is not the operation's (a TLS cell timing one side of a
+     * handshake: the other side's calls), handed over and reset; the batch subtracts it.
+     */
+    long takeUntimedNs() {
+      return 0;
+    }
+
+    /**
+     * A TLS cell's report of its untimed handshake (the bench response's "tls"); null otherwise.
+     */
+    ObjectNode tlsReport() {
+      return null;
+    }
 
     /**
      * The most operations the warm-up may run in one request, 0 for no cap; a capped cell runs no

@@ -411,7 +411,7 @@ class BenchTest {
                   .handleLine("{\"cmd\":\"hello\",\"protocol\":" + asked + "}")
                   .line());
       assertTrue(v.path("ok").asBoolean(), v.toString());
-      assertEquals(5, v.path("protocol").asInt());
+      assertEquals(Protocol.VERSION, v.path("protocol").asInt());
     }
     JsonNode jca = JSON.readTree(driver("java:jca").handleLine("{\"cmd\":\"hello\"}").line());
     for (String absent :

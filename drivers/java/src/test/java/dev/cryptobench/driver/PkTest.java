@@ -887,7 +887,7 @@ class PkTest {
       JsonNode h =
           JSON.readTree(
               BenchTest.driver(e.getKey()).handleLine("{\"cmd\":\"hello\",\"protocol\":2}").line());
-      assertEquals(5, h.path("protocol").asInt());
+      assertEquals(Protocol.VERSION, h.path("protocol").asInt());
       for (String alg : e.getValue()) {
         assertTrue(h.path("offers").has(alg), e.getKey() + " lacks " + alg);
       }
