@@ -187,10 +187,18 @@ fail:
   return NULL;
 }
 
+/* the name the client checks the leaf against: SSL_set1_dnsname from 4.0 (SSL_set1_host is
+ * deprecated there) */
+#if OPENSSL_VERSION_NUMBER >= 0x40000000L
+#define set_checked_name SSL_set1_dnsname
+#else
+#define set_checked_name SSL_set1_host
+#endif
+
 SSL *tls_client_ssl(SSL_CTX *cctx, const char *server_name) {
   SSL *s = SSL_new(cctx);
   if (s != NULL &&
-      (SSL_set_tlsext_host_name(s, server_name) != 1 || SSL_set1_host(s, server_name) != 1)) {
+      (SSL_set_tlsext_host_name(s, server_name) != 1 || set_checked_name(s, server_name) != 1)) {
     SSL_free(s);
     return NULL;
   }
