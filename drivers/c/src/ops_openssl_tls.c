@@ -99,12 +99,6 @@ struct tls_cell {
   char err[300];
 };
 
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void tls_err(char *err, size_t errlen, const char *what) {
   unsigned long e = ERR_get_error();
   if (e != 0) {
@@ -326,6 +320,12 @@ size_t tls_notes(const char **notes, size_t max) {
 /* ---- cells ---- */
 
 #if TLS_ON
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static int cell_fail(tls_cell *c, const char *what) {
   tls_err(c->err, sizeof c->err, what);
   return OPS_FAIL;
