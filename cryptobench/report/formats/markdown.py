@@ -120,7 +120,7 @@ def render(rep: Report) -> str:
         out += ["", "## Protocol steps beside the sum of their primitives", "",
                 "Each step measured as a whole, next to the sum of the primitives it is built from (docs/pq-ntor.md "
                 "§10; a TLS handshake's public-key operations, docs/tls.md), measured by the same provider in the "
-                "same run; the difference is what the protocol costs above them. Medians, 95% intervals."]  # fmt: skip
+                "same run; the difference is what the protocol costs above them. Medians, 95% intervals.", ""]  # fmt: skip
         out += table(*step_table(steps))
     if rep.references:
         out += ["", "## References (measured elsewhere)", ""]
