@@ -14,8 +14,8 @@ OPS_LAYOUTS = ("ops", "sizes", "tls")  # layouts that show operations down, prov
 
 
 def _own_tables(rep: Report) -> set[str]:
-    """Algorithms a layout shows in tables of their own: the TLS cells in the `tls` layout (tls_tables.py)."""
-    return {t.alg for t in rep.tables if rep.layout == "tls" and tls.is_tls(t.alg)}
+    """Algorithms shown in tables of their own in every layout: the TLS cells (tls_tables.py)."""
+    return {t.alg for t in rep.tables if tls.is_tls(t.alg)}
 
 
 def ops_algs(rep: Report) -> list[str]:
