@@ -350,7 +350,7 @@ static int handshake(tls_cell *c, int make_ticket) {
   uint64_t t_end = 0; /* when the timed part ended */
   SSL *cl = NULL, *sv = NULL;
   BIO *c2s = BIO_new(BIO_s_mem()), *s2c = BIO_new(BIO_s_mem());
-  if (c2s == NULL || s2c == NULL || !BIO_up_ref(c2s) || !BIO_up_ref(s2c)) {
+  if (c2s == NULL || s2c == NULL) {
     BIO_free(c2s), BIO_free(s2c);
     return cell_fail(c, "memory BIOs");
   }
@@ -363,12 +363,16 @@ static int handshake(tls_cell *c, int make_ticket) {
     rc = cell_fail(c, "client connection");
     goto done;
   }
-  SSL_set_bio(cl, s2c, c2s);
+  SSL_set_bio(cl, s2c, c2s); /* the client owns one reference of each, the server the other */
   SSL_set_connect_state(cl);
   LAP(SIDE_CLIENT);
   sv = SSL_new(c->sctx);
-  if (sv == NULL) {
-    BIO_free(c2s), BIO_free(s2c);
+  if (sv == NULL || !BIO_up_ref(c2s)) {
+    rc = cell_fail(c, "server connection");
+    goto done;
+  }
+  if (!BIO_up_ref(s2c)) {
+    BIO_free(c2s);
     rc = cell_fail(c, "server connection");
     goto done;
   }
@@ -440,9 +444,11 @@ static int handshake(tls_cell *c, int make_ticket) {
                c->group, tls_group_code(cl), c->cfg.group_code);
   } else if (c->cipher != TLS_SUITE_CODE) {
     cb_kit_err(c->err, sizeof c->err, "tls: negotiated cipher suite 0x%04x", c->cipher);
-  } else if (!make_ticket && c->cfg.resume != c->resumed) {
-    cb_kit_err(c->err, sizeof c->err, "tls: resumption %s (client: %d)",
-               c->resumed ? "accepted in a full cell" : "not accepted", SSL_session_reused(cl));
+  } else if (!make_ticket &&
+             (c->cfg.resume != c->resumed || (SSL_session_reused(cl) == 1) != c->resumed)) {
+    cb_kit_err(c->err, sizeof c->err, "tls: resumption %s (client: %s)",
+               c->resumed ? "accepted in a full cell" : "not accepted",
+               SSL_session_reused(cl) == 1 ? "resumed" : "not resumed");
   } else if (BIO_ctrl_pending(c2s) != 0 || BIO_ctrl_pending(s2c) != 0) {
     cb_kit_err(c->err, sizeof c->err, "tls: bytes left unread after the handshake");
   } else if (make_ticket && (c->ticket = SSL_get1_session(cl)) == NULL) {
