@@ -25,6 +25,10 @@ fn main() {
     let lock = fs::read_to_string(&lock_path).expect("Cargo.lock (build with --locked)");
     let locked = locked_versions(&lock);
     println!("cargo:rustc-env=CB_LOCKED_VERSIONS={locked}");
+    println!(
+        "cargo:rustc-env=CB_DIRECT_VERSIONS={}",
+        direct_versions(&lock)
+    );
     // `rust:ring@0.16.x` (docs/versions.md) builds this crate against ring 0.16, whose API
     // differs in two calls; ring_pk.rs picks them by this cfg.
     println!("cargo::rustc-check-cfg=cfg(ring_016)");
@@ -77,6 +81,32 @@ fn locked_versions(lock: &str) -> String {
         } else if let Some(v) = line.strip_prefix("version = ") {
             if let Some(n) = name.take() {
                 out.push(format!("{n} {}", v.trim_matches('"')));
+            }
+        }
+    }
+    out.join(",")
+}
+
+/// The `name version` entries of this crate's own dependency list in
+/// Cargo.lock: Cargo writes the version there only for a crate locked twice
+/// (`rust:ring@0.16` beside the ring 0.17 that rustls needs), and then it
+/// says which of the two this crate itself links.
+fn direct_versions(lock: &str) -> String {
+    let mut out = Vec::new();
+    let (mut ours, mut deps) = (false, false);
+    for line in lock.lines() {
+        let line = line.trim();
+        if line == "[[package]]" {
+            (ours, deps) = (false, false);
+        } else if line == "name = \"cbdriver-rust\"" {
+            ours = true;
+        } else if ours && line.starts_with("dependencies = [") {
+            deps = true;
+        } else if ours && deps {
+            if line.starts_with(']') {
+                deps = false;
+            } else if let Some((n, v)) = line.trim_matches([' ', '"', ',']).split_once(' ') {
+                out.push(format!("{n} {v}"));
             }
         }
     }

@@ -880,6 +880,22 @@ pub fn locked_versions(name: &str) -> Vec<&'static str> {
     v
 }
 
+/// `name version` of each crate as this crate itself links it: where a
+/// crate is locked twice (ring 0.16 pinned beside rustls' ring 0.17), the
+/// version of our own dependency; otherwise [`crate_versions`].
+pub fn direct_crate_versions(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| {
+            env!("CB_DIRECT_VERSIONS")
+                .split(',')
+                .find(|e| e.split_once(' ').is_some_and(|(d, _)| d == *n))
+                .map_or_else(|| crate_versions(&[n]), str::to_string)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `name version` of each crate (`name v1/v2` when locked twice),
 /// comma-separated.
 pub fn crate_versions(names: &[&str]) -> String {

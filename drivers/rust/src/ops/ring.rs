@@ -5,12 +5,14 @@
 
 use ring::aead::{Aad, Nonce};
 
-use super::{crate_versions, ring_pk, Provider};
+use super::{direct_crate_versions, ring_pk, Provider};
 
 pub fn provider() -> Provider {
     let algs = [ring_family_algs(), ring_pk::algs()];
     let notes = &[NOTES, ring_pk::NOTES];
-    Provider::new("rust:ring", "ring", crate_versions(&["ring"]), notes, algs)
+    // ring as this driver links it, not rustls' copy (rust:ring@0.16)
+    let version = direct_crate_versions(&["ring"]);
+    Provider::new("rust:ring", "ring", version, notes, algs)
 }
 
 const NOTES: &[&str] = &[
