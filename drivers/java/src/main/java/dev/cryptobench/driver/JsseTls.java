@@ -83,6 +83,7 @@ final class JsseTls implements Provider, Provider.TlsSupport {
   private final List<Alg> algs = new ArrayList<>();
 
   JsseTls() {
+    algs.add(Provider.noop()); // the loop's floor (every driver offers it)
     for (Group g : GROUPS) {
       for (String a : AUTHS) {
         for (String r : List.of("", "-resume")) {
