@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Duplex } from "node:stream";
 import { checksum } from "./input.js";
-import { NotOffered } from "./ops.js";
+import { NotOffered, Unsupported } from "./ops.js";
 
 const LABEL = "EXPORTER-cryptobench";
 const CONTEXT = Buffer.from("cryptobench tls13");
@@ -376,7 +376,7 @@ function tlsAlg(name, cell) {
     ops: ["handshake", "client", "server"],
     stream: false,
     exec: () => {
-      throw new NotOffered(`${name} is verified by interop (tls-serve / tls-connect), not verify cases`);
+      throw new Unsupported(`${name} is verified by interop (tls-serve / tls-connect), not verify cases`);
     },
     cell: async (p) => {
       const t = p.tls;
@@ -454,21 +454,27 @@ function serveOne(sock, server) {
   });
 }
 
-// The interop commands' state: one serving at a time per process.
+// The interop commands' state: one serving at a time per process; a new
+// tls-serve ends the one before (its result is lost).
 let serving = null;
 
 export async function tlsServe(req) {
   const { cell, t, n, timeoutMs } = interopCell(req);
-  if (serving !== null) throw tlsError("already serving (tls-result first)");
+  if (serving !== null) serving.stop();
+  serving = null;
   const server = serverContext(cell, t);
   const srv = net.createServer();
+  const sockets = new Set();
+  const stop = () => {
+    srv.close();
+    for (const s of sockets) s.destroy();
+  };
   const handshakes = [];
-  let accepted = 0;
   const work = new Promise((resolve, reject) => {
     let chain = Promise.resolve();
     srv.on("connection", (sock) => {
-      if (accepted >= n) return sock.destroy();
-      accepted++;
+      if (sockets.size >= n) return sock.destroy();
+      sockets.add(sock);
       chain = chain.then(() => serveOne(sock, server).then((r) => handshakes.push(r)));
       chain.then(() => handshakes.length === n && resolve(), reject);
     });
@@ -479,16 +485,17 @@ export async function tlsServe(req) {
     srv.listen(0, "127.0.0.1", resolve);
   });
   const port = srv.address().port;
-  serving = withTimeout(work, timeoutMs, "serving", () => {})
+  const result = withTimeout(work, timeoutMs, "serving", () => {})
     .then(() => ({ ok: true, handshakes }))
     .catch((e) => ({ ok: false, error: e.message?.startsWith("tls: ") ? e.message : `tls: ${e.message}` }))
-    .finally(() => srv.close());
+    .finally(stop);
+  serving = { result, stop };
   return { ok: true, port };
 }
 
 export async function tlsResult() {
   if (serving === null) throw tlsError("not serving (no tls-serve before)");
-  const r = await serving;
+  const r = await serving.result;
   serving = null;
   return r;
 }

@@ -103,8 +103,10 @@ for (const [alg, resumed, tickets] of [
   });
 }
 
-test("a TLS bench without a PKI, or with a missing file, is an error", async () => {
+test("a TLS bench without a PKI, or with a missing file, is an error; verify cases are unsupported", async () => {
   const d = await driverFor("js:node");
+  const v = await request(d, { cmd: "verify", alg: "tls13-x25519-ecdsa-p256", cases: [{ id: "1", op: "handshake" }] });
+  assert.match(v.results[0].unsupported, /interop/);
   const r = await request(d, { ...bench("tls13-x25519-ecdsa-p256", "handshake"), tls: undefined });
   assert.equal(r.error, "tls: no PKI in the request");
   const bad = await request(
@@ -166,6 +168,33 @@ test("interop: a client in this process against a server in another, full and re
         assert.equal(c.handshakes[i].exporter, r.handshakes[i].exporter, `${alg} connection ${i}: exporters`);
       }
     }
+    // A second tls-serve ends the first (its result is lost) and serves.
+    const first = await server.ask({
+      cmd: "tls-serve",
+      alg: "tls13-x25519-ed25519",
+      connections: 1,
+      timeout_ms: 10000,
+      tls: pki("ed25519"),
+    });
+    const second = await server.ask({
+      cmd: "tls-serve",
+      alg: "tls13-x25519-ed25519",
+      connections: 1,
+      timeout_ms: 10000,
+      tls: pki("ed25519"),
+    });
+    assert.equal(first.ok && second.ok, true);
+    const { ca, server_name } = pki("ed25519");
+    const c = await request(d, {
+      cmd: "tls-connect",
+      alg: "tls13-x25519-ed25519",
+      port: second.port,
+      connections: 1,
+      timeout_ms: 10000,
+      tls: { ca, server_name },
+    });
+    assert.equal(c.ok, true, c.error);
+    assert.equal((await server.ask({ cmd: "tls-result" })).ok, true);
     // A server nobody connects to gives up after its timeout.
     const s = await server.ask({
       cmd: "tls-serve",
