@@ -29,6 +29,9 @@ final class JsseInterop {
   private static Thread serving;
   private static long servingTimeoutMs;
   private static volatile ObjectNode served;
+  // What a new tls-serve closes to end the one before (one server per process at a time).
+  private static volatile ServerSocket listening;
+  private static volatile Socket accepted;
 
   static synchronized ObjectNode command(JsonNode req) throws Exception {
     String cmd = req.get("cmd").asText();
@@ -56,10 +59,11 @@ final class JsseInterop {
   static ObjectNode serve(JsseTls.Cell cell, JsseTls.Pki pki, int n, long timeoutMs)
       throws Exception {
     if (serving != null) {
-      throw new Protocol.BadRequest("tls: already serving (tls-result first)");
+      stop(); // a new tls-serve ends the one before; its result is lost
     }
     SSLContext ctx = JsseTls.serverContext(pki, cell.resume());
     ServerSocket ss = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+    listening = ss;
     long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
     served = null;
     servingTimeoutMs = timeoutMs;
@@ -72,6 +76,7 @@ final class JsseInterop {
                 for (int i = 0; i < n; i++) {
                   ss.setSoTimeout(remainingMs(deadline));
                   try (Socket s = ss.accept()) {
+                    accepted = s;
                     SSLEngine e = JsseTls.engine(ctx, cell, false, pki.serverName(), 0);
                     hs.add(connection(e, s, false, deadline));
                   }
@@ -87,6 +92,21 @@ final class JsseInterop {
     ObjectNode r = Protocol.ok();
     r.put("port", ss.getLocalPort());
     return r;
+  }
+
+  /** Ends the serving thread: its listening and accepted sockets are closed. */
+  static void stop() throws InterruptedException {
+    for (java.io.Closeable c : new java.io.Closeable[] {listening, accepted}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (IOException e) {
+        // closing is all we want
+      }
+    }
+    serving.join(5_000);
+    serving = null;
   }
 
   static ObjectNode result() throws Exception {

@@ -486,6 +486,10 @@ final class Protocol {
     res.put("id", rc.id());
     try {
       Provider.Case c = rc.decode();
+      if (a.name().startsWith("tls13-")) {
+        // TLS cells are verified by interop (protocol 7); a case is answered unsupported.
+        throw new Provider.Unsupported(a.name() + " has no verify cases (verified by interop)");
+      }
       if (!a.publicKey() && !a.offers(c.op())) {
         throw new IllegalArgumentException("not offered: op \"" + c.op() + "\" for " + a.name());
       }

@@ -131,6 +131,12 @@ class TlsTest {
             "{\"cmd\":\"bench\",\"alg\":\"tls13-x25519-ed25519\",\"op\":\"handshake\",\"size\":0,"
                 + "\"seed\":1,\"samples\":1}");
     assertEquals("tls: no PKI in the request", r.path("error").asText());
+    JsonNode v =
+        ask(
+            d,
+            "{\"cmd\":\"verify\",\"alg\":\"tls13-x25519-ed25519\",\"cases\":[{\"id\":\"1\","
+                + "\"op\":\"handshake\"}]}");
+    assertTrue(v.path("results").get(0).has("unsupported"), v.toString());
     String wrongRoot =
         bench("tls13-x25519-ed25519", "server", "ed25519")
             .replace(
@@ -182,6 +188,24 @@ class TlsTest {
         }
       }
     }
+    // A second tls-serve ends the first (its result is lost) and serves.
+    String serve =
+        "{\"cmd\":\"tls-serve\",\"alg\":\"tls13-x25519-ed25519\",\"connections\":1,"
+            + "\"timeout_ms\":10000,\"tls\":"
+            + pkiJson("ed25519", true)
+            + "}";
+    assertTrue(ask(server, serve).path("ok").asBoolean());
+    int port = ask(server, serve).path("port").asInt();
+    JsonNode c =
+        ask(
+            client,
+            "{\"cmd\":\"tls-connect\",\"alg\":\"tls13-x25519-ed25519\",\"port\":"
+                + port
+                + ",\"connections\":1,\"timeout_ms\":10000,\"tls\":"
+                + pkiJson("ed25519", false)
+                + "}");
+    assertTrue(c.path("ok").asBoolean(), c.toString());
+    assertTrue(ask(server, "{\"cmd\":\"tls-result\"}").path("ok").asBoolean());
     JsonNode s =
         ask(
             server,
