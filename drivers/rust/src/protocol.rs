@@ -510,8 +510,12 @@ impl Driver {
     fn tls_serve(&self, req: &Request) -> Result<PortResponse, String> {
         let cfg = self.tls_configs(req, true)?;
         let (connections, timeout) = Self::interop_limits(req);
+        let mut serving = self.serving.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = serving.take() {
+            old.end(); // one server per process (protocol.md)
+        }
         let (port, h) = tls::interop::serve(cfg, connections, timeout)?;
-        *self.serving.lock().unwrap_or_else(|e| e.into_inner()) = Some(h);
+        *serving = Some(h);
         Ok(PortResponse { ok: true, port })
     }
 
@@ -522,9 +526,7 @@ impl Driver {
             .unwrap_or_else(|e| e.into_inner())
             .take()
             .ok_or("tls: no tls-serve to wait for")?;
-        let handshakes = h
-            .join()
-            .unwrap_or_else(|_| Err("tls: the server thread panicked".into()))?;
+        let handshakes = h.result()?;
         Ok(HandshakesResponse {
             ok: true,
             handshakes,

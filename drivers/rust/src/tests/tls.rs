@@ -151,6 +151,18 @@ fn errors() {
     assert_eq!(r["error"], "tls: no PKI in the request", "{r}");
     let r = call(&d, r#"{"cmd":"tls-result"}"#);
     assert_eq!(r["ok"], false);
+    // a second tls-serve ends the first at once: one server per process
+    let serve = json!({"cmd": "tls-serve", "alg": "tls13-x25519-ed25519", "connections": 1,
+        "timeout_ms": 60000, "tls": files("ed25519")})
+    .to_string();
+    let t0 = std::time::Instant::now();
+    assert_eq!(call(&d, &serve)["ok"], true);
+    assert_eq!(call(&d, &serve)["ok"], true);
+    let short = serve.replace("60000", "50");
+    assert_eq!(call(&d, &short)["ok"], true);
+    let r = call(&d, r#"{"cmd":"tls-result"}"#);
+    assert!(r["error"].as_str().unwrap().contains("timed out"), "{r}");
+    assert!(t0.elapsed().as_secs() < 5);
     // ring has no ML-KEM: the hybrid cell is absent, not failed
     let r = call(
         &driver("rust:rustls-ring"),

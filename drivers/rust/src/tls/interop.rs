@@ -4,7 +4,8 @@
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -12,8 +13,28 @@ use rustls::{ClientConnection, ServerConnection, StreamOwned};
 
 use super::{Configs, Handshake};
 
-/// What `tls-result` waits for.
-pub type Serving = JoinHandle<Result<Vec<Handshake>, String>>;
+/// A background server: what `tls-result` waits for, and the flag that
+/// ends it early (a second `tls-serve` replaces it: one server per process).
+pub struct Serving {
+    handle: JoinHandle<Result<Vec<Handshake>, String>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Serving {
+    /// Waits until the serving ended (at most its timeout).
+    pub fn result(self) -> Result<Vec<Handshake>, String> {
+        self.handle
+            .join()
+            .unwrap_or_else(|_| Err("tls: the server thread panicked".into()))
+    }
+
+    /// Stops accepting (a connection under way ends by itself, within the
+    /// timeout) and waits for the thread; the result is dropped.
+    pub fn end(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.handle.join();
+    }
+}
 
 /// Binds 127.0.0.1:0 and serves `connections` handshakes one after the
 /// other in a thread; returns the port at once.
@@ -29,29 +50,34 @@ pub fn serve(cfg: Configs, connections: u32, timeout: Duration) -> Result<(u16, 
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("tls: listen: {e}"))?;
-    let h = std::thread::spawn(move || {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    let handle = std::thread::spawn(move || {
         (0..connections)
             .map(|i| {
-                let sock = accept(&listener, deadline)?;
+                let sock = accept(&listener, deadline, &stopped)?;
                 serve_one(&cfg, sock, deadline)
                     .map_err(|e| format!("tls: connection {}: {e}", i + 1))
             })
             .collect()
     });
-    Ok((port, h))
+    Ok((port, Serving { handle, stop }))
 }
 
-fn accept(l: &TcpListener, deadline: Instant) -> Result<TcpStream, String> {
+fn accept(l: &TcpListener, deadline: Instant, stop: &AtomicBool) -> Result<TcpStream, String> {
     loop {
         match l.accept() {
             Ok((s, _)) => return Ok(s),
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if stop.load(Ordering::Relaxed) {
+                    return Err("ended by a later tls-serve".into());
+                }
                 if Instant::now() >= deadline {
-                    return Err("tls: timed out waiting for a connection".into());
+                    return Err("timed out waiting for a connection".into());
                 }
                 std::thread::sleep(Duration::from_millis(2));
             }
-            Err(e) => return Err(format!("tls: accept: {e}")),
+            Err(e) => return Err(format!("accept: {e}")),
         }
     }
 }
