@@ -21,8 +21,9 @@ def report(tmp_path_factory):
     store = open_store(str(tmp_path_factory.mktemp("e2e") / "e2e.db"))
     suite = load_suite("default")
     cells = plan(suite, CORE, Filters.parse("sha256,aes-128-cbc,aes-256-gcm,chacha20-poly1305", None, "1KiB"))
+    # one pass over the plan (each pass starts every driver afresh): passes are test_runner_rounds'
     settings = Settings(suite="default", baseline="c:openssl", time_per_cell=0.05, target_ns=500_000,
-                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5)  # fmt: skip
+                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5, passes=1)  # fmt: skip
     run_id = Runner(store, registry, settings).run(cells, CORE)
     return build_report(*store.load_run(run_id))
 
@@ -63,8 +64,9 @@ def pubkey_report(tmp_path_factory):
     providers = ["c:openssl", "go:stdlib", "python:cryptography"]
     store = open_store(str(tmp_path_factory.mktemp("pk") / "pk.db"))
     cells = plan(load_suite("pubkey"), providers, Filters.parse("ecdsa-p256,x25519,rsa-3072-pss", None, None))
+    # one pass over the plan (each pass starts every driver afresh): passes are test_runner_rounds'
     settings = Settings(suite="pubkey", baseline="c:openssl", time_per_cell=0.05, target_ns=500_000,
-                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5, layout="ops")  # fmt: skip
+                        warmup_first_ns=2_000_000, warmup_ns=0, min_samples=5, layout="ops", passes=1)  # fmt: skip
     run_id = Runner(store, registry, settings).run(cells, providers)
     return build_report(*store.load_run(run_id), crosschecks=store.load_crosschecks(run_id)), store, run_id
 
