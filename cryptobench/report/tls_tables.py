@@ -132,6 +132,15 @@ def interop_pairs(rep: Report) -> dict[str, list[dict]]:
     return {alg: [pairs[k] for k in sorted(pairs)] for alg, pairs in sorted(out.items())}
 
 
+def _pair_cell(p: dict | None) -> str:
+    if p is None:
+        return "—"
+    if not p["passed"]:
+        return f"✗ {p['detail']}"
+    silent = p.get("no_exporter") or []
+    return f"✓ keys not compared ({', '.join(silent)}: no exporter)" if silent else "✓"
+
+
 def interop_tables(rep: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Per TLS cell: (title, headers, rows) with a row per client and a column per server."""
     out = []
@@ -144,7 +153,7 @@ def interop_tables(rep: Report) -> list[tuple[str, list[str], list[list[str]]]]:
             row = [c]
             for s in servers:
                 p = at.get((c, s))
-                row.append("—" if p is None else "✓" if p["passed"] else f"✗ {p['detail']}")
+                row.append(_pair_cell(p))
             rows.append(row)
         out.append((f"{alg}: interop", ["client \\ server", *servers], rows))
     return out

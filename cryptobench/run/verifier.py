@@ -158,8 +158,10 @@ class Verifier:
         for pid in pids:
             mine = [p for p in pairs if pid in (p.server, p.client)]
             ok = sum(p.passed for p in mine)
-            rec = VerifyRecord(pid, a.name, "failed" if pid in bad else "passed", passed=ok, failed=len(mine) - ok,
-                               detail=f"failed: {bad[pid]}" if pid in bad else "",
+            weaker = "" if pid in bad else tls_interop.unverified(mine, pid)
+            status = "failed" if pid in bad else "unverified" if weaker else "passed"  # unverified: timed, not compared
+            rec = VerifyRecord(pid, a.name, status, passed=ok, failed=len(mine) - ok,
+                               detail=f"failed: {bad[pid]}" if pid in bad else weaker,
                                conformance={"interop": [p.to_dict() for p in mine]})  # fmt: skip
             self.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name))
 

@@ -11,7 +11,7 @@ failed pair is shown in the matrix but blames nobody."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from cryptobench.core import tls
 from cryptobench.core.errors import DriverError
@@ -29,6 +29,7 @@ class Pair:
     detail: str = ""  # why not, in one line
     group: int | None = None  # what the server reported on the first connection
     exporter: str = ""  # the first connection's, as both sides derived it (when equal)
+    no_exporter: list[str] = field(default_factory=list)  # providers whose library exports nothing (JDK 17)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -56,9 +57,9 @@ def judge_one(cell: tls.TlsCell, view: dict, side: str, nth: int) -> str:
         return f"{side}: connection {nth + 1} {'resumed' if resumed else 'did not resume'}"
     if sigalg is not None and not resumed and sigalg not in cell.auth.sigalgs:
         return f"{side} reported signature scheme {sigalg!r}, {cell.auth.name} signs with {cell.auth.sigalgs}"
-    exp = view.get("exporter")
-    if not isinstance(exp, str) or len(exp) != 2 * tls.EXPORTER_LEN:
-        return f"{side}: no {tls.EXPORTER_LEN}-byte exporter"
+    exp = view.get("exporter")  # null: the library has no exporter (judged apart: keys not compared)
+    if exp is not None and (not isinstance(exp, str) or len(exp) != 2 * tls.EXPORTER_LEN):
+        return f"{side}: the exporter is not {tls.EXPORTER_LEN} bytes of hex: {exp!r:.80}"
     return ""
 
 
@@ -72,7 +73,7 @@ def judge(cell: tls.TlsCell, server: list[dict], client: list[dict]) -> str:
         why = judge_one(cell, s, "server", i) or judge_one(cell, c, "client", i)
         if why:
             return why
-        if s["exporter"] != c["exporter"]:
+        if s["exporter"] is not None and c["exporter"] is not None and s["exporter"] != c["exporter"]:
             at = next(
                 k for k in range(0, len(s["exporter"]), 2) if s["exporter"][k : k + 2] != c["exporter"][k : k + 2]
             )
@@ -108,9 +109,18 @@ def matrix(alg: str, servers: dict[str, Request], clients: dict[str, Request], p
     for i, (s, c) in enumerate(todo):
         step(i, len(todo), f"{alg}: {c} → {s}")
         why, sv, cv = run_pair(alg, servers[s], clients[c], pki)
+        silent = [p for p, views in ((s, sv), (c, cv)) if any(v.get("exporter") is None for v in views)]
         pairs.append(Pair(alg, s, c, not why, why, sv[0].get("group") if sv else None,
-                          cv[0].get("exporter", "") if cv and not why else ""))  # fmt: skip
+                          (cv[0].get("exporter") or "") if cv and not why else "", sorted(set(silent))))  # fmt: skip
     return pairs
+
+
+def unverified(pairs: list[Pair], pid: str) -> str:
+    """Why `pid`'s passed handshakes prove less than its keys (its library exports nothing), "" otherwise."""
+    if any(pid in p.no_exporter for p in pairs if p.passed):
+        return (f"unverified: {pid}'s library has no TLS exporter: its handshakes completed with the cell's group "
+                "and suite, but its keys were not compared with its peers'")  # fmt: skip
+    return ""
 
 
 def reference_of(providers: list[str], baseline: str) -> str | None:
