@@ -165,6 +165,7 @@ final class JsseInterop {
       }
       read(in, netIn, s, deadline);
     }
+    byte[] x = JsseTls.exporter(e); // null: SunJSSE 17 has no exporter
     if (client) {
       send(e, "ping", netOut, out);
       expect(e, "pong", in, netIn, app, s, deadline); // the ticket comes before it
@@ -188,7 +189,11 @@ final class JsseInterop {
     }
     h.putNull("sigalg");
     h.put("resumed", hello.psk());
-    h.putNull("exporter"); // SunJSSE 17 has no exporter
+    if (x == null) {
+      h.putNull("exporter");
+    } else {
+      h.put("exporter", Input.hex(x));
+    }
     return h;
   }
 

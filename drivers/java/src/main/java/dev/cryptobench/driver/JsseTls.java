@@ -40,6 +40,36 @@ final class JsseTls implements Provider, Provider.TlsSupport {
   static final String ID = "java:jsse";
   static final String CIPHER = "TLS_AES_128_GCM_SHA256";
   static final int CIPHER_CODE = 0x1301;
+  static final String EXPORTER_LABEL = "EXPORTER-cryptobench";
+  static final byte[] EXPORTER_CONTEXT =
+      "cryptobench tls13".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * ExtendedSSLSession.exportKeyingMaterialData(label, context, length), Java 25's TLS exporter;
+   * null on Java 17, which has none (the driver is compiled for 17, so it is looked up).
+   */
+  static final java.lang.reflect.Method EXPORTER = exporterMethod();
+
+  private static java.lang.reflect.Method exporterMethod() {
+    try {
+      return javax.net.ssl.ExtendedSSLSession.class.getMethod(
+          "exportKeyingMaterialData", String.class, byte[].class, int.class);
+    } catch (NoSuchMethodException e) {
+      return null;
+    }
+  }
+
+  /** The 32-byte exporter of a session (docs/protocol.md), null where the JDK has no exporter. */
+  static byte[] exporter(SSLEngine e) throws Exception {
+    if (EXPORTER == null) {
+      return null;
+    }
+    try {
+      return (byte[]) EXPORTER.invoke(e.getSession(), EXPORTER_LABEL, EXPORTER_CONTEXT, 32);
+    } catch (java.lang.reflect.InvocationTargetException x) {
+      throw x.getCause() instanceof Exception c ? c : x;
+    }
+  }
 
   /** A cell's group: its name in a cell, the JDK's name and the IANA code point. */
   record Group(String cell, String jdk, int code) {}
@@ -163,10 +193,15 @@ final class JsseTls implements Provider, Provider.TlsSupport {
             + " nor whether a session was resumed, and has no exporter (RFC 8446 § 7.5; Java 25"
             + " adds one). So group and resumption are read from the ServerHello the server wrote"
             + " (its key_share and pre_shared_key extensions), sigalg is null, the cipher is"
-            + " SSLSession.getCipherSuite(); interop reports \"exporter\": null, and instead each"
-            + " side proves it has the other's keys by the ping/pong application data. A bench's"
-            + " checksum is over the ServerHello's random (fresh per handshake); its untimed"
-            + " handshake is checked by the client sending 32 bytes the server must decrypt.");
+            + " SSLSession.getCipherSuite(). Exporter: "
+            + (EXPORTER == null
+                ? "none in this JDK, so interop reports \"exporter\": null (each side proves it"
+                    + " has the other's keys by the ping/pong application data only) and a"
+                    + " bench's checksum is over the ServerHello's random (fresh per handshake)"
+                : "ExtendedSSLSession.exportKeyingMaterialData (Java 25+), in interop and as a"
+                    + " bench's checksum")
+            + "; a bench's untimed handshake is also checked by the client sending 32 bytes the"
+            + " server must decrypt.");
   }
 
   @Override
@@ -558,6 +593,11 @@ final class JsseTls implements Provider, Provider.TlsSupport {
       if (!java.util.Arrays.equals(got, probe)) {
         throw new SSLException("tls: the server did not read what the client sent");
       }
+      byte[] cx = exporter(lastClient);
+      byte[] sx = exporter(lastServer);
+      if (!java.util.Arrays.equals(cx, sx)) {
+        throw new SSLException("tls: the exporters differ");
+      }
       if (report == null) {
         report = Protocol.object();
         report.put("group", hello.group);
@@ -571,7 +611,7 @@ final class JsseTls implements Provider, Provider.TlsSupport {
         f.put("client_finished", flights[2]);
         f.put("tickets", flights[3]);
       }
-      return Input.checksum(hello.random);
+      return Input.checksum(cx != null ? cx : hello.random);
     }
 
     @Override

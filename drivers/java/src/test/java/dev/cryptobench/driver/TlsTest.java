@@ -184,8 +184,11 @@ class TlsTest {
           assertEquals(0x1d, h.path("group").asInt(), h.toString());
           assertEquals(0x1301, h.path("cipher").asInt(), h.toString());
           assertEquals(i > 0, h.path("resumed").asBoolean(), alg + " " + i + ": " + h);
-          assertTrue(h.path("exporter").isNull(), "Java 17 has no exporter");
+          assertEquals(JsseTls.EXPORTER == null, h.path("exporter").isNull(), "Java 25 has one");
         }
+        assertEquals(
+            c.path("handshakes").get(i).path("exporter"),
+            r.path("handshakes").get(i).path("exporter"));
       }
     }
     // A second tls-serve ends the first (its result is lost) and serves.
