@@ -17,7 +17,6 @@ HANDSHAKE_HEADERS = ["cell", "provider", "handshakes/s", "client", "server", "RT
 HYBRID_TITLE = "Hybrid over classical (same library, same run: time ratio with 95% interval, exact byte deltas)"
 HYBRID_HEADERS = ["hybrid cell", "classical cell", "provider", "handshake", "client", "server", "ClientHello",
                   "server flight"]  # fmt: skip
-INTEROP_TITLE = "TLS interop (client → server over loopback; ✓: same group, suite and exporter)"
 FLIGHTS = ("client_hello", "server_flight", "client_finished", "tickets")
 
 
@@ -125,8 +124,13 @@ def hybrid_table(rep: Report) -> tuple[list[str], list[list[str]]]:
 
 def interop_pairs(rep: Report) -> dict[str, list[dict]]:
     """alg -> its pairs, as verification stored them (each under both providers' records: once here)."""
+    return pairs_of(rep.verifications)
+
+
+def pairs_of(verifications: list) -> dict[str, list[dict]]:
+    """The interop pairs of a run's verification records (`cryptobench verify` has no Report)."""
     out: dict[str, dict[tuple, dict]] = {}
-    for v in rep.verifications:
+    for v in verifications:
         for p in v.conformance.get("interop", []) if isinstance(v.conformance, dict) else []:
             out.setdefault(p["alg"], {})[(p["server"], p["client"])] = p
     return {alg: [pairs[k] for k in sorted(pairs)] for alg, pairs in sorted(out.items())}
@@ -138,13 +142,17 @@ def _pair_cell(p: dict | None) -> str:
     if not p["passed"]:
         return f"✗ {p['detail']}"
     silent = p.get("no_exporter") or []
-    return f"✓ keys not compared ({', '.join(silent)}: no exporter)" if silent else "✓"
+    return "✓ no exporter" if silent else "✓"  # a side's library exports nothing: keys not compared
 
 
 def interop_tables(rep: Report) -> list[tuple[str, list[str], list[list[str]]]]:
     """Per TLS cell: (title, headers, rows) with a row per client and a column per server."""
+    return interop_tables_of(rep.verifications)
+
+
+def interop_tables_of(verifications: list) -> list[tuple[str, list[str], list[list[str]]]]:
     out = []
-    for alg, pairs in interop_pairs(rep).items():
+    for alg, pairs in pairs_of(verifications).items():
         servers = sorted({p["server"] for p in pairs})
         clients = sorted({p["client"] for p in pairs})
         at = {(p["client"], p["server"]): p for p in pairs}

@@ -8,7 +8,7 @@ import io
 
 from rich.console import Console
 
-from cryptobench.report import jsontext
+from cryptobench.report import jsontext, tls_tables
 from cryptobench.report.conformance import Verification, details, failed, mark, matrix, to_dict
 from cryptobench.report.markup import plain, rich_table, safe_lines, table
 from cryptobench.store.model import VerifyRecord
@@ -24,6 +24,8 @@ def render_terminal(v: Verification, color: bool = False, width: int = 160) -> s
         title = f"conformance{part}: ✓ known answers + agreed differential inputs"
         console.print(plain(title))  # above the table, not folded into its width
         console.print(rich_table("", *matrix(v.verifs, providers)))
+    for title, headers, rows in tls_tables.interop_tables_of(v.verifs):
+        console.print(rich_table(title, headers, rows))
     for r in v.verifs:
         if r.status != "passed":
             console.print(plain(f"  {r.provider} {r.alg}: {r.detail}"))
@@ -53,6 +55,9 @@ def render_markdown(v: Verification) -> str:
            f"{sum(v.status == 'unverified' for v in verifs)} unverified. ✓ known answers + agreed differential "
            "inputs (docs/verification.md).", "", "## Conformance matrix", ""]  # fmt: skip
     out += table(*matrix(verifs))
+    for title, headers, rows in tls_tables.interop_tables_of(verifs):
+        out += ["", f"## {title}", ""]
+        out += table(headers, rows)
     out += ["", "## Details", ""]
     out += table(*details(verifs))
     replays = [v.conformance["differential"]["smallest"]["replay"] for v in verifs
@@ -77,6 +82,7 @@ def render_html(v: Verification) -> str:
         )
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
+    interop = "".join(f"<h2>{esc(t)}</h2>{tab(h, r)}" for t, h, r in tls_tables.interop_tables_of(verifs))
     style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
              "td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px}.ok{background:#e6f4e6}"
              ".bad{background:#f8d7d7}.warn{background:#fff3cd}")  # fmt: skip
@@ -84,7 +90,7 @@ def render_html(v: Verification) -> str:
         f"<!doctype html><html><head><meta charset=utf-8><title>cryptobench verify run {esc(str(run.id))}</title>"
         f"<style>{style}</style></head><body><h1>cryptobench verify — run {esc(str(run.id))}</h1>"
         f"<p>{len(verifs)} pairs, {len(failed(verifs))} failed.</p><h2>Conformance matrix</h2>"
-        f"{tab(*matrix(verifs))}<h2>Details</h2>{tab(*details(verifs))}</body></html>\n"
+        f"{tab(*matrix(verifs))}{interop}<h2>Details</h2>{tab(*details(verifs))}</body></html>\n"
     )
 
 
