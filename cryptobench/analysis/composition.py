@@ -25,7 +25,7 @@ _TLS_ECDH = {"x25519": ("x25519", "x25519"), "p256": ("ecdsa-p256", "ecdh-p256")
 _TLS_ECDH_OF = {"x25519": "x25519", "p256": "p256", "x25519mlkem768": "x25519", "secp256r1mlkem768": "p256",
                 "secp384r1mlkem1024": "p384"}  # fmt: skip
 # a TLS provider whose cryptography is another provider of the run: its primitives are that one's
-PRIMITIVES_FROM = {"rust:rustls": "rust:aws-lc-rs", "rust:rustls-ring": "rust:ring"}
+PRIMITIVES_FROM = {"rust:rustls": "rust:aws-lc-rs", "rust:rustls-ring": "rust:ring", "java:jsse": "java:jca"}
 SIG_SIZE = 32  # the sign/verify cells' message: a CertificateVerify signs a 130-byte context and a hash
 
 
