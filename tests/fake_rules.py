@@ -101,7 +101,7 @@ def main() -> int:
     ap.add_argument("--provider", required=True)
     ap.add_argument("--break", dest="broken", choices=RULES)
     args = ap.parse_args()
-    default = fake_driver.pattern(2654435769)
+    default = fake_driver.default_pattern()
     for line in sys.stdin:
         try:
             req = json.loads(line)
