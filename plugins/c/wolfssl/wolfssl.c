@@ -24,6 +24,7 @@
 #include <wolfssl/wolfcrypt/sha512.h>
 
 #include "../common/oneshot.h"
+#include "../common/tls_plugin.h"
 
 #define CHECK(call)                                                                                \
   do {                                                                                             \
@@ -338,6 +339,10 @@ static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t
 static WC_RNG rng; /* signing, ECDH blinding (ECC_TIMING_RESISTANT) and key pairs */
 
 static cb_status init(char *err, size_t errlen) {
+  if (wolfSSL_Init() != WOLFSSL_SUCCESS) { /* the TLS cells (wolfssl_tls.c) */
+    snprintf(err, errlen, "wolfSSL_Init failed");
+    return CB_ERROR;
+  }
   int r = wc_InitRng(&rng);
   if (r != 0)
     snprintf(err, errlen, "wc_InitRng: %s", wc_GetErrorString(r));
@@ -691,7 +696,9 @@ const size_t oneshot_nalgs = sizeof oneshot_algs / sizeof oneshot_algs[0];
 static const char *library_name(void) { return "wolfSSL"; }
 static const char *library_version(void) { return wolfSSL_lib_version(); }
 
+/* the one-shot catalogue, then the TLS 1.3 cells (wolfssl_tls.c) */
 static const cb_provider table =
-    ONESHOT_TABLE("wolfssl", "c:wolfssl", "c", init, library_name, library_version);
+    TLS_PLUGIN_TABLE("wolfssl", "c:wolfssl", "c", init, library_name, library_version,
+                     oneshot_keypair, oneshot_free_buf);
 
 CB_PROVIDER_EXPORT const cb_provider *cryptobench_provider(void) { return &table; }
