@@ -111,7 +111,7 @@ pytest:
 PYTEST_INPUTS := --in . $(CASES) --in $(CBCACHE)/openssl --in $(CBCACHE)/liboqs $(CC_TOOLS) $(DEB_LIBS) \
   $(GO_TOOLS) $(RUST_TOOLS) $(NODE_TOOLS) $(JAVA_TOOLS) $(VENV_TOOLS) --tool 'chromium --version' \
   --tool 'dpkg-query -W postgresql valgrind libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev \
-  libcrypto++-dev libtomcrypt-dev'
+  libcrypto++-dev libtomcrypt-dev libgnutls28-dev'
 pytest-parallel:
 	@$(CACHED) pytest-parallel $(PYTEST_INPUTS) \
 	  -- $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not timing" tests

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium cmake ninja-build
-  libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev
+  libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev libgnutls28-dev
   postgresql valgrind)  # valgrind: `run --metric instructions` where the kernel exposes no hardware counter
 
 missing=()
@@ -56,6 +56,6 @@ python3 scripts/cached-run setup-drivers --in drivers --in plugins --in include 
   --tool 'gcc --version' --tool 'g++ --version' --tool 'go version' --tool 'rustc -vV' --tool 'node --version' \
   --tool 'npm --version' --tool 'java -version' --tool 'mvn -v' \
   --tool 'dpkg-query -W libssl-dev libjansson-dev libsodium-dev libbotan-2-dev libmbedtls-dev libwolfssl-dev
-    libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev' \
+    libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev libgnutls28-dev' \
   -- scripts/build-drivers.sh ||
   echo "setup: some drivers could not be built (reasons above); run uses the others"

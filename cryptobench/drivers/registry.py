@@ -166,6 +166,7 @@ def _builtin() -> list[Provider]:
         c("c:botan-ffi", "libcb_botan-ffi.so", "Botan 2 C FFI (Debian)"),
         only_plugin("c:mbedtls", "mbedtls", "Mbed TLS 2.28 (Debian, plugin)"),
         only_plugin("c:wolfssl", "wolfssl", "wolfSSL 5.5 wolfCrypt (Debian, plugin)"),
+        only_plugin("c:gnutls", "gnutls", "GnuTLS 3.7, TLS 1.3 only (Debian, plugin)"),
         only_plugin("c:libgcrypt", "gcrypt", "libgcrypt 1.10 (Debian, plugin)"),
         only_plugin("c:nettle", "nettle", "GNU Nettle 3.8 (Debian, plugin)"),
         only_plugin("cpp:cryptopp", "cryptopp", "Crypto++ 8.7, C++ (Debian, plugin)"),
