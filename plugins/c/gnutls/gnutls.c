@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include "../common/tls_plugin.h"
 
@@ -360,16 +362,16 @@ static void ctx_free(void *ctx) {
 }
 
 /* GnuTLS returns GNUTLS_E_AGAIN also right after it processed a post-handshake message (the
- * ticket) on a blocking socket: read again then, but not after the socket's receive timeout */
-#define AGAIN_AT_ONCE_NS 50000000u
+ * ticket), blocking socket or not: read again then. A silent peer ends in GNUTLS_E_TIMEDOUT
+ * (gnutls_record_set_timeout, set in talk), so "again" is never a timeout here; bounded anyway. */
+#define MAX_AGAIN 16
 
 static int sock_read(void *s, void *buf, size_t n, char *err, size_t errlen) {
   ssize_t r;
-  uint64_t t0;
-  do
-    t0 = tls_kit_now_ns();
+  int again = 0;
   while ((r = gnutls_record_recv(s, buf, n)) == GNUTLS_E_INTERRUPTED ||
-         (r == GNUTLS_E_AGAIN && tls_kit_now_ns() - t0 < AGAIN_AT_ONCE_NS));
+         (r == GNUTLS_E_AGAIN && again++ < MAX_AGAIN))
+    ;
   if (r > 0)
     return (int)r;
   return fail(err, errlen, "reading the peer's 4 bytes",
@@ -384,6 +386,11 @@ static int talk(gconf *c, int fd, int server, char *obj, size_t cap, char *err, 
   int r, rc = -1;
   uint8_t ex[32];
   gnutls_transport_set_int(s, fd);
+  /* what is left of timeout_ms (tls_kit set it as the socket's receive timeout) bounds a read */
+  struct timeval tv = {0, 0};
+  socklen_t tvlen = sizeof tv;
+  if (getsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, &tvlen) == 0)
+    gnutls_record_set_timeout(s, (unsigned)(tv.tv_sec * 1000 + tv.tv_usec / 1000) + 1);
   while ((r = gnutls_handshake(s)) == GNUTLS_E_INTERRUPTED)
     ;
   if (r < 0)
