@@ -13,6 +13,8 @@
  * exporters, the checks (group, resumption, equal exporters) and SSL_free. `client` / `server`
  * also subtract the other side's calls and the BIOs' creation (read on the clock around each
  * call); writing into a memory BIO happens inside the writing side's call and counts to it.
+ * The pump, its checks, the clock and the report are tls_kit.c's (shared with the plugins of
+ * plugins/c); this file is libssl's side of it (tls_kit_lib).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "ops_tls.h"
@@ -22,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -30,6 +31,7 @@
 #include <openssl/tls1.h>
 
 #include "tls_iface.h"
+#include "tls_kit.h"
 
 #if OPENSSL_VERSION_NUMBER >= 0x30000000L
 #define TLS_ON 1 /* 1.1.1 has TLS 1.3 too, but its reporting API differs: no cell there */
@@ -38,31 +40,27 @@
 #endif
 
 #define TLS_SUITE "TLS_AES_128_GCM_SHA256"
-#define TLS_SUITE_CODE 0x1301
 #define TICKET_MAX_AGE_NS (60ull * 1000000000ull)
-#define MAX_STEPS 8 /* handshake steps per side before the pump gives up */
+#define MAX_CELLS 50 /* 5 groups x 5 auths, full and resumed */
 
+/* OpenSSL's names of the protocol's groups (tls_kit_groups) */
 static const struct {
   const char *name, *ossl;
-  int code;
 } GROUPS[] = {
-    {"x25519", "x25519", 0x001d},
-    {"p256", "P-256", 0x0017},
-    {"x25519mlkem768", "X25519MLKEM768", 0x11ec},
-    {"secp256r1mlkem768", "SecP256r1MLKEM768", 0x11eb},
-    {"secp384r1mlkem1024", "SecP384r1MLKEM1024", 0x11ed},
+    {"x25519", "x25519"},
+    {"p256", "P-256"},
+    {"x25519mlkem768", "X25519MLKEM768"},
+    {"secp256r1mlkem768", "SecP256r1MLKEM768"},
+    {"secp384r1mlkem1024", "SecP384r1MLKEM1024"},
 };
 #define NGROUPS (sizeof GROUPS / sizeof GROUPS[0])
 
-static const struct {
-  const char *name, *key_type; /* key_type: EVP_PKEY_CTX_new_from_name's, the probe */
-  int lo, hi;
-} AUTHS[] = {
-    {"ecdsa-p256", "EC", 0x0403, 0x0403},      {"ed25519", "ED25519", 0x0807, 0x0807},
-    {"rsa-2048", "RSA", 0x0804, 0x0806},       {"mldsa-44", "ML-DSA-44", 0x0904, 0x0904},
-    {"mldsa-65", "ML-DSA-65", 0x0905, 0x0905},
-};
-#define NAUTHS (sizeof AUTHS / sizeof AUTHS[0])
+static const char *ossl_group(size_t g) {
+  for (size_t i = 0; i < NGROUPS; i++)
+    if (strcmp(GROUPS[i].name, tls_kit_groups[g].name) == 0)
+      return GROUPS[i].ossl;
+  return NULL;
+}
 
 #ifdef SSL_get0_signature_name
 /* signature scheme names as OpenSSL reports them (SSL_get0_signature_name, 3.5+) */
@@ -81,22 +79,22 @@ static const struct {
 };
 #endif
 
-enum side { SIDE_BOTH, SIDE_CLIENT, SIDE_SERVER, SIDE_TRANSPORT };
-
 struct tls_cell {
   tls_cfg cfg;
-  enum side side; /* what the op times: both (handshake), the client's or the server's calls */
+  enum tls_kit_side side; /* what the op times: both (handshake), the client's or the server's */
   SSL_CTX *cctx, *sctx;
   char server_name[1024];
   SSL_SESSION *ticket; /* -resume: the session a handshake outside the timed region left */
   uint64_t ticket_ns;  /* when it was made */
   uint64_t *untimed_ns;
   uint8_t exporter[32];
-  /* the last handshake, as the server saw it */
-  int group, cipher, sigalg, resumed, round_trips;
-  size_t flights[4]; /* client_hello, server_flight, client_finished, tickets */
+  tls_kit_hs hs; /* the last handshake, as the server saw it */
   char report[400];
   char err[300];
+  /* the handshake under way (tls_kit_lib below): the two memory BIOs, of which the cell holds a
+   * reference besides the connections', and the connections */
+  BIO *c2s, *s2c;
+  SSL *cl, *sv;
 };
 
 void tls_err(char *err, size_t errlen, const char *what) {
@@ -114,20 +112,10 @@ void tls_err(char *err, size_t errlen, const char *what) {
 /* ---- configuration ---- */
 
 int tls_cfg_of(const char *alg, tls_cfg *cfg, char *err, size_t errlen) {
-  char name[96];
-  for (size_t g = 0; g < NGROUPS; g++)
-    for (size_t a = 0; a < NAUTHS; a++)
-      for (int r = 0; r < 2; r++) {
-        snprintf(name, sizeof name, "tls13-%s-%s%s", GROUPS[g].name, AUTHS[a].name,
-                 r ? "-resume" : "");
-        if (strcmp(name, alg) != 0)
-          continue;
-        *cfg =
-            (tls_cfg){GROUPS[g].ossl, GROUPS[g].code, AUTHS[a].name, AUTHS[a].lo, AUTHS[a].hi, r};
-        return 0;
-      }
-  cb_kit_err(err, errlen, "not offered: algorithm %s", alg);
-  return -1;
+  if (tls_kit_cfg_of(alg, &cfg->kit, err, errlen) != 0)
+    return -1;
+  cfg->group = ossl_group(cfg->kit.group);
+  return 0;
 }
 
 #if TLS_ON
@@ -155,7 +143,7 @@ SSL_CTX *tls_server_ctx(const tls_cfg *cfg, const char *chain, const char *key, 
   /* stateless tickets, no server-side cache to grow */
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
   what = "setting the number of tickets";
-  if (SSL_CTX_set_num_tickets(ctx, cfg->resume ? 1 : 0) != 1)
+  if (SSL_CTX_set_num_tickets(ctx, cfg->kit.resume ? 1 : 0) != 1)
     goto fail;
   return ctx;
 fail:
@@ -215,9 +203,9 @@ int tls_group_code(SSL *s) {
   }
 #if OPENSSL_VERSION_NUMBER >= 0x30200000L
   const char *name = SSL_get0_group_name(s);
-  for (size_t i = 0; name != NULL && i < NGROUPS; i++)
-    if (strcasecmp(name, GROUPS[i].ossl) == 0)
-      return GROUPS[i].code;
+  for (size_t i = 0; name != NULL && i < tls_kit_ngroups; i++)
+    if (ossl_group(i) != NULL && strcasecmp(name, ossl_group(i)) == 0)
+      return tls_kit_groups[i].code;
 #endif
   return -1;
 }
@@ -254,12 +242,28 @@ int tls_sigalg_code(SSL *s, int peer) {
 }
 
 int tls_exporter(SSL *s, uint8_t out[32]) {
-  static const char label[] = "EXPORTER-cryptobench", context[] = "cryptobench tls13";
-  return SSL_export_keying_material(s, out, 32, label, sizeof label - 1,
-                                    (const unsigned char *)context, sizeof context - 1, 1) == 1;
+  return SSL_export_keying_material(s, out, 32, TLS_KIT_LABEL, sizeof TLS_KIT_LABEL - 1,
+                                    (const unsigned char *)TLS_KIT_CONTEXT,
+                                    sizeof TLS_KIT_CONTEXT - 1, 1) == 1;
 }
 
 /* ---- catalogue ---- */
+
+/* the key type of an auth's certificate (EVP_PKEY_CTX_new_from_name's, the probe) */
+static const struct {
+  const char *name, *key_type;
+} AUTHS[] = {
+    {"ecdsa-p256", "EC"},      {"ed25519", "ED25519"},    {"rsa-2048", "RSA"},
+    {"mldsa-44", "ML-DSA-44"}, {"mldsa-65", "ML-DSA-65"},
+};
+#define NAUTHS (sizeof AUTHS / sizeof AUTHS[0])
+
+static const char *auth_key_type(size_t a) {
+  for (size_t i = 0; i < NAUTHS; i++)
+    if (strcmp(AUTHS[i].name, tls_kit_auths[a].name) == 0)
+      return AUTHS[i].key_type;
+  return NULL;
+}
 
 static int group_ok(const char *ossl) {
   SSL_CTX *ctx = SSL_CTX_new(TLS_method());
@@ -277,17 +281,16 @@ static int auth_ok(const char *key_type) {
 }
 
 size_t tls_catalogue(ops_alg *out, size_t max) {
-  static char names[NGROUPS * NAUTHS * 2][64];
+  static char names[MAX_CELLS][64];
   size_t n = 0;
-  for (size_t g = 0; g < NGROUPS; g++) {
-    if (!group_ok(GROUPS[g].ossl))
+  for (size_t g = 0; g < tls_kit_ngroups; g++) {
+    if (ossl_group(g) == NULL || !group_ok(ossl_group(g)))
       continue;
-    for (size_t a = 0; a < NAUTHS; a++) {
-      if (!auth_ok(AUTHS[a].key_type))
+    for (size_t a = 0; a < tls_kit_nauths; a++) {
+      if (auth_key_type(a) == NULL || !auth_ok(auth_key_type(a)))
         continue;
-      for (int r = 0; r < 2 && n < max; r++, n++) {
-        snprintf(names[n], sizeof names[n], "tls13-%s-%s%s", GROUPS[g].name, AUTHS[a].name,
-                 r ? "-resume" : "");
+      for (int r = 0; r < 2 && n < max && n < MAX_CELLS; r++, n++) {
+        tls_kit_name(names[n], sizeof names[n], g, a, r);
         memset(&out[n], 0, sizeof out[n]);
         out[n].name = names[n];
         out[n].ops[0] = "handshake";
@@ -320,191 +323,157 @@ size_t tls_notes(const char **notes, size_t max) {
 /* ---- cells ---- */
 
 #if TLS_ON
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+/* ---- libssl's side of the kit's in-memory handshake (tls_kit_lib); lib is the cell ---- */
+
+static int lib_transport(void *lib, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  c->c2s = BIO_new(BIO_s_mem());
+  c->s2c = BIO_new(BIO_s_mem());
+  if (c->c2s == NULL || c->s2c == NULL) {
+    tls_err(err, errlen, "memory BIOs");
+    return -1;
+  }
+  BIO_set_mem_eof_return(c->c2s, -1); /* empty: "retry", not end of file */
+  BIO_set_mem_eof_return(c->s2c, -1);
+  return 0;
 }
 
-static int cell_fail(tls_cell *c, const char *what) {
-  tls_err(c->err, sizeof c->err, what);
-  return OPS_FAIL;
+/* s reads from `in` and writes to `out`, each with a reference of its own */
+static int attach(SSL *s, BIO *in, BIO *out) {
+  if (!BIO_up_ref(in))
+    return 0;
+  if (!BIO_up_ref(out)) {
+    BIO_free(in);
+    return 0;
+  }
+  SSL_set_bio(s, in, out);
+  return 1;
 }
 
-/* One handshake (protocol.md's `handshake`), timed as c->side says through c->untimed_ns.
- * make_ticket: the untimed full handshake that leaves c->ticket (no checks of resumption). */
-static int handshake(tls_cell *c, int make_ticket) {
-  const enum side side = make_ticket ? SIDE_BOTH : c->side;
-  uint64_t mark = side != SIDE_BOTH ? now_ns() : 0, untimed = 0;
-/* the time since the last mark belongs to `owner`: subtracted unless it is the timed side */
-#define LAP(owner)                                                                                 \
-  do {                                                                                             \
-    if (side != SIDE_BOTH) {                                                                       \
-      uint64_t t_ = now_ns();                                                                      \
-      if ((owner) != side)                                                                         \
-        untimed += t_ - mark;                                                                      \
-      mark = t_;                                                                                   \
-    }                                                                                              \
-  } while (0)
-  int rc = OPS_FAIL;
-  uint64_t t_end = 0; /* when the timed part ended */
-  SSL *cl = NULL, *sv = NULL;
-  BIO *c2s = BIO_new(BIO_s_mem()), *s2c = BIO_new(BIO_s_mem());
-  if (c2s == NULL || s2c == NULL) {
-    BIO_free(c2s), BIO_free(s2c);
-    return cell_fail(c, "memory BIOs");
+static int lib_client_new(void *lib, int use_ticket, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  c->cl = tls_client_ssl(c->cctx, c->server_name);
+  if (c->cl == NULL || (use_ticket && SSL_set_session(c->cl, c->ticket) != 1) ||
+      !attach(c->cl, c->s2c, c->c2s)) {
+    tls_err(err, errlen, "client connection");
+    return -1;
   }
-  BIO_set_mem_eof_return(c2s, -1); /* empty: "retry", not end of file */
-  BIO_set_mem_eof_return(s2c, -1);
-  LAP(SIDE_TRANSPORT);
-  cl = tls_client_ssl(c->cctx, c->server_name);
-  if (cl == NULL || (c->cfg.resume && !make_ticket && SSL_set_session(cl, c->ticket) != 1)) {
-    BIO_free(c2s), BIO_free(s2c);
-    rc = cell_fail(c, "client connection");
-    goto done;
-  }
-  SSL_set_bio(cl, s2c, c2s); /* the client owns one reference of each, the server the other */
-  SSL_set_connect_state(cl);
-  LAP(SIDE_CLIENT);
-  sv = SSL_new(c->sctx);
-  if (sv == NULL || !BIO_up_ref(c2s)) {
-    rc = cell_fail(c, "server connection");
-    goto done;
-  }
-  if (!BIO_up_ref(s2c)) {
-    BIO_free(c2s);
-    rc = cell_fail(c, "server connection");
-    goto done;
-  }
-  SSL_set_bio(sv, c2s, s2c);
-  SSL_set_accept_state(sv);
-  LAP(SIDE_SERVER);
-  /* the pump: each side runs until it waits for the other; the flights are what each wrote */
-  int cdone = 0, sdone = 0, waits = 0;
-  size_t ch = 0, sf = 0;
-  for (int step = 0; step < MAX_STEPS && !(cdone && sdone); step++) {
-    if (!cdone) {
-      int r = SSL_do_handshake(cl);
-      LAP(SIDE_CLIENT);
-      if (r == 1)
-        cdone = 1;
-      else if (SSL_get_error(cl, r) == SSL_ERROR_WANT_READ)
-        waits++;
-      else {
-        rc = cell_fail(c, "client handshake");
-        goto done;
-      }
-      if (step == 0)
-        ch = BIO_number_written(c2s);
-    }
-    if (!sdone) {
-      int r = SSL_do_handshake(sv);
-      LAP(SIDE_SERVER);
-      if (r == 1)
-        sdone = 1;
-      else if (SSL_get_error(sv, r) != SSL_ERROR_WANT_READ) {
-        rc = cell_fail(c, "server handshake");
-        goto done;
-      }
-      if (!cdone)
-        sf = BIO_number_written(s2c);
-    }
-  }
-  if (!(cdone && sdone)) {
-    cb_kit_err(c->err, sizeof c->err, "tls: the handshake did not finish in %d steps", MAX_STEPS);
-    goto done;
-  }
-  if (c->cfg.resume) { /* the client reads the ticket (no application data comes) */
-    unsigned char b;
-    int r = SSL_read(cl, &b, 1);
-    LAP(SIDE_CLIENT);
-    if (r > 0 || SSL_get_error(cl, r) != SSL_ERROR_WANT_READ) {
-      rc = cell_fail(c, "client reading the ticket");
-      goto done;
-    }
-  }
-  /* off the clock from here: what the handshake showed, and the checks */
-  t_end = now_ns();
-  c->flights[0] = ch;
-  c->flights[1] = sf;
-  c->flights[2] = BIO_number_written(c2s) - ch;
-  c->flights[3] = BIO_number_written(s2c) - sf;
-  c->round_trips = waits;
-  c->group = tls_group_code(sv);
-  c->cipher = tls_cipher_code(sv);
-  c->resumed = SSL_session_reused(sv) == 1;
-  c->sigalg = c->resumed ? -1 : tls_sigalg_code(sv, 0);
-  uint8_t sx[32];
-  if (!tls_exporter(cl, c->exporter) || !tls_exporter(sv, sx)) {
-    rc = cell_fail(c, "exporter");
-  } else if (memcmp(sx, c->exporter, 32) != 0) {
-    cb_kit_err(c->err, sizeof c->err, "tls: client and server exporters differ");
-  } else if (c->group != c->cfg.group_code || tls_group_code(cl) != c->cfg.group_code) {
-    cb_kit_err(c->err, sizeof c->err, "tls: negotiated group %d (client: %d), not the cell's %d",
-               c->group, tls_group_code(cl), c->cfg.group_code);
-  } else if (c->cipher != TLS_SUITE_CODE) {
-    cb_kit_err(c->err, sizeof c->err, "tls: negotiated cipher suite 0x%04x", c->cipher);
-  } else if (!make_ticket &&
-             (c->cfg.resume != c->resumed || (SSL_session_reused(cl) == 1) != c->resumed)) {
-    cb_kit_err(c->err, sizeof c->err, "tls: resumption %s (client: %s)",
-               c->resumed ? "accepted in a full cell" : "not accepted",
-               SSL_session_reused(cl) == 1 ? "resumed" : "not resumed");
-  } else if (BIO_ctrl_pending(c2s) != 0 || BIO_ctrl_pending(s2c) != 0) {
-    cb_kit_err(c->err, sizeof c->err, "tls: bytes left unread after the handshake");
-  } else if (make_ticket && (c->ticket = SSL_get1_session(cl)) == NULL) {
-    rc = cell_fail(c, "keeping the ticket");
-  } else if (make_ticket && !SSL_SESSION_is_resumable(c->ticket)) {
-    cb_kit_err(c->err, sizeof c->err, "tls: the server's ticket is not resumable");
-  } else {
-    rc = c->exporter[0];
-  }
-done:
-  if (rc >= 0) /* a clean end: SSL_free would otherwise mark the session not resumable */
-    SSL_set_shutdown(cl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
-  SSL_free(cl);
-  SSL_free(sv);
-  if (t_end != 0)
-    untimed += now_ns() - t_end;
-  *c->untimed_ns += untimed;
-  return rc;
-#undef LAP
+  SSL_set_connect_state(c->cl);
+  return 0;
 }
+
+static int lib_server_new(void *lib, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  c->sv = SSL_new(c->sctx);
+  if (c->sv == NULL || !attach(c->sv, c->c2s, c->s2c)) {
+    tls_err(err, errlen, "server connection");
+    return -1;
+  }
+  SSL_set_accept_state(c->sv);
+  return 0;
+}
+
+static int lib_step(void *lib, int server, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  SSL *s = server ? c->sv : c->cl;
+  int r = SSL_do_handshake(s);
+  if (r == 1)
+    return 1;
+  if (SSL_get_error(s, r) == SSL_ERROR_WANT_READ)
+    return 0;
+  tls_err(err, errlen, server ? "server handshake" : "client handshake");
+  return -1;
+}
+
+/* the client reads the ticket (no application data comes) */
+static int lib_read_ticket(void *lib, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  unsigned char b;
+  int r = SSL_read(c->cl, &b, 1);
+  if (r > 0 || SSL_get_error(c->cl, r) != SSL_ERROR_WANT_READ) {
+    tls_err(err, errlen, "client reading the ticket");
+    return -1;
+  }
+  return 0;
+}
+
+static size_t lib_written(void *lib, int server) {
+  tls_cell *c = lib;
+  return BIO_number_written(server ? c->s2c : c->c2s);
+}
+
+static size_t lib_pending(void *lib) {
+  tls_cell *c = lib;
+  return BIO_ctrl_pending(c->c2s) + BIO_ctrl_pending(c->s2c);
+}
+
+static int lib_inspect(void *lib, tls_kit_hs *h, int *client_group, int *client_resumed,
+                       uint8_t cx[32], uint8_t sx[32], char *err, size_t errlen) {
+  tls_cell *c = lib;
+  h->group = tls_group_code(c->sv);
+  h->cipher = tls_cipher_code(c->sv);
+  h->resumed = SSL_session_reused(c->sv) == 1;
+  h->sigalg = h->resumed ? -1 : tls_sigalg_code(c->sv, 0);
+  *client_group = tls_group_code(c->cl);
+  *client_resumed = SSL_session_reused(c->cl) == 1;
+  if (!tls_exporter(c->cl, cx) || !tls_exporter(c->sv, sx)) {
+    tls_err(err, errlen, "exporter");
+    return -1;
+  }
+  return 0;
+}
+
+static int lib_keep_ticket(void *lib, char *err, size_t errlen) {
+  tls_cell *c = lib;
+  if ((c->ticket = SSL_get1_session(c->cl)) == NULL) {
+    tls_err(err, errlen, "keeping the ticket");
+    return -1;
+  }
+  if (!SSL_SESSION_is_resumable(c->ticket)) {
+    cb_kit_err(err, errlen, "tls: the server's ticket is not resumable");
+    return -1;
+  }
+  return 0;
+}
+
+static void lib_end(void *lib, int clean) {
+  tls_cell *c = lib;
+  if (clean && c->cl != NULL) /* SSL_free would otherwise mark the session not resumable */
+    SSL_set_shutdown(c->cl, SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+  SSL_free(c->cl);
+  SSL_free(c->sv);
+  BIO_free(c->c2s);
+  BIO_free(c->s2c);
+  c->cl = c->sv = NULL;
+  c->c2s = c->s2c = NULL;
+}
+
+static const tls_kit_lib LIB = {lib_transport,   lib_client_new, lib_server_new, lib_step,
+                                lib_read_ticket, lib_written,    lib_pending,    lib_inspect,
+                                lib_keep_ticket, lib_end};
 
 tls_cell *tls_cell_new(const ops_params *p, uint64_t *untimed_ns, char *err, size_t errlen) {
   tls_cfg cfg;
   if (tls_cfg_of(p->alg, &cfg, err, errlen) != 0)
     return NULL;
-  enum side side = strcmp(p->op, "handshake") == 0 ? SIDE_BOTH
-                   : strcmp(p->op, "client") == 0  ? SIDE_CLIENT
-                   : strcmp(p->op, "server") == 0  ? SIDE_SERVER
-                                                   : SIDE_TRANSPORT;
-  if (side == SIDE_TRANSPORT) {
+  enum tls_kit_side side = tls_kit_side_of(p->op);
+  if (side == TLS_SIDE_TRANSPORT) {
     cb_kit_err(err, errlen, "not offered: operation %s for %s", p->op, p->alg);
     return NULL;
   }
-  size_t len[4];
-  const uint8_t *v[4] = {
-      cb_ext_get(p, CB_TLS_EXT_CHAIN, &len[0]), cb_ext_get(p, CB_TLS_EXT_KEY, &len[1]),
-      cb_ext_get(p, CB_TLS_EXT_CA, &len[2]), cb_ext_get(p, CB_TLS_EXT_SERVER_NAME, &len[3])};
-  char text[4][1024];
-  for (int i = 0; i < 4; i++) {
-    if (v[i] == NULL || len[i] == 0 || len[i] >= sizeof text[i]) {
-      cb_kit_err(err, errlen, "tls: no PKI in the request");
-      return NULL;
-    }
-    memcpy(text[i], v[i], len[i]);
-    text[i][len[i]] = '\0';
-  }
+  tls_kit_pki pki;
+  if (tls_kit_pki_of(p, &pki, err, errlen) != 0)
+    return NULL;
   tls_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
   if (c == NULL)
     return NULL;
   c->cfg = cfg;
   c->side = side;
   c->untimed_ns = untimed_ns;
-  snprintf(c->server_name, sizeof c->server_name, "%s", text[3]);
-  c->sctx = tls_server_ctx(&cfg, text[0], text[1], err, errlen);
+  snprintf(c->server_name, sizeof c->server_name, "%s", pki.server_name);
+  c->sctx = tls_server_ctx(&cfg, pki.chain, pki.key, err, errlen);
   if (c->sctx != NULL)
-    c->cctx = tls_client_ctx(&cfg, text[2], err, errlen);
+    c->cctx = tls_client_ctx(&cfg, pki.ca, err, errlen);
   if (c->cctx == NULL) {
     tls_cell_free(c);
     return NULL;
@@ -514,34 +483,34 @@ tls_cell *tls_cell_new(const ops_params *p, uint64_t *untimed_ns, char *err, siz
 
 int tls_cell_prepare(tls_cell *c, uint64_t n) {
   (void)n;
-  if (!c->cfg.resume || (c->ticket != NULL && now_ns() - c->ticket_ns < TICKET_MAX_AGE_NS))
+  if (!c->cfg.kit.resume ||
+      (c->ticket != NULL && tls_kit_now_ns() - c->ticket_ns < TICKET_MAX_AGE_NS))
     return 0;
   SSL_SESSION_free(c->ticket);
   c->ticket = NULL;
-  uint64_t keep = *c->untimed_ns;
-  int rc = handshake(c, 1);
-  *c->untimed_ns = keep; /* prepare is outside the timed region anyway */
-  c->ticket_ns = now_ns();
+  tls_kit_clock k; /* prepare is outside the timed region anyway */
+  tls_kit_clock_start(&k, TLS_SIDE_BOTH);
+  int rc =
+      tls_kit_handshake(&LIB, c, &c->cfg.kit, &k, 1, &c->hs, c->exporter, c->err, sizeof c->err);
+  c->ticket_ns = tls_kit_now_ns();
   return rc >= 0 && c->ticket != NULL ? 0 : -1;
 }
 
 int tls_cell_run(tls_cell *c) {
-  if (c->cfg.resume && c->ticket == NULL) {
+  if (c->cfg.kit.resume && c->ticket == NULL) {
     cb_kit_err(c->err, sizeof c->err, "tls: no ticket prepared");
     return OPS_FAIL;
   }
-  return handshake(c, 0);
+  tls_kit_clock k;
+  tls_kit_clock_start(&k, c->side);
+  int rc =
+      tls_kit_handshake(&LIB, c, &c->cfg.kit, &k, 0, &c->hs, c->exporter, c->err, sizeof c->err);
+  *c->untimed_ns += k.untimed;
+  return rc >= 0 ? rc : OPS_FAIL;
 }
 
 const char *tls_cell_report(tls_cell *c) {
-  char g[12], ci[12], sig[12];
-  snprintf(c->report, sizeof c->report,
-           "{\"group\":%s,\"cipher\":%s,\"sigalg\":%s,\"resumed\":%s,\"round_trips\":%d,"
-           "\"flights\":{\"client_hello\":%zu,\"server_flight\":%zu,\"client_finished\":%zu,"
-           "\"tickets\":%zu}}",
-           tls_code_json(c->group, g), tls_code_json(c->cipher, ci), tls_code_json(c->sigalg, sig),
-           c->resumed ? "true" : "false", c->round_trips, c->flights[0], c->flights[1],
-           c->flights[2], c->flights[3]);
+  tls_kit_report_json(c->report, sizeof c->report, &c->hs);
   return c->report;
 }
 #else

@@ -10,6 +10,7 @@
 #include <openssl/ssl.h>
 
 #include "ops.h"
+#include "tls_kit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,13 +18,10 @@ extern "C" {
 
 typedef struct tls_cell tls_cell;
 
-/* A cell's configuration, from its name: tls13-<group>-<auth>[-resume]. */
+/* A cell's configuration, from its name: tls13-<group>-<auth>[-resume] (tls_kit.h). */
 typedef struct tls_cfg {
-  const char *group;        /* OpenSSL's name for SSL_CTX_set1_groups_list */
-  int group_code;           /* IANA code point */
-  const char *auth;         /* the protocol's name: ecdsa-p256, ... */
-  int sigalg_lo, sigalg_hi; /* the auth's signature scheme code points (RSA: three) */
-  int resume;
+  tls_kit_cfg kit;   /* group, auth, code point, resume */
+  const char *group; /* OpenSSL's name for SSL_CTX_set1_groups_list */
 } tls_cfg;
 
 /* Probe what the library has (groups, certificate key types); up to max catalogue entries. */
@@ -46,13 +44,6 @@ SSL *tls_client_ssl(SSL_CTX *cctx, const char *server_name);
 int tls_group_code(SSL *s);
 int tls_cipher_code(SSL *s);
 int tls_sigalg_code(SSL *s, int peer);
-/* A code point as JSON: the number, or null when the library did not say (negative). */
-static inline const char *tls_code_json(int code, char buf[12]) {
-  if (code < 0)
-    return "null";
-  snprintf(buf, 12, "%d", code);
-  return buf;
-}
 /* The 32-byte exporter of protocol.md (label EXPORTER-cryptobench, context cryptobench tls13). */
 int tls_exporter(SSL *s, uint8_t out[32]);
 /* "tls: <what>: <first OpenSSL error>" into err, and clear the queue. */

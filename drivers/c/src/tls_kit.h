@@ -143,10 +143,12 @@ typedef struct tls_kit_lib {
 
 #define TLS_KIT_MAX_STEPS 8 /* handshake steps per side before the pump gives up */
 
-/* One handshake (protocol.md's `handshake`), timed as k says. make_ticket: the untimed full
- * handshake of a -resume cell, which keeps the ticket (no resumption check). The checks after
- * it: equal exporters, the cell's group on both sides, the suite, resumption as the cell says,
- * nothing unread. Returns the client's first exporter byte, or -1 with the message in err. */
+/* One handshake (protocol.md's `handshake`), timed as k says (k->untimed: the other side's time,
+ * and for every side what follows the handshake: inspection, checks, freeing). make_ticket: the
+ * untimed full handshake of a -resume cell, which keeps the ticket (no resumption check). The
+ * checks after it: equal exporters, the cell's group on both sides, the suite, resumption as the
+ * cell says, nothing unread. Returns the client's first exporter byte, or -1 with the message in
+ * err. */
 int tls_kit_handshake(const tls_kit_lib *L, void *lib, const tls_kit_cfg *cfg, tls_kit_clock *k,
                       int make_ticket, tls_kit_hs *h, uint8_t exporter[32], char *err,
                       size_t errlen);
