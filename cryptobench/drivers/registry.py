@@ -230,6 +230,7 @@ def _builtin() -> list[Provider]:
                 ("rust:aws-lc-rs", "aws-lc-rs (AWS-LC)"),
                 ("rust:rustls", "rustls (aws-lc-rs provider)"),
                 ("rust:rustls-ring", "rustls (ring provider)"),
+                ("rust:boring", "BoringSSL (boring crate)"),
             )
         ],
         *[

@@ -483,12 +483,13 @@ impl Driver {
         })
     }
 
-    /// A TLS cell this provider offers and the configurations for it
-    /// (`server`: with the server side).
-    fn tls_configs(&self, req: &Request, server: bool) -> Result<tls::Configs, String> {
+    /// A TLS cell this provider offers: its library, the cell, the PKI.
+    fn tls_cell<'r>(
+        &self,
+        req: &'r Request,
+    ) -> Result<(tls::Lib, tls::Spec, &'r tls::Files), String> {
         let a = self.lookup(req.alg.as_deref())?;
-        let (Some(flavour), Some(spec)) =
-            (tls::Flavour::of(self.prov.id()), tls::Spec::parse(a.name))
+        let (Some(lib), Some(spec)) = (tls::Lib::of(self.prov.id()), tls::Spec::parse(a.name))
         else {
             return Err(format!(
                 "not offered: {} is not a TLS cell of {}",
@@ -497,7 +498,7 @@ impl Driver {
             ));
         };
         let files = req.tls.as_ref().ok_or("tls: no PKI in the request")?;
-        tls::Configs::new(flavour, spec, files, server)
+        Ok((lib, spec, files))
     }
 
     fn interop_limits(req: &Request) -> (u32, Duration) {
@@ -508,13 +509,13 @@ impl Driver {
     }
 
     fn tls_serve(&self, req: &Request) -> Result<PortResponse, String> {
-        let cfg = self.tls_configs(req, true)?;
+        let (lib, spec, files) = self.tls_cell(req)?;
         let (connections, timeout) = Self::interop_limits(req);
         let mut serving = self.serving.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(old) = serving.take() {
             old.end(); // one server per process (protocol.md)
         }
-        let (port, h) = tls::interop::serve(cfg, connections, timeout)?;
+        let (port, h) = tls::serve(lib, spec, files, connections, timeout)?;
         *serving = Some(h);
         Ok(PortResponse { ok: true, port })
     }
@@ -534,10 +535,10 @@ impl Driver {
     }
 
     fn tls_connect(&self, req: &Request) -> Result<HandshakesResponse, String> {
-        let cfg = self.tls_configs(req, false)?;
+        let (lib, spec, files) = self.tls_cell(req)?;
         let port = req.port.ok_or("request has no \"port\"")?;
         let (connections, timeout) = Self::interop_limits(req);
-        let handshakes = tls::interop::connect(&cfg, port, connections, timeout)?;
+        let handshakes = tls::connect(lib, spec, files, port, connections, timeout)?;
         Ok(HandshakesResponse {
             ok: true,
             handshakes,

@@ -34,8 +34,9 @@ use std::time::Instant;
 use crate::input::{self, Fnv, PATTERN_LEN};
 
 /// The providers this driver serves, sorted.
-pub const PROVIDER_IDS: [&str; 5] = [
+pub const PROVIDER_IDS: [&str; 6] = [
     "rust:aws-lc-rs",
+    "rust:boring",
     "rust:ring",
     "rust:rustcrypto",
     "rust:rustls",
@@ -46,6 +47,7 @@ pub const PROVIDER_IDS: [&str; 5] = [
 pub fn provider(id: &str) -> Option<Provider> {
     match id {
         "rust:aws-lc-rs" => Some(awslc::provider()),
+        "rust:boring" => Some(crate::tls::boring_provider()),
         "rust:ring" => Some(ring::provider()),
         "rust:rustcrypto" => Some(rustcrypto::provider()),
         "rust:rustls" => Some(crate::tls::provider(crate::tls::Flavour::AwsLc)),

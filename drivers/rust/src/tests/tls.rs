@@ -1,6 +1,6 @@
-//! The TLS 1.3 cells of `rust:rustls` and `rust:rustls-ring` through the
-//! request handler: bench responses (checks, report, flight bytes), the
-//! errors, and interop between the two providers over loopback TCP. The
+//! The TLS 1.3 cells of `rust:rustls`, `rust:rustls-ring` and `rust:boring`
+//! through the request handler: bench responses (checks, report, flight
+//! bytes), the errors, and interop between the providers over loopback TCP. The
 //! test PKI is made once by the repository's own maker
 //! (`cryptobench.verify.tls_pki`, about a second).
 
@@ -87,6 +87,55 @@ fn hello_offers_the_cells() {
     assert!(!offers
         .keys()
         .any(|k| k.contains("mlkem") || k.contains("mldsa")));
+    // BoringSSL: X25519MLKEM768 but no SecP256r1MLKEM768
+    let r = call(&driver("rust:boring"), r#"{"cmd":"hello"}"#);
+    let offers = r["offers"].as_object().unwrap();
+    let tls = offers.keys().filter(|k| k.starts_with("tls13-")).count();
+    assert_eq!(tls, 3 * 3 * 2, "{offers:?}");
+    assert!(offers.contains_key("tls13-x25519mlkem768-rsa-2048-resume"));
+    assert!(!offers.keys().any(|k| k.contains("secp256r1mlkem768")));
+}
+
+/// BoringSSL's cells report what rustls' do: group, suite, scheme, one
+/// round trip, the ML-KEM share and ciphertext in the hybrid flights, and
+/// one ticket per resumption.
+#[test]
+fn boring_bench_reports_the_handshake() {
+    let d = driver("rust:boring");
+    for op in ["handshake", "client", "server"] {
+        let r = bench(&d, "tls13-x25519-ed25519", op);
+        let t = &r["tls"];
+        assert_eq!(
+            (&t["group"], &t["cipher"], &t["sigalg"], &t["resumed"]),
+            (&json!(29), &json!(0x1301), &json!(0x0807), &json!(false)),
+            "{r}"
+        );
+        assert_eq!(
+            (t["round_trips"].as_i64(), flight(&r, "tickets")),
+            (Some(1), 0)
+        );
+        assert_ne!(r["checksum"], r["checksum_after"]);
+    }
+    let h = bench(&d, "tls13-x25519mlkem768-ed25519", "handshake");
+    let x = bench(&d, "tls13-x25519-ed25519", "handshake");
+    assert_eq!(
+        flight(&h, "client_hello") - flight(&x, "client_hello"),
+        1184
+    );
+    assert_eq!(
+        flight(&h, "server_flight") - flight(&x, "server_flight"),
+        1088
+    );
+    let r = bench(&d, "tls13-p256-rsa-2048-resume", "client");
+    let t = &r["tls"];
+    assert_eq!(
+        (&t["group"], &t["sigalg"], &t["resumed"]),
+        (&json!(23), &Value::Null, &json!(true)),
+        "{r}"
+    );
+    assert!(flight(&r, "tickets") > 0, "{r}");
+    let r = bench(&d, "tls13-x25519-ecdsa-p256", "server");
+    assert_eq!(r["tls"]["sigalg"], 0x0403, "{r}");
 }
 
 #[test]
@@ -176,14 +225,17 @@ fn errors() {
     );
 }
 
-/// `rust:rustls-ring` serves, `rust:rustls` connects (and the reverse):
-/// both complete, report the group, and derive the same exporters; the
-/// second connection of a -resume cell resumes on both sides.
+/// `rust:rustls-ring` serves, `rust:rustls` connects (and the reverse;
+/// and rustls against BoringSSL): both complete, report the group, and
+/// derive the same exporters; the second connection of a -resume cell
+/// resumes on both sides.
 #[test]
 fn interop_between_the_providers() {
     for (srv, cli) in [
         ("rust:rustls-ring", "rust:rustls"),
         ("rust:rustls", "rust:rustls-ring"),
+        ("rust:boring", "rust:rustls"),
+        ("rust:rustls", "rust:boring"),
     ] {
         let alg = "tls13-x25519-ecdsa-p256-resume";
         let (s, c) = (driver(srv), driver(cli));

@@ -1,15 +1,36 @@
-//! The bench cell of a TLS 1.3 handshake: a fresh rustls client and
-//! server connection per operation, pumped through two in-memory buffers
-//! (`write_tls` into one Vec, `read_tls` from it) until neither side is
-//! handshaking. For the `client` and `server` ops the other side's calls
-//! are timed and handed back through `take_untimed_ns` (protocol.md).
+//! The bench cell of a TLS 1.3 handshake, for any library: a fresh client
+//! and server connection per operation (`Library`), pumped through two
+//! in-memory buffers (`Endpoint`) until a turn moves no byte. For the
+//! `client` and `server` ops the other side's calls are timed and handed
+//! back through `take_untimed_ns` (protocol.md).
 
 use std::time::Instant;
 
-use rustls::{ClientConnection, ConnectionCommon, HandshakeKind, ServerConnection};
-
-use super::{Configs, Flights, Handshake, Report, Spec};
+use super::{Flights, Handshake, Report, Spec};
 use crate::ops::{Cell, Op};
+
+/// One side of a handshake on the in-memory transport.
+pub trait Endpoint {
+    /// Everything it has to send now, appended to `out`.
+    fn write_out(&mut self, out: &mut Vec<u8>) -> Result<(), String>;
+    /// All of `data` taken in and processed.
+    fn read_in(&mut self, data: &[u8]) -> Result<(), String>;
+    /// The handshake completed.
+    fn done(&self) -> bool;
+    /// It was a resumption.
+    fn resumed(&self) -> bool;
+    /// What this side reports of the finished handshake.
+    fn view(&self) -> Result<Handshake, String>;
+}
+
+/// A library's configurations of one cell (made once, untimed): the two
+/// connections of each handshake.
+pub trait Library {
+    type Client: Endpoint;
+    type Server: Endpoint;
+    fn client(&self) -> Result<Self::Client, String>;
+    fn server(&self) -> Result<Self::Server, String>;
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Who {
@@ -39,9 +60,9 @@ impl Clock {
     }
 }
 
-pub struct TlsCell {
+pub struct TlsCell<L: Library> {
     spec: Spec,
-    cfg: Configs,
+    lib: L,
     clock: Clock,
     /// The two directions of the in-memory transport, reused.
     c2s: Vec<u8>,
@@ -53,8 +74,8 @@ pub struct TlsCell {
     err: Option<String>,
 }
 
-impl TlsCell {
-    pub fn new(op: Op, spec: Spec, cfg: Configs) -> Result<TlsCell, String> {
+impl<L: Library> TlsCell<L> {
+    pub fn new(op: Op, spec: Spec, lib: L) -> Result<TlsCell<L>, String> {
         let timed = match op {
             Op::Client => Some(Who::Client),
             Op::Server => Some(Who::Server),
@@ -62,7 +83,7 @@ impl TlsCell {
         };
         let mut c = TlsCell {
             spec,
-            cfg,
+            lib,
             clock: Clock {
                 timed,
                 untimed_ns: 0,
@@ -77,49 +98,34 @@ impl TlsCell {
         if spec.resume {
             // the first ticket, from a full handshake outside any timing;
             // each resumption then leaves the next one in the client's store
-            c.handshake(false, HandshakeKind::Full)?;
+            c.handshake(false, false)?;
         }
         Ok(c)
     }
 
-    /// What every measured handshake of the cell must be.
-    fn kind(&self) -> HandshakeKind {
-        if self.spec.resume {
-            HandshakeKind::Resumed
-        } else {
-            HandshakeKind::Full
-        }
-    }
-
-    /// One handshake of the `want` kind; `check`: also the checks and the
-    /// report of protocol.md (the untimed handshake of `checksum`).
-    fn handshake(&mut self, check: bool, want: HandshakeKind) -> Result<u64, String> {
+    /// One handshake, a resumption or not (`resumed`); `check`: also the
+    /// checks and the report of protocol.md (the untimed handshake of
+    /// `checksum`).
+    fn handshake(&mut self, check: bool, resumed: bool) -> Result<u64, String> {
         let clock = &mut self.clock;
-        let (cc, sc) = (&self.cfg.client, self.cfg.server.as_ref().expect("server"));
-        let name = &self.cfg.server_name;
-        let mut client = clock
-            .call(Who::Client, || {
-                ClientConnection::new(cc.clone(), name.clone())
-            })
-            .map_err(|e| format!("tls: client: {e}"))?;
-        let mut server = clock
-            .call(Who::Server, || ServerConnection::new(sc.clone()))
-            .map_err(|e| format!("tls: server: {e}"))?;
+        let lib = &self.lib;
+        let mut client = clock.call(Who::Client, || lib.client())?;
+        let mut server = clock.call(Who::Server, || lib.server())?;
         self.writes.clear();
         // Turns: the client writes, the server reads and writes, the client
         // reads; until a turn moves no byte.
         for _ in 0..8 {
             self.c2s.clear();
-            clock.call(Who::Client, || write_all(&mut client, &mut self.c2s))?;
+            clock.call(Who::Client, || client.write_out(&mut self.c2s))?;
             if !self.c2s.is_empty() {
                 self.writes.push((true, self.c2s.len()));
-                clock.call(Who::Server, || read_all(&mut server, &self.c2s))?;
+                clock.call(Who::Server, || server.read_in(&self.c2s))?;
             }
             self.s2c.clear();
-            clock.call(Who::Server, || write_all(&mut server, &mut self.s2c))?;
+            clock.call(Who::Server, || server.write_out(&mut self.s2c))?;
             if !self.s2c.is_empty() {
                 self.writes.push((false, self.s2c.len()));
-                clock.call(Who::Client, || read_all(&mut client, &self.s2c))?;
+                clock.call(Who::Client, || client.read_in(&self.s2c))?;
             }
             if self.c2s.is_empty() && self.s2c.is_empty() {
                 break;
@@ -127,14 +133,14 @@ impl TlsCell {
         }
         // a few ns of checks, on every handshake (a resumption that fell
         // back to a full handshake must not be timed)
-        if client.is_handshaking() || server.is_handshaking() {
+        if !client.done() || !server.done() {
             return Err("tls: the handshake did not complete".into());
         }
-        if client.handshake_kind() != Some(want) || server.handshake_kind() != Some(want) {
+        if client.resumed() != resumed || server.resumed() != resumed {
             return Err(format!(
-                "tls: handshake kind: client {:?}, server {:?}, expected {want:?}",
-                client.handshake_kind(),
-                server.handshake_kind()
+                "tls: resumed: client {}, server {}, expected {resumed}",
+                client.resumed(),
+                server.resumed()
             ));
         }
         if check {
@@ -149,14 +155,10 @@ impl TlsCell {
 
     /// Both completed, both derive the same exporter and report the cell's
     /// group: then the report (the server's view).
-    fn check(
-        &mut self,
-        client: &ClientConnection,
-        server: &ServerConnection,
-    ) -> Result<(), String> {
+    fn check(&mut self, client: &L::Client, server: &L::Server) -> Result<(), String> {
         let want = Some(self.spec.group_code());
-        let c = Handshake::of(client, &self.cfg.verified)?;
-        let s = Handshake::of(server, &self.cfg.signed)?;
+        let c = client.view()?;
+        let s = server.view()?;
         if c.exporter != s.exporter {
             return Err(format!(
                 "tls: exporters differ: client {}, server {}",
@@ -171,7 +173,10 @@ impl TlsCell {
                 ));
             }
         }
-        exporter_bytes(client, &mut self.exporter)?;
+        let e = crate::input::decode_hex("exporter", &c.exporter)?;
+        self.exporter = e
+            .try_into()
+            .map_err(|_| "tls: the exporter is not 32 bytes")?;
         self.report = Some(Report {
             group: s.group,
             cipher: s.cipher,
@@ -182,38 +187,6 @@ impl TlsCell {
         });
         Ok(())
     }
-}
-
-fn exporter_bytes<D>(c: &ConnectionCommon<D>, out: &mut [u8; 32]) -> Result<(), String> {
-    c.export_keying_material(
-        &mut out[..],
-        super::EXPORTER_LABEL,
-        Some(super::EXPORTER_CONTEXT),
-    )
-    .map(|_| ())
-    .map_err(|e| format!("tls: exporter: {e}"))
-}
-
-/// Everything a connection has to send, into `buf`.
-#[inline(always)]
-fn write_all<D>(c: &mut ConnectionCommon<D>, buf: &mut Vec<u8>) -> Result<(), String> {
-    while c.wants_write() {
-        c.write_tls(buf)
-            .map_err(|e| format!("tls: write_tls: {e}"))?;
-    }
-    Ok(())
-}
-
-/// All of `buf` into a connection, processed (read_tls takes a bounded
-/// amount per call).
-#[inline(always)]
-fn read_all<D>(c: &mut ConnectionCommon<D>, mut buf: &[u8]) -> Result<(), String> {
-    while !buf.is_empty() {
-        c.read_tls(&mut buf)
-            .map_err(|e| format!("tls: read_tls: {e}"))?;
-        c.process_new_packets().map_err(|e| format!("tls: {e}"))?;
-    }
-    Ok(())
 }
 
 /// The flights of protocol.md from the writes in order: the client's last
@@ -232,9 +205,9 @@ fn flights(writes: &[(bool, usize)]) -> Flights {
     }
 }
 
-impl Cell for TlsCell {
+impl<L: Library> Cell for TlsCell<L> {
     fn run(&mut self) -> u64 {
-        match self.handshake(false, self.kind()) {
+        match self.handshake(false, self.spec.resume) {
             Ok(s) => s,
             Err(e) => {
                 self.err.get_or_insert(e);
@@ -251,7 +224,7 @@ impl Cell for TlsCell {
     }
     fn checksum(&mut self) -> String {
         self.clock.untimed_ns = 0;
-        if let Err(e) = self.handshake(true, self.kind()) {
+        if let Err(e) = self.handshake(true, self.spec.resume) {
             self.err.get_or_insert(e);
         }
         crate::input::checksum(&self.exporter)

@@ -1,6 +1,8 @@
 //! Interop over loopback TCP (protocol.md, "Interop: tls-serve, tls-result,
-//! tls-connect"): rustls' StreamOwned over a std TcpStream, the server in a
-//! background thread so the driver keeps answering requests.
+//! tls-connect"), for any library: the listener, its background thread (so
+//! the driver keeps answering requests), the deadlines; one connection's
+//! handshake, ping and pong are the library's (rustls' StreamOwned over a
+//! std TcpStream here, BoringSSL's in `bssl.rs`).
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -37,8 +39,12 @@ impl Serving {
 }
 
 /// Binds 127.0.0.1:0 and serves `connections` handshakes one after the
-/// other in a thread; returns the port at once.
-pub fn serve(cfg: Configs, connections: u32, timeout: Duration) -> Result<(u16, Serving), String> {
+/// other in a thread, each by `one` on a socket bound by the deadline;
+/// returns the port at once.
+pub fn serve<F>(one: F, connections: u32, timeout: Duration) -> Result<(u16, Serving), String>
+where
+    F: Fn(TcpStream) -> Result<Handshake, String> + Send + 'static,
+{
     let deadline = Instant::now() + timeout;
     let listener =
         TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| format!("tls: listen: {e}"))?;
@@ -56,7 +62,8 @@ pub fn serve(cfg: Configs, connections: u32, timeout: Duration) -> Result<(u16, 
         (0..connections)
             .map(|i| {
                 let sock = accept(&listener, deadline, &stopped)?;
-                serve_one(&cfg, sock, deadline)
+                bound(&sock, deadline)
+                    .and_then(|_| one(sock))
                     .map_err(|e| format!("tls: connection {}: {e}", i + 1))
             })
             .collect()
@@ -95,8 +102,8 @@ fn bound(s: &TcpStream, deadline: Instant) -> Result<(), String> {
         .map_err(|e| format!("socket: {e}"))
 }
 
-fn serve_one(cfg: &Configs, sock: TcpStream, deadline: Instant) -> Result<Handshake, String> {
-    bound(&sock, deadline)?;
+/// rustls' side of one server connection.
+pub fn rustls_serve(cfg: &Configs, sock: TcpStream) -> Result<Handshake, String> {
     let sc = cfg.server.clone().ok_or("no server configuration")?;
     let conn = ServerConnection::new(sc).map_err(|e| e.to_string())?;
     cfg.signed.store(0, Ordering::Relaxed);
@@ -131,10 +138,11 @@ where
 }
 
 /// `connections` handshakes to 127.0.0.1:`port`, one after the other,
-/// each: ping, pong (which also brings the ticket), close; the client
-/// configuration's store offers a ticket from the previous one.
+/// each by `one` on a socket bound by the deadline: ping, pong (which also
+/// brings the ticket), close; the client configuration's store offers a
+/// ticket from the previous one.
 pub fn connect(
-    cfg: &Configs,
+    one: impl Fn(TcpStream) -> Result<Handshake, String>,
     port: u16,
     connections: u32,
     timeout: Duration,
@@ -143,17 +151,26 @@ pub fn connect(
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     (0..connections)
         .map(|i| {
-            connect_one(cfg, addr, deadline).map_err(|e| format!("tls: connection {}: {e}", i + 1))
+            connect_one(&one, addr, deadline).map_err(|e| format!("tls: connection {}: {e}", i + 1))
         })
         .collect()
 }
 
-fn connect_one(cfg: &Configs, addr: SocketAddr, deadline: Instant) -> Result<Handshake, String> {
+fn connect_one(
+    one: impl Fn(TcpStream) -> Result<Handshake, String>,
+    addr: SocketAddr,
+    deadline: Instant,
+) -> Result<Handshake, String> {
     let left = deadline
         .checked_duration_since(Instant::now())
         .ok_or("timed out")?;
     let sock = TcpStream::connect_timeout(&addr, left).map_err(|e| format!("connect: {e}"))?;
     bound(&sock, deadline)?;
+    one(sock)
+}
+
+/// rustls' side of one client connection.
+pub fn rustls_connect(cfg: &Configs, sock: TcpStream) -> Result<Handshake, String> {
     let conn = ClientConnection::new(cfg.client.clone(), cfg.server_name.clone())
         .map_err(|e| e.to_string())?;
     cfg.verified.store(0, Ordering::Relaxed);

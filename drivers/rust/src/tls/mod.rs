@@ -1,13 +1,17 @@
-//! TLS 1.3 handshakes with rustls (docs/protocol.md, "TLS 1.3 handshakes
-//! (version 7)"): the cells' vocabulary, the test PKI of a request, the
-//! client and server configurations of a cell, and what a finished
-//! handshake reports. The bench cell is `cell.rs`, the loopback interop
-//! `interop.rs`, the two providers' catalogues `provider.rs`.
+//! TLS 1.3 handshakes (docs/protocol.md, "TLS 1.3 handshakes (version
+//! 7)"): the cells' vocabulary, the test PKI of a request, what a finished
+//! handshake reports, the libraries behind the providers, and rustls'
+//! client and server configurations of a cell. The bench cell is
+//! `cell.rs` (rustls' endpoints `rustls_conn.rs`), the loopback interop
+//! `interop.rs`, BoringSSL's configurations and connections `bssl.rs`, the
+//! providers' catalogues `provider.rs`.
 
+mod bssl;
 mod cell;
 pub mod interop;
 mod provider;
 mod record;
+mod rustls_conn;
 
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
@@ -21,7 +25,75 @@ use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use rustls::{ClientConfig, ConnectionCommon, HandshakeKind, RootCertStore, ServerConfig};
 use serde::{Deserialize, Serialize};
 
-pub use provider::provider;
+pub use provider::{boring_provider, provider};
+
+/// The TLS library behind a provider id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lib {
+    Rustls(Flavour),
+    /// `rust:boring`: BoringSSL through the `boring` crate.
+    Boring,
+}
+
+impl Lib {
+    /// The library of a provider id, `None` for the non-TLS providers.
+    pub fn of(id: &str) -> Option<Lib> {
+        match id {
+            "rust:boring" => Some(Lib::Boring),
+            _ => Flavour::of(id).map(Lib::Rustls),
+        }
+    }
+}
+
+/// `tls-serve`: the cell's server in a background thread (`interop.rs`).
+pub fn serve(
+    lib: Lib,
+    spec: Spec,
+    f: &Files,
+    connections: u32,
+    timeout: std::time::Duration,
+) -> Result<(u16, interop::Serving), String> {
+    match lib {
+        Lib::Rustls(fl) => {
+            let cfg = Configs::new(fl, spec, f, true)?;
+            interop::serve(
+                move |s| interop::rustls_serve(&cfg, s),
+                connections,
+                timeout,
+            )
+        }
+        Lib::Boring => {
+            let cfg = bssl::Configs::new(spec, f, true)?;
+            interop::serve(move |s| cfg.serve(s), connections, timeout)
+        }
+    }
+}
+
+/// `tls-connect`: the cell's client, `connections` times.
+pub fn connect(
+    lib: Lib,
+    spec: Spec,
+    f: &Files,
+    port: u16,
+    connections: u32,
+    timeout: std::time::Duration,
+) -> Result<Vec<Handshake>, String> {
+    match lib {
+        Lib::Rustls(fl) => {
+            let cfg = Configs::new(fl, spec, f, false)?;
+            interop::connect(
+                |s| interop::rustls_connect(&cfg, s),
+                port,
+                connections,
+                timeout,
+            )
+        }
+        Lib::Boring => {
+            let cfg = bssl::Configs::new(spec, f, false)?;
+            interop::connect(|s| cfg.connect(s), port, connections, timeout)
+        }
+    }
+}
 
 /// The exporter every side derives (protocol.md, "The exporter").
 pub const EXPORTER_LABEL: &[u8] = b"EXPORTER-cryptobench";

@@ -1,11 +1,11 @@
-//! The two rustls providers: `rust:rustls` (the aws-lc-rs CryptoProvider)
-//! and `rust:rustls-ring` (the ring one). Their catalogue is the TLS cells
-//! their provider can negotiate, nothing else (the crypto primitives are
-//! the `rust:aws-lc-rs` and `rust:ring` providers').
+//! The TLS providers: `rust:rustls` (the aws-lc-rs CryptoProvider),
+//! `rust:rustls-ring` (the ring one) and `rust:boring` (BoringSSL). Their
+//! catalogue is the TLS cells their library can negotiate, nothing else
+//! (the crypto primitives are the other providers').
 
-use super::cell::TlsCell;
-use super::{Configs, Flavour, Spec, GROUP_CODES};
-use crate::ops::{crate_versions, Alg, CellParams, Failure, Op, Provider};
+use super::cell::{Library, TlsCell};
+use super::{bssl, Configs, Files, Flavour, Spec, AUTHS, GROUP_CODES};
+use crate::ops::{crate_versions, Alg, Cell, CellParams, Failure, Op, Provider};
 
 const OPS: &[Op] = &[Op::Handshake, Op::Client, Op::Server];
 
@@ -28,17 +28,43 @@ pub fn provider(f: Flavour) -> Provider {
             &[NOTES, RING_NOTES],
         ),
     };
-    Provider::new(id, library, version, notes, [algs(f)])
+    let algs = algs(
+        |g, a| f.kx_group(g).is_some() && f.auths().contains(&a),
+        move |spec, files| Configs::new(f, spec, files, true),
+    );
+    Provider::new(id, library, version, notes, [algs])
 }
 
-/// Every cell the flavour offers: its groups × its auths, full and resumed.
-fn algs(f: Flavour) -> Vec<Alg> {
+pub fn boring_provider() -> Provider {
+    let version = format!(
+        "{} (BoringSSL vendored and built by boring-sys; {})",
+        crate_versions(&["boring", "boring-sys"]),
+        boring::version::version()
+    );
+    let algs = algs(bssl::offers, |spec, files| {
+        bssl::Configs::new(spec, files, true)
+    });
+    Provider::new(
+        "rust:boring",
+        "BoringSSL (boring crate)",
+        version,
+        &[NOTES_BORING],
+        [algs],
+    )
+}
+
+/// Every cell a library offers (`offers(group, auth)`), full and resumed;
+/// `configs` makes a cell's configurations.
+fn algs<L: Library + 'static>(
+    offers: impl Fn(&str, &str) -> bool,
+    configs: impl Fn(Spec, &Files) -> Result<L, String> + Copy + 'static,
+) -> Vec<Alg> {
     let mut algs = Vec::new();
     for (group, _) in GROUP_CODES {
-        if f.kx_group(group).is_none() {
-            continue;
-        }
-        for &auth in f.auths() {
+        for auth in AUTHS {
+            if !offers(group, auth) {
+                continue;
+            }
             for resume in [false, true] {
                 let spec = Spec {
                     group,
@@ -58,8 +84,8 @@ fn algs(f: Flavour) -> Vec<Alg> {
                     },
                     move |p: &CellParams| {
                         let files = p.tls.ok_or("tls: no PKI in the request")?;
-                        let cfg = Configs::new(f, spec, files, true)?;
-                        Ok(Box::new(TlsCell::new(p.op, spec, cfg)?) as Box<dyn crate::ops::Cell>)
+                        let lib = configs(spec, files)?;
+                        Ok(Box::new(TlsCell::new(p.op, spec, lib)?) as Box<dyn Cell>)
                     },
                 ));
             }
@@ -82,4 +108,12 @@ const AWS_LC_NOTES: &[&str] = &[
 
 const RING_NOTES: &[&str] = &[
     "Groups: x25519, secp256r1 (rustls::crypto::ring::kx_group); ring has no ML-KEM, so no hybrid group. Auths: ECDSA P-256, Ed25519, RSA-2048 (PSS); no ML-DSA in ring.",
+];
+
+const NOTES_BORING: &[&str] = &[
+    "TLS 1.3 cells: a BoringSSL client and server SSL in one process, each an SslStream (boring crate) over an in-memory Read + Write, driven by SSL_do_handshake and, once done, an SSL_read that takes post-handshake messages (the ticket), the bytes handed over between the two until a turn moves none. Both SSL_CTXs: TLS 1.3 only (min = max), SSL_CTX_set1_group_ids with the cell's one group; no client certificate; the client verifies the chain against the root (SSL_VERIFY_PEER, the host name checked through X509_VERIFY_PARAM) and sends SNI. BoringSSL has no setting for TLS 1.3 cipher suites: the client offers its three, the server picks TLS_AES_128_GCM_SHA256 (with AES hardware), which the checks see.",
+    "Timed: from SSL_new for both sides to the end of the exchange (the server has read the client's Finished, and in -resume cells the client has read the ticket), connections freed inside. `client`/`server`: the clock is read around every call of the other side and that time is subtracted (untimed_ns).",
+    "Full cells: SSL_CTX_set_num_tickets(0). -resume cells: SSL_CTX_set_num_tickets(1), BoringSSL's stateless tickets; the client's new-session callback keeps the newest session, offered by the next client SSL (SSL_set_session); the first comes from a full handshake when the cell is prepared; every timed handshake is checked to be resumed (SSL_session_reused) on both sides (full cells: not).",
+    "sigalg: the server's SSL_get_signature_algorithm_used, noted by an info callback at SSL_CB_HANDSHAKE_DONE (BoringSSL forgets it after the handshake; the callback runs inside the server's time).",
+    "Groups: x25519, secp256r1, X25519MLKEM768 (SSL_GROUP_X25519_MLKEM768). Not offered: SecP256r1MLKEM768 and SecP384r1MLKEM1024 (not in BoringSSL); ML-DSA auths (BoringSSL has the SSL_SIGN_ML_DSA_* schemes; not wired up here). Auths: ECDSA P-256, Ed25519, RSA-2048 (PSS).",
 ];
