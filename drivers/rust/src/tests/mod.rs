@@ -14,12 +14,13 @@ mod vectors;
 use crate::ops::{self, PROVIDER_IDS};
 use crate::Driver;
 
-/// A driver for each provider this binary serves, but the rustls ones:
-/// their TLS cells need a test PKI and have their own test (`tls`).
+/// A driver for each provider this binary serves, but the TLS ones
+/// (rustls, BoringSSL): their cells need a test PKI and have their own
+/// test (`tls`).
 fn drivers() -> Vec<Driver> {
     PROVIDER_IDS
         .iter()
-        .filter(|id| crate::tls::Flavour::of(id).is_none())
+        .filter(|id| crate::tls::Lib::of(id).is_none())
         .map(|id| Driver::new(ops::provider(id).expect("known provider")))
         .collect()
 }

@@ -226,18 +226,22 @@ fn errors() {
 }
 
 /// `rust:rustls-ring` serves, `rust:rustls` connects (and the reverse;
-/// and rustls against BoringSSL): both complete, report the group, and
-/// derive the same exporters; the second connection of a -resume cell
-/// resumes on both sides.
+/// and rustls against BoringSSL, there with X25519MLKEM768 too): both
+/// complete, report the group, and derive the same exporters; the second
+/// connection of a -resume cell resumes on both sides.
 #[test]
 fn interop_between_the_providers() {
-    for (srv, cli) in [
-        ("rust:rustls-ring", "rust:rustls"),
-        ("rust:rustls", "rust:rustls-ring"),
-        ("rust:boring", "rust:rustls"),
-        ("rust:rustls", "rust:boring"),
+    let (x, h) = (
+        ("tls13-x25519-ecdsa-p256-resume", 29),
+        ("tls13-x25519mlkem768-ecdsa-p256-resume", 0x11ec),
+    );
+    for (srv, cli, (alg, group)) in [
+        ("rust:rustls-ring", "rust:rustls", x),
+        ("rust:rustls", "rust:rustls-ring", x),
+        ("rust:boring", "rust:rustls", h),
+        ("rust:rustls", "rust:boring", h),
+        ("rust:boring", "rust:boring", x),
     ] {
-        let alg = "tls13-x25519-ecdsa-p256-resume";
         let (s, c) = (driver(srv), driver(cli));
         let serve = json!({"cmd": "tls-serve", "alg": alg, "connections": 2, "timeout_ms": 10000,
             "tls": files("ecdsa-p256")});
@@ -254,8 +258,12 @@ fn interop_between_the_providers() {
         );
         for i in 0..2 {
             let (ch, sh) = (&cr["handshakes"][i], &sr["handshakes"][i]);
-            assert_eq!(ch["exporter"], sh["exporter"], "{srv} {i}");
-            assert_eq!((&ch["group"], &sh["group"]), (&json!(29), &json!(29)));
+            assert_eq!(ch["exporter"], sh["exporter"], "{srv} {cli} {i}");
+            assert_eq!((&ch["group"], &sh["group"]), (&json!(group), &json!(group)));
+            assert_eq!(
+                (&ch["cipher"], &sh["cipher"]),
+                (&json!(0x1301), &json!(0x1301))
+            );
             assert_eq!(
                 (&ch["resumed"], &sh["resumed"]),
                 (&json!(i == 1), &json!(i == 1))
