@@ -104,6 +104,25 @@ DRIVERS: dict[str, Driver] = {
             ("node", "npm"),
         ),
         Driver("rust", REPO / "drivers/rust", ("cargo", "build", "--release", "--locked", "--quiet"), ("cargo",)),
+        # the same driver with BoringSSL (`--features boring`, rust:boring's TLS cells): boring-sys builds
+        # BoringSSL with cmake and bindgen (libclang), about 7 minutes the first time, so apart and optional
+        Driver(
+            "rust-boring",
+            REPO / "drivers/rust",
+            (
+                "cargo",
+                "build",
+                "--release",
+                "--locked",
+                "--quiet",
+                "--features",
+                "boring",
+                "--target-dir",
+                "target/boring",
+            ),
+            ("cargo", "cmake"),
+            heavy=True,
+        ),  # fmt: skip
         Driver("java", REPO / "drivers/java", ("mvn", "-B", "-q", "package", "-DskipTests"), ("mvn", "java")),
         Driver(
             "openssl-versions",
@@ -158,6 +177,7 @@ def _builtin() -> list[Provider]:
     browser = ("node", str(REPO / "drivers/browser/bridge.mjs"))
     browser_built = REPO / "drivers/browser/node_modules/.package-lock.json"
     rust = REPO / "drivers/rust/target/release/cbdriver-rust"
+    rust_boring = REPO / "drivers/rust/target/boring/release/cbdriver-rust"  # `cryptobench build rust:boring`
     jar = REPO / "drivers/java/target/cbdriver-java.jar"
     providers = [
         c("c:openssl", "libcb_openssl.so", "OpenSSL (system libcrypto, EVP)"),
@@ -230,9 +250,9 @@ def _builtin() -> list[Provider]:
                 ("rust:aws-lc-rs", "aws-lc-rs (AWS-LC)"),
                 ("rust:rustls", "rustls (aws-lc-rs provider)"),
                 ("rust:rustls-ring", "rustls (ring provider)"),
-                ("rust:boring", "BoringSSL (boring crate)"),
             )
         ],
+        Provider("rust:boring", "rust", "BoringSSL (boring crate)", "rust-boring", (str(rust_boring),), rust_boring),
         *[
             Provider(pid, "java", lib, "java", (str(REPO / "drivers/java/cbdriver-java"),), jar)
             for pid, lib in (

@@ -33,8 +33,18 @@ use std::time::Instant;
 
 use crate::input::{self, Fnv, PATTERN_LEN};
 
-/// The providers this driver serves, sorted.
-pub const PROVIDER_IDS: [&str; 6] = [
+/// The providers this driver serves, sorted (`rust:boring` only in the build
+/// with `--features boring`: BoringSSL takes minutes to build).
+#[cfg(not(feature = "boring"))]
+pub const PROVIDER_IDS: &[&str] = &[
+    "rust:aws-lc-rs",
+    "rust:ring",
+    "rust:rustcrypto",
+    "rust:rustls",
+    "rust:rustls-ring",
+];
+#[cfg(feature = "boring")]
+pub const PROVIDER_IDS: &[&str] = &[
     "rust:aws-lc-rs",
     "rust:boring",
     "rust:ring",
@@ -47,6 +57,7 @@ pub const PROVIDER_IDS: [&str; 6] = [
 pub fn provider(id: &str) -> Option<Provider> {
     match id {
         "rust:aws-lc-rs" => Some(awslc::provider()),
+        #[cfg(feature = "boring")]
         "rust:boring" => Some(crate::tls::boring_provider()),
         "rust:ring" => Some(ring::provider()),
         "rust:rustcrypto" => Some(rustcrypto::provider()),

@@ -87,7 +87,12 @@ fn hello_offers_the_cells() {
     assert!(!offers
         .keys()
         .any(|k| k.contains("mlkem") || k.contains("mldsa")));
-    // BoringSSL: X25519MLKEM768 but no SecP256r1MLKEM768
+}
+
+/// BoringSSL (the `boring` feature): X25519MLKEM768 but no SecP256r1MLKEM768
+#[cfg(feature = "boring")]
+#[test]
+fn boring_hello_offers_its_cells() {
     let r = call(&driver("rust:boring"), r#"{"cmd":"hello"}"#);
     let offers = r["offers"].as_object().unwrap();
     let tls = offers.keys().filter(|k| k.starts_with("tls13-")).count();
@@ -99,6 +104,7 @@ fn hello_offers_the_cells() {
 /// BoringSSL's cells report what rustls' do: group, suite, scheme, one
 /// round trip, the ML-KEM share and ciphertext in the hybrid flights, and
 /// one ticket per resumption.
+#[cfg(feature = "boring")]
 #[test]
 fn boring_bench_reports_the_handshake() {
     let d = driver("rust:boring");
@@ -235,13 +241,19 @@ fn interop_between_the_providers() {
         ("tls13-x25519-ecdsa-p256-resume", 29),
         ("tls13-x25519mlkem768-ecdsa-p256-resume", 0x11ec),
     );
-    for (srv, cli, (alg, group)) in [
+    let mut pairs = vec![
         ("rust:rustls-ring", "rust:rustls", x),
         ("rust:rustls", "rust:rustls-ring", x),
-        ("rust:boring", "rust:rustls", h),
-        ("rust:rustls", "rust:boring", h),
-        ("rust:boring", "rust:boring", x),
-    ] {
+        ("rust:rustls", "rust:rustls", h),
+    ];
+    if cfg!(feature = "boring") {
+        pairs.extend([
+            ("rust:boring", "rust:rustls", h),
+            ("rust:rustls", "rust:boring", h),
+            ("rust:boring", "rust:boring", x),
+        ]);
+    }
+    for (srv, cli, (alg, group)) in pairs {
         let (s, c) = (driver(srv), driver(cli));
         let serve = json!({"cmd": "tls-serve", "alg": alg, "connections": 2, "timeout_ms": 10000,
             "tls": files("ecdsa-p256")});

@@ -6,6 +6,7 @@
 //! `interop.rs`, BoringSSL's configurations and connections `bssl.rs`, the
 //! providers' catalogues `provider.rs`.
 
+#[cfg(feature = "boring")]
 mod bssl;
 mod cell;
 pub mod interop;
@@ -25,13 +26,16 @@ use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use rustls::{ClientConfig, ConnectionCommon, HandshakeKind, RootCertStore, ServerConfig};
 use serde::{Deserialize, Serialize};
 
-pub use provider::{boring_provider, provider};
+#[cfg(feature = "boring")]
+pub use provider::boring_provider;
+pub use provider::provider;
 
 /// The TLS library behind a provider id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lib {
     Rustls(Flavour),
-    /// `rust:boring`: BoringSSL through the `boring` crate.
+    /// `rust:boring`: BoringSSL through the `boring` crate (`--features boring`).
+    #[cfg(feature = "boring")]
     Boring,
 }
 
@@ -39,6 +43,7 @@ impl Lib {
     /// The library of a provider id, `None` for the non-TLS providers.
     pub fn of(id: &str) -> Option<Lib> {
         match id {
+            #[cfg(feature = "boring")]
             "rust:boring" => Some(Lib::Boring),
             _ => Flavour::of(id).map(Lib::Rustls),
         }
@@ -62,6 +67,7 @@ pub fn serve(
                 timeout,
             )
         }
+        #[cfg(feature = "boring")]
         Lib::Boring => {
             let cfg = bssl::Configs::new(spec, f, true)?;
             interop::serve(move |s| cfg.serve(s), connections, timeout)
@@ -88,6 +94,7 @@ pub fn connect(
                 timeout,
             )
         }
+        #[cfg(feature = "boring")]
         Lib::Boring => {
             let cfg = bssl::Configs::new(spec, f, false)?;
             interop::connect(|s| cfg.connect(s), port, connections, timeout)

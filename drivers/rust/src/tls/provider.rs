@@ -3,8 +3,10 @@
 //! catalogue is the TLS cells their library can negotiate, nothing else
 //! (the crypto primitives are the other providers').
 
+#[cfg(feature = "boring")]
+use super::bssl;
 use super::cell::{Library, TlsCell};
-use super::{bssl, Configs, Files, Flavour, Spec, AUTHS, GROUP_CODES};
+use super::{Configs, Files, Flavour, Spec, AUTHS, GROUP_CODES};
 use crate::ops::{crate_versions, Alg, Cell, CellParams, Failure, Op, Provider};
 
 const OPS: &[Op] = &[Op::Handshake, Op::Client, Op::Server];
@@ -35,6 +37,7 @@ pub fn provider(f: Flavour) -> Provider {
     Provider::new(id, library, version, notes, [algs])
 }
 
+#[cfg(feature = "boring")]
 pub fn boring_provider() -> Provider {
     let version = format!(
         "{} (BoringSSL vendored and built by boring-sys; {})",
@@ -110,6 +113,7 @@ const RING_NOTES: &[&str] = &[
     "Groups: x25519, secp256r1 (rustls::crypto::ring::kx_group); ring has no ML-KEM, so no hybrid group. Auths: ECDSA P-256, Ed25519, RSA-2048 (PSS); no ML-DSA in ring.",
 ];
 
+#[cfg(feature = "boring")]
 const NOTES_BORING: &[&str] = &[
     "TLS 1.3 cells: a BoringSSL client and server SSL in one process, each an SslStream (boring crate) over an in-memory Read + Write, driven by SSL_do_handshake and, once done, an SSL_read that takes post-handshake messages (the ticket), the bytes handed over between the two until a turn moves none. Both SSL_CTXs: TLS 1.3 only (min = max), SSL_CTX_set1_group_ids with the cell's one group; no client certificate; the client verifies the chain against the root (SSL_VERIFY_PEER, the host name checked through X509_VERIFY_PARAM) and sends SNI. BoringSSL has no setting for TLS 1.3 cipher suites: the client offers its three, the server picks TLS_AES_128_GCM_SHA256 (with AES hardware), which the checks see.",
     "Timed: from SSL_new for both sides to the end of the exchange (the server has read the client's Finished, and in -resume cells the client has read the ticket), connections freed inside. `client`/`server`: the clock is read around every call of the other side and that time is subtracted (untimed_ns).",
