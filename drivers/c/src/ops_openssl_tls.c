@@ -280,27 +280,17 @@ static int auth_ok(const char *key_type) {
   return k != NULL;
 }
 
+/* what this build's library offers: the group accepted by SSL_CTX_set1_groups_list, the key type
+ * fetchable (probed once per group and authentication, when the catalogue is made) */
+static int have(void *arg, size_t g, size_t a) {
+  (void)arg;
+  return ossl_group(g) != NULL && group_ok(ossl_group(g)) && auth_key_type(a) != NULL &&
+         auth_ok(auth_key_type(a));
+}
+
 size_t tls_catalogue(ops_alg *out, size_t max) {
   static char names[MAX_CELLS][64];
-  size_t n = 0;
-  for (size_t g = 0; g < tls_kit_ngroups; g++) {
-    if (ossl_group(g) == NULL || !group_ok(ossl_group(g)))
-      continue;
-    for (size_t a = 0; a < tls_kit_nauths; a++) {
-      if (auth_key_type(a) == NULL || !auth_ok(auth_key_type(a)))
-        continue;
-      for (int r = 0; r < 2 && n < max && n < MAX_CELLS; r++, n++) {
-        tls_kit_name(names[n], sizeof names[n], g, a, r);
-        memset(&out[n], 0, sizeof out[n]);
-        out[n].name = names[n];
-        out[n].ops[0] = "handshake";
-        out[n].ops[1] = "client";
-        out[n].ops[2] = "server";
-        out[n].fresh = 1;
-      }
-    }
-  }
-  return n;
+  return tls_kit_catalogue(out, names, max < MAX_CELLS ? max : MAX_CELLS, have, NULL);
 }
 #else
 size_t tls_catalogue(ops_alg *out, size_t max) {
