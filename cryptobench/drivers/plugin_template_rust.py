@@ -120,6 +120,27 @@ pub struct CbAlg {
     block: u32,                           // encrypt / decrypt: the message is a multiple of this
 }
 
+/// An algorithm the catalogue lacks, declared by the plugin (docs/plugins.md, "Declaring an algorithm
+/// of your own"): its kind, operations, known-answer file and sizes. declare_at returns them.
+#[repr(C)]
+pub struct CbDeclare {
+    name: *const c_char,
+    kind: *const c_char, // "hash", "xof", "mac", "aead", "cipher", "kem", "sig" or "kex"
+    ops: [*const c_char; CB_MAX_OPS + 1], // all null: the kind's operations
+    kat: *const c_char,  // the known-answer file, relative to the plugin's folder; null: none
+    standard: *const c_char,
+    out_len: u32,
+    key_len: u32,
+    iv_len: u32,
+    tag_len: u32,
+    block: u32,
+    public_key: u32,
+    secret_key: u32,
+    ciphertext: u32,
+    signature: u32,
+    shared_secret: u32,
+}
+
 /// A protocol-specific input by name (the handshake case's secrets); an array ends at a null key.
 #[repr(C)]
 pub struct CbExt {
@@ -212,6 +233,7 @@ pub struct CbProvider {
     free_buf: Option<unsafe extern "C" fn(*mut u8, usize)>, // what keypair gave, back to this allocator
     regenerates_ciphertext: Option<extern "C" fn() -> c_int>,
     cell_untimed_ns: Option<unsafe extern "C" fn(*mut Cell) -> u64>,
+    declare_at: Option<extern "C" fn(usize) -> *const CbDeclare>, // algorithms of your own
 }
 
 // The sizes and offsets the C compiler gives these structs on 64-bit Linux (x86-64, aarch64;
@@ -226,7 +248,9 @@ const _: () = {
     assert!(offset_of!(CbParams, counter) == 56 && offset_of!(CbParams, deterministic) == 208);
     assert!(offset_of!(CbParams, out_len) == 216 && offset_of!(CbParams, ext) == 224);
     assert!(size_of::<CbTap>() == 40);
-    assert!(size_of::<CbProvider>() == 184 && offset_of!(CbProvider, runtime) == 32);
+    assert!(size_of::<CbProvider>() == 192 && offset_of!(CbProvider, runtime) == 32);
+    assert!(offset_of!(CbProvider, declare_at) == 184);
+    assert!(size_of::<CbDeclare>() == 112 && offset_of!(CbDeclare, out_len) == 72);
     assert!(offset_of!(CbProvider, cell_new) == 96 && offset_of!(CbProvider, keypair) == 152);
     assert!(offset_of!(CbProvider, free_buf) == 160);
 };
@@ -391,6 +415,7 @@ static TABLE: Shared<CbProvider> = Shared(CbProvider {
     free_buf: Some(free_buf),
     regenerates_ciphertext: None, // with cell_untimed_ns: big streamed decryption
     cell_untimed_ns: None,
+    declare_at: None, // an algorithm the catalogue lacks: a CbDeclare, and its name in alg_at
 });
 
 /// The one symbol the driver looks up.
