@@ -9,6 +9,7 @@ from test_runner_faults import cells_by_provider, run_suite
 from cryptobench.measure import cycles
 
 
+@pytest.mark.timing  # each sample's ticks and ns: a loaded host (make test's other parts) skews them apart
 def test_c_go_rust_python_count_cycles_beside_their_clock_js_converts(tmp_path):
     """The C, Go and Rust drivers read the TSC beside the clock: their cells keep the ticks and report
     counted cycles, which agree with time x the run's rate; Python has no counter: converted."""
