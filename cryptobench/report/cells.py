@@ -46,6 +46,14 @@ def estimator_note(rows: list[Row]) -> str:
     )
 
 
+def rate_text(r: Row | None) -> str:
+    """One operation's rate and its interval in a summary table (sizes, TLS): "—" when the provider has
+    no such row, FAILED when it failed."""
+    if r is None:
+        return "—"
+    return f"{r.ops_per_s():,.0f}/s ±{r.summary.ci_rel_halfwidth * 100:.1f}%" if r.ok else "FAILED"
+
+
 def headers(units: tuple[str, ...] = DEFAULT_UNITS) -> list[str]:
     return ["provider", "size", *(UNIT_TITLES[u] for u in units), "95% CI", "speed vs baseline [95% CI]", "verdict"]
 

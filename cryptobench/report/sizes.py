@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cryptobench.core import algorithms, fixed_input
+from cryptobench.report.cells import rate_text
 from cryptobench.report.model import Report, Row
 
 PUBLIC, SECRET, SIG, CT, SS = "public key", "secret key", "signature", "ciphertext", "shared secret"
@@ -98,10 +99,7 @@ def _bytes(n: int | None) -> str:
 
 
 def _ops(ps: ProviderSizes, ops: tuple[str, ...]) -> str:
-    r = next((ps.rows[o] for o in ops if o in ps.rows), None)
-    if r is None:
-        return "—"
-    return f"{r.ops_per_s():,.0f}/s ±{r.summary.ci_rel_halfwidth * 100:.1f}%" if r.ok else "FAILED"
+    return rate_text(next((ps.rows[o] for o in ops if o in ps.rows), None))
 
 
 def table(rep: Report) -> tuple[list[str], list[list[str]]]:

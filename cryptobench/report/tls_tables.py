@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from cryptobench.analysis import stats
 from cryptobench.core import tls
+from cryptobench.report.cells import rate_text
 from cryptobench.report.model import Report, Row
 
 HANDSHAKE_TITLE = "TLS 1.3 handshakes (in memory, one process; CPU per side, bytes per flight)"
@@ -50,12 +51,6 @@ def collect(rep: Report) -> dict[tuple[str, str], Handshake]:
     return dict(sorted(out.items(), key=lambda kv: (list(tls.CELLS).index(kv[0][0]), kv[0][1])))
 
 
-def _rate(r: Row | None) -> str:
-    if r is None:
-        return "—"
-    return f"{r.ops_per_s():,.0f}/s ±{r.summary.ci_rel_halfwidth * 100:.1f}%" if r.ok else "FAILED"
-
-
 def _time(r: Row | None) -> str:
     if r is None:
         return "—"
@@ -70,7 +65,7 @@ def handshake_table(rep: Report) -> tuple[list[str], list[list[str]]]:
     rows = []
     for hs in collect(rep).values():
         rtt = hs.report.get("round_trips")
-        rows.append([hs.alg, hs.provider, _rate(hs.rows.get("handshake")), _time(hs.rows.get("client")),
+        rows.append([hs.alg, hs.provider, rate_text(hs.rows.get("handshake")), _time(hs.rows.get("client")),
                      _time(hs.rows.get("server")), "—" if rtt is None else str(rtt),
                      *[_bytes(hs.flight(f)) for f in FLIGHTS]])  # fmt: skip
     return HANDSHAKE_HEADERS, rows
