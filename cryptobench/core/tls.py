@@ -100,6 +100,18 @@ def is_tls(name: str) -> bool:
     return name in CELLS
 
 
+def negotiated_wrong(cell: TlsCell, view: dict, who: str = "") -> str:
+    """What a handshake's report (a bench's `tls`, an interop side's view) negotiated against the cell:
+    another group (a hybrid's downgrade) or another cipher suite; "" when both are the cell's."""
+    group, cipher = view.get("group"), view.get("cipher")
+    if group != cell.group.code:
+        kind = "downgrade" if cell.group.kem else "wrong group"
+        return f"{kind}: {who}negotiated {group_name(group)}, the cell is {cell.group.iana}"
+    if cipher != CIPHER_AES_128_GCM_SHA256:
+        return f"{who}negotiated cipher suite {cipher!r}, the cell is TLS_AES_128_GCM_SHA256 (4865)"
+    return ""
+
+
 def group_name(code: int | None) -> str:
     """A reported code point for people: its registry name, else its hex."""
     for g in GROUPS.values():

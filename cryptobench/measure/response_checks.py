@@ -66,13 +66,8 @@ def check_tls(spec: CellSpec, report) -> None:
     cell = tls.parse(spec.alg)
     if not isinstance(report, dict):
         raise DriverError("protocol: a TLS cell's response has no `tls` report")
-    if report.get("group") != cell.group.code:
-        kind = "downgrade" if cell.group.kem else "wrong group"
-        raise DriverError(
-            f"tls: {kind}: negotiated {tls.group_name(report.get('group'))}, the cell is {cell.group.iana}"
-        )
-    if report.get("cipher") != tls.CIPHER_AES_128_GCM_SHA256:
-        raise DriverError(f"tls: cipher suite {report.get('cipher')!r}, the cell is TLS_AES_128_GCM_SHA256 (4865)")
+    if wrong := tls.negotiated_wrong(cell, report):
+        raise DriverError(f"tls: {wrong}")
     if bool(report.get("resumed")) != cell.resume:
         raise DriverError(f"tls: the handshake {'resumed' if report.get('resumed') else 'did not resume'}")
     flights = report.get("flights")

@@ -46,12 +46,9 @@ def _answer(resp: dict, side: str) -> list[dict]:
 
 def judge_one(cell: tls.TlsCell, view: dict, side: str, nth: int) -> str:
     """What is wrong with one side's report of its `nth` connection ("" when nothing)."""
-    group, cipher, sigalg = view.get("group"), view.get("cipher"), view.get("sigalg")
-    if group != cell.group.code:
-        kind = "downgrade" if cell.group.kem else "wrong group"
-        return f"{kind}: {side} negotiated {tls.group_name(group)}, the cell is {cell.group.iana}"
-    if cipher != tls.CIPHER_AES_128_GCM_SHA256:
-        return f"{side} negotiated cipher suite {cipher!r}, the cell is TLS_AES_128_GCM_SHA256 (4865)"
+    if wrong := tls.negotiated_wrong(cell, view, f"{side} "):
+        return wrong
+    sigalg = view.get("sigalg")
     resumed = bool(view.get("resumed"))
     if resumed != (cell.resume and nth > 0):
         return f"{side}: connection {nth + 1} {'resumed' if resumed else 'did not resume'}"
