@@ -50,7 +50,7 @@ exit status: 0 when listed (failed jobs too: their status says so), 2 when the q
 a change point is found by ruptures (PELT) and given a verdict with its 95% interval
 exit status: 0 when shown, 1 with --fail-on-change when a change is significant, 2 on bad input""",
     "publish": """examples:
-  cryptobench publish site/                          # index, one page per algorithm, one per run
+  cryptobench publish site/                          # index, a page per algorithm, machine, run, comparison
   cryptobench publish /var/www/crypto --db postgresql://cb_read@fleet/cryptobench
 the site is static and offline: open site/index.html from disk or serve the folder
 exit status: 0 when written, 2 when it cannot be (bad input, the database cannot be read), 130 when
@@ -114,7 +114,7 @@ def add_commands(cmd, db_help: str) -> None:
     exporters.add_file_flags(hi, exporters.HISTORY)
     hi.add_argument("--db", help=db_help)
 
-    pb = cmd("publish", "Write a static, offline site from a store: machines, the latest matrix, histories, runs.")
+    pb = cmd("publish", "Write a static, offline site from a store: where machines stand, what changed, charts, runs.")
     pb.add_argument("dir", metavar="DIR", help="where to write the site (created if missing)")
     pb.add_argument("--force", action="store_true",
                     help="write into DIR although it is not empty and no earlier publish wrote it")  # fmt: skip
@@ -314,8 +314,8 @@ def cmd_publish(args) -> int:
     if out.exists() and not out.is_dir():
         raise UserError(f"publish: {args.dir!r} is a file, not a directory")
     got = publish.publish(store, out, say=lambda line: print(line, file=sys.stderr), force=args.force)
-    print(f"published {got['machines']} machines, {got['algorithms']} algorithm pages and {got['runs']} runs to "
-          f"{out / 'index.html'}")  # fmt: skip
+    print(f"published {got['machines']} machines, {got['algorithms']} algorithm pages, {got['runs']} runs, "
+          f"{got['comparisons']} comparisons and {got['changes']} change points to {out / 'index.html'}")  # fmt: skip
     return 0
 
 

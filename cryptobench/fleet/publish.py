@@ -1,26 +1,32 @@
-"""`cryptobench publish DIR`: a static, offline site from a store.
+"""`cryptobench publish DIR`: a static, offline site from a store, the page a team opens every morning.
 
-    index.html           machines, suites, the latest cross-machine matrix (each figure links to its
-                         run), and one link per algorithm
-    alg/<alg>.html       the algorithm's history: a chart per series with its change points; each
-                         point opens its run
-    runs/<uid>.html      every run shown on the site, as cryptobench's HTML report
+    index.html           where each machine stands (its latest run that measured something, as the run
+                         report's overview heat map and results tables), what changed (every change
+                         point, newest first, linking to its chart and to the comparison of the runs
+                         around it), verification and leak-check runs apart, machines, algorithms,
+                         suites, runs
+    alg/<alg>.html       one chart per operation and size, a line per provider and machine over time,
+                         change points marked, a selector; a series measured once is a table row
+    machines/<m>.html    a machine: its latest measured run, its changes, its runs
+    compare/<a>-<b>.html two consecutive measured runs of a machine (and the two runs around each
+                         change point): the `compare` table with verdicts
+    runs/<uid>.html      every complete run, as cryptobench's HTML report
     assets/echarts.min.js  the charting library (with its licence notices), once for every page
 
 The site loads nothing from the network: copy it anywhere, open it from disk or serve it with any
-static server.
+static server. The pages are laid out by report/site/.
 
-    .cryptobench-site.json  the files cryptobench wrote: publishing again removes those no longer
-                         published (a run page of a run gone) and nothing else
+    .cryptobench-site.json  the files cryptobench wrote: publishing again replaces those, removes
+                         those no longer published (the page of a run gone from the store) and
+                         touches nothing else; it says how many it replaced, added and removed
 
-Before anything is written: a symbolic link where the site writes (`alg/`, `runs/`, `assets/`, a
-page) is refused, since writing through it would write wherever it points; and a folder that is not
-empty and holds no manifest was not published by cryptobench: refused unless `force`.
+Before anything is written: a symbolic link where the site writes (its folders, a page in them,
+index.html) is refused, since writing through it would write wherever it points; and a folder that
+is not empty and holds no manifest was not published by cryptobench: refused unless `force`.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -28,26 +34,19 @@ from pathlib import Path
 from cryptobench.analysis import history
 from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import write_atomic
-from cryptobench.report import history_report, machine_matrix
-from cryptobench.report.formats import history as history_html
-from cryptobench.report.formats import machines as machines_html
+from cryptobench.report import machine_matrix
+from cryptobench.report.site import algorithm, comparison, front
+from cryptobench.report.site.common import alg_file, compare_file, machine_file, machine_of, run_file
 
 MANIFEST = ".cryptobench-site.json"
-SUBDIRS = ("alg", "runs", "assets")
+SUBDIRS = ("alg", "runs", "assets", "machines", "compare")
 # the only paths a manifest may name: a tampered one can make publish remove nothing else
-OURS = re.compile(r"(index\.html|assets/echarts\.min\.js|alg/[A-Za-z0-9._-]+\.html|runs/[0-9a-f]{32}\.html)")
-STYLE = history_html.STYLE + "a{color:#1f5fa8}.matrix td,.matrix th{text-align:right}.matrix .name{text-align:left}"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
-
-
-def _page(title: str, body: str, root: str, scripts: str = "", charts: bool = False) -> str:
-    ready = "" if charts else ' data-ready="1" data-expected-charts="0"'
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{STYLE}</style></head><body{ready}><nav><a href='{root}index.html'>cryptobench</a></nav>"
-            f"<h1>{html.escape(title)}</h1>{body}{scripts}</body></html>\n")  # fmt: skip
+OURS = re.compile(
+    r"(index\.html|assets/echarts\.min\.js|(alg|machines)/[A-Za-z0-9._-]+\.html|runs/[0-9a-f]{32}\.html"
+    r"|compare/[0-9a-f]{32}-[0-9a-f]{32}\.html)"
+)
+UID = re.compile(r"[0-9a-f]{32}")
+NOISE = 0.02  # the threshold of the changes' and comparisons' verdicts, as `history` and `compare` default
 
 
 def _refuse_links(out: Path) -> None:
@@ -88,13 +87,19 @@ def _manifest(out: Path, files: set[str]) -> None:
 
 def publish(store, out: Path, say=print, force: bool = False) -> dict:
     """Write the site; what it holds (counts), for the command's last line."""
-    from cryptobench.report.compare import latest_of_machine
     from cryptobench.report.formats.html import render as render_run
+    from cryptobench.report.formats.html.library import charting_library
     from cryptobench.report.model import load_report
 
     listed = [r for r in store.list_runs() if r["status"] == "complete"]
+    odd = [r for r in listed if not UID.fullmatch(str(r["uid"] or ""))]
+    if odd:  # a uid names a file: only the form cryptobench writes
+        say(f"publish: {len(odd)} run(s) left out, their global id is not 32 hex digits: "
+            + ", ".join(str(r["id"]) for r in odd[:10]))  # fmt: skip
+        listed = [r for r in listed if r not in odd]
     if not listed:
         raise UserError(f"no complete runs in {store.url}: nothing to publish")
+    _version, licence, library = charting_library()  # before anything is written: its absence is one line
     before = _written_before(out, force)
     try:
         for d in SUBDIRS:
@@ -108,70 +113,78 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
         write_atomic(out / rel, text)
         written.add(rel)
 
-    from cryptobench.report.formats.html.library import charting_library
-
-    _version, licence, library = charting_library()
     write("assets/echarts.min.js", licence + library)
-    machines = sorted({r["machine_label"] or r["hostname"] or "?" for r in listed})
-    latest = []
-    for m in machines:
-        run_id = latest_of_machine(store, m, None)
-        run, _, cells = store.load_run(run_id)
-        latest.append((m, run, cells))
-    published: dict[str, int] = {}  # uid -> run id: every run a page links to
 
-    def run_href(run: dict, prefix: str = "../") -> str:
-        published[run["uid"]] = run["id"]
-        return f"{prefix}runs/{run['uid']}.html"
+    # the machines, their runs oldest first (as a history orders them), their latest measured run
+    machines: dict[str, front.Machine] = {}
+    for r in sorted(listed, key=lambda r: (str(r["started"]), r["id"])):
+        machines.setdefault(machine_of(r), front.Machine(machine_of(r))).runs.append(r)
+    machines = dict(sorted(machines.items()))
+    reports: dict[int, object] = {}
+    for m in machines.values():
+        if m.measured:
+            m.latest = reports[m.measured[-1]["id"]] = load_report(store, m.measured[-1]["id"])
 
-    # one page per algorithm: its history over every machine and provider
-    algs = store.measured_algorithms()
+    # one page per algorithm, and every change point found in its series
+    found: list[algorithm.Found] = []
     alg_pages = []
-    for alg in algs:
+    for alg in store.measured_algorithms():
         try:
-            series = history.history(store, alg, None, None, None, None, 0.02)
+            series = history.history(store, alg, None, None, None, None, NOISE)
         except UserError:
+            continue  # measured only in runs that are not complete
+        series = [s for s in series if all(UID.fullmatch(str(p.run["uid"])) for p in s.points)]
+        if not series:
             continue
-        figures, scripts = history_html.charts_html(series, href=run_href, library_src="../assets/echarts.min.js")
-        tables = "".join(f"<h2>{html.escape(s.title)}</h2><p>{html.escape(history_report.summary(s))}</p>"
-                         + history_html.table_html(s, run_href) for s in series)  # fmt: skip
-        body = f"<p>{html.escape(history_report.INTRO)}</p>{figures}{tables}"
-        write(f"alg/{_slug(alg)}.html", _page(f"{alg}: history", body, "../", scripts, charts=True))
-        changes = sum(len(s.changes) for s in series)
-        alg_pages.append((alg, len(series), changes))
+        text, changes = algorithm.render(alg, series)
+        write(alg_file(alg), text)
+        found += changes
+        questions = len({(s.op, s.size, s.chunk) for s in series})
+        alg_pages.append((alg, len(series), questions, len(changes)))
 
-    # the front page
+    # the comparisons: consecutive measured runs of each machine, and the two runs around each change
+    loaded: dict[int, tuple] = {}
+
+    def cells_of(run: dict) -> tuple:
+        if run["id"] not in loaded:
+            record, _verifications, cells = store.load_run(run["id"])
+            loaded[run["id"]] = (record, cells)
+        return loaded[run["id"]]
+
+    pairs: dict[tuple[str, str], tuple[str, dict, dict]] = {}
+    for m in machines.values():
+        for x, y in m.pairs():
+            pairs[(x["uid"], y["uid"])] = (m.name, x, y)
+    by_uid = {r["uid"]: r for r in listed}
+    for f in found:
+        key = (f.before["uid"], f.after["uid"])
+        if key not in pairs and key[0] in by_uid and key[1] in by_uid:
+            pairs[key] = (f.series.machine, by_uid[key[0]], by_uid[key[1]])
+    for m in machines.values():
+        chain = [compare_file(x["uid"], y["uid"]) for x, y in m.pairs()]
+        for (ua, ub), (name, x, y) in pairs.items():
+            if name != m.name:
+                continue
+            rel = compare_file(ua, ub)
+            i = chain.index(rel) if rel in chain else -1
+            prev = chain[i - 1] if i > 0 else None
+            nxt = chain[i + 1] if 0 <= i < len(chain) - 1 else None
+            write(rel, comparison.render(name, cells_of(x), cells_of(y), NOISE, prev, nxt))
+        loaded.clear()  # a machine's runs are not needed for the next one's
+
+    # the machines' pages and the front page
+    for m in machines.values():
+        write(machine_file(m.name), front.machine_page(m, found))
+    latest = [(m.name, m.latest.run, [r.cell for r in m.latest.rows]) for m in machines.values() if m.latest]
     matrix = machine_matrix.build(latest)
-    for _m, run, _ in latest:
-        published[run.uid] = run.id
-    table = machines_html.html_table(matrix, link=lambda run, _key: f"runs/{run.uid}.html")
-    rows = "".join(
-        f"<tr><td>{html.escape(m)}</td><td>{html.escape(str(run.env.get('machine_id') or '?'))}</td>"
-        f"<td>{html.escape(str(run.env.get('cpu_model') or '?'))}</td><td>{run.env.get('cores', '?')}</td>"
-        f"<td>{sum(1 for r in listed if (r['machine_label'] or r['hostname']) == m)}</td>"
-        f"<td><a href='runs/{run.uid}.html'>run {run.id} ({html.escape(run.started)})</a></td></tr>"
-        for m, run, _ in latest
-    )
-    suites = sorted({r["suite"] for r in listed})
-    body = (
-        "<h2>Machines</h2><table><thead><tr><th>machine</th><th>id</th><th>CPU</th><th>cores</th><th>runs</th>"
-        f"<th>latest run</th></tr></thead><tbody>{rows}</tbody></table>"
-        f"<h2>Suites</h2><ul>{''.join(f'<li>{html.escape(s)}</li>' for s in suites)}</ul>"
-        "<h2>Latest run of each machine</h2><p>Median throughput ± half its 95% interval, as measured; "
-        f"each figure opens its run.</p>{table}"
-        "<h2>Algorithms</h2><ul>"
-        + "".join(f"<li><a href='alg/{_slug(a)}.html'>{html.escape(a)}</a> — {n} series, {c} change point(s)</li>"
-                  for a, n, c in alg_pages)
-        + "</ul>"
-    )  # fmt: skip
-    write("index.html", _page("cryptobench results", body, ""))
+    write("index.html", front.index(list(machines.values()), found, alg_pages, matrix))
 
-    # every run a page links to
-    for n, (uid, run_id) in enumerate(sorted(published.items(), key=lambda x: x[1]), 1):
-        page = render_run(load_report(store, run_id), library_src="../assets/echarts.min.js")
-        write(f"runs/{uid}.html", page)
+    # every complete run
+    for n, r in enumerate(listed, 1):
+        rep = reports.get(r["id"]) or load_report(store, r["id"])
+        write(run_file(r), render_run(rep, library_src="../assets/echarts.min.js"))
         if n % 20 == 0:
-            say(f"publish: {n}/{len(published)} run pages")
+            say(f"publish: {n}/{len(listed)} run pages")
     stale = sorted(before - written)
     for rel in stale:  # pages of runs and algorithms no longer published, written by an earlier publish
         if (out / rel).is_file() and not (out / rel).is_symlink():
@@ -179,7 +192,12 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
                 (out / rel).unlink(missing_ok=True)
             except OSError as e:
                 say(f"publish: cannot remove {str(out / rel)!r}, no longer published: {e.strerror}")
-    if stale:
-        say(f"publish: removed {len(stale)} page(s) no longer published")
+    replaced = len(before & written)
+    if before:
+        gone = [rel for rel in stale if rel.startswith("runs/")]
+        say(f"publish: replaced {replaced} file(s) of the earlier publish, added {len(written - before)}, removed "
+            f"{len(stale)} no longer published" + (f" ({len(gone)} of them pages of runs no longer in the store)"
+                                                   if gone else ""))  # fmt: skip
     _manifest(out, written)
-    return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(published)}
+    return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(listed),
+            "comparisons": len(pairs), "changes": len(found)}  # fmt: skip

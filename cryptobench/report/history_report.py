@@ -4,19 +4,20 @@
 from __future__ import annotations
 
 from cryptobench import RESULT_SCHEMA_VERSION
-from cryptobench.analysis.history import Series
+from cryptobench.analysis.history import Change, Series
 from cryptobench.core.units import format_ns, throughput
 
 HEADERS = ["#", "run", "started", "median /op [95% CI]", "commit", "library", "CPU features off", "change"]
 
 
+def delta(c: Change) -> str:
+    """The change in time per operation with its 95% interval: +99.8% [+97.1, +102.6]."""
+    return f"{c.percent:+.1f}% [{(c.ratio.low - 1) * 100:+.1f}, {(c.ratio.high - 1) * 100:+.1f}]"
+
+
 def _change_at(s: Series, i: int) -> str:
     c = next((c for c in s.changes if c.index == i), None)
-    return (
-        ""
-        if c is None
-        else f"← {c.percent:+.1f}% [{(c.ratio.low - 1) * 100:+.1f}, {(c.ratio.high - 1) * 100:+.1f}] {c.verdict}"
-    )
+    return "" if c is None else f"← {delta(c)} {c.verdict}"
 
 
 def rows(s: Series) -> list[list[str]]:
