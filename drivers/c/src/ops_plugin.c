@@ -4,7 +4,10 @@
 #define _GNU_SOURCE
 #include "ops_plugin.h"
 
+/* WASI has no dlopen (nor realpath): the wasm driver links its module in (wasm/main_wasm.c) */
+#if !defined(__wasi__)
 #include <dlfcn.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,7 @@ static int host_serves_noop; /* the plugin has no noop of its own */
 static char noop_storage;
 #define NOOP_CELL ((ops_cell *)&noop_storage)
 
+#if !defined(__wasi__)
 /* A crash inside the plugin outside any request (loading, init) is reported in one line naming
  * the plugin; during a request the orchestrator records the driver's death as the cell's failure.
  */
@@ -44,6 +48,7 @@ static void on_crash(int sig) {
   signal(sig, SIG_DFL);
   raise(sig);
 }
+#endif
 
 /* 1 to max characters of a-z 0-9 and `extra`: names that go into ids, reports and file names */
 static int word_ok(const char *s, size_t max, const char *extra) {
@@ -157,6 +162,7 @@ static const char *missing_member(const cb_provider *t) {
     return NULL;                                                                                   \
   } while (0)
 
+#if !defined(__wasi__)
 int plugin_load(const char *path, char *err, size_t errlen) {
   const char *slash = strrchr(path, '/');
   snprintf(plugin_file, sizeof plugin_file, "%s", slash != NULL ? slash + 1 : path);
@@ -199,6 +205,7 @@ int plugin_load(const char *path, char *err, size_t errlen) {
     plugin_set_tls(tls_entry());
   return 0;
 }
+#endif
 
 void plugin_set_tls(const cb_tls_iface *t) {
   tls_table = t != NULL && t->version == CB_TLS_IFACE_VERSION ? t : NULL;
