@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-dev libbotan-2-dev chromium cmake ninja-build
   libmbedtls-dev libwolfssl-dev libgcrypt20-dev nettle-dev libcrypto++-dev libtomcrypt-dev libgnutls28-dev
   postgresql valgrind  # valgrind: `run --metric instructions` where the kernel exposes no hardware counter
-  libclang1-14 libclang-common-14-dev)  # bindgen's libclang, for the optional `cryptobench build rust:boring`
+  libclang1-14 libclang-common-14-dev  # bindgen's libclang, for the optional `cryptobench build rust:boring`
+  clang lld llvm wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev)  # the wasm32-wasi OpenSSL build (docs/wasm.md)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

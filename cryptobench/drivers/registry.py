@@ -132,6 +132,15 @@ DRIVERS: dict[str, Driver] = {
             heavy=True,
             build_one=("scripts/openssl/build.sh", "--no-test", "{provider}"),
         ),
+        # OpenSSL 3.6.3's libcrypto and the C driver's OpenSSL module compiled to wasm32-wasi (docs/wasm.md):
+        # minutes the first time (clang's wasm32 target), then cached; one .wasm for three engines
+        Driver(
+            "wasm-openssl",
+            REPO,
+            ("scripts/wasm/build.sh",),
+            ("clang", "wasm-ld", "llvm-ar", "cargo", "make"),
+            heavy=True,
+        ),
         # liboqs 0.13.0 from crates.io's oqs-sys (minutes the first time: 12 SPHINCS+ sets; then cached)
         # and the C driver's liboqs plugin linked against it
         Driver("liboqs", REPO, ("scripts/liboqs/build.sh", "--no-test"), ("cargo", "cmake", "ninja", "make", "gcc")),
@@ -177,6 +186,8 @@ def _builtin() -> list[Provider]:
     browser = ("node", str(REPO / "drivers/browser/bridge.mjs"))
     browser_built = REPO / "drivers/browser/node_modules/.package-lock.json"
     rust = REPO / "drivers/rust/target/release/cbdriver-rust"
+    wasm = REPO / "drivers/c/build/wasm/cbdriver-openssl.wasm"  # `cryptobench build wasm-openssl` (docs/wasm.md)
+    wasm_lib = "OpenSSL 3.6.3 compiled to wasm32-wasi (no-asm: portable C, no AES-NI)"
     rust_boring = REPO / "drivers/rust/target/boring/release/cbdriver-rust"  # `cryptobench build rust:boring`
     jar = REPO / "drivers/java/target/cbdriver-java.jar"
     providers = [
@@ -252,6 +263,31 @@ def _builtin() -> list[Provider]:
                 ("rust:rustls-ring", "rustls (ring provider)"),
             )
         ],
+        # the same .wasm on three engines: wasmtime (PyPI), Node's WASI (V8), Chromium (V8, a Web Worker)
+        Provider(
+            "wasm:openssl-wasmtime",
+            "wasm",
+            f"{wasm_lib} in wasmtime (PyPI wasmtime)",
+            "wasm-openssl",
+            (_python(), str(REPO / "drivers/c/wasm/run_wasmtime.py"), str(wasm)),
+            wasm,
+        ),
+        Provider(
+            "wasm:openssl-node",
+            "wasm",
+            f"{wasm_lib} in Node's WASI (node:wasi, V8)",
+            "wasm-openssl",
+            ("node", "--no-warnings", str(REPO / "drivers/js/src/wasi_node.mjs"), str(wasm)),
+            wasm,
+        ),
+        Provider(
+            "browser:openssl-wasm",
+            "wasm",
+            f"{wasm_lib} in headless Chromium (a Web Worker)",
+            "wasm-openssl",
+            browser,
+            wasm,
+        ),
         Provider("rust:boring", "rust", "BoringSSL (boring crate)", "rust-boring", (str(rust_boring),), rust_boring),
         *[
             Provider(pid, "java", lib, "java", (str(REPO / "drivers/java/cbdriver-java"),), jar)

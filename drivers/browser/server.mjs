@@ -1,9 +1,10 @@
 // The bridge's static HTTP server, on 127.0.0.1 at a random port: serves the
 // page (drivers/browser/page), the JavaScript driver's modules
-// (drivers/js/src) and their npm packages (drivers/js/node_modules), with
+// (drivers/js/src) and their npm packages (drivers/js/node_modules), the C
+// driver's wasm32-wasi build (drivers/c/build/wasm), with
 // the headers that make the page cross-origin isolated (so performance.now()
 // has Chromium's finer resolution). Nothing else: GET and HEAD only, no
-// directory listings, nothing outside those three directories.
+// directory listings, nothing outside those four directories.
 
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
@@ -16,12 +17,15 @@ export const PAGE_DIR = join(HERE, "page");
 export const JS_DIR = resolve(HERE, "..", "js");
 export const JS_SRC = join(JS_DIR, "src");
 export const JS_MODULES = join(JS_DIR, "node_modules");
+// the C driver's wasm32-wasi build (browser:openssl-wasm, docs/wasm.md)
+export const WASM_DIR = resolve(HERE, "..", "c", "build", "wasm");
 
 // URL prefix -> directory.
 const ROOTS = [
   ["/page/", PAGE_DIR],
   ["/js/src/", JS_SRC],
   ["/node_modules/", JS_MODULES],
+  ["/wasm/", WASM_DIR],
 ];
 
 const TYPES = {

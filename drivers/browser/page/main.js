@@ -51,6 +51,12 @@ async function start(config) {
   if (driver !== null) throw new Error("cbStart called twice");
   const entry = Object.hasOwn(PROVIDERS, config.provider) ? PROVIDERS[config.provider] : null;
   if (entry === null) throw new Error(`unknown provider ${JSON.stringify(config.provider)}`);
+  if (entry.wasi) {
+    // a WASI program answering the protocol itself (page/wasi_driver.js): no Driver around it
+    driver = await (await import(entry.module)).startDriver(config, entry);
+    const isolated = globalThis.crossOriginIsolated === true;
+    return { crossOriginIsolated: isolated, resolutionNs: 0, algs: 0, versions: {}, userAgent: navigator.userAgent };
+  }
   const versions = await packageVersions(entry.packages);
   const notes = [...(config.notes || [])];
   if (gc) notes.push("A full GC (window.gc, exposed with --js-flags=--expose-gc) runs before each cell's warm-up.");

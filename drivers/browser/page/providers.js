@@ -18,6 +18,14 @@ export const PROVIDERS = {
     module: "/js/src/ops_hashwasm.js",
     packages: ["hash-wasm"],
   },
+  // the C driver's OpenSSL module compiled to wasm32-wasi (docs/wasm.md): a WASI program that
+  // speaks the protocol itself, run in a Web Worker (page/wasi_driver.js), not a JS ops module
+  "browser:openssl-wasm": {
+    module: "/page/wasi_driver.js",
+    wasi: true,
+    wasm: "/wasm/cbdriver-openssl.wasm",
+    packages: [],
+  },
 };
 
 export const providerIds = () => Object.keys(PROVIDERS).sort();

@@ -1,0 +1,54 @@
+# The C driver with its OpenSSL module for wasm32-wasi (docs/wasm.md): one .wasm, run by the
+# wasm:openssl-wasmtime, wasm:openssl-node and browser:openssl-wasm providers. Built by
+# scripts/wasm/build.sh (cryptobench build wasm-openssl), which makes OPENSSL_WASM_PREFIX first:
+# libcrypto.a of OpenSSL 3.6.3 and libjansson.a for wasm32-wasi, with their headers.
+#
+#   make -f wasm.mk OPENSSL_WASM_PREFIX=~/.cache/cryptobench/openssl-wasm/3.6.3
+#
+# The same sources as build/cbdriver and libcb_openssl.so (src/), less what WASI has not: no
+# dlopen (src/ops_plugin.c's loader is left out under __wasi__; the module is linked in and ABI 1's
+# shim, src/ops_plugin_v1.c, is not: wasm/main_wasm.c), no TLS cells
+# (wasm/tls_none.c replaces ops_openssl_tls*.c and tls_kit.c). The x86 time-stamp counter and
+# vector-state code compile out (src/timing.c, src/leak.c: x86-64 only); the clock is WASI's
+# clock_gettime(CLOCK_MONOTONIC).
+CRYPTOBENCH_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cryptobench
+OPENSSL_WASM_PREFIX ?= $(CRYPTOBENCH_CACHE)/openssl-wasm/3.6.3
+WASM_CC ?= clang --target=wasm32-wasi
+WASM_OUT ?= build/wasm/cbdriver-openssl.wasm
+WASM_OBJ = build/obj/wasm
+WASI_EMULATED = signal process-clocks mman getpid
+WASM_CFLAGS = -std=c11 -O2 -Wall -Wextra -Werror $(foreach e,$(WASI_EMULATED),-D_WASI_EMULATED_$(shell echo $(e) | tr a-z- A-Z_)) \
+	-I$(OPENSSL_WASM_PREFIX)/include -I../../include -Isrc -I../../protocols/pqntor/c \
+	-DCB_PLUGIN_NAME='"openssl"' -DCB_PLUGIN_ID='"wasm:openssl"' -DCB_PLUGIN_LANGUAGE='"wasm"' -MMD -MP
+# an 8 MiB stack (wasm-ld's default is 64 KiB); memory grows as the cells need it
+WASM_LDFLAGS = -Wl,-z,stack-size=8388608 $(foreach e,$(WASI_EMULATED),-lwasi-emulated-$(e))
+WASM_SRC = protocol pk_bench request leak input timing catalogue tls_cmd ops_plugin \
+	ops_openssl ops_openssl_pk ops_openssl_hs pk_family
+WASM_OBJS = $(addprefix $(WASM_OBJ)/,$(addsuffix .o,$(WASM_SRC) pqntor tls_none main_wasm))
+WASM_LIBS = $(OPENSSL_WASM_PREFIX)/lib/libcrypto.a $(OPENSSL_WASM_PREFIX)/lib/libjansson.a
+
+.PHONY: wasm FORCE
+wasm: $(WASM_OUT)
+
+$(WASM_OUT): $(WASM_OBJS) $(WASM_LIBS)
+	@mkdir -p $(dir $@)
+	$(WASM_CC) -o $@ $(WASM_OBJS) $(WASM_LIBS) $(WASM_LDFLAGS)
+
+$(WASM_LIBS):
+	@echo "$@ is missing: scripts/wasm/build.sh --lib-only builds it" >&2; exit 1
+
+# the flags recorded: a change of prefix or compiler rebuilds the objects
+$(WASM_OBJ)/flags: FORCE
+	@mkdir -p $(WASM_OBJ)
+	@echo '$(WASM_CC) $(WASM_CFLAGS)' | cmp -s - $@ || echo '$(WASM_CC) $(WASM_CFLAGS)' > $@
+
+$(WASM_OBJ)/%.o: src/%.c $(WASM_OBJ)/flags
+	$(WASM_CC) $(WASM_CFLAGS) -c -o $@ $<
+
+$(WASM_OBJ)/%.o: wasm/%.c $(WASM_OBJ)/flags
+	$(WASM_CC) $(WASM_CFLAGS) -c -o $@ $<
+
+$(WASM_OBJ)/pqntor.o: ../../protocols/pqntor/c/pqntor.c $(WASM_OBJ)/flags
+	$(WASM_CC) $(WASM_CFLAGS) -c -o $@ $<
+
+-include $(wildcard $(WASM_OBJ)/*.d)
