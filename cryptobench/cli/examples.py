@@ -109,6 +109,7 @@ exit status: 0 when `new` wrote it or `check` passed, 1 when a case fails or a d
   cryptobench build              # build every driver, say which could not be built and why
   cryptobench build c go
   cryptobench build --all        # also OpenSSL 1.1.1, 3.x and 4.0 from source (minutes once, then cached)
+  cryptobench build wasm-openssl # OpenSSL 3.6.3 as wasm32-wasi, for wasmtime, Node and Chromium (docs/wasm.md)
   cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version
   cryptobench build python:cryptography@41.0.7 rust:ring@0.16   # releases from the registries (cached)
   cryptobench build --list       # the cached version builds: size, build time, last use
