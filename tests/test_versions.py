@@ -55,7 +55,7 @@ def test_the_pinned_openssl_builds_are_versions_and_their_old_ids_still_work():
     newest_4 = expand(reg, ["c:openssl@>=4.0"], newest=1)
     assert len(newest_4) == 1 and newest_4[0].startswith("c:openssl@4."), newest_4
     with pytest.raises(UserError, match="has no versions to choose from"):
-        expand(reg, ["go:stdlib@1.22"])
+        expand(reg, ["c:libsodium@1.0.18"])
     with pytest.raises(UserError, match="unknown provider"):
         expand(reg, ["python:cryptogrophy@41.0.7"])
 

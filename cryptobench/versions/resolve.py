@@ -9,6 +9,7 @@ rest of the run goes on.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from cryptobench.drivers.registry import Provider, Registry
 from cryptobench.versions import cache
 from cryptobench.versions.families import FAMILIES, BuildFailed, Family, family_of
 from cryptobench.versions.spec import DEFAULT_NEWEST, is_range, pick, split
+
+EXACT = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$")  # a whole release, not a series
 
 Log = Callable[[str], None]
 
@@ -55,14 +58,23 @@ def expand(registry: Registry, names: list[str], newest: int = DEFAULT_NEWEST) -
 
 
 def resolve(fam: Family, name: str, spec: str, newest: int) -> list[str]:
-    """Pinned (built-in) versions first, so `c:openssl@3` is the pinned 3.x without a network."""
+    """Pinned (built-in) versions first, so `c:openssl@3` is the pinned 3.x without a network; an
+    exact release the registry serves without listing it (fam.exact); a fixed set of releases
+    (fam.reachable: go:stdlib) refuses the others as `no release reachable here`."""
     pins = fam.pins()
     if pins and not is_range(spec):  # a range means the registry's releases, pinned or not
         try:
             return pick(name, spec, pins, newest)
         except UserError:
             pass
-    return pick(name, spec, fam.releases(), newest)
+    try:
+        return pick(name, spec, fam.releases(), newest)
+    except UserError:
+        if fam.exact is not None and EXACT.match(spec) and fam.exact(spec):
+            return [spec]
+        if fam.reachable is not None:
+            raise UserError(f"provider {name!r}: no release reachable here ({fam.reachable()})") from None
+        raise
 
 
 def versioned_provider(registry: Registry, fam: Family, base: str, version: str) -> Provider:
