@@ -66,7 +66,7 @@ def test_classes_per_operation():
     assert names("aes-128-ecb", "encrypt") == ["plaintext", "key"]
     assert names("x25519", "derive") == ["secret", "low-weight"]
     assert names("ed25519", "sign") == ["secret", "input"]
-    assert names("rsa-2048-oaep", "decrypt") == ["input"]
+    assert names("rsa-2048-oaep", "decrypt") == ["input", "padding"]
     assert names("ml-kem-768", "decaps") == ["validity"]
     assert names("sha256", "hash") == []
     assert classes.parse(["tag,key", "tag"]) == ["tag", "key"]
@@ -313,6 +313,31 @@ def openssl_driver():
     d = Driver("--plugin", OPENSSL_PLUGIN)
     yield d
     d.close()
+
+
+@needs_c
+def test_the_padding_class_pairs_valid_ciphertexts_with_refused_ones(openssl_driver):
+    """RSA-OAEP: class A the provider's own ciphertexts (decrypted), class B the same with one bit
+    flipped (every one refused by the library, or the check would be void)."""
+    import random
+
+    from cryptobench.core.algorithms import get
+    from cryptobench.leak.check import _check_outcomes
+    from cryptobench.plan.leak_classes import Source
+
+    inputs = classes.CLASSES["padding"].build(Source(openssl_driver.ask, "rsa-2048-oaep"), get("rsa-2048-oaep"),
+                                              "decrypt", 32, random.Random(3))  # fmt: skip
+    a, b = inputs.members
+    assert len(a) == len(b) == classes.POOL and inputs.expect == ("ok", "rejected")
+    for i, j in zip(a, b, strict=True):  # the same ciphertext, one bit apart, in its lower half
+        x, y = bytes.fromhex(inputs.inputs[i]["msg"]), bytes.fromhex(inputs.inputs[j]["msg"])
+        diff = [k for k in range(len(x)) if x[k] != y[k]]
+        assert len(diff) == 1 and diff[0] >= len(x) // 2 and bin(x[diff[0]] ^ y[diff[0]]).count("1") == 1
+    order = a[:8] + b[:8]
+    resp = openssl_driver.ask({"cmd": "leak", "alg": "rsa-2048-oaep", "op": "decrypt", "inputs": inputs.inputs,
+                               "order": order})  # fmt: skip
+    assert resp["ok"] and len(resp["times"]) == 16, resp
+    assert _check_outcomes(inputs, order, resp["outcomes"]) is None
 
 
 @needs_c

@@ -158,6 +158,24 @@ def _validity(src: Source, a: Algorithm, op: str, size: int, rng: random.Random)
     return _pair(valid, invalid, ("ok", None))  # implicit rejection answers a key; a refusal is the provider's
 
 
+def _padding(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
+    """RSA-OAEP decryption of valid ciphertexts (the provider's own encryption) vs the same
+    ciphertexts with one bit flipped in their lower half: still an integer below the modulus, of
+    the same size (no early "too large" exit), whose decryption is random bytes, so the padding
+    check fails. The Bleichenbacher/Manger question: does a refused padding take another time?"""
+    public, private = src.keypair()
+    cts = src.outputs([{"op": "encrypt", "public": public, "msg": _hex(rng, size or 32)} for _ in range(POOL)])
+
+    def flipped(ct: bytes) -> str:
+        b = bytearray(ct)
+        b[rng.randrange(len(b) // 2, len(b))] ^= 1 << rng.randrange(8)
+        return bytes(b).hex()
+
+    valid = [{"private": private, "msg": ct.hex()} for ct in cts]
+    invalid = [{"private": private, "msg": flipped(ct)} for ct in cts]
+    return _pair(valid, invalid, ("ok", "rejected"))
+
+
 @dataclass(frozen=True)
 class LeakClass:
     name: str
@@ -194,6 +212,9 @@ CLASSES: dict[str, LeakClass] = {
         LeakClass("validity", ("valid ciphertext", "invalid ciphertext"),
                   "ML-KEM decapsulation of valid vs invalid ciphertexts (implicit rejection)",
                   lambda a, op: a.kind == "kem" and op == "decaps", _validity),
+        LeakClass("padding", ("valid padding", "invalid padding"),
+                  "RSA-OAEP decryption of valid ciphertexts vs the same with one bit flipped (Bleichenbacher/Manger)",
+                  lambda a, op: a.kind == "pke" and op == "decrypt", _padding),
     ]
 }  # fmt: skip
 
