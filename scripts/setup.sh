@@ -52,7 +52,7 @@ scripts/liboqs/build.sh --lib-only >/dev/null
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench"
 BUILT='ls -1d drivers/c/build/cbdriver drivers/c/build/plugins/*.so plugins/c/build/*.so drivers/go/build/cbdriver-go
   drivers/python/build/* drivers/js/node_modules/.package-lock.json drivers/browser/node_modules/.package-lock.json
-  drivers/rust/target/release/cbdriver-rust drivers/java/target/*.jar'
+  drivers/rust/target/release/cbdriver-rust drivers/java/target/*.jar drivers/java/build/* drivers/js/native/build/*'
 python3 scripts/cached-run setup-drivers --in drivers --in plugins --in include --in protocols/pqntor/c \
   --in cryptobench/drivers --in scripts --in "$CACHE/openssl" --in "$CACHE/liboqs" --out "$BUILT" \
   --tool 'gcc --version' --tool 'g++ --version' --tool 'go version' --tool 'rustc -vV' --tool 'node --version' \

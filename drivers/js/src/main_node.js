@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { Driver } from "./protocol.js";
+import { counter, counterStatus } from "./tsc_node.js";
 
 const NAME = "cbdriver-js";
 
@@ -37,11 +38,14 @@ const TLS = {
   "js:node": () => import("./ops_tls.js"),
 };
 
-// The monotonic clock: process.hrtime.bigint() is CLOCK_MONOTONIC in ns.
+// The monotonic clock: process.hrtime.bigint() is CLOCK_MONOTONIC in ns;
+// beside it the time-stamp counter where its addon loads (tsc_node.js).
 export const clock = {
   source: "process.hrtime.bigint() (libuv uv_hrtime, CLOCK_MONOTONIC on Linux)",
   now: () => process.hrtime.bigint(),
   diffNs: (t0, t1) => Number(t1 - t0),
+  counter,
+  counterStatus,
 };
 
 // gc: a full collection. --expose-gc is set at run time so the driver

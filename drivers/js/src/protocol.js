@@ -136,7 +136,13 @@ export class Driver {
       library: p.library,
       library_version: p.libraryVersion,
       runtime: p.runtime,
-      clock: { source: this.env.clock.source, resolution_ns: this.resolutionNs, probe_reads: PROBE_READS },
+      clock: {
+        source: this.env.clock.source,
+        resolution_ns: this.resolutionNs,
+        probe_reads: PROBE_READS,
+        // samples_tsc's source, or why there is none (Node: tsc_node.js)
+        ...(this.env.clock.counterStatus ? { counter: this.env.clock.counterStatus } : {}),
+      },
       offers,
       stream,
       notes: p.notes,

@@ -54,17 +54,30 @@ export function probeResolution(clock) {
 // A cell with work inside run() that is not the operation (a big streamed
 // decrypt's ciphertext made again, docs/protocol.md "With chunk > 0") has
 // takeUntimedNs(): the batch subtracts it.
+//
+// Where the clock has a cycle counter (clock.counter: Node with the rdtsc
+// addon, tsc_node.js), it is read just inside the clock reads; the third
+// element is its ticks over the batch, 0 without a counter or when untimed
+// work was subtracted (the ticks would include it).
 function timeBatchSync(clock, cell, n) {
   const untimed = cell.takeUntimedNs !== undefined;
   if (untimed) cell.takeUntimedNs(); // what the warm-up or the checksum left behind
+  const counter = clock.counter || noCounter;
   let sink = 0;
   const t0 = clock.now();
+  const c0 = counter();
   for (let i = 0; i < n; i++) {
     sink += cell.run();
   }
+  const c1 = counter();
   const t1 = clock.now();
   absorb(sink);
-  return [clock.diffNs(t0, t1) - (untimed ? cell.takeUntimedNs() : 0), sink];
+  const left = untimed ? cell.takeUntimedNs() : 0;
+  return [clock.diffNs(t0, t1) - left, sink, left === 0 ? c1 - c0 : 0];
+}
+
+function noCounter() {
+  return 0;
 }
 
 // timeBatchAsync: the same for a cell whose run() returns a promise; each
@@ -74,17 +87,21 @@ function timeBatchSync(clock, cell, n) {
 async function timeBatchAsync(clock, cell, n) {
   const untimed = cell.takeUntimedNs !== undefined;
   if (untimed) cell.takeUntimedNs();
+  const counter = clock.counter || noCounter;
   let sink = 0;
   const t0 = clock.now();
+  const c0 = counter();
   for (let i = 0; i < n; i++) {
     sink += await cell.run();
   }
+  const c1 = counter();
   const t1 = clock.now();
   absorb(sink);
-  return [clock.diffNs(t0, t1) - (untimed ? cell.takeUntimedNs() : 0), sink];
+  const left = untimed ? cell.takeUntimedNs() : 0;
+  return [clock.diffNs(t0, t1) - left, sink, left === 0 ? c1 - c0 : 0];
 }
 
-// timeBatch returns [ns, sink] (a promise for async cells).
+// timeBatch returns [ns, sink, ticks] (a promise for async cells).
 export function timeBatch(clock, cell, n) {
   return cell.async ? timeBatchAsync(clock, cell, n) : timeBatchSync(clock, cell, n);
 }
@@ -135,10 +152,14 @@ export async function measure(clock, cell, batch, targetNs, warmupNs, samples) {
     sink += c.sink;
   }
   const samplesNs = new Array(samples);
+  const ticks = new Array(samples);
   for (let i = 0; i < samples; i++) {
-    const [ns, s] = await timeBatch(clock, cell, batch);
+    const [ns, s, t] = await timeBatch(clock, cell, batch);
     samplesNs[i] = Math.round(ns);
+    ticks[i] = Math.round(t);
     sink += s;
   }
-  return { batch, samples_ns: samplesNs, sink, warmup: w.warmup };
+  const m = { batch, samples_ns: samplesNs, sink, warmup: w.warmup };
+  if (clock.counter && ticks.every((t) => t > 0)) m.samples_tsc = ticks; // a partial list would be worse than none
+  return m;
 }
