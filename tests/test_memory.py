@@ -71,3 +71,36 @@ def test_big_streamed_decryption_keeps_memory_bounded(tmp_path):
         assert dec["peak_rss_kb"] < enc["peak_rss_kb"] + 64 * 1024, (pid, alg, enc["peak_rss_kb"], dec["peak_rss_kb"])
         assert dec["checksum"].startswith("05f5e100:"), dec["checksum"]  # 100 MB of plaintext
     assert not any("outputs disagree" in w for w in doc["warnings"]), doc["warnings"]
+
+
+def test_a_library_that_holds_the_stream_is_said_beside_the_cell():
+    """The optional `memory` of a bench response (docs/protocol.md): kept in the cell's extra in its
+    documented shape, the largest figure of the rounds, and a `library-memory` warning names it; a
+    malformed one is ignored, not stored."""
+    from cryptobench.core.cell import CellSpec
+    from cryptobench.core.settings import Settings
+    from cryptobench.measure import sampler
+    from cryptobench.report import model
+    from cryptobench.run import cell_records
+
+    spec = CellSpec("aes-128-gcm", "open", 100 << 20, 1 << 20, ("java:jca",))
+    t = sampler.Track()
+    why = "SunJCE's AES/GCM decryption holds the whole ciphertext until doFinal"
+    for held in (50 << 20, 100 << 20, 10):
+        resp = {"batch": 1, "samples_ns": [9_000_000, 9_100_000], "checksum": "c",
+                "memory": {"library_held_bytes": held, "why": why}}  # fmt: skip
+        sampler.absorb(t, resp, 300 * 1024)
+    for bad in ({"library_held_bytes": "many", "why": why}, {"library_held_bytes": 5}, {"why": why}):
+        sampler.absorb(t, {"batch": 1, "samples_ns": [9_000_000], "checksum": "c", "memory": bad}, 300 * 1024)
+    s = Settings(suite="t", baseline="java:jca", time_per_cell=1.0, passes=1, min_samples=2, max_rel_ci=0.5)
+    rec = cell_records.measured(spec, "java:jca", t, s, None)
+    assert rec.extra["memory"] == {"library_held_bytes": 100 << 20, "why": why}
+    r = model.Row(rec, summary=model.stats.summarize(rec.per_op_ns))
+    out: list = []
+    model._cell_warnings(r, 0, 0.02, out)
+    mine = [n for n in out if getattr(n, "kind", "") == "library-memory"]
+    assert len(mine) == 1 and "peak RSS 300 MiB" in mine[0] and "100.0 MiB" in mine[0] and why in mine[0], out
+    assert "library held 100 MiB" in r.notes
+    plain = sampler.Track()
+    sampler.absorb(plain, {"batch": 1, "samples_ns": [9_000_000], "checksum": "c"}, 1024)
+    assert "memory" not in cell_records.measured(spec, "java:jca", plain, s, None).extra

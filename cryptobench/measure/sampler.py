@@ -46,10 +46,20 @@ class Track:
     ticks: list[int] | None = field(default_factory=list)  # samples_tsc of every round; None once one had none
     pair_rounds: list[int] = field(default_factory=list)  # each sample's pair round (paired.py); -1: unpaired
     tls: dict | None = None  # a TLS cell's report of its first untimed handshake: group, flights (protocol 7)
+    memory: dict | None = None  # a streamed cell whose library held more than a piece: how much, and why
 
     @property
     def median_sample(self) -> float:
         return stats.median(self.samples)
+
+
+def memory_report(m: dict) -> dict | None:
+    """A bench response's optional `memory` object, kept only in its documented shape: the bytes of input
+    the library held back (measured by the driver) and a one-line why."""
+    held, why = m.get("library_held_bytes"), m.get("why")
+    if not isinstance(held, int) or isinstance(held, bool) or held < 0 or not isinstance(why, str):
+        return None
+    return {"library_held_bytes": held, "why": " ".join(why.split())[:300]}
 
 
 def one_per_sample(spec: CellSpec) -> bool:
@@ -132,6 +142,10 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
     track.checksums.append(resp["checksum"])
     if track.tls is None and isinstance(resp.get("tls"), dict):
         track.tls = resp["tls"]
+    if isinstance(resp.get("memory"), dict):  # optional (docs/protocol.md, bench): the largest figure seen
+        m = memory_report(resp["memory"])
+        if m and (track.memory is None or m["library_held_bytes"] > track.memory["library_held_bytes"]):
+            track.memory = m
     track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
     if calibrating and pair_round >= 0 and equalise_ns > 0:
         found = int(resp["batch"])

@@ -51,6 +51,7 @@ NOTE_KINDS = {
     "identical-table": "a whole table with one figure",
     "pathology": "access-path pathology",
     "cross-verification": "cross-verification failed",
+    "library-memory": "a library held a streamed message in memory",
 }
 
 
@@ -379,6 +380,13 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
         r.notes.append("output changed between rounds")
         text = f"{_label(c)}: the driver reported different checksums in different rounds: {c.checksums_seen}"
         out.append(Note(text, "checksum-unstable"))
+    mem = c.extra.get("memory")
+    if isinstance(mem, dict) and isinstance(mem.get("library_held_bytes"), int):
+        held = mem["library_held_bytes"] / 1048576
+        r.notes.append(f"library held {held:,.0f} MiB")
+        peak = f"peak RSS {c.peak_rss_kb / 1024:,.0f} MiB; " if c.peak_rss_kb else ""
+        text = f"{_label(c)}: {peak}the library held {held:,.1f} MiB of its input (measured): {mem.get('why', '')}"
+        out.append(Note(text, "library-memory", held))
     if c.extra.get("interrupted"):
         r.notes.append("interrupted")
         out.append(Note(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)", "interrupted"))

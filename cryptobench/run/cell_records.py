@@ -36,6 +36,8 @@ def measured(spec: CellSpec, pid: str, track: Track, s: Settings, limits: dict |
         extra["precision"] = {"target": s.max_rel_ci, "halfwidth": round(sampler.halfwidth(track), 5)}
     if interrupted:
         extra["interrupted"] = True
+    if track.memory:
+        extra["memory"] = track.memory  # the library held the stream, not the driver: how much and why
     if track.tls:
         extra["tls"] = track.tls  # group, cipher, flights: what the report's TLS tables show beside the time
     if len(set(track.checksums)) > 1 and spec.algorithm.deterministic(spec.op):
