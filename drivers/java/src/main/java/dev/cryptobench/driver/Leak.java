@@ -11,10 +11,13 @@ import java.util.List;
  * time for the orchestrator's dudect-style check, each measurement from its own decoded copy of its
  * input.
  *
- * <p>Symmetric algorithms only: their case executor makes the cipher object and performs one
- * operation, as a bench cell's message does (Cipher.init with the key is inside the call, the same
- * for both classes of a tag or plaintext check). The public-key executors parse and import their
- * keys inside the call, which would drown the operation: those answer {@code not offered}.
+ * <p>Symmetric algorithms: their case executor makes the cipher object and performs one operation,
+ * as a bench cell's message does (Cipher.init with the key is inside the call, the same for both
+ * classes of a tag or plaintext check). Public-key algorithms: the algorithm's {@link
+ * Provider.Preparer} parses and imports each measurement's keys and initialises the operation
+ * object before the first measurement, as the C driver does, and the timed call is the private-key
+ * operation alone (Signature.sign, KeyAgreement.generateSecret, Cipher.doFinal, a KEM's
+ * decapsulation); one without a preparer answers {@code not offered}.
  */
 final class Leak {
   private Leak() {}
@@ -24,13 +27,9 @@ final class Leak {
     if (!a.offers(op)) {
       throw new Protocol.BadRequest("not offered: " + a.name() + " \"" + op + "\"");
     }
-    if (a.publicKey()) {
+    if (a.publicKey() && a.prepare() == null) {
       throw new Protocol.BadRequest(
-          "not offered: "
-              + a.name()
-              + " "
-              + op
-              + ": this driver's public-key case executors import their keys inside the call");
+          "not offered: " + a.name() + " " + op + ": no preparation of its keys outside the call");
     }
     List<Protocol.RawCase> inputs = Protocol.cases(req, "inputs");
     JsonNode order = req.get("order");
@@ -72,13 +71,26 @@ final class Leak {
         throw new Protocol.BadRequest("input " + index[i] + ": " + Protocol.describe(e));
       }
     }
+    Provider.Prepared[] ready = null;
+    if (a.publicKey()) { // every key imported before the first measurement, as bench cells are
+      ready = new Provider.Prepared[cases.size()];
+      for (int i = 0; i < ready.length; i++) {
+        try {
+          ready[i] = a.prepare().prepare(cases.get(i));
+        } catch (Provider.Rejected e) {
+          throw new Protocol.BadRequest("input " + index[i] + ": the library refused its key");
+        } catch (Exception e) {
+          throw new Protocol.BadRequest("input " + index[i] + ": " + Protocol.describe(e));
+        }
+      }
+    }
     long[] times = new long[cases.size()];
     boolean[] refused = new boolean[cases.size()];
     long sink = 0;
     for (int i = 0; i < cases.size(); i++) {
       long t0 = System.nanoTime();
       try {
-        byte[] out = a.exec().run(cases.get(i));
+        byte[] out = ready != null ? ready[i].run() : a.exec().run(cases.get(i));
         sink += out.length > 0 ? out[0] : 0;
       } catch (Provider.Rejected e) {
         refused[i] = true;

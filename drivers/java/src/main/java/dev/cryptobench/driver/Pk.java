@@ -239,7 +239,16 @@ final class Pk {
         "public-key operations take no stream",
         c -> execSig(name, s, c),
         p -> sigCell(s, p),
-        () -> keypair(s));
+        () -> keypair(s),
+        c -> {
+          if (!c.op().equals("sign")) {
+            throw noCase(c.op(), name);
+          }
+          Object priv = refusing(() -> s.parsePrivate(c.priv()));
+          Signing signer = refusing(() -> s.signer(priv, c.ctx(), c.deterministic()));
+          byte[] msg = c.msg();
+          return () -> refusing(() -> signer.sign(msg));
+        });
   }
 
   private static byte[] execSig(String name, SigScheme s, Case c) throws Exception {
@@ -317,7 +326,16 @@ final class Pk {
           Object peerPub = s.parsePublic(s.encodePublic(peer));
           return new DeriveCell(s, k, peer, s.agreement(k.priv(), peerPub));
         },
-        () -> keypair(s));
+        () -> keypair(s),
+        c -> {
+          if (!c.op().equals("derive")) {
+            throw noCase(c.op(), name);
+          }
+          Object priv = refusing(() -> s.parsePrivate(c.priv()));
+          Object pub = refusing(() -> s.parsePublic(c.pub()));
+          Deriving d = refusing(() -> s.agreement(priv, pub));
+          return () -> refusing(d::derive);
+        });
   }
 
   /** A KEM (ML-KEM): keygen, encaps, decaps. */
@@ -366,7 +384,15 @@ final class Pk {
           byte[] ct = s.encapsulator(pub).encaps()[0];
           return new DecapsCell(s, k, s.decapsulator(k.priv(), ct), ct);
         },
-        () -> keypair(s));
+        () -> keypair(s),
+        c -> {
+          if (!c.op().equals("decaps")) {
+            throw noCase(c.op(), name);
+          }
+          Object priv = refusing(() -> s.parsePrivate(c.priv()));
+          Decapsulating d = refusing(() -> s.decapsulator(priv, c.msg()));
+          return () -> refusing(d::decaps);
+        });
   }
 
   /** Public-key encryption (RSA-OAEP): encrypt, decrypt. */
@@ -414,7 +440,17 @@ final class Pk {
           byte[] ct = s.encryptor(pub).encrypt(msg);
           return new DecryptCell(s, k, s.decryptor(k.priv()), ct);
         },
-        () -> keypair(s));
+        () -> keypair(s),
+        c -> {
+          if (!c.op().equals("decrypt")) {
+            throw noCase(c.op(), name);
+          }
+          Object priv = refusing(() -> s.parsePrivate(c.priv()));
+          Decrypting d = refusing(() -> s.decryptor(priv));
+          byte[] ct = c.msg();
+          return () ->
+              refusing(() -> d.decrypt(ct)); // a refused padding: rejected, inside the call
+        });
   }
 
   // ---- cells ----------------------------------------------------------------------------------

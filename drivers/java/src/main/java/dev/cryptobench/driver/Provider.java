@@ -96,7 +96,20 @@ interface Provider {
       String noStream,
       Executor exec,
       CellFactory cells,
-      KeypairGen keypair) {
+      KeypairGen keypair,
+      Preparer prepare) {
+    /** A public-key algorithm whose leak request answers not offered (no {@link Preparer}). */
+    Alg(
+        String name,
+        List<String> ops,
+        Set<String> streamOps,
+        String noStream,
+        Executor exec,
+        CellFactory cells,
+        KeypairGen keypair) {
+      this(name, ops, streamOps, noStream, exec, cells, keypair, null);
+    }
+
     /** A symmetric algorithm (no key pairs). */
     Alg(
         String name,
@@ -105,7 +118,7 @@ interface Provider {
         String noStream,
         Executor exec,
         CellFactory cells) {
-      this(name, ops, streamOps, noStream, exec, cells, null);
+      this(name, ops, streamOps, noStream, exec, cells, null, null);
     }
 
     boolean offers(String op) {
@@ -133,6 +146,22 @@ interface Provider {
   @FunctionalInterface
   interface KeypairGen {
     byte[][] generate() throws Exception;
+  }
+
+  /**
+   * The leak request's preparation of one public-key case (its private-key operation: sign,
+   * derive, decaps, decrypt): the keys parsed and imported, the operation object initialised, all
+   * outside the timed call, as a bench cell is.
+   */
+  @FunctionalInterface
+  interface Preparer {
+    Prepared prepare(Case c) throws Exception;
+  }
+
+  /** One prepared operation: run() is the library call alone; throws {@link Rejected} likewise. */
+  @FunctionalInterface
+  interface Prepared {
+    byte[] run() throws Exception;
   }
 
   /** Runs one verify case; throws {@link Rejected} when the library refused the input. */
