@@ -149,9 +149,9 @@ interface Provider {
   }
 
   /**
-   * The leak request's preparation of one public-key case (its private-key operation: sign,
-   * derive, decaps, decrypt): the keys parsed and imported, the operation object initialised, all
-   * outside the timed call, as a bench cell is.
+   * The leak request's preparation of one public-key case (its private-key operation: sign, derive,
+   * decaps, decrypt): the keys parsed and imported, the operation object initialised, all outside
+   * the timed call, as a bench cell is.
    */
   @FunctionalInterface
   interface Preparer {
