@@ -117,7 +117,8 @@ def test_a_file_that_is_not_a_plugin_is_one_line(tmp_path):
 
 
 def test_a_providers_file_lists_a_c_plugin(tmp_path):
-    """`[[provider]] plugin = "./libcb_x.so"`, relative to the file, is the plugin's provider."""
+    """`[[provider]] plugin = "./libcb_x.so"`, relative to the file, is the plugin's provider, listed with
+    every built-in one (the one test of a whole `list providers`: the others name their provider)."""
     build_fault(tmp_path, "good")
     pf = tmp_path / "p.toml"
     pf.write_text('[[provider]]\nplugin = "./libcb_fault_good.so"\n')
@@ -125,6 +126,7 @@ def test_a_providers_file_lists_a_c_plugin(tmp_path):
     assert res.returncode == 0, res.stderr
     block = res.stdout[res.stdout.index("plugin:fault") :].split("\n\n")[0]
     assert "version:  fault 1" in block and "sha256 (hash)" in block, block
+    assert "\nc:openssl\n" in res.stdout and "\ngo:stdlib\n" in res.stdout, res.stdout[:500]
 
 
 def _children(pid: int) -> list[int]:

@@ -32,6 +32,7 @@ def assert_one_line_error(res, needle):
         (["run", "--alg", "sha256", "--size", "1KiB", "--db", "/no/such/dir/x.db"], "cannot open database"),
         (["show", "latest", "--db", "postgresql://nobody@127.0.0.1:1/x"], "cannot open database"),
         (["build", "cobol"], "unknown driver 'cobol'"),
+        (["list", "providers", "--provider", "cobol:*"], "--provider 'cobol:*' matches no provider"),
         (["run", "--timeout", "nan"], "--timeout must be a number in (0, 86400] seconds, not nan"),
         (["run", "--timeout", "0"], "--timeout must be a number"),
         (["run", "--timeout", "-1"], "--timeout must be a number"),
@@ -237,13 +238,15 @@ def test_escape_sequences_from_a_drivers_hello_reach_no_terminal(tmp_path, sha_s
     pf = tmp_path / "p.toml"
     pf.write_text(f'[[provider]]\nid = "test:ansi"\ncommand = ["{sys.executable}", "{REPO}/tests/fake_driver.py", '
                   '"--mode", "ansi-hello"]\n')  # fmt: skip
-    listed = run_cli("list", "providers", "--providers-file", pf)
+    # one provider listed: `list` starts the driver of each provider it lists (every built one without --provider)
+    listed = run_cli("list", "providers", "--providers-file", pf, "--provider", "test:*")
     ran = run_cli("run", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:ansi", "--size", "1KiB",
                   "--db", tmp_path / "e.db", "--time-per-cell", "0.1", "--passes", "1")  # fmt: skip
     for res in (listed, ran):
         assert res.returncode == 0, res.stderr
         out = res.stdout + res.stderr
         assert not [c for c in ("\x1b", "\x07", "\x9b") if c in out], out
+    assert listed.stdout.startswith("test:ansi\n") and "c:openssl" not in listed.stdout, listed.stdout[:200]
     mine = listed.stdout[listed.stdout.index("test:ansi\n") :]
     assert "offers:   sha256 (hash), sha\\x1b[2J256 (hash)" in mine
     assert "library: \\x1b]0;pwned\\x07" in mine and "runtime:  \\x9b2Jpy" in mine

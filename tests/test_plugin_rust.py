@@ -142,7 +142,7 @@ def test_the_rust_skeleton_says_rust_and_the_rustc_that_built_it(skeleton):
     assert hello["runtime"] == rustc and hello["library_version"].startswith("sha2 0."), hello
     pf = skeleton["dir"].parent / "providers.toml"
     pf.write_text(f'[[provider]]\nplugin = "{skeleton["so"]}"\n')
-    res = run_cli("list", "providers", "--providers-file", pf)
+    res = run_cli("list", "providers", "--providers-file", pf, "--provider", "plugin:rusty")
     assert res.returncode == 0, res.stderr
     mine = res.stdout.split("plugin:rusty\n", 1)[1].split("\n\n", 1)[0]
     assert "language: rust " in mine and f"runtime:  {rustc}" in mine, mine

@@ -48,9 +48,12 @@ def cmd_list(args) -> int:
         for s in list_suites():
             print(f"{s.name:<14} {s.description}  ({s.path.name})")
         return 0
+    named = args.provider  # before registry_for adds the plugins' ids: without --provider, every provider
     registry = registry_for(args)
     everything = [a for a in algorithms.ALGORITHMS if a != "noop"]
-    for pid, p in registry.providers.items():
+    listed = list(registry.providers) if named is None else _chosen(registry, named)
+    for pid in listed:
+        p = registry.get(pid)
         hello, why = driver_hello(registry, pid)
         if hello is None:
             print(printable(f"{pid}") + f"\n  {printable(p.library)} — unavailable: {printable(why)}\n")
@@ -70,6 +73,19 @@ def cmd_list(args) -> int:
         ]
         print("\n".join(printable(line) for line in lines) + "\n")
     return 0
+
+
+def _chosen(registry: Registry, provider_args: list[str] | None) -> list[str]:
+    """The providers `--provider` globs name (every visible one without it); a glob naming none is
+    refused in one line."""
+    globs = Filters.parse(None, provider_args, None).providers
+    chosen = registry.selectable(globs)
+    if globs is None:
+        return chosen
+    for g in globs:
+        if not any(fnmatch.fnmatchcase(pid, g) for pid in chosen):
+            raise UserError(f"--provider {g!r} matches no provider (see `cryptobench list providers`)")
+    return [pid for pid in chosen if any(fnmatch.fnmatchcase(pid, g) for g in globs)]
 
 
 def cmd_doctor(args) -> int:
@@ -110,12 +126,7 @@ def cmd_check_driver(args) -> int:
     check_writable([("--json", args.json)])
     registry = registry_for(args)
     globs = Filters.parse(None, args.provider, None).providers
-    chosen = registry.selectable(globs)
-    if globs is not None:
-        for g in globs:
-            if not any(fnmatch.fnmatchcase(pid, g) for pid in chosen):
-                raise UserError(f"--provider {g!r} matches no provider (see `cryptobench list providers`)")
-        chosen = [pid for pid in chosen if any(fnmatch.fnmatchcase(pid, g) for g in globs)]
+    chosen = _chosen(registry, args.provider)
     found: dict[str, list] = {}
     for pid in chosen:
         p = registry.get(pid)

@@ -45,6 +45,7 @@ exit status: 0 when no leak was detected, 1 when one was or a check failed (for 
   input, 130 when interrupted""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
+  cryptobench list providers --provider 'go:*,c:openssl'
   cryptobench list algorithms
   cryptobench list suites
 exit status: 0 (a provider that cannot start is listed with why: `doctor` fails on it), 2 on bad input""",

@@ -243,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
+    ls.add_argument(
+        "--provider",
+        action="append",
+        help="list providers: only these (comma-separated globs; repeat to add), e.g. 'plugin:*': "
+        "each provider listed starts its driver once",
+    )
     _add_provider_sources(ls)
 
     d = cmd("doctor", "Check which drivers are built and usable, and how to fix the others.")
