@@ -188,3 +188,40 @@ export function fromHex(field, s) {
   }
   return out;
 }
+
+// ---- regenerated ciphertext (runtime-neutral) -----------------------------
+
+// RegenPieces reads the ciphertext of `plain` (Pieces of the pattern) for a
+// big streamed decrypt/open (docs/protocol.md, "With chunk > 0", above 64
+// MiB): piece k is encrypted by an encrypter from fresh() (made again at
+// piece 0 of every operation) just before it is returned, and the time so
+// spent, clock reads included, is kept for the timed batch to subtract
+// (timing.js, takeUntimedNs). encrypter.update(piece) returns exactly that
+// piece's ciphertext (the caller only uses it when the mode gives one
+// output byte per input byte and the pieces are whole blocks). nowNs() is a
+// runtime-neutral monotonic clock in ns (performance.now() x 1e6 by
+// default: Node and browsers have it).
+export class RegenPieces {
+  constructor(plain, fresh, nowNs = () => performance.now() * 1e6) {
+    this.plain = plain;
+    this.fresh = fresh;
+    this.nowNs = nowNs;
+    this.count = plain.count;
+    this.enc = null;
+    this.untimedNs = 0;
+  }
+  at(k) {
+    const t0 = this.nowNs();
+    if (k === 0 || this.enc === null) this.enc = this.fresh();
+    const piece = this.plain.at(k);
+    const out = this.enc.update(piece);
+    if (out.length !== piece.length) throw new Error(`regeneration: ${out.length} bytes of ciphertext for ${piece.length}`);
+    this.untimedNs += this.nowNs() - t0;
+    return out;
+  }
+  takeUntimedNs() {
+    const ns = this.untimedNs;
+    this.untimedNs = 0;
+    return ns;
+  }
+}

@@ -27,6 +27,8 @@ const PROVIDERS = {
   "js:node": () => import("./ops_node.js"),
   "js:webcrypto": () => import("./ops_webcrypto.js"),
   "js:noble": () => import("./ops_noble.js"),
+  "js:asmcrypto": () => import("./ops_asmcrypto.js"),
+  "js:jsrsasign": () => import("./ops_jsrsasign.js"),
   "js:liboqs": () => import("./ops_liboqs.js"),
   "wasm:hash-wasm": () => import("./ops_hashwasm.js"),
 };

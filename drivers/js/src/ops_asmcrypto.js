@@ -1,0 +1,356 @@
+// js:asmcrypto — asmcrypto.js (asm.js: AES in ECB/CBC/CTR/GCM/CCM, SHA-256,
+// SHA-512, HMAC-SHA256), the library of the web report issue 36 redoes. The
+// same module serves browser:asmcrypto through the browser bridge.
+//
+// Runtime-neutral: versions and runtime text come from the entry point. It
+// imports the package's ES2017 build (asmcrypto.all.es8.js, the file its
+// package.json "module" names) by path in both runtimes, so Node and the
+// browser run the same code; the package's asmcrypto.all.mjs is an older
+// build (it lacks 2.3.2's joinBytes and aes_init_done) and is not used.
+//
+// Every asmcrypto object owns a fresh 64 KiB heap and links its own asm.js
+// module instance (AES: the key schedule and the S-box tables are written
+// into that heap) when it is constructed: that is the library's per-object
+// cost, which a caller pays per message for ciphers (the IV/nonce is set
+// at construction; there is no re-key/re-IV API).
+
+import {
+  AES_CBC,
+  AES_CCM,
+  AES_CTR,
+  AES_ECB,
+  AES_GCM,
+  HmacSha256,
+  SecurityError,
+  Sha256,
+  Sha512,
+} from "asmcrypto.js/asmcrypto.all.es8.js";
+import { Fnv64, PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
+import { checkBlocks, checkLen, EMPTY, first, noopAlg, NotOffered, Rejected } from "./ops.js";
+
+function piecesOf(p) {
+  return new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk);
+}
+
+// ---- hashes and HMAC ------------------------------------------------------
+
+// HashCell: the hash object is made once per cell (its heap and asm.js
+// module); one operation is reset(), process (whole message or per piece),
+// finish(), whose .result is a new Uint8Array.
+class HashCell {
+  constructor(h, msg, pieces) {
+    this.async = false;
+    this.h = h;
+    this.msg = msg;
+    this.pieces = pieces;
+    this.out = EMPTY;
+  }
+  run() {
+    const h = this.h.reset();
+    const p = this.pieces;
+    if (p === null) {
+      h.process(this.msg);
+    } else {
+      for (let k = 0; k < p.count; k++) h.process(p.at(k));
+    }
+    const d = h.finish().result;
+    this.out = d;
+    return d[0];
+  }
+  output() {
+    return this.out;
+  }
+}
+
+function hashAlg(name, Cons) {
+  return {
+    name,
+    ops: ["hash"],
+    stream: true,
+    exec: (c) => new Cons().process(c.msg).finish().result,
+    cell: (p) => new HashCell(new Cons(), p.msg, p.chunk > 0 ? piecesOf(p) : null),
+  };
+}
+
+// HmacCell: new HmacSha256(key) per message — asmcrypto's Hmac keeps its
+// result after finish() and its reset() does not clear it, so an instance
+// computes one MAC (a second process() throws "state must be reset"); the
+// constructor makes a Sha256 (heap + asm.js module) and absorbs the padded
+// key. Then process (whole message or per piece), finish().
+class HmacCell {
+  constructor(key, msg, pieces) {
+    this.async = false;
+    this.key = key;
+    this.msg = msg;
+    this.pieces = pieces;
+    this.out = EMPTY;
+  }
+  run() {
+    const h = new HmacSha256(this.key);
+    const p = this.pieces;
+    if (p === null) {
+      h.process(this.msg);
+    } else {
+      for (let k = 0; k < p.count; k++) h.process(p.at(k));
+    }
+    const d = h.finish().result;
+    this.out = d;
+    return d[0];
+  }
+  output() {
+    return this.out;
+  }
+}
+
+function hmacAlg() {
+  return {
+    name: "hmac-sha256",
+    ops: ["mac"],
+    stream: true,
+    exec: (c) => new HmacSha256(c.key).process(c.msg).finish().result,
+    cell: (p) => new HmacCell(p.key, p.msg, p.chunk > 0 ? piecesOf(p) : null),
+  };
+}
+
+// ---- AES ------------------------------------------------------------------
+
+// A mode: how an object is made (key, iv, the plaintext length (CCM needs it
+// up front), aad) and its streaming calls per direction. ECB and CBC without
+// padding (padding: false); CTR's whole 16-byte IV is the initial counter
+// block (asmcrypto increments its low 48 bits; OpenSSL all 128); GCM and CCM
+// with 16-byte tags, the tag appended to the ciphertext (and read from its
+// end by decrypt).
+const MODES = {
+  ecb: {
+    ivLen: 0,
+    block: true,
+    make: (key) => new AES_ECB(key, false),
+    enc: [(o, d) => o.AES_Encrypt_process(d), (o) => o.AES_Encrypt_finish()],
+    dec: [(o, d) => o.AES_Decrypt_process(d), (o) => o.AES_Decrypt_finish()],
+  },
+  cbc: {
+    ivLen: 16,
+    block: true,
+    make: (key, iv) => new AES_CBC(key, iv, false),
+    enc: [(o, d) => o.AES_Encrypt_process(d), (o) => o.AES_Encrypt_finish()],
+    dec: [(o, d) => o.AES_Decrypt_process(d), (o) => o.AES_Decrypt_finish()],
+  },
+  ctr: {
+    ivLen: 16,
+    block: false,
+    make: (key, iv) => new AES_CTR(key, iv),
+    // CTR decryption is encryption (AES_CTR.decrypt calls the same two)
+    enc: [(o, d) => o.AES_Encrypt_process(d), (o) => o.AES_Encrypt_finish()],
+    dec: [(o, d) => o.AES_Encrypt_process(d), (o) => o.AES_Encrypt_finish()],
+  },
+  gcm: {
+    ivLen: 12,
+    aead: true,
+    make: (key, iv, size, aad) => new AES_GCM(key, iv, aad, 16),
+    enc: [(o, d) => o.AES_GCM_Encrypt_process(d), (o) => o.AES_GCM_Encrypt_finish()],
+    dec: [(o, d) => o.AES_GCM_Decrypt_process(d), (o) => o.AES_GCM_Decrypt_finish()],
+  },
+  ccm: {
+    ivLen: 12,
+    aead: true,
+    make: (key, iv, size, aad) => new AES_CCM(key, iv, aad, 16, size),
+    enc: [(o, d) => o.AES_CCM_Encrypt_process(d), (o) => o.AES_CCM_Encrypt_finish()],
+    dec: [(o, d) => o.AES_CCM_Decrypt_process(d), (o) => o.AES_CCM_Decrypt_finish()],
+  },
+};
+
+// OneShotCell: one operation = a new object (key schedule, IV/nonce, CCM's
+// length) and its one-shot encrypt/decrypt (process + finish + a joined
+// new output array: the library's own one-shot path, what AES_CBC.encrypt
+// (data, key, padding, iv) and the other static helpers do).
+class OneShotCell {
+  constructor(make, input) {
+    this.async = false;
+    this.make = make;
+    this.in = input;
+    this.last = EMPTY;
+  }
+  run() {
+    const o = this.make(this.in);
+    this.last = o;
+    return first(o);
+  }
+  output() {
+    return this.last;
+  }
+}
+
+// StreamCell: one operation = a new object, process() per piece (each call
+// returns a new array of the whole blocks it completed, dropped after its
+// first byte goes to the sink: memory stays bounded), finish() (for seal:
+// the last partial block and the tag).
+class StreamCell {
+  constructor(s, pieces) {
+    this.async = false;
+    this.s = s;
+    this.pieces = pieces;
+  }
+  run() {
+    const s = this.s;
+    const p = this.pieces;
+    const o = s.make();
+    let r = 0;
+    for (let k = 0; k < p.count; k++) {
+      const out = s.proc(o, p.at(k));
+      if (out.length !== 0) r = out[0];
+    }
+    const f = s.fin(o);
+    return f.length !== 0 ? f[0] : r;
+  }
+  checksum() {
+    return streamOut(this.s, this.pieces, new Fnv64()).checksum();
+  }
+  takeUntimedNs() {
+    return this.pieces.takeUntimedNs();
+  }
+}
+
+// streamOut runs one streamed operation into sink.update (the output stream).
+function streamOut(s, p, sink) {
+  const o = s.make();
+  for (let k = 0; k < p.count; k++) sink.update(s.proc(o, p.at(k)));
+  sink.update(s.fin(o));
+  return sink;
+}
+
+// asmcrypto.js 2.3.2's AES_GCM_Decrypt_process and AES_CCM_Decrypt_process
+// hold back the last 16 bytes of each call (they may be the tag) and, on the
+// next call, authenticate and decrypt only as many bytes as that call
+// brought, starting at the held ones, and drop the rest: a ciphertext fed
+// in more than one call always fails its tag (test/asmcrypto.test.js shows it on the library directly). A streamed
+// open is therefore not offered; the one-shot open is.
+export const STREAMED_OPEN =
+  "asmcrypto.js 2.3.2's AES_GCM/AES_CCM _Decrypt_process holds back 16 bytes per call and on the next call authenticates and decrypts only as many bytes as that call brought, starting at the held ones, dropping the rest, so a ciphertext fed in more than one piece always fails its tag (a library bug, reproduced by test/asmcrypto.test.js); only one-shot open is offered";
+
+// Collector keeps a streamed output whole (the ciphertext a streamed
+// decrypt/open reads below the regeneration threshold).
+class Collector {
+  constructor(size) {
+    this.buf = new Uint8Array(size);
+    this.length = 0;
+  }
+  update(b) {
+    if (this.length + b.length > this.buf.length) throw new Error("output longer than expected");
+    this.buf.set(b, this.length);
+    this.length += b.length;
+    return this;
+  }
+}
+
+// Above this a streamed decrypt/open makes its ciphertext again piece by
+// piece (RegenPieces) instead of holding it (docs/protocol.md); an object
+// so that the native tests can lower it.
+export const REGENERATE = { above: 64 * 1024 * 1024 };
+
+function cipherAlg(name, keyLen, modeName) {
+  const m = MODES[modeName];
+  const aead = m.aead === true;
+  const check = (key, iv, size) => {
+    checkLen("key", key, keyLen);
+    checkLen(aead ? "nonce" : "iv", iv, m.ivLen);
+    if (m.block) checkBlocks(size, name);
+  };
+  const ops = aead ? ["seal", "open"] : ["encrypt", "decrypt"];
+  return {
+    name,
+    ops,
+    stream: true,
+    // ops whose streamed cells answer `not offered` (the native tests check it)
+    streamNotOffered: aead ? ["open"] : [],
+    exec: (c) => {
+      const forward = c.op === "encrypt" || c.op === "seal";
+      const aad = c.aad.length > 0 ? c.aad : undefined;
+      if (forward) {
+        check(c.key, c.iv, c.msg.length);
+        return m.make(c.key, c.iv, c.msg.length, aad).encrypt(c.msg);
+      }
+      if (aead && c.msg.length < 16) throw new Rejected("ciphertext shorter than the tag");
+      const ptLen = aead ? c.msg.length - 16 : c.msg.length;
+      check(c.key, c.iv, ptLen);
+      try {
+        return m.make(c.key, c.iv, ptLen, aad).decrypt(c.msg);
+      } catch (e) {
+        // "data integrity check failed": the tag does not verify
+        if (aead && e instanceof SecurityError) throw new Rejected();
+        throw e;
+      }
+    },
+    cell: (p) => {
+      check(p.key, p.iv, p.size);
+      const key = p.key;
+      const iv = p.iv;
+      const size = p.size;
+      const forward = p.op === "encrypt" || p.op === "seal";
+      if (p.chunk === 0) {
+        if (forward) return new OneShotCell((i) => m.make(key, iv, size).encrypt(i), p.msg);
+        const ct = m.make(key, iv, size).encrypt(p.msg); // made once, outside the timed region
+        return new OneShotCell((i) => m.make(key, iv, size).decrypt(i), ct);
+      }
+      if (aead && !forward) throw new NotOffered(`streamed ${name} open: ${STREAMED_OPEN}`);
+      const [proc, fin] = forward ? m.enc : m.dec;
+      const s = { make: () => m.make(key, iv, size), proc, fin };
+      const plain = piecesOf(p);
+      if (forward) return new StreamCell(s, plain);
+      // decrypt: the ciphertext of the streaming encrypt of the message, kept whole, or above
+      // REGENERATE made again piece by piece (whole blocks only: process() returns whole blocks)
+      const enc = { make: s.make, proc: m.enc[0], fin: m.enc[1] };
+      if (size > REGENERATE.above && p.chunk % 16 === 0 && size % 16 === 0) {
+        const fresh = () => {
+          const o = enc.make();
+          return { update: (d) => enc.proc(o, d) };
+        };
+        return new StreamCell(s, new RegenPieces(plain, fresh));
+      }
+      const made = streamOut(enc, plain, new Collector(size)).buf;
+      return new StreamCell(s, new Pieces(made, 0, size, p.chunk));
+    },
+  };
+}
+
+// ---- the catalogue --------------------------------------------------------
+
+// env: { id, runtime, packageVersion(name) } from the entry point.
+export function createProvider(env = {}) {
+  const v = (name) => (env.packageVersion ? env.packageVersion(name) : "(version unknown)");
+  return {
+    id: env.id || "js:asmcrypto",
+    language: "javascript",
+    library: "asmcrypto.js (asm.js)",
+    libraryVersion: `asmcrypto.js ${v("asmcrypto.js")}`,
+    runtime: env.runtime || "(runtime unknown)",
+    notes: [
+      "asmcrypto.js's ES2017 build (asmcrypto.all.es8.js, its package.json 'module') in Node and in the browser alike: asm.js code ('use asm' modules over a heap ArrayBuffer), run by the engine's JavaScript/asm.js pipeline: no WebAssembly module, no AES-NI.",
+      "Every asmcrypto object allocates its own 64 KiB heap and links its own asm.js module instance at construction (AES: tables and key schedule written into that heap); ciphers set the IV/nonce at construction and have no re-key or re-IV API, so every cipher operation constructs its object.",
+      "Hashes (SHA-256, SHA-512): the hash object is made once per cell; one operation is reset(), process() (whole message or per piece), finish() (result: a new Uint8Array).",
+      "HMAC-SHA256: new HmacSha256(key) per message (an instance computes one MAC: its result is kept after finish() and reset() does not clear it), process(), finish().",
+      "Ciphers, one-shot (chunk 0): new AES_ECB(key, false) / AES_CBC(key, iv, false) / AES_CTR(key, iv) / AES_GCM(key, nonce, undefined, 16) / AES_CCM(key, nonce, undefined, 16, length) then encrypt(msg) or decrypt(ct), which is process() + finish() + a joined new output array (the library's one-shot path; its static AES_*.encrypt helpers do the same). No padding for ECB/CBC. GCM/CCM: the 16-byte tag is appended to the ciphertext and read from its end by decrypt (which throws SecurityError on a bad tag: rejected).",
+      "Streaming (chunk>0): hashes, HMAC, ECB/CBC/CTR both ways and GCM/CCM seal, through the public AES_*_Encrypt/Decrypt_process(piece) per piece and *_finish() (a new object per message); each process() returns a new array of the whole blocks it completed, dropped after its first byte goes to the sink, so memory stays bounded at 100-500 MB. CCM needs the message length up front (given at construction) and, with a 12-byte nonce, takes at most 2^24 - 16 bytes. A streamed GCM/CCM open answers `not offered`: " + STREAMED_OPEN + ".",
+      "A streamed decrypt reads the ciphertext made once by the streaming encrypt and kept whole; above 64 MiB (whole-block pieces and message) it is made again piece by piece from the pattern by an encrypting object beside the decrypting one, timed with performance.now() and subtracted from the batch (docs/protocol.md).",
+      "AES-CTR: the 16-byte IV is the initial counter block; asmcrypto increments only its low 48 bits (OpenSSL and the vectors: all 128), which differs only when those 48 bits wrap.",
+      "Not offered: SHA-3, BLAKE2, ChaCha20(-Poly1305) (not in asmcrypto.js); RSA (asmcrypto.js has RSA-PSS/PKCS#1/OAEP over its asm.js bignum, not wired: jsrsasign is this project's JavaScript RSA of the web report).",
+      "The timing loop is synchronous (no await): noop is a plain synchronous empty call.",
+      ...(env.notes || []),
+    ],
+    algs: [
+      noopAlg(),
+      hashAlg("sha256", Sha256),
+      hashAlg("sha512", Sha512),
+      hmacAlg(),
+      cipherAlg("aes-128-ecb", 16, "ecb"),
+      cipherAlg("aes-256-ecb", 32, "ecb"),
+      cipherAlg("aes-128-cbc", 16, "cbc"),
+      cipherAlg("aes-256-cbc", 32, "cbc"),
+      cipherAlg("aes-128-ctr", 16, "ctr"),
+      cipherAlg("aes-256-ctr", 32, "ctr"),
+      cipherAlg("aes-128-gcm", 16, "gcm"),
+      cipherAlg("aes-256-gcm", 32, "gcm"),
+      cipherAlg("aes-128-ccm", 16, "ccm"),
+      cipherAlg("aes-256-ccm", 32, "ccm"),
+    ],
+  };
+}
