@@ -241,6 +241,8 @@ def _builtin() -> list[Provider]:
                 ("js:node", "javascript", "node:crypto (Node's OpenSSL)"),
                 ("js:webcrypto", "javascript", "WebCrypto (crypto.subtle) in Node"),
                 ("js:noble", "javascript", "@noble/hashes, ciphers, curves, post-quantum (pure JS)"),
+                ("js:asmcrypto", "javascript", "asmcrypto.js (asm.js AES, SHA-2, HMAC)"),
+                ("js:jsrsasign", "javascript", "jsrsasign (pure JS RSA, ECDSA)"),
                 ("js:liboqs", "wasm", "@oqs/liboqs-js: liboqs 0.15 compiled to WebAssembly"),
                 ("wasm:hash-wasm", "wasm", "hash-wasm (WebAssembly)"),
             )
@@ -250,6 +252,8 @@ def _builtin() -> list[Provider]:
             for pid, lang, lib in (
                 ("browser:webcrypto", "javascript", "WebCrypto (crypto.subtle) in headless Chromium"),
                 ("browser:noble", "javascript", "@noble/* (pure JS) in headless Chromium"),
+                ("browser:asmcrypto", "javascript", "asmcrypto.js (asm.js) in headless Chromium"),
+                ("browser:jsrsasign", "javascript", "jsrsasign (pure JS RSA, ECDSA) in headless Chromium"),
                 ("browser:wasm", "wasm", "hash-wasm (WebAssembly) in headless Chromium"),
             )
         ],
