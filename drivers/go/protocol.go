@@ -320,7 +320,7 @@ func (d *Driver) hello(req *Request) (*helloResponse, error) {
 		Clock:          clockInfo{Source: clockSource, ResolutionNs: d.resolutionNs, ProbeReads: probeReads},
 		Offers:         offers,
 		Stream:         stream,
-		Notes:          d.prov.Notes,
+		Notes:          helloNotes(d.prov.Notes),
 	}, nil
 }
 

@@ -101,6 +101,9 @@ static json_t *handle_hello(json_t *req) {
   size_t n = ops_notes(provider_id, note_text, 16);
   for (size_t i = 0; i < n; i++)
     json_array_append_new(notes, json_string(note_text[i]));
+#if !TIMING_HAVE_TSC
+  json_array_append_new(notes, json_string(TIMING_NO_TSC_NOTE));
+#endif
 
 #ifdef __clang__
   const char *runtime = "clang " __clang_version__;

@@ -9,7 +9,7 @@ uint64_t timing_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-#if defined(__x86_64__)
+#if TIMING_HAVE_TSC
 #include <x86intrin.h>
 static uint64_t tsc_now(void) { return __rdtsc(); }
 #else

@@ -12,6 +12,22 @@
 
 #define TIMING_PROBE_READS 20000 /* successive clock reads of the resolution probe */
 
+/* The cycle counter read beside the clock: the TSC on x86; every other CPU (aarch64, wasm) gets
+ * the portable path, time only, and the hello says so in one note (docs/platforms.md). */
+#if defined(__x86_64__) || defined(__i386__)
+#define TIMING_HAVE_TSC 1
+#else
+#define TIMING_HAVE_TSC 0
+#if defined(__aarch64__)
+#define TIMING_ARCH "aarch64"
+#elif defined(__wasm__)
+#define TIMING_ARCH "wasm"
+#else
+#define TIMING_ARCH "this CPU"
+#endif
+#define TIMING_NO_TSC_NOTE "cycle counter: not available on " TIMING_ARCH " (no TSC); time only"
+#endif
+
 uint64_t timing_now_ns(void);
 
 /* Smallest non-zero difference between TIMING_PROBE_READS successive clock reads, 0 when none
