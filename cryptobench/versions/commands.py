@@ -65,7 +65,7 @@ def _rows() -> list[dict]:
             }
         )  # fmt: skip
     for place in cache.shared_folders():
-        rows.append({"family": "shared", "providers": [f"{place.name} (shared by the rust:ring builds)"],
+        rows.append({"family": "shared", "providers": [f"{place.name} (shared by the Rust version builds)"],
                      "version": "", "toolchain": "", "state": "shared", "bytes": cache.size_of(place),
                      "build_seconds": None, "built_at": None, "path": str(place),
                      "last_used": cache.utc(place.stat().st_mtime)})  # fmt: skip

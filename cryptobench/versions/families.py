@@ -188,13 +188,17 @@ def _rust_tree(stage: Path) -> Path:
     return tree
 
 
-def _pin_requirement(manifest: str, crate: str, version: str) -> tuple[str, int]:
-    """`crate = "X"` or `crate = { version = "X", ... }` in [dependencies] as `=version`."""
+def _set_requirement(manifest: str, crate: str, requirement: str) -> tuple[str, int]:
+    """`crate = "X"` or `crate = { version = "X", ... }` in a manifest as `requirement`."""
     name = re.escape(crate)
-    out, n = re.subn(rf'(?m)^{name} = "[^"]*"', f'{crate} = "={version}"', manifest)
+    out, n = re.subn(rf'(?m)^{name} = "[^"]*"', lambda _m: f'{crate} = "{requirement}"', manifest)
     if n == 0:
-        out, n = re.subn(rf'(?m)^({name} = \{{[^\n]*?version = )"[^"]*"', rf'\g<1>"={version}"', manifest)
+        out, n = re.subn(rf'(?m)^({name} = \{{[^\n]*?version = )"[^"]*"', lambda m: f'{m[1]}"{requirement}"', manifest)
     return out, n
+
+
+def _pin_requirement(manifest: str, crate: str, version: str) -> tuple[str, int]:
+    return _set_requirement(manifest, crate, f"={version}")
 
 
 def _cargo_build(tree: Path, stage: Path, log: Path, update: list[str] | None) -> None:
@@ -504,14 +508,42 @@ def rustcrypto_plan(
     return pins, kept
 
 
+def lock_order(lock_text: str, root: str = "cbdriver-rust") -> dict[str, int]:
+    """Each package of a Cargo.lock -> its depth below `root` (the longest chain of dependencies),
+    so crates are moved dependents first: a dependent's older release asks less of its dependencies."""
+    deps: dict[str, set[str]] = {}
+    for block in lock_text.split("[[package]]")[1:]:
+        name = re.search(r'(?m)^name = "([^"]+)"', block)
+        listed = re.search(r"(?ms)^dependencies = \[(.*?)\]", block)
+        if name:
+            names = re.findall(r'"([^" ]+)[^"]*"', listed.group(1)) if listed else []
+            deps.setdefault(name.group(1), set()).update(names)
+    depth: dict[str, int] = {root: 0}
+    frontier = [root]
+    for _ in range(len(deps)):  # longest path in a DAG: relax until nothing deepens
+        nxt = []
+        for n in frontier:
+            for d in deps.get(n, ()):
+                if depth.get(d, -1) < depth[n] + 1:
+                    depth[d] = depth[n] + 1
+                    nxt.append(d)
+        if not nxt:
+            break
+        frontier = nxt
+    return depth
+
+
 def _build_rustcrypto(version: str, stage: Path, log: Path) -> dict:
-    """The driver with every RustCrypto crate pinned (`=V`) as rustcrypto_plan says: the ones it
-    names in Cargo.toml in place, the others added as `default-features = false` requirements
-    (a pin only: nothing else changes); cargo keeps the rest of the lock file."""
+    """The driver with aes-gcm pinned (`=V`) and every other RustCrypto crate moved, with `cargo
+    update --precise`, to the release rustcrypto_plan names, dependents first; a crate cargo cannot
+    move there (a release it needs was yanked since, or a dependency that stays asks for newer)
+    stays where it is, and build.json says so (`not_moved`). The requirements the driver's
+    Cargo.toml names are loosened to their series so that they may move back."""
     from concurrent.futures import ThreadPoolExecutor
 
     tree = _rust_tree(stage)
-    lock = locked_versions((tree / "Cargo.lock").read_text(encoding="utf-8"))
+    lock_text = (tree / "Cargo.lock").read_text(encoding="utf-8")
+    lock = locked_versions(lock_text)
     wanted = [c for c in RUSTCRYPTO_CRATES if c in lock]
     try:
         with ThreadPoolExecutor(max_workers=8) as pool:  # one GET of the sparse index each
@@ -520,21 +552,30 @@ def _build_rustcrypto(version: str, stage: Path, log: Path) -> dict:
         raise BuildFailed(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
     pins, kept = rustcrypto_plan(version, lock, lambda c: got.get(c) or registries.crate_entries(c))
     manifest = (tree / "Cargo.toml").read_text(encoding="utf-8")
-    added = []
     for crate, v in pins.items():
-        manifest, n = _pin_requirement(manifest, crate, v)
-        if n == 0:
-            added.append(f'{crate} = {{ version = "={v}", default-features = false }}')
-    head = "[dependencies]\n" + "".join(a + "\n" for a in added)
-    manifest = re.sub(r"(?m)^\[dependencies\]\n", lambda _m: head, manifest, count=1)
+        req = f"={v}" if crate == RUSTCRYPTO_AXIS else _series(v)
+        manifest, _n = _set_requirement(manifest, crate, req)
     (tree / "Cargo.toml").write_text(manifest, encoding="utf-8")
-    _cargo_build(tree, stage, log, None)  # cargo moves what the pins need, keeps the rest of the lock
+    target = stage.parent.parent / ".cargo-target"
+    env = {"CARGO_TARGET_DIR": str(target)}
+    _run(["cargo", "update", "--quiet", "-p", RUSTCRYPTO_AXIS], tree, log, env)
+    depth = lock_order(lock_text)
+    for crate in sorted((c for c in pins if c != RUSTCRYPTO_AXIS), key=lambda c: (depth.get(c, 99), c)):
+        now = locked_versions((tree / "Cargo.lock").read_text(encoding="utf-8")).get(crate, [])
+        current = next((v for v in now if _series(v) == _series(pins[crate])), None)
+        if current is None or current == pins[crate]:
+            continue
+        try:
+            _run(["cargo", "update", "--quiet", "-p", f"{crate}@{current}", "--precise", pins[crate]], tree, log, env)
+        except BuildFailed as e:
+            kept[crate] = f"{current} (cargo: {str(e).partition(': ')[2][:160]})"
+    _cargo_build(tree, stage, log, None)
     built = locked_versions((stage / "Cargo.lock").read_text(encoding="utf-8"))
-    moved = {c: v for c, v in pins.items() if v not in built.get(c, [])}
-    if moved:
-        raise BuildFailed(f"cargo did not lock the pins: {', '.join(f'{c} {v}' for c, v in moved.items())}")
-    return {"command": f"cargo build --release with {len(pins)} RustCrypto crates pinned (aes-gcm ={version})",
-            "pins": pins, "not_moved": kept}  # fmt: skip
+    if version not in built.get(RUSTCRYPTO_AXIS, []):
+        raise BuildFailed(f"cargo did not lock {RUSTCRYPTO_AXIS} {version}")
+    moved = {c: v for c, v in pins.items() if v in built.get(c, [])}
+    return {"command": f"cargo build --release, {RUSTCRYPTO_AXIS} ={version}, {len(moved)} RustCrypto crates moved",
+            "pins": moved, "not_moved": {c: why for c, why in kept.items() if c not in moved}}  # fmt: skip
 
 
 # --- wasm:hash-wasm, browser:noble: npm releases in a folder laid out as drivers/ is ---------------
@@ -553,7 +594,9 @@ def _npm_layout(stage: Path, packages: dict[str, str], log: Path, browser: bool)
     )
     spec = [f"{n}@{v}" for n, v in packages.items()]
     _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", *spec], js, log)
-    (js / "src").symlink_to(REPO / "drivers/js/src", target_is_directory=True)
+    for mine in sorted((REPO / "drivers/js").iterdir()):  # src, and native (the cycle counter) where built
+        if mine.name not in ("node_modules", "package.json", "package-lock.json") and not mine.name.startswith("."):
+            (js / mine.name).symlink_to(mine, target_is_directory=mine.is_dir())
     if browser:
         pw = REPO / "drivers/browser/node_modules"
         if not (pw / "playwright-core").is_dir():
