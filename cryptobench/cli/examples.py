@@ -113,6 +113,7 @@ exit status: 0 when `new` wrote it or `check` passed, 1 when a case fails or a d
   cryptobench build wasm-openssl # OpenSSL 3.6.3 as wasm32-wasi, for wasmtime, Node and Chromium (docs/wasm.md)
   cryptobench build c:openssl-3.6.3   # one provider of a driver: here one OpenSSL version
   cryptobench build python:cryptography@41.0.7 rust:ring@0.16   # releases from the registries (cached)
+  cryptobench build go:stdlib@1.26 go:stdlib@1.27   # our Go driver built by the machine's Go and by 1.27.3
   cryptobench build --list       # the cached version builds: size, build time, last use
   cryptobench build --prune rust:ring --unused-for 30
 exit status: 0 when every build named was built (--list, --prune: done), 1 when one failed (the line

@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="these providers (comma-separated globs, e.g. 'c:*,go:stdlib'; repeat to add); a provider the "
         "suite does not list is timed on every algorithm of the suite. NAME@VERSION builds that release "
         "(cached): python:cryptography@41.0.7, rust:ring@0.16, js:noble@latest, c:openssl@3.0, "
-        "java:bouncycastle@'>=1.80' (docs/versions.md)",
+        "java:bouncycastle@'>=1.80', go:stdlib@1.27 (a Go release: this machine's or 1.27.3) (docs/versions.md)",
     )
     r.add_argument(
         "--newest", type=int, default=3, metavar="N",
