@@ -47,25 +47,31 @@ export async function openBrowser() {
 //   {console_errors, charts, expected_charts, blank_charts, external_requests, title, links, status}
 // where links are the resolved href/src of every a, script and link element after drawing, and
 // status is 0 (clean) or 1 (errors, external requests, or fewer charts drawn than the page has).
-export async function checkPage(browser, url, screenshot) {
+// `tab`: a page to load it in (site.mjs reuses one tab for every page: no new renderer each time).
+export async function checkPage(browser, url, screenshot, tab = null) {
   const result = { console_errors: [], charts: 0, expected_charts: null, blank_charts: [], external_requests: [],
     title: "", links: [], status: 0 };
   const before = browser.external.length;
-  const page = await browser.context.newPage();
-  page.on("console", (msg) => {
-    if (msg.type() === "error") result.console_errors.push(msg.text());
-  });
-  page.on("pageerror", (err) => result.console_errors.push(`pageerror: ${err.message}`));
-  page.on("dialog", (d) => {
-    result.console_errors.push(`dialog (${d.type()}): ${d.message()}`);
-    d.dismiss().catch(() => {});
-  });
+  const page = tab || (await browser.context.newPage());
   const bare = url.split("#")[0];
-  page.on("requestfailed", (req) => {
-    const u = req.url();
-    if (u.startsWith("file:") && u.split("#")[0] !== bare) result.console_errors.push(`request failed: ${u}`);
-  });
+  const on = {
+    console: (msg) => {
+      if (msg.type() === "error") result.console_errors.push(msg.text());
+    },
+    pageerror: (err) => result.console_errors.push(`pageerror: ${err.message}`),
+    dialog: (d) => {
+      result.console_errors.push(`dialog (${d.type()}): ${d.message()}`);
+      d.dismiss().catch(() => {});
+    },
+    requestfailed: (req) => {
+      const u = req.url();
+      if (u.startsWith("file:") && u.split("#")[0] !== bare) result.console_errors.push(`request failed: ${u}`);
+    },
+  };
+  for (const [event, handler] of Object.entries(on)) page.on(event, handler);
   try {
+    // a new document even when only the hash differs from the page loaded before
+    if (tab) await page.goto("about:blank");
     await page.goto(url, { waitUntil: "load" });
     try {
       await page.waitForFunction(() => document.body && document.body.dataset.ready === "1", null, { timeout: 30000 });
@@ -103,7 +109,8 @@ export async function checkPage(browser, url, screenshot) {
   } catch (e) {
     result.console_errors.push(`check failed: ${e.message}`);
   } finally {
-    await page.close().catch(() => {});
+    for (const [event, handler] of Object.entries(on)) page.off(event, handler);
+    if (!tab) await page.close().catch(() => {});
   }
   result.external_requests = browser.external.slice(before);
   if (result.console_errors.length || result.external_requests.length || result.blank_charts.length) result.status = 1;

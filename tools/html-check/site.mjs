@@ -6,8 +6,9 @@
 //
 // Follows a, script, link and img elements as the drawn page holds them; a page reached with an
 // address hash (#q=2&m=0: a chart chosen from the changes list) is checked once more with the first
-// such hash, since its script reads it. Writes one full-page screenshot per page visited into
-// SCREENSHOT_DIR and prints one JSON line:
+// such hash, since its script reads it. One browser tab loads every page in turn. Writes full-page
+// screenshots into SCREENSHOT_DIR: the index, every view of an algorithm page and the first page of
+// each other folder (every page with CRYPTOBENCH_ALL_SHOTS=1); prints one JSON line:
 //   {"pages": [{"page": "alg/x.html#q=1", "charts": N, "expected_charts": M, ...problems}],
 //    "broken_links": [[page, href]], "outside_links": [[page, href]], "not_reached": [file],
 //    "problems": N}
@@ -47,6 +48,8 @@ const reached = new Set(); // files of the site
 const queue = [pathToFileURL(join(site, "index.html")).href];
 seen.add(queue[0]);
 const browser = await openBrowser();
+const tab = await browser.context.newPage();
+const shotTaken = new Set(); // folders with a screenshot: one page each (every page of alg/ and the index)
 try {
   while (queue.length) {
     const url = queue.shift();
@@ -54,7 +57,10 @@ try {
     const rel = relative(site, file);
     const shown = rel + (url.includes("#") ? "#" + url.split("#")[1] : "");
     const shot = join(shotsArg, shown.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 120) + ".png");
-    const r = await checkPage(browser, url, shot);
+    const folder = rel.includes(sep) ? rel.split(sep)[0] : rel;
+    const wanted = process.env.CRYPTOBENCH_ALL_SHOTS || folder === "alg" || !shotTaken.has(folder);
+    shotTaken.add(folder);
+    const r = await checkPage(browser, url, wanted ? shot : null, tab);
     const { links, title, status, ...rest } = r;
     const entry = { page: shown, title, charts: r.charts, expected_charts: r.expected_charts };
     for (const k of ["console_errors", "external_requests", "blank_charts"]) if (rest[k].length) entry[k] = rest[k];
