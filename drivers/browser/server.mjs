@@ -60,6 +60,28 @@ function entryOf(pkg) {
   return pkg.module || pkg.main || "index.js";
 }
 
+// isCommonJs: a package with no ES-module entry for a browser (no "type":
+// "module", no "module" field, no import/browser export): its main file
+// assigns to `exports` (jsrsasign's lib/jsrsasign.js). The page gets it
+// wrapped as an ES module under /cjs/<name>.js (cjsModule) instead.
+export function isCommonJs(pkg) {
+  if (pkg.type === "module" || typeof pkg.module === "string") return false;
+  const e = pkg.exports;
+  if (e && typeof e === "object" && JSON.stringify(e).match(/"(import|browser)"/)) return false;
+  return true;
+}
+
+// cjsModule: a CommonJS file as an ES module whose default export is its
+// module.exports (what Node's `import x from "pkg"` gives). The file runs
+// in the module's strict scope: fine for jsrsasign (it declares what it
+// assigns); a package that needs sloppy mode or require() would fail here.
+export function cjsModule(text) {
+  return `const module = { exports: {} };\nconst exports = module.exports;\n${text}\nexport default module.exports;\n`;
+}
+
+// cjsFiles: /cjs/<name>.js -> the CommonJS main file of that dependency.
+const cjsFiles = new Map();
+
 // importMap: every dependency of drivers/js/package.json, as a bare name
 // (its browser entry) and as a prefix ("@noble/hashes/sha2.js" ->
 // /node_modules/@noble/hashes/sha2.js; the noble packages' exports map
@@ -73,7 +95,12 @@ export function importMap() {
       throw new Error(`${file} not found: the JavaScript driver is not built (run \`cryptobench build js\`)`);
     const pkg = JSON.parse(readFileSync(file, "utf8"));
     const entry = entryOf(pkg).replace(/^\.\//, "");
-    imports[name] = `/node_modules/${name}/${entry}`;
+    if (isCommonJs(pkg)) {
+      cjsFiles.set(`/cjs/${name}.js`, join(JS_MODULES, name, entry));
+      imports[name] = `/cjs/${name}.js`;
+    } else {
+      imports[name] = `/node_modules/${name}/${entry}`;
+    }
     imports[`${name}/`] = `/node_modules/${name}/`;
   }
   return { imports };
@@ -119,6 +146,7 @@ export function startServer(log = () => {}) {
       const path = new URL(req.url, "http://127.0.0.1").pathname;
       if (path === "/" || path === "/index.html") return send(200, TYPES[".html"], index);
       if (path === "/favicon.ico") return send(204, "text/plain", "");
+      if (cjsFiles.has(path)) return send(200, TYPES[".js"], cjsModule(await readFile(cjsFiles.get(path), "utf8")));
       const f = fileFor(path);
       const type = f && TYPES[extname(f)];
       if (!type) {

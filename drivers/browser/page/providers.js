@@ -14,6 +14,14 @@ export const PROVIDERS = {
     module: "/js/src/ops_noble.js",
     packages: ["@noble/hashes", "@noble/ciphers", "@noble/curves", "@noble/post-quantum"],
   },
+  "browser:asmcrypto": {
+    module: "/js/src/ops_asmcrypto.js",
+    packages: ["asmcrypto.js"],
+  },
+  "browser:jsrsasign": {
+    module: "/js/src/ops_jsrsasign.js",
+    packages: ["jsrsasign"],
+  },
   "browser:wasm": {
     module: "/js/src/ops_hashwasm.js",
     packages: ["hash-wasm"],

@@ -28,10 +28,21 @@ test("Chromium is installed", () => {
 });
 
 test("the provider list", () => {
-  assert.deepEqual(providerIds(), ["browser:noble", "browser:wasm", "browser:webcrypto"]);
+  assert.deepEqual(providerIds(), [
+    "browser:asmcrypto",
+    "browser:jsrsasign",
+    "browser:noble",
+    "browser:wasm",
+    "browser:webcrypto",
+  ]);
 });
 
-for (const id of providerIds()) {
+// asmcrypto.js and jsrsasign (issue 36) have a cheaper run of their own
+// (libs.test.mjs): jsrsasign's ECDSA vectors alone take minutes in pure
+// JavaScript, and it has known failures pinned by the JavaScript driver.
+const OWN_TEST = new Set(["browser:asmcrypto", "browser:jsrsasign"]);
+
+for (const id of providerIds().filter((p) => !OWN_TEST.has(p))) {
   test(`bridge ${id}`, SLOW, async (t) => {
     const b = new Bridge(id);
     try {

@@ -29,6 +29,10 @@ for (const id of PROVIDER_IDS) {
         );
         continue;
       }
+      if (id === "js:jsrsasign" && a.pk) {
+        await t.test(a.name, { skip: "jsrsasign.test.js pins its known Wycheproof failures (and its slow ECDSA)" }, () => {});
+        continue;
+      }
       if (a.pk && !existsSync(file)) {
         await t.test(a.name, { skip: "no shared vectors for this public-key algorithm (see pk.test.js)" }, () => {});
         continue;
