@@ -69,6 +69,8 @@ def test_classes_per_operation():
     assert names("rsa-2048-oaep", "decrypt") == ["input", "padding"]
     assert names("ml-kem-768", "decaps") == ["validity"]
     assert names("sha256", "hash") == []
+    assert names("hmac-sha256", "mac") == ["key", "mac-tag", "mac-valid", "compare"]
+    assert [classes.CLASSES[n].leak_op("mac") for n in ("key", "mac-tag", "compare")] == ["mac", "verify", "compare"]
     assert classes.parse(["tag,key", "tag"]) == ["tag", "key"]
     with pytest.raises(UserError, match="unknown leak class 'nope'"):
         classes.parse(["nope"])
@@ -130,6 +132,9 @@ def test_leak_request_times_each_call_and_says_how_each_input_ended(leaky_driver
       "order": [1]}, "order[0] is not an index"),
     ({"alg": "sha256", "op": "hash", "inputs": [{"msg": ""}], "order": [0]}, "not offered"),
     ({"alg": "aes-128-gcm", "op": "open", "inputs": [{"key": "0", "iv": "", "msg": ""}], "order": [0]}, "input 0"),
+    ({"alg": "hmac-sha256", "op": "compare", "inputs": [{"msg": "00", "sig": "0000"}], "order": [0]},
+     "input 0: msg and sig differ in length"),
+    ({"alg": "aes-128-gcm", "op": "compare", "inputs": [{"msg": "00", "sig": "00"}], "order": [0]}, "not offered"),
 ])  # fmt: skip
 def test_leak_request_errors_are_one_line_and_the_driver_stays_usable(leaky_driver, req, said):
     resp = leaky_driver.ask({"cmd": "leak", **req})
@@ -142,7 +147,9 @@ def test_leak_request_errors_are_one_line_and_the_driver_stays_usable(leaky_driv
 
 @needs_c
 @pytest.mark.parametrize("alg, op, size, name", [("aes-128-gcm", "open", 64, "tag"),
-                                                ("aes-128-ecb", "encrypt", 16, "plaintext")])  # fmt: skip
+                                                ("aes-128-ecb", "encrypt", 16, "plaintext"),
+                                                ("hmac-sha256", "mac", 64, "mac-tag"),  # HMAC + its early exit
+                                                ("hmac-sha256", "mac", 64, "compare")])  # fmt: skip
 def test_a_leaky_provider_is_caught_every_time(leaky_driver, alg, op, size, name):
     found = [run_check(leaky_driver.ask, "plugin:leaky", alg, op, size, name,
                        Budget(seconds=30, measurements=DETECT_WITHIN), seed=i) for i in range(REPEATS)]  # fmt: skip
@@ -156,6 +163,17 @@ def test_the_constant_time_control_is_not_flagged(leaky_driver):
                        Budget(seconds=30, measurements=CONTROL_MEASUREMENTS), seed=i) for i in range(REPEATS)]  # fmt: skip
     assert [r.status for r in found] == ["no leak detected"] * REPEATS, [r.verdict() for r in found]
     assert all(r.measurements >= CONTROL_MEASUREMENTS - 1000 for r in found)  # as many as a leak needed to show
+
+
+@needs_c
+@pytest.mark.parametrize("name", ["mac-tag", "compare"])
+def test_openssl_crypto_memcmp_is_not_flagged(openssl_driver, name):
+    """The negative control of MAC verify and compare: OpenSSL's CRYPTO_memcmp, which the driver
+    finds as the fixture's early-exit one is found (the positives above)."""
+    found = [run_check(openssl_driver.ask, "c:openssl", "hmac-sha256", "mac", 64, name,
+                       Budget(seconds=30, measurements=CONTROL_MEASUREMENTS), seed=i) for i in range(3)]  # fmt: skip
+    assert [r.status for r in found] == ["no leak detected"] * 3, [r.verdict() for r in found]
+    assert {r.op for r in found} == {"verify" if name == "mac-tag" else "compare"}
 
 
 @needs_c

@@ -104,6 +104,7 @@ def _histogram(a: np.ndarray, b: np.ndarray) -> dict:
 def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, size: int, name: str,
               budget: Budget, seed: int, log: Callable[[str], None] = lambda _: None) -> LeakResult:  # fmt: skip
     leak_class = CLASSES[name]
+    op = leak_class.leak_op(op)  # a MAC cell's verify and compare checks are of those operations
     res = LeakResult(provider, alg, op, size, name, "failed", leak_class.labels, threshold=budget.threshold,
                      target_effect=budget.target_effect)  # fmt: skip
     rng = random.Random(f"{seed}:{provider}:{alg}:{op}:{size}:{name}")

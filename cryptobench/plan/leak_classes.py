@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cryptobench.core.algorithms import TAG_LEN, Algorithm, size_of
+from cryptobench.core.algorithms import DIGEST_LEN, TAG_LEN, Algorithm, size_of
 from cryptobench.core.errors import UserError
 
 POOL = 256  # distinct inputs of a random class
@@ -93,6 +93,46 @@ def _key(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> I
     iv, msg = _hex(rng, a.iv_len), _hex(rng, size)
     one = [{"key": _hex(rng, a.key_len), "iv": iv, "msg": msg}]
     return _pair(one, [{"key": _hex(rng, a.key_len), "iv": iv, "msg": msg} for _ in range(POOL)])
+
+
+# --- MAC verification and secret comparison (leak-only operations of a MAC: docs/protocol.md § leak) -----
+
+
+def _mac_tags(src: Source, a: Algorithm, size: int, rng: random.Random) -> tuple[str, list[str], list[bytes]]:
+    """One key, POOL random messages and their tags, from the provider's own `mac`."""
+    key, msgs = _hex(rng, a.key_len), [_hex(rng, size) for _ in range(POOL)]
+    return key, msgs, src.outputs([{"op": "mac", "key": key, "msg": m} for m in msgs])
+
+
+def _wrong_at(tag: bytes, at: int, rng: random.Random) -> str:
+    b = bytearray(tag)
+    b[at] ^= rng.randrange(1, 256)
+    return bytes(b).hex()
+
+
+def _mac_tag(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
+    key, msgs, tags = _mac_tags(src, a, size, rng)
+    first = [{"key": key, "msg": m, "sig": _wrong_at(t, 0, rng)} for m, t in zip(msgs, tags, strict=True)]
+    last = [{"key": key, "msg": m, "sig": _wrong_at(t, len(t) - 1, rng)} for m, t in zip(msgs, tags, strict=True)]
+    return _pair(first, last, ("rejected", "rejected"))
+
+
+def _mac_valid(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
+    key, msgs, tags = _mac_tags(src, a, size, rng)
+    right = [{"key": key, "msg": m, "sig": t.hex()} for m, t in zip(msgs, tags, strict=True)]
+    wrong = [{"key": key, "msg": m, "sig": _wrong_at(t, rng.randrange(len(t)), rng)}
+             for m, t in zip(msgs, tags, strict=True)]  # fmt: skip
+    return _pair(right, wrong, ("ok", "rejected"))
+
+
+def _compare(src: Source, a: Algorithm, op: str, size: int, rng: random.Random) -> Inputs:
+    """Two secrets of the MAC's tag length: equal, or unequal in their first byte (where an
+    early-exit comparison stops at once). No cryptography: the library's comparison alone."""
+    n = DIGEST_LEN.get(a.name, 32)
+    secrets = [rng.randbytes(n) for _ in range(POOL)]
+    equal = [{"msg": x.hex(), "sig": x.hex()} for x in secrets]
+    unequal = [{"msg": x.hex(), "sig": _wrong_at(x, 0, rng)} for x in secrets]
+    return _pair(equal, unequal, ("ok", "rejected"))
 
 
 # --- public key ---------------------------------------------------------------------------------
@@ -183,6 +223,10 @@ class LeakClass:
     what: str
     applies: Callable[[Algorithm, str], bool]
     build: Callable[[Source, Algorithm, str, int, random.Random], Inputs]
+    op: str | None = None  # the leak request's operation when it is not the cell's (a MAC's verify)
+
+    def leak_op(self, op: str) -> str:
+        return self.op or op
 
 
 CLASSES: dict[str, LeakClass] = {
@@ -212,6 +256,15 @@ CLASSES: dict[str, LeakClass] = {
         LeakClass("validity", ("valid ciphertext", "invalid ciphertext"),
                   "ML-KEM decapsulation of valid vs invalid ciphertexts (implicit rejection)",
                   lambda a, op: a.kind == "kem" and op == "decaps", _validity),
+        LeakClass("mac-tag", ("tag wrong in byte 1", "tag wrong in its last byte"),
+                  "MAC verification (the library's own) of a tag wrong in its first vs its last byte",
+                  lambda a, op: a.kind == "mac" and op == "mac", _mac_tag, op="verify"),
+        LeakClass("mac-valid", ("right tag", "wrong tag"),
+                  "MAC verification (the library's own) of the right tag vs a tag wrong in one byte",
+                  lambda a, op: a.kind == "mac" and op == "mac", _mac_valid, op="verify"),
+        LeakClass("compare", ("equal", "unequal in byte 1"),
+                  "the library's constant-time comparison of two tag-sized secrets, equal vs unequal",
+                  lambda a, op: a.kind == "mac" and op == "mac", _compare, op="compare"),
         LeakClass("padding", ("valid padding", "invalid padding"),
                   "RSA-OAEP decryption of valid ciphertexts vs the same with one bit flipped (Bleichenbacher/Manger)",
                   lambda a, op: a.kind == "pke" and op == "decrypt", _padding),

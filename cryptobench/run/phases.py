@@ -87,8 +87,9 @@ def leak(cells: list[CellSpec], drivers: Drivers, verifier: Verifier, s: Setting
         refused = unleakable(drivers, verifier.verdict(pid, spec.alg), pid)
         if refused is not None:
             status, why = refused
-            res = leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, status,
-                                        leak_check.CLASSES[name].labels, detail=why)  # fmt: skip
+            c = leak_check.CLASSES[name]  # a MAC cell's verify/compare checks name their own operation
+            res = leak_check.LeakResult(pid, spec.alg, c.leak_op(spec.op), spec.size, name, status, c.labels,
+                                        detail=why)  # fmt: skip
         else:
             # drivers.request restarts a driver a crash or hang left dead: it fails that check only
             res = leak_check.run_check(lambda m, pid=pid: drivers.request(pid, m), pid, spec.alg, spec.op,

@@ -25,6 +25,8 @@ static char plugin_dir[4096];  /* the plugin file's folder, absolute: a declared
 static char *declared_kat[64]; /* each declared algorithm's KAT file, resolved (NULL: none) */
 static size_t declared_count;
 static const cb_tls_iface *tls_table; /* the OpenSSL module's private TLS entry (tls_iface.h) */
+static plugin_memcmp_fn compare_fn;   /* the library's constant-time compare (plugin_compare) */
+static const char *compare_name;
 
 /* `noop`, the loop's own per-call floor, belongs to the driver: a plugin that does not offer it
  * gets this one, whose single cell is a sentinel the forwarding functions answer themselves. */
@@ -203,9 +205,19 @@ int plugin_load(const char *path, char *err, size_t errlen) {
   *(void **)(&tls_entry) = dlsym(h, CB_TLS_ENTRY);
   if (tls_entry != NULL)
     plugin_set_tls(tls_entry());
+  static const char *const compare_names[] = {"CRYPTO_memcmp", "sodium_memcmp",
+                                              "botan_constant_time_compare", "mbedtls_ct_memcmp"};
+  for (size_t i = 0; i < sizeof compare_names / sizeof compare_names[0] && compare_fn == NULL; i++)
+    if ((*(void **)(&compare_fn) = dlsym(h, compare_names[i])) != NULL)
+      compare_name = compare_names[i];
   return 0;
 }
 #endif
+
+plugin_memcmp_fn plugin_compare(const char **name) {
+  *name = compare_name;
+  return compare_fn;
+}
 
 void plugin_set_tls(const cb_tls_iface *t) {
   tls_table = t != NULL && t->version == CB_TLS_IFACE_VERSION ? t : NULL;

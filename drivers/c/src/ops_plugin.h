@@ -37,5 +37,11 @@ size_t ops_declare_count(void);
 const cb_tls_iface *plugin_tls(void);
 void plugin_set_tls(const cb_tls_iface *t);
 const cb_declare *ops_declare_at(size_t i, const char **kat);
+/* The library's own constant-time comparison of two buffers (0: equal), looked up by its name
+ * (CRYPTO_memcmp, sodium_memcmp, botan_constant_time_compare, mbedtls_ct_memcmp) among the
+ * plugin's libraries by plugin_load, for the leak request's MAC verify and compare (leak.c): not a
+ * plugin ABI member. NULL (and *name NULL) when none is found or no plugin was loaded. */
+typedef int (*plugin_memcmp_fn)(const void *a, const void *b, size_t n);
+plugin_memcmp_fn plugin_compare(const char **name);
 
 #endif
