@@ -219,3 +219,31 @@ def test_go_stdlib_at_the_machines_release_is_built_verified_and_timed(tmp_path)
     listed = {b["version"]: b for b in json.loads(run_cli("build", "--list", "--json", env=env).stdout)["builds"]}
     assert listed[mine]["providers"] == [f"go:stdlib@{mine}"] and listed[mine]["state"] == "built"
     assert "pruned 2 builds" in run_cli("build", "--prune", "go:stdlib", env=env).stdout
+
+
+def test_rustcrypto_moves_dependents_before_their_dependencies():
+    depth = families.lock_order((REPO / "drivers/rust/Cargo.lock").read_text())
+    assert depth["cbdriver-rust"] == 0 and depth["aes-gcm"] == 1
+    assert depth["aes-gcm"] < depth["aes"] < depth["cipher"] < depth["inout"] < depth["hybrid-array"]
+    assert depth["elliptic-curve"] < depth["crypto-bigint"] < depth["ctutils"]
+
+
+def test_hash_wasm_release_runs_our_driver_from_its_npm_folder(tmp_path):
+    """The real way: `build` has npm install hash-wasm 4.11.0 (seconds, npm's cache) beside links to
+    our driver, and the provider's command starts our driver on that release: its hello says so.
+    (The asked-vs-reported check and a timed run are the go:stdlib test's.)"""
+    if shutil.which("npm") is None:
+        pytest.skip("no npm (scripts/setup.sh installs it)")
+    try:
+        registries.npm("hash-wasm")
+    except UserError as e:
+        pytest.skip(f"the npm registry cannot be reached: {e}")
+    env = {**os.environ, "CRYPTOBENCH_CACHE": str(tmp_path)}
+    built = run_cli("build", "wasm:hash-wasm@4.11.0", env=env, timeout=600)
+    assert built.returncode == 0 and "wasm:hash-wasm@4.11.0" in built.stdout, (built.stdout + built.stderr)[-2000:]
+    place = tmp_path / "versions/wasm-hash-wasm" / f"4.11.0+{FAMILIES['wasm-hash-wasm'].toolchain()}"
+    argv = [*FAMILIES["wasm-hash-wasm"].command(place, "wasm:hash-wasm", {}), "--provider", "wasm:hash-wasm"]
+    res = subprocess.run(argv, input='{"cmd": "hello", "protocol": 7}\n', capture_output=True, text=True, timeout=120)
+    hello = json.loads(res.stdout.splitlines()[0])
+    assert hello["provider"] == "wasm:hash-wasm" and hello["library_version"] == "hash-wasm 4.11.0", hello
+    assert FAMILIES["wasm-hash-wasm"].reported_version(hello["library_version"]) == "4.11.0"
