@@ -76,25 +76,38 @@ fetch_jansson() {
   echo "$dir/jansson-$JANSSON"
 }
 
-# libjansson.a for wasm32-wasi: its ten sources compiled directly, with the two configuration
-# headers its configure would write for this target.
+# libjansson.a for wasm32-wasi into PREFIX (lib/, include/), unless its stamp there matches: its
+# ten sources compiled directly, with the two configuration headers its configure would write for
+# this target (jansson_config.h, jansson_private_config.h). Seconds.
 build_jansson() {
-  local src=$1 prefix=$2 obj=$2/obj/jansson f
+  local prefix=$1 src obj f want stamp=$1/jansson.stamp
+  want="jansson $JANSSON_DEB (Debian source)
+compiler ${WASI_CC[*]}: $(clang --version | head -1)"
+  if [[ $FORCE == 0 && -f $stamp && -f $prefix/lib/libjansson.a && "$(cat "$stamp")" == "$want" ]]; then
+    return
+  fi
+  src=$(fetch_jansson)
+  obj=$prefix/jansson-build
+  rm -rf "$obj"
   mkdir -p "$obj" "$prefix/include" "$prefix/lib"
   sed -e 's/@json_inline@/inline/' -e 's/@json_have_long_long@/1/' -e 's/@json_have_localeconv@/1/' \
     -e 's/@json_have_atomic_builtins@/1/' -e 's/@json_have_sync_builtins@/1/' \
-    "$src/src/jansson_config.h.in" >"$prefix/include/jansson_config.h"
-  cp "$src/src/jansson.h" "$prefix/include/"
-  local defs="-DHAVE_STDINT_H=1 -DHAVE_UNISTD_H=1 -DHAVE_FCNTL_H=1 -DHAVE_SYS_STAT_H=1 -DHAVE_SYS_TIME_H=1
-    -DHAVE_SYS_TYPES_H=1 -DHAVE_CLOSE=1 -DHAVE_OPEN=1 -DHAVE_READ=1 -DHAVE_GETTIMEOFDAY=1 -DHAVE_SCHED_H=1
-    -DHAVE_SCHED_YIELD=1 -DUSE_URANDOM=1 -DHAVE_ATOMIC_BUILTINS=1 -DHAVE_SYNC_BUILTINS=1 -DINITIAL_HASHTABLE_ORDER=3"
+    "$src/src/jansson_config.h.in" >"$obj/jansson_config.h"
+  printf '#define %s 1\n' HAVE_STDINT_H HAVE_UNISTD_H HAVE_FCNTL_H HAVE_SYS_STAT_H HAVE_SYS_TIME_H \
+    HAVE_SYS_TYPES_H HAVE_CLOSE HAVE_OPEN HAVE_READ HAVE_GETTIMEOFDAY HAVE_SCHED_H HAVE_SCHED_YIELD \
+    USE_URANDOM HAVE_ATOMIC_BUILTINS HAVE_SYNC_BUILTINS >"$obj/jansson_private_config.h"
+  echo '#define INITIAL_HASHTABLE_ORDER 3' >>"$obj/jansson_private_config.h"
   for f in "$src"/src/*.c; do
-    # shellcheck disable=SC2086
-    "${WASI_CC[@]}" -O2 $defs -I"$prefix/include" -c -o "$obj/$(basename "${f%.c}").o" "$f"
+    "${WASI_CC[@]}" -O2 -DHAVE_CONFIG_H -I"$obj" -I"$src/src" -c -o "$obj/$(basename "${f%.c}").o" "$f" ||
+      die "jansson $JANSSON for wasm32-wasi: $(basename "$f") does not compile"
   done
   rm -f "$prefix/lib/libjansson.a"
   llvm-ar rcs "$prefix/lib/libjansson.a" "$obj"/*.o
-  rm -rf "$prefix/obj"
+  cp "$src/src/jansson.h" "$obj/jansson_config.h" "$prefix/include/"
+  llvm-nm "$prefix/lib/libjansson.a" | grep ' T json_pack$' >/dev/null || die "libjansson.a has no json_pack"
+  rm -rf "$obj"
+  printf '%s\n' "$want" >"$stamp"
+  log "jansson $JANSSON for wasm32-wasi: $prefix/lib/libjansson.a"
 }
 
 # The Configure options: the native build's (scripts/openssl/build.sh: no-shared no-tests
@@ -108,15 +121,14 @@ configure_line() {
 }
 
 build_lib() {
-  local prefix=$CACHE/openssl-wasm/$VERSION stamp src jsrc want configure
+  local prefix=$CACHE/openssl-wasm/$VERSION stamp src want configure
   stamp=$prefix/cryptobench-build.stamp
   configure=$(configure_line "$prefix")
   want="crate openssl-src $CRATE
 openssl $VERSION
 configure $configure
-jansson $JANSSON_DEB (Debian source)
 compiler ${WASI_CC[*]}: $(clang --version | head -1)"
-  if [[ $FORCE == 0 && -f $stamp && -f $prefix/lib/libcrypto.a && -f $prefix/lib/libjansson.a ]] &&
+  if [[ $FORCE == 0 && -f $stamp && -f $prefix/lib/libcrypto.a ]] &&
     [[ "$(cat "$stamp")" == "$want" ]]; then
     log "OpenSSL $VERSION for wasm32-wasi: cached in $prefix (stamp matches)"
     echo "$prefix"
@@ -124,7 +136,6 @@ compiler ${WASI_CC[*]}: $(clang --version | head -1)"
   fi
   src=$(crate_dir openssl-src "$CRATE" "$CACHE/openssl-src/$CRATE")/openssl
   [[ -f $src/Configure ]] || die "no OpenSSL tree at $src"
-  jsrc=$(fetch_jansson)
 
   local bld=$CACHE/openssl-wasm/build-$VERSION buildlog=$CACHE/openssl-wasm/build-$VERSION.log t0 t1
   local stage=$prefix.new
@@ -148,10 +159,6 @@ compiler ${WASI_CC[*]}: $(clang --version | head -1)"
   mkdir -p "$stage/include/openssl" "$stage/lib"
   cp "$bld"/include/openssl/*.h "$stage/include/openssl/"
   cp "$bld/libcrypto.a" "$stage/lib/"
-  build_jansson "$jsrc" "$stage" >>"$buildlog" 2>&1 || {
-    tail -n 30 "$buildlog" >&2
-    die "jansson $JANSSON for wasm32-wasi: build failed (full log: $buildlog)"
-  }
   t1=$(date +%s)
   printf 'build_seconds %s\njobs %s\nhost %s\ndate %s\n' "$((t1 - t0))" "$JOBS" \
     "$(uname -sm), $(nproc) cpus" "$(date -u +%FT%TZ)" >"$stage/build-time.txt"
@@ -183,12 +190,12 @@ main() {
   done
   check_tools
   mkdir -p "$CACHE/openssl-wasm"
+  # one build at a time (the library, jansson and the driver's make: concurrent test workers)
+  exec 9>"$CACHE/openssl-wasm/.lock-$VERSION"
+  flock 9
   local prefix
-  prefix=$(
-    exec 9>"$CACHE/openssl-wasm/.lock-$VERSION"
-    flock 9
-    build_lib
-  )
+  prefix=$(build_lib)
+  build_jansson "$prefix"
   [[ $LIB_ONLY == 1 ]] && return
   log "driver: make -C drivers/c -f wasm.mk OPENSSL_WASM_PREFIX=$prefix"
   make -s -C "$REPO/drivers/c" -f wasm.mk OPENSSL_WASM_PREFIX="$prefix" >&2

@@ -19,6 +19,7 @@ export async function startDriver(config, entry) {
   const answers = []; // lines the module wrote, not yet taken
   const takers = []; // handleLine calls waiting for a line
   let failure = null;
+  let lastErr = ""; // the module's last words on standard error
 
   const worker = new Worker(new URL("./wasi_worker.js", import.meta.url), { type: "module" });
   const feed = () => {
@@ -49,8 +50,10 @@ export async function startDriver(config, entry) {
     } else if (m.out !== undefined) {
       if (takers.length) takers.shift().resolve(m.out);
       else answers.push(m.out);
-    } else if (m.err !== undefined) console.warn(m.err.trimEnd());
-    else if (m.exit !== undefined) fail(`the module exited (status ${m.exit})`);
+    } else if (m.err !== undefined) {
+      lastErr = m.err.trim() || lastErr;
+      console.warn(m.err.trimEnd());
+    } else if (m.exit !== undefined) fail(`the module exited (status ${m.exit})${lastErr ? `: ${lastErr}` : ""}`);
     else if (m.error !== undefined) {
       ready.reject(new Error(m.error));
       fail(m.error);
@@ -61,7 +64,7 @@ export async function startDriver(config, entry) {
     ready.reject(new Error(msg));
     fail(msg);
   };
-  const engine = `${config.runtime}; a Web Worker, WASI shim drivers/browser/page/wasi_worker.js, clock performance.now()`;
+  const engine = `${config.runtime.split(", via")[0]}, a Web Worker (WASI shim page/wasi_worker.js, clock performance.now())`;
   worker.postMessage({
     url: entry.wasm,
     args: ["cbdriver-openssl.wasm", "--provider", config.provider, "--engine", engine],
