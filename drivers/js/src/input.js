@@ -215,7 +215,8 @@ export class RegenPieces {
     if (k === 0 || this.enc === null) this.enc = this.fresh();
     const piece = this.plain.at(k);
     const out = this.enc.update(piece);
-    if (out.length !== piece.length) throw new Error(`regeneration: ${out.length} bytes of ciphertext for ${piece.length}`);
+    if (out.length !== piece.length)
+      throw new Error(`regeneration: ${out.length} bytes of ciphertext for ${piece.length}`);
     this.untimedNs += this.nowNs() - t0;
     return out;
   }

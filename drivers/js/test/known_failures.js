@@ -8,4 +8,3 @@ export const KNOWN_FAILURES = {
   "wycheproof/rsa_signature_2048_sha256_test.json#244": "the signature is not reduced (SignatureMalleability)",
   "wycheproof/ecdsa_secp256r1_sha256_test.json#6": "Legacy: ASN encoding of s misses leading 0 (MissingZero)",
 };
-

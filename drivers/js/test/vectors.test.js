@@ -30,7 +30,11 @@ for (const id of PROVIDER_IDS) {
         continue;
       }
       if (id === "js:jsrsasign" && a.pk) {
-        await t.test(a.name, { skip: "jsrsasign.test.js pins its known Wycheproof failures (and its slow ECDSA)" }, () => {});
+        await t.test(
+          a.name,
+          { skip: "jsrsasign.test.js pins its known Wycheproof failures (and its slow ECDSA)" },
+          () => {},
+        );
         continue;
       }
       if (a.pk && !existsSync(file)) {
