@@ -247,3 +247,23 @@ def test_hash_wasm_release_runs_our_driver_from_its_npm_folder(tmp_path):
     hello = json.loads(res.stdout.splitlines()[0])
     assert hello["provider"] == "wasm:hash-wasm" and hello["library_version"] == "hash-wasm 4.11.0", hello
     assert FAMILIES["wasm-hash-wasm"].reported_version(hello["library_version"]) == "4.11.0"
+
+
+def test_prune_leaves_the_shared_cargo_target_to_a_rust_build_under_way(tmp_path):
+    """The Rust builds share versions/.cargo-target: `build --prune` once removed it while the first
+    Rust build was compiling into it (no finished Rust build was left to need it)."""
+    import fcntl
+
+    env = {**os.environ, "CRYPTOBENCH_CACHE": str(tmp_path)}
+    target = tmp_path / "versions/.cargo-target"
+    (target / "release").mkdir(parents=True)
+    (target / "release/big").write_bytes(b"x" * 1000)
+    stage = tmp_path / "versions/rust-rustcrypto/0.11.0+rustc1.95.0.new"
+    stage.mkdir(parents=True)
+    with open(stage.parent / ".lock-0.11.0+rustc1.95.0", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        pruned = run_cli("build", "--prune", env=env)
+        assert "kept .cargo-target: a Rust version build is using it now" in pruned.stdout, pruned.stdout
+        assert (target / "release/big").exists()
+    pruned = run_cli("build", "--prune", env=env)  # its builder is gone: both are left over
+    assert "removed .cargo-target" in pruned.stdout and not target.exists(), pruned.stdout

@@ -55,6 +55,22 @@ def locked(place: Path):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
+@contextlib.contextmanager
+def locked_if_free(place: Path):
+    """`place`'s lock if no one holds it (True), else False at once: for removing what a build may use."""
+    place.parent.mkdir(parents=True, exist_ok=True)
+    with open(place.parent / f".lock-{place.name}", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def stamp(place: Path) -> dict | None:
     try:
         data = json.loads((place / STAMP).read_text(encoding="utf-8"))

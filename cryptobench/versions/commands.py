@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import shutil
 import sys
 import time
 
@@ -167,9 +168,14 @@ def prune(selectors: list[str], unused_days: float | None) -> int:
         x.remove()
         removed.append(f"{x.family} {x.version} ({x.why})")
     if not any(e.family.startswith("rust-") for e in cache.entries()):
-        for place in cache.shared_folders():  # no Rust build left to share it
-            freed += cache.size_of(place)
-            cache.remove(place)
+        building = any(x.family.startswith("rust-") and x.building for x in cache.leftovers())
+        for place in cache.shared_folders():  # no Rust build left to share it, and none being built into it
+            with cache.locked_if_free(place) as free:
+                if building or not free:
+                    print(f"kept {place.name}: a Rust version build is using it now")
+                    continue
+                freed += cache.size_of(place)
+                shutil.rmtree(place, ignore_errors=True)
             removed.append(f"{place.name} (shared by the Rust builds)")
     for line in removed:
         print(f"removed {line}")
