@@ -5,7 +5,7 @@
 
 import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
-import { Fnv64, PATTERN_LEN, Pieces, pattern } from "./input.js";
+import { Fnv64, PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
 import { checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
@@ -174,39 +174,16 @@ function streamOut(s, p, sink) {
 // object only so that the native tests can lower it.
 export const REGENERATE = { above: 64 * 1024 * 1024 };
 
-// RegenPieces reads the ciphertext of `plain` (Pieces of the pattern): piece
-// k is encrypted just before it is returned by an encrypter from fresh(),
-// made again at piece 0 of every operation; the time spent on it is kept
-// for the timed batch to subtract (timing.js).
-class RegenPieces {
-  constructor(plain, fresh) {
-    this.plain = plain;
-    this.fresh = fresh;
-    this.count = plain.count;
-    this.enc = null;
-    this.untimedNs = 0n;
-  }
-  at(k) {
-    const t0 = process.hrtime.bigint();
-    if (k === 0 || this.enc === null) this.enc = this.fresh();
-    const piece = this.plain.at(k);
-    const out = this.enc.update(piece);
-    if (out.length !== piece.length)
-      throw new Error(`regeneration: ${out.length} bytes of ciphertext for ${piece.length}`);
-    this.untimedNs += process.hrtime.bigint() - t0;
-    return out;
-  }
-  takeUntimedNs() {
-    const ns = Number(this.untimedNs);
-    this.untimedNs = 0n;
-    return ns;
-  }
-}
+// hrNs: ns since this module loaded from process.hrtime.bigint(), as a
+// number (exact below 2^53 ns, 104 days), the clock RegenPieces (input.js)
+// reads around the ciphertext it makes again.
+const HR0 = process.hrtime.bigint();
+const hrNs = () => Number(process.hrtime.bigint() - HR0);
 
 // The pieces a streamed decrypt/open reads: its ciphertext made again per
 // piece when the message is big, else made once here and kept whole.
 function ciphertextPieces(p, pieces, fresh, keep) {
-  if (p.size > REGENERATE.above) return new RegenPieces(pieces, fresh);
+  if (p.size > REGENERATE.above) return new RegenPieces(pieces, fresh, hrNs);
   return new Pieces(keep(), 0, p.size, p.chunk);
 }
 
