@@ -2,7 +2,7 @@
 // size), a line per provider (and machine) over time, the 95% interval as a bar at each point, a
 // dashed line at each change point. Drawn by ECharts from the JSON block #cryptobench-site
 // (cryptobench/report/site/algorithm.py); every text that reaches HTML (the tooltips) goes through
-// esc(). The address's hash (#q=2&m=0&p=1, written by the changes list) chooses question, machine
+// esc(). A point is [run's index in D.runs, median, low, high, library version]. The address's hash (#q=2&m=0&p=1, written by the changes list) chooses question, machine
 // and provider; a click on a point opens its run, on a change line the comparison of its two runs.
 (function () {
   "use strict";
@@ -50,9 +50,15 @@
     var series = [];
     lines.forEach(function (s, n) {
       var color = PALETTE[(s.p * (D.machines.length > 1 ? D.machines.length : 1) + s.m) % PALETTE.length];
-      var pts = s.points.filter(function (p) { return p.t !== null; });
+      var pts = s.points.map(function (p) {
+        var run = D.runs[p[0]];
+        return { run: run.id, started: run.started, t: run.t, commit: run.commit, features: run.features,
+          href: run.href, value: p[1], low: p[2], high: p[3], library: p[4] };
+      });
+      var at = pts;
+      pts = pts.filter(function (p) { return p.t !== null; });
       var marks = s.changes.map(function (c) {
-        var before = s.points[c.index - 1], after = s.points[c.index];
+        var before = at[c.index - 1], after = at[c.index];
         var x = before.t !== null && after.t !== null ? (before.t + after.t) / 2 : after.t;
         return {
           xAxis: x, change: c,

@@ -56,6 +56,11 @@ def _figure(s: Series, i: int) -> str:
     return Figure(p.median_ns, p.low_ns, p.high_ns, s.size).text()
 
 
+def _round(x: float) -> float:
+    """Five significant digits: the chart's precision, a third of the page's bytes."""
+    return float(f"{x:.5g}")
+
+
 def change_text(c: Change) -> str:
     return f"{history_report.delta(c)} {c.verdict}"
 
@@ -67,6 +72,16 @@ def render(alg: str, series: list[Series]) -> tuple[str, list[Found]]:
     providers = sorted({s.provider for s in series})
     m_of, p_of = {m: i for i, m in enumerate(machines)}, {p: i for i, p in enumerate(providers)}
     questions, sections, found = [], [], []
+    runs: list[dict] = []  # every run a line passes through, once for the page; a point names its index
+    index_of: dict[str, int] = {}
+
+    def run_index(run: dict) -> int:
+        if run["uid"] not in index_of:
+            index_of[run["uid"]] = len(runs)
+            runs.append({"id": run["id"], "started": run["started"], "t": epoch_ms(run["started"]),
+                         "commit": run["commit"], "features": run["cpu_features"], "href": "../" + run_file(run)})  # fmt: skip
+        return index_of[run["uid"]]
+
     for q, ((op, size, chunk), group) in enumerate(_questions(series)):
         title = question_title(alg, op, size, chunk)
         charted, rows, attrs, once, once_attrs = [], [], [], [], []
@@ -78,9 +93,9 @@ def render(alg: str, series: list[Series]) -> tuple[str, list[Found]]:
                              e(str(last.run["started"])), e(_figure(s, 0)), e(last.run["library_version"] or "?")])  # fmt: skip
                 once_attrs.append(where)
                 continue
-            data = history_report.chart_data([s], href=lambda run: "../" + run_file(run))["series"][0]
-            for point, p in zip(data["points"], s.points, strict=True):
-                point["t"] = epoch_ms(p.run["started"])
+            data = history_report.chart_data([s])["series"][0]
+            points = [[run_index(p.run), _round(d["value"]), _round(d["low"]), _round(d["high"]), d["library"] or "?"]
+                      for p, d in zip(s.points, data["points"], strict=True)]  # fmt: skip
             changes = []
             for c, cd in zip(s.changes, data["changes"], strict=True):
                 f = Found(alg, s, c, f"{alg_file(alg)}#q={q}&m={m_of[s.machine]}&p={p_of[s.provider]}")
@@ -92,8 +107,8 @@ def render(alg: str, series: list[Series]) -> tuple[str, list[Found]]:
                     f"{a('../' + run_file(f.after), 'run ' + str(f.after['id']))} "
                     f"({a('../' + f.compare, 'compare the two runs')})"
                 )
-            charted.append({"m": m_of[s.machine], "p": p_of[s.provider], "unit": data["unit"],
-                            "points": data["points"], "changes": data["changes"]})  # fmt: skip
+            charted.append({"m": m_of[s.machine], "p": p_of[s.provider], "unit": data["unit"], "points": points,
+                            "changes": data["changes"]})  # fmt: skip
             rows.append([e(s.provider), e(s.machine), str(len(s.points)),
                          a("../" + run_file(last.run), f"run {last.run['id']}") + " " + e(_figure(s, -1)),
                          "<br>".join(changes) or e(s.note or "no change point found")])  # fmt: skip
@@ -130,7 +145,8 @@ def render(alg: str, series: list[Series]) -> tuple[str, list[Found]]:
         script = (ASSETS / "site.js").read_text(encoding="utf-8")
         if "</script" in script.lower() or "<!--" in script:
             raise ValueError("site.js must not contain '</script' or '<!--': it is inlined into the page")
-        doc = {"machines": machines, "providers": providers, "questions": questions, "initial": charted[0]}
+        doc = {"machines": machines, "providers": providers, "runs": runs, "questions": questions,
+               "initial": charted[0]}  # fmt: skip
         scripts = (f'<script type="application/json" id="cryptobench-site">{json_for_script(doc)}</script>'
                    f'<script src="../assets/echarts.min.js"></script><script>{script}</script>')  # fmt: skip
     intro = (
