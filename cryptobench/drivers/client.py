@@ -22,6 +22,9 @@ from cryptobench.core.textsafe import printable
 # The longest legitimate line is a `verify` response to the largest case set (RSA and ML-DSA
 # outputs for a few thousand cases: a few MB); 64 MiB leaves a wide margin and is refused at once.
 MAX_LINE = 64 * 1024 * 1024
+# requests written before their responses are read (`pipeline`): small enough that neither pipe's
+# buffer (64 KiB) can fill while the other side waits, large enough to hide the round trips
+PIPELINE_WINDOW = 32
 
 
 def _no_constants(name: str):
@@ -122,13 +125,42 @@ class DriverProcess:
 
     def request_line(self, line: bytes, timeout: float) -> dict:
         """Send one line as it is (the conformance checks send malformed ones), return the response."""
+        self._send([line])
+        return self._response(timeout)
+
+    def pipeline(self, msgs: list[dict], timeout: float, window: int = PIPELINE_WINDOW) -> list[dict | DriverError]:
+        """Many requests, `window` written at a time before their responses are read: a driver answers
+        its stdin in order, and a short request then costs the driver's work, not a round trip through
+        two schedulers. An answer per message, in order: the response, or the DriverError a `request`
+        would have raised. A fault that leaves the driver dead (timeout, crash, garbage) ends the list
+        at the message it happened in, as sequential requests would have met it there; the caller asks
+        the rest again (through `DriverPool.request`, which restarts the driver)."""
+        out: list[dict | DriverError] = []
+        for start in range(0, len(msgs), window):
+            part = msgs[start : start + window]
+            try:
+                self._send([json.dumps(m, separators=(",", ":")).encode() for m in part])
+            except DriverError as e:
+                return [*out, e]
+            for _ in part:
+                try:
+                    out.append(self._response(timeout))
+                except DriverError as e:
+                    out.append(e)
+                    if not self.alive():
+                        return out
+        return out
+
+    def _send(self, lines: list[bytes]) -> None:
         if self.proc.poll() is not None:
             raise DriverError(self._exit_reason())
         try:
-            self.proc.stdin.write(line + b"\n")
+            self.proc.stdin.write(b"".join(line + b"\n" for line in lines))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise DriverError(self._exit_reason()) from None
+
+    def _response(self, timeout: float) -> dict:
         line = self._read_line(timeout)
         try:
             resp = json.loads(line, parse_constant=_no_constants)

@@ -161,6 +161,20 @@ class DriverPool:
         """One request to `pid`'s driver, on a fresh process if the last request left it dead."""
         return self.live(pid).request(msg, self.timeout if timeout is None else timeout)
 
+    def request_many(self, pid: str, msgs: list[dict], timeout: float | None = None) -> list[dict | DriverError]:
+        """Many requests to `pid`'s driver, pipelined (`DriverProcess.pipeline`); each message gets what
+        `request` would have given it, a response or its DriverError. After a fault the rest goes on in
+        a fresh process, as sequential requests would (every fault uses up the message it happened in)."""
+        t = self.timeout if timeout is None else timeout
+        out: list[dict | DriverError] = []
+        while len(out) < len(msgs):
+            try:
+                d = self.live(pid)
+            except DriverError as e:  # cannot be restarted: every message left meets the same
+                return out + [e] * (len(msgs) - len(out))
+            out += d.pipeline(msgs[len(out) :], t)
+        return out
+
     def hello(self, pid: str) -> dict:
         return self.hellos.get(pid, {})  # kept after a fault: what the driver said it offers
 

@@ -122,7 +122,14 @@ class Verifier:
     def _requester(self, pid: str):
         """One request to `pid`'s driver, as cross-checks and differential tests send them (restarted
         first when an earlier request left it dead: a crash fails only the algorithm it happened in)."""
-        return lambda msg: self.drivers.request(pid, msg, self.s.timeout)
+
+        def one(msg: dict) -> dict:
+            return self.drivers.request(pid, msg, self.s.timeout)
+
+        many = getattr(self.drivers, "request_many", None)  # a Drivers without it is asked one at a time
+        if many is None:
+            return one
+        return differential.Pipelined(one, lambda msgs: many(pid, msgs, self.s.timeout))
 
     def _server(self, pid: str) -> tls_interop.Request:
         """A second process of `pid` that serves TLS (its client is the run's process), started once."""

@@ -204,16 +204,45 @@ class DiffResult:
 
 
 Requester = Callable[[dict], dict]
+
+
+@dataclass(frozen=True)
+class Pipelined:
+    """A requester that can also send many requests at once (`DriverPool.request_many`): each answer
+    is a response or the DriverError one request would have raised. Differential inputs are hundreds
+    of one-operation requests; pipelined, a driver's round trips stop dominating their time."""
+
+    one: Requester
+    many: Callable[[list[dict]], list]
+
+    def __call__(self, msg: dict) -> dict:
+        return self.one(msg)
+
+
 # a provider whose requests fail this often is asked no further: it is failed (or, a witness, no help)
 # already, and each further request to a driver that hangs would cost a timeout and a restart
 GIVE_UP_ERRORS = 3
+# inputs asked of one provider before its errors are counted again: one pipelined window
+ASK_AT_ONCE = 32
 
 
 def _ask(request: Requester, alg: str, x: Input) -> Outcome:
     try:
-        resp = request(x.request(alg))
+        return _outcome(request(x.request(alg)))
     except DriverError as e:
-        text = str(e)
+        return _outcome(e)
+
+
+def _ask_many(request: Requester, alg: str, xs: list[Input]) -> list[Outcome]:
+    """Each input's outcome, pipelined when the requester can (`Pipelined`), else one at a time."""
+    if isinstance(request, Pipelined):
+        return [_outcome(r) for r in request.many([x.request(alg) for x in xs])]
+    return [_ask(request, alg, x) for x in xs]
+
+
+def _outcome(resp: dict | DriverError) -> Outcome:
+    if isinstance(resp, DriverError):
+        text = str(resp)
         if text.startswith("not offered"):
             return Outcome(not_offered=True)
         return Outcome(error=f"error: {text}")
@@ -253,13 +282,17 @@ def differential(
 
     stop = threading.Event()
 
-    def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs, in order, on its own driver
+    def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs on its own driver
+        # by seed: drivers keep the 1 MiB input pattern of the last seed only (see `corroborate`)
+        todo = sorted(one_shot + (pieces if pid in streaming else []), key=lambda x: x.seed)
         out, errors = {}, 0
-        for x in one_shot + (pieces if pid in streaming else []):
+        for start in range(0, len(todo), ASK_AT_ONCE):
             if stop.is_set() or errors >= GIVE_UP_ERRORS:
                 break
-            out[x] = _ask(asked[pid], alg, x)
-            errors += bool(out[x].error)
+            part = todo[start : start + ASK_AT_ONCE]
+            for x, o in zip(part, _ask_many(asked[pid], alg, part), strict=True):
+                out[x] = o
+                errors += bool(o.error)
         return out
 
     with ThreadPoolExecutor(max_workers=max(1, len(asked))) as pool:  # drivers are separate processes
