@@ -237,7 +237,9 @@ def test_publish_refuses_a_folder_it_did_not_publish_unless_forced(tmp_path):
     assert (home / "index.html").read_text() == "<h1>my homepage</h1>" and sorted(home.iterdir()) == [
         home / "index.html"
     ]
-    _publish(db, home, force=True)
+    assert _publish(db, home, force=True) == [
+        "publish: replaced 1 file(s) no earlier publish wrote (--force): index.html"
+    ]
     assert "cryptobench results" in (home / "index.html").read_text()
     (tmp_path / "empty").mkdir()  # an empty folder is fine without force
     _publish(db, tmp_path / "empty")

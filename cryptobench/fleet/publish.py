@@ -108,8 +108,11 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
         raise UserError(f"cannot write the site to {str(out)!r}: {e.strerror}") from None
     _manifest(out, before)  # the folder is the site's from now on, also if this publish stops half-way
     written: set[str] = set()
+    foreign: list[str] = []  # files no publish wrote, replaced (--force)
 
     def write(rel: str, text: str) -> None:
+        if rel not in before and (out / rel).exists():
+            foreign.append(rel)
         write_atomic(out / rel, text)
         written.add(rel)
 
@@ -198,6 +201,9 @@ def publish(store, out: Path, say=print, force: bool = False) -> dict:
         say(f"publish: replaced {replaced} file(s) of the earlier publish, added {len(written - before)}, removed "
             f"{len(stale)} no longer published" + (f" ({len(gone)} of them pages of runs no longer in the store)"
                                                    if gone else ""))  # fmt: skip
+    if foreign:
+        say(f"publish: replaced {len(foreign)} file(s) no earlier publish wrote (--force): "
+            + ", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else ""))  # fmt: skip
     _manifest(out, written)
     return {"machines": len(machines), "algorithms": len(alg_pages), "runs": len(listed),
             "comparisons": len(pairs), "changes": len(found)}  # fmt: skip
