@@ -555,6 +555,13 @@ final class BouncyCastleLwOps {
     private final byte[][] in;
     private final Pieces[] pieces;
     private final byte[] out;
+    // big streamed decrypt/open (JcaOps.REGEN_ABOVE): the encrypting engine that remakes each
+    // piece, its buffer, and the parameters of the other nonce it is initialised with first (GCM
+    // refuses to encrypt twice in a row with one nonce)
+    private final Engine regen;
+    private final byte[] ct;
+    private final CipherParameters[] regenFirst;
+    private long untimedNs;
     private int next;
     private int outLen;
 
@@ -574,6 +581,7 @@ final class BouncyCastleLwOps {
       } else {
         this.params = null;
       }
+      boolean remake = !enc && p.chunk() > 0 && p.size() > JcaOps.regenAbove;
       if (p.chunk() == 0) {
         byte[] msg = p.message();
         this.pieces = null;
@@ -587,7 +595,7 @@ final class BouncyCastleLwOps {
         this.pieces = new Pieces[n];
         for (int i = 0; i < n; i++) {
           pieces[i] =
-              enc
+              enc || remake
                   ? p.pieces()
                   : new Pieces(
                       encrypt(def, p, nonces[i], tagLen, null),
@@ -598,6 +606,25 @@ final class BouncyCastleLwOps {
         // a piece, what the cipher held back (a 64-byte block in ChaCha20-Poly1305) and the tag
         // doFinal appends after it
         this.out = new byte[p.chunk() + 64 + tagLen];
+      }
+      if (remake) {
+        byte[][] both = hasIv ? Provider.nonces(p.iv(), true) : new byte[][] {null, null};
+        // keyed with the cell's nonce: each operation's first init is with the other one
+        this.regen = def.keyed(true, p.key(), both[0]);
+        this.ct = new byte[p.chunk() + 64 + tagLen];
+        if (hasIv) {
+          this.regenFirst = new CipherParameters[n];
+          for (int i = 0; i < n; i++) {
+            byte[] other = both[java.util.Arrays.equals(nonces[i], both[0]) ? 1 : 0];
+            regenFirst[i] = def.perMessage(p.key(), other, 0);
+          }
+        } else {
+          this.regenFirst = null;
+        }
+      } else {
+        this.regen = null;
+        this.ct = null;
+        this.regenFirst = null;
       }
     }
 
@@ -638,7 +665,53 @@ final class BouncyCastleLwOps {
         outLen = w + engine.finish(out, w);
         return out.length == 0 ? 0 : out[0] & 0xff;
       }
-      return stream(pieces[i], null);
+      return regen != null ? remade(i, null) : stream(pieces[i], null);
+    }
+
+    /**
+     * A streamed decrypt/open whose ciphertext is made again piece by piece (nonce i) just before
+     * the piece is decrypted; the time spent making it goes to untimedNs (as JcaOps.CipherCell).
+     */
+    private long remade(int i, Input.Fnv fold) throws InvalidCipherTextException {
+      long t0 = System.nanoTime();
+      if (params != null) {
+        regen.init(regenFirst[i]);
+        regen.init(params[i]);
+      } // ECB: keyed once, finish resets it
+      long u = System.nanoTime() - t0;
+      Pieces ps = pieces[i];
+      byte[] src = ps.src();
+      byte[] buf = out;
+      byte[] c = ct;
+      long fed = 0;
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        long a = System.nanoTime();
+        int m = regen.update(src, ps.at(pos), ps.len(pos), c, 0);
+        u += System.nanoTime() - a;
+        int w = engine.update(c, 0, m, buf, 0);
+        fed += m;
+        if (fold != null) {
+          fold.update(buf, 0, w);
+          maxHeld = Math.max(maxHeld, fed - fold.length);
+        }
+      }
+      long a = System.nanoTime();
+      int m = regen.finish(c, 0); // the rest, and an AEAD's tag
+      u += System.nanoTime() - a;
+      int w = engine.update(c, 0, m, buf, 0);
+      w += engine.finish(buf, w);
+      if (fold != null) {
+        fold.update(buf, 0, w);
+      }
+      untimedNs += u;
+      return buf[0] & 0xff;
+    }
+
+    @Override
+    long takeUntimedNs() {
+      long ns = untimedNs;
+      untimedNs = 0;
+      return ns;
     }
 
     private long stream(Pieces ps, Input.Fnv fold) throws InvalidCipherTextException {
@@ -674,7 +747,11 @@ final class BouncyCastleLwOps {
       }
       Input.Fnv fold = new Input.Fnv();
       maxHeld = 0;
-      stream(pieces[0], fold);
+      if (regen != null) {
+        remade(0, fold);
+      } else {
+        stream(pieces[0], fold);
+      }
       return fold.checksum();
     }
 

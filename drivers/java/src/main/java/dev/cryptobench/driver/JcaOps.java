@@ -1,5 +1,7 @@
 package dev.cryptobench.driver;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cryptobench.driver.Provider.Alg;
 import dev.cryptobench.driver.Provider.Cell;
 import dev.cryptobench.driver.Provider.CellParams;
@@ -9,6 +11,7 @@ import java.security.MessageDigest;
 import java.security.Security;
 import java.security.spec.AlgorithmParameterSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import javax.crypto.AEADBadTagException;
@@ -35,11 +38,11 @@ final class JcaOps {
 
   static Provider provider() {
     String gcmOpen =
-        "SunJCE's AES/GCM decryption buffers the whole ciphertext until doFinal (memory grows"
-            + " with the message), so only seal is streamed";
+        "SunJCE's AES/GCM decryption holds the whole ciphertext until doFinal, by design: it"
+            + " verifies the tag before it releases any plaintext";
     String polyOpen =
-        "SunJCE's ChaCha20-Poly1305 decryption buffers the whole ciphertext until doFinal"
-            + " (memory grows with the message), so only seal is streamed";
+        "SunJCE's ChaCha20-Poly1305 decryption holds the whole ciphertext until doFinal, by"
+            + " design: it verifies the tag before it releases any plaintext";
     List<Alg> algs =
         new ArrayList<>(
             List.of(
@@ -56,9 +59,9 @@ final class JcaOps {
                 cipher(aesCtr("aes-128-ctr", 16, SUNJCE), ALL, ""),
                 cipher(aesCtr("aes-256-ctr", 32, SUNJCE), ALL, ""),
                 cipher(chacha20(SUNJCE, Repeat.REFUSED), ALL, ""),
-                cipher(aesGcm("aes-128-gcm", 16, SUNJCE), SEAL, gcmOpen),
-                cipher(aesGcm("aes-256-gcm", 32, SUNJCE), SEAL, gcmOpen),
-                cipher(chacha20Poly1305(SUNJCE, Repeat.REFUSED), SEAL, polyOpen)));
+                buffered(aesGcm("aes-128-gcm", 16, SUNJCE), gcmOpen),
+                buffered(aesGcm("aes-256-gcm", 32, SUNJCE), gcmOpen),
+                buffered(chacha20Poly1305(SUNJCE, Repeat.REFUSED), polyOpen)));
     algs.addAll(JcaPk.common(new JcaPk.Provs(SUN_RSA_SIGN, SUNJCE, SUN_EC)));
     java.security.Provider sun = Security.getProvider(SUN);
     java.security.Provider jce = Security.getProvider(SUNJCE);
@@ -101,8 +104,13 @@ final class JcaOps {
             + " the checksum is of an operation with the cell's own nonce.");
     notes.add(
         "Streaming (chunk > 0): Cipher.update per piece into a piece-sized buffer, then doFinal."
-            + " AES-GCM and ChaCha20-Poly1305 stream only seal: SunJCE's decryption holds the whole"
-            + " ciphertext until doFinal, so a streamed open answers \"not offered\".");
+            + " AES-GCM and ChaCha20-Poly1305 open are streamed through Cipher.update too, but"
+            + " SunJCE's decryption holds the whole ciphertext until doFinal (it verifies the tag"
+            + " before releasing plaintext), so its memory grows with the message whatever the"
+            + " driver does; doFinal then writes the whole plaintext into a message-sized buffer."
+            + " The bench response says so (\"memory\": the bytes the library held back, measured"
+            + " on the checksum's operation, and why).");
+    notes.add(REGEN_NOTE);
     notes.addAll(JcaPk.notes("SunRsaSign (RSA), SunJCE (OAEP) and SunEC (EC, EdDSA, XDH)"));
     notes.add(
         "Known SunEC results on the shared vectors (the driver reports the library's answers as"
@@ -147,7 +155,24 @@ final class JcaOps {
   // ---- catalogue building blocks -------------------------------------------------------------
 
   static final Set<String> ALL = Set.of("hash", "mac", "encrypt", "decrypt", "seal", "open");
-  static final Set<String> SEAL = Set.of("seal");
+
+  /**
+   * Above this size a streamed decrypt/open makes its ciphertext again piece by piece, off the
+   * clock, instead of holding it (docs/protocol.md, bench).
+   */
+  static final long REGEN_ABOVE = 64L << 20;
+
+  /** {@link #REGEN_ABOVE}, lowered by tests so that small cells take the same path. */
+  static long regenAbove = REGEN_ABOVE;
+
+  static final String REGEN_NOTE =
+      "Big streamed decrypt/open (above 64 MiB): the ciphertext is not kept; a second Cipher of"
+          + " the same transformation, initialised for encryption with the same key and nonce"
+          + " (after an init with the other nonce where the library refuses the same one twice in a"
+          + " row), makes each piece again from the pattern just before it is decrypted, and for an"
+          + " AEAD the tag after the last piece; that work is timed with System.nanoTime() and"
+          + " subtracted from the batch (docs/protocol.md). The driver holds two piece-sized"
+          + " buffers.";
   static final Set<String> NONE = Set.of();
 
   /** How a library treats a second init with the same key and nonce. */
@@ -283,7 +308,22 @@ final class JcaOps {
     List<String> ops = d.tagLen() > 0 ? List.of("seal", "open") : List.of("encrypt", "decrypt");
     Set<String> streamed = Set.copyOf(ops.stream().filter(streamOps::contains).toList());
     return new Alg(
-        d.name(), ops, streamed, noStream, c -> execCipher(d, c), p -> newCipherCell(d, p));
+        d.name(), ops, streamed, noStream, c -> execCipher(d, c), p -> newCipherCell(d, p, ""));
+  }
+
+  /**
+   * An AEAD streamed both ways whose library holds the whole ciphertext when decrypting (why): the
+   * open cell says so in its bench response and its doFinal writes into a message-sized buffer.
+   */
+  static Alg buffered(CipherDef d, String why) {
+    List<String> ops = List.of("seal", "open");
+    return new Alg(
+        d.name(),
+        ops,
+        Set.copyOf(ops),
+        "",
+        c -> execCipher(d, c),
+        p -> newCipherCell(d, p, p.encrypting() ? "" : why));
   }
 
   private static void check(CipherDef d, byte[] key, byte[] iv) {
@@ -317,12 +357,12 @@ final class JcaOps {
     }
   }
 
-  private static Cell newCipherCell(CipherDef d, CellParams p) throws Exception {
+  private static Cell newCipherCell(CipherDef d, CellParams p, String buffers) throws Exception {
     check(d, p.key(), p.iv());
     if (d.blocks()) {
       Provider.checkBlocks(p.size(), d.name());
     }
-    return new CipherCell(d, p);
+    return new CipherCell(d, p, buffers);
   }
 
   // ---- cells ---------------------------------------------------------------------------------
@@ -420,7 +460,9 @@ final class JcaOps {
   /**
    * Any Cipher: per message init(mode, key, spec) (except ECB, initialised once) and doFinal(in, 0,
    * n, out, 0) into a preallocated array; streamed: update per piece into a piece-sized buffer,
-   * then doFinal. Cycles through one or two nonces (see {@link Repeat}).
+   * then doFinal. Cycles through one or two nonces (see {@link Repeat}). A streamed decrypt/open
+   * above {@link #REGEN_ABOVE} makes its ciphertext again per piece with a second, encrypting
+   * Cipher, off the clock ({@link #takeUntimedNs}), instead of holding it.
    */
   static final class CipherCell extends Cell {
     private final Cipher cipher;
@@ -428,16 +470,30 @@ final class JcaOps {
     private final SecretKeySpec key;
     private final AlgorithmParameterSpec[] specs; // null: ECB, initialised once
     private final byte[][] in; // one-shot input per nonce
-    private final Pieces[] pieces; // streamed input per nonce
+    private final Pieces[] pieces; // streamed input per nonce (the plaintext pattern when regen)
     private final byte[] out;
+    private final String buffers; // why the library holds the whole input ("" when it does not)
+    private final int chunk;
+    private final long size;
+    private final int bound; // the most input a streaming library may hold back without a note
+    // big streamed decrypt/open: the encrypting Cipher that remakes each piece, its buffer, and the
+    // spec of the other nonce it is initialised with first where a repeated init is refused
+    private final Cipher regen;
+    private final byte[] ct;
+    private final AlgorithmParameterSpec[] regenFirst;
+    private long untimedNs;
     private int next;
     private int outLen;
 
-    CipherCell(CipherDef d, CellParams p) throws Exception {
+    CipherCell(CipherDef d, CellParams p, String buffers) throws Exception {
       boolean enc = p.encrypting();
       this.cipher = Cipher.getInstance(d.transformation(), d.prov());
       this.mode = enc ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
       this.key = new SecretKeySpec(p.key(), d.keyAlg());
+      this.buffers = buffers;
+      this.chunk = p.chunk();
+      this.size = p.size();
+      this.bound = p.chunk() + 64 + d.tagLen();
       byte[][] nonces =
           d.spec() == null
               ? new byte[][] {null}
@@ -452,6 +508,7 @@ final class JcaOps {
         }
       }
       int n = nonces.length;
+      boolean remake = !enc && p.chunk() > 0 && p.size() > regenAbove;
       if (p.chunk() == 0) {
         byte[] msg = p.message();
         this.pieces = null;
@@ -465,14 +522,39 @@ final class JcaOps {
         this.pieces = new Pieces[n];
         for (int i = 0; i < n; i++) {
           pieces[i] =
-              enc
+              enc || remake
                   ? p.pieces()
                   : new Pieces(
                       encryptStreamed(d, p, nonces[i]), false, p.size() + d.tagLen(), p.chunk());
         }
         // a piece, what the cipher held back (a 64-byte block in ChaCha20-Poly1305) and the tag
-        // doFinal appends after it
-        this.out = new byte[p.chunk() + 64 + d.tagLen()];
+        // doFinal appends after it; a library that holds the whole ciphertext writes the whole
+        // plaintext at doFinal
+        this.out =
+            new byte
+                [buffers.isEmpty()
+                    ? bound
+                    : Provider.arrayLength(p.size() + 64, "the plaintext doFinal writes")];
+      }
+      if (remake) {
+        this.regen = Cipher.getInstance(d.transformation(), d.prov());
+        this.ct = new byte[bound];
+        // where the decrypting cell alternates nonces, so do the regenerating inits; with one
+        // nonce, an init with the other goes first where encrypting twice with one is refused
+        boolean refused = d.spec() != null && d.repeat().alternate(true) && n == 1;
+        if (refused) {
+          byte[][] other = Provider.nonces(p.iv(), true);
+          this.regenFirst = new AlgorithmParameterSpec[n];
+          for (int i = 0; i < n; i++) {
+            regenFirst[i] = d.spec().of(other[Arrays.equals(nonces[i], other[0]) ? 1 : 0], 0);
+          }
+        } else {
+          this.regenFirst = null;
+        }
+      } else {
+        this.regen = null;
+        this.ct = null;
+        this.regenFirst = null;
       }
     }
 
@@ -524,7 +606,7 @@ final class JcaOps {
         outLen = cipher.doFinal(src, 0, src.length, out, 0);
         return out.length == 0 ? 0 : out[0] & 0xff;
       }
-      return stream(pieces[i], null);
+      return regen != null ? remade(i, null) : stream(pieces[i], null);
     }
 
     private long stream(Pieces ps, Input.Fnv fold) throws GeneralSecurityException {
@@ -545,6 +627,70 @@ final class JcaOps {
       return buf[0] & 0xff;
     }
 
+    /**
+     * A streamed decrypt/open whose ciphertext is made again piece by piece (nonce i) just before
+     * the piece is decrypted; the time spent making it goes to untimedNs.
+     */
+    private long remade(int i, Input.Fnv fold) throws GeneralSecurityException {
+      long t0 = System.nanoTime();
+      if (specs == null) {
+        regen.init(Cipher.ENCRYPT_MODE, key);
+      } else {
+        if (regenFirst != null) {
+          regen.init(Cipher.ENCRYPT_MODE, key, regenFirst[i]);
+        }
+        regen.init(Cipher.ENCRYPT_MODE, key, specs[i]);
+      }
+      long u = System.nanoTime() - t0;
+      Pieces ps = pieces[i];
+      byte[] src = ps.src();
+      byte[] buf = out;
+      byte[] c = ct;
+      long fed = 0;
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        long a = System.nanoTime();
+        int m = regen.update(src, ps.at(pos), ps.len(pos), c, 0);
+        u += System.nanoTime() - a;
+        int w = cipher.update(c, 0, m, buf, 0);
+        fed += m;
+        if (fold != null) {
+          fold.update(buf, 0, w);
+          maxHeld = Math.max(maxHeld, fed - fold.length);
+        }
+      }
+      long a = System.nanoTime();
+      int m = regen.doFinal(c, 0); // the rest, and an AEAD's tag
+      u += System.nanoTime() - a;
+      int w = cipher.doFinal(c, 0, m, buf, 0);
+      if (fold != null) {
+        fold.update(buf, 0, w);
+      }
+      untimedNs += u;
+      return buf[0] & 0xff;
+    }
+
+    @Override
+    long takeUntimedNs() {
+      long ns = untimedNs;
+      untimedNs = 0;
+      return ns;
+    }
+
+    @Override
+    ObjectNode memoryReport() {
+      if (chunk == 0 || maxHeld <= bound) {
+        return null; // a one-shot cell holds its message by definition; a stream held a piece
+      }
+      ObjectNode m = JsonNodeFactory.instance.objectNode();
+      m.put("library_held_bytes", maxHeld);
+      m.put(
+          "why",
+          buffers.isEmpty()
+              ? "the library held back this much input before it released output"
+              : buffers);
+      return m;
+    }
+
     @Override
     String checksum() throws Exception {
       if (next != 0) {
@@ -563,7 +709,29 @@ final class JcaOps {
       }
       Input.Fnv fold = new Input.Fnv();
       maxHeld = 0;
-      stream(pieces[0], fold);
+      try {
+        if (regen != null) {
+          remade(0, fold);
+        } else {
+          stream(pieces[0], fold);
+        }
+      } catch (OutOfMemoryError e) {
+        if (buffers.isEmpty()) {
+          throw e;
+        }
+        // the library's buffer (its growth, and the copy doFinal makes) outgrew the heap: the
+        // cell cannot run at this size, which is the library's doing, not the driver's
+        throw new Provider.NotOffered(
+            "not offered at this size: "
+                + buffers
+                + "; here the JVM's "
+                + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB heap ran out with "
+                + maxHeld
+                + " of the "
+                + size
+                + " bytes held (measured)");
+      }
       return fold.checksum();
     }
 

@@ -18,6 +18,7 @@ import java.lang.management.RuntimeMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -344,6 +345,7 @@ final class Protocol {
     clock.put("source", Timing.CLOCK_SOURCE);
     clock.put("resolution_ns", resolutionNs);
     clock.put("probe_reads", Timing.PROBE_READS);
+    clock.put("counter", Tsc.STATUS); // samples_tsc's source, or why there is none
     ObjectNode offers = r.putObject("offers");
     List<String> stream = new ArrayList<>();
     for (Provider.Alg a : prov.algs()) {
@@ -640,6 +642,14 @@ final class Protocol {
     for (long s : ns) {
       sa.add(s);
     }
+    // the counter's ticks beside each sample, only where every sample has them (a partial list
+    // would be worse than none)
+    if (Arrays.stream(t.ticks).allMatch(x -> x > 0)) {
+      ArrayNode ta = r.putArray("samples_tsc");
+      for (long x : t.ticks) {
+        ta.add(x);
+      }
+    }
     r.put("checksum", checksum);
     r.put("checksum_after", after);
     r.put("sink", t.sink);
@@ -665,6 +675,9 @@ final class Protocol {
     r.put("peak_rss_kb", peakRssKb());
     if (cell.tlsReport() != null) {
       r.set("tls", cell.tlsReport());
+    }
+    if (cell.memoryReport() != null) {
+      r.set("memory", cell.memoryReport());
     }
     return r;
   }

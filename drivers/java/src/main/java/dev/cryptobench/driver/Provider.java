@@ -303,6 +303,15 @@ interface Provider {
     }
 
     /**
+     * A streamed cell whose library held back more input than a piece (a decryption that holds the
+     * whole ciphertext until doFinal): the bench response's optional "memory" object, {@code
+     * library_held_bytes} (measured on the checksum's operation) and {@code why}; null otherwise.
+     */
+    ObjectNode memoryReport() {
+      return null;
+    }
+
+    /**
      * A TLS cell's report of its untimed handshake (the bench response's "tls"); null otherwise.
      */
     ObjectNode tlsReport() {

@@ -145,12 +145,23 @@ final class Timing {
   long timeBatch(long n) throws Exception {
     cell.takeUntimedNs(); // what the checksum or an earlier run left behind
     long t0 = System.nanoTime();
+    long c0 = Tsc.now();
     long s = cell.loop(n);
-    long ns = System.nanoTime() - t0 - cell.takeUntimedNs();
+    long c1 = Tsc.now();
+    long t1 = System.nanoTime();
+    long untimed = cell.takeUntimedNs();
+    // the counter's ticks, read just inside the clock reads; none when untimed work was subtracted
+    lastTicks = untimed == 0 ? c1 - c0 : 0;
     sink += s;
     globalSink += s;
-    return ns;
+    return t1 - t0 - untimed;
   }
+
+  /** The time-stamp counter's ticks over the latest batch (0: no counter, or untimed work). */
+  long lastTicks;
+
+  /** The ticks of each sample of the latest {@link #sample} call. */
+  long[] ticks = new long[0];
 
   /**
    * The requested warm-up: rounds of 1, 2, 4, ... operations (the last cut to the time left) until
@@ -289,8 +300,10 @@ final class Timing {
   /** n samples of batch operations each. */
   long[] sample(long batch, int n) throws Exception {
     long[] samples = new long[n];
+    ticks = new long[n];
     for (int i = 0; i < n; i++) {
       samples[i] = timeBatch(batch);
+      ticks[i] = lastTicks;
     }
     return samples;
   }
