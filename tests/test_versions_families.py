@@ -151,7 +151,7 @@ def test_npm_builds_are_laid_out_like_drivers_and_run_our_sources(tmp_path, monk
     assert (stage / "js/src").resolve() == REPO / "drivers/js/src"
     argv = FAMILIES["wasm-hash-wasm"].command(stage, "wasm:hash-wasm", {})
     assert argv == ("node", "--preserve-symlinks", "--preserve-symlinks-main", str(stage / "js/src/main_node.js"))
-    monkeypatch.setattr(families, "noble_set", lambda v: {"@noble/hashes": v, "@noble/curves": "1.9.7"})
+    monkeypatch.setattr(families, "noble_flat_set", lambda v: {"@noble/hashes": v, "@noble/curves": "1.9.7"})
     stage = tmp_path / "1.8.0+node20"
     stage.mkdir()
     if not (REPO / "drivers/browser/node_modules/playwright-core").is_dir():
@@ -267,3 +267,25 @@ def test_prune_leaves_the_shared_cargo_target_to_a_rust_build_under_way(tmp_path
         assert (target / "release/big").exists()
     pruned = run_cli("build", "--prune", env=env)  # its builder is gone: both are left over
     assert "removed .cargo-target" in pruned.stdout and not target.exists(), pruned.stdout
+
+
+def test_a_pages_noble_set_holds_one_copy_of_each_package(monkeypatch):
+    """A browser's import map hands every importer the one copy of @noble/hashes (npm would nest a
+    companion's own newer copy in Node): each companion is the newest release whose @noble/*
+    requirements the set satisfies, dependents first."""
+    versions = {
+        "@noble/ciphers": {"2.3.0": {}, "2.4.0": {}, "1.3.0": {}},
+        "@noble/curves": {"2.3.0": {"dependencies": {"@noble/hashes": "2.3.0"}},
+                          "2.4.0": {"dependencies": {"@noble/hashes": "2.4.0"}}},
+        "@noble/post-quantum": {
+            "0.7.0": {"dependencies": {"@noble/hashes": "~2.3.0", "@noble/curves": "~2.3.0", "@noble/ciphers": "~2.3.0"}},
+            "0.7.1": {"dependencies": {"@noble/hashes": "2.4.0", "@noble/curves": "2.4.0", "@noble/ciphers": "2.4.0"}},
+        },
+    }  # fmt: skip
+    monkeypatch.setattr(registries, "npm_manifest", lambda name: {"versions": versions[name]})
+    assert families.noble_flat_set("2.3.0") == {"@noble/hashes": "2.3.0", "@noble/ciphers": "2.3.0",
+                                                "@noble/curves": "2.3.0", "@noble/post-quantum": "0.7.0"}  # fmt: skip
+    assert families.noble_flat_set("2.4.0")["@noble/ciphers"] == "2.4.0"
+    sat = families.npm_satisfies
+    assert sat("2.0.1", "~2.0.0") and not sat("2.1.0", "~2.0.0") and sat("2.4.0", "^2.0.0")
+    assert not sat("2.0.1", "2.4.0") and sat("0.5.3", "^0.5.0") and not sat("0.6.0", "^0.5.0")

@@ -622,9 +622,54 @@ def _build_hash_wasm(version: str, stage: Path, log: Path) -> dict:
     return {"command": _npm_layout(stage, {"hash-wasm": version}, log, False)}
 
 
+def npm_satisfies(version: str, spec: str) -> bool:
+    """Whether an npm dependency spec of the forms noble uses (`2.4.0`, `^2.0.0`, `~2.3.0`) takes `version`."""
+    spec = spec.strip()
+    base = spec.lstrip("^~=v")
+    if key(version) is None or key(base) is None:
+        return False
+    if spec[:1] not in "^~":
+        return key(version) == key(base)
+    v, b = key(version).release + (0, 0), key(base).release + (0, 0)
+    same = 2 if spec[0] == "~" or b[0] == 0 else 1  # ~: major.minor; ^: major (0.x: minor)
+    return v[:same] == b[:same] and key(version) >= key(base)
+
+
+def noble_flat_set(hashes_version: str) -> dict[str, str]:
+    """The noble packages for a page, which can hold one copy of each (its import map; npm would
+    nest a package's other copy beside its dependent in Node, a browser hands every importer the
+    one copy): chosen dependents first (post-quantum, curves, ciphers), each at its newest release
+    whose @noble/* requirements the releases already chosen satisfy, and which satisfies theirs on
+    it; a package that requires no @noble/hashes stays on its major."""
+    major = hashes_version.split(".")[0]
+    chosen = {"@noble/hashes": hashes_version}
+    manifests = {n: registries.npm_manifest(n).get("versions", {}) for n in NOBLE_COMPANIONS}
+
+    def noble_deps(name: str, v: str) -> dict[str, str]:
+        deps = manifests[name][v].get("dependencies") or {}
+        return {d: spec for d, spec in deps.items() if d.startswith("@noble/")}
+
+    for name in reversed(NOBLE_COMPANIONS):  # post-quantum needs curves and ciphers; curves needs hashes
+        for v in sorted((v for v in manifests[name] if key(v) and not key(v).is_prerelease), key=key, reverse=True):
+            deps = noble_deps(name, v)
+            if "@noble/hashes" not in deps and v.split(".")[0] != major:
+                continue
+            if not all(npm_satisfies(chosen[d], spec) for d, spec in deps.items() if d in chosen):
+                continue
+            if not all(npm_satisfies(v, noble_deps(o, ov).get(name, v)) for o, ov in chosen.items() if o in manifests):
+                continue
+            chosen[name] = v
+            break
+    return {n: chosen[n] for n in ("@noble/hashes", *NOBLE_COMPANIONS) if n in chosen}
+
+
 def _build_browser_noble(version: str, stage: Path, log: Path) -> dict:
-    packages = noble_set(version)
-    return {"command": _npm_layout(stage, packages, log, True), "packages": packages}
+    packages = noble_flat_set(version)
+    command = _npm_layout(stage, packages, log, True)
+    nested = sorted(str(p.relative_to(stage / "js")) for p in (stage / "js/node_modules").glob("*/*/node_modules/*/*"))
+    if nested:  # the page would run these against the top-level copies instead
+        raise BuildFailed(f"npm nested {', '.join(nested[:3])}: a page's import map holds one copy of each package")
+    return {"command": command, "packages": packages}
 
 
 FAMILIES: dict[str, Family] = {
@@ -701,7 +746,7 @@ FAMILIES: dict[str, Family] = {
         ),
         Family(
             "browser-noble", ("browser:noble",),
-            "npm @noble/hashes (with the ciphers, curves and post-quantum of its major), in Chromium",
+            "npm @noble/hashes (with the ciphers, curves and post-quantum releases made on it), in Chromium",
             lambda: list(registries.npm("@noble/hashes")),
             lambda: "node" + _tool_version(("node", "--version"), r"v([0-9]+)"),
             _build_browser_noble, _npm_command, r"@noble/hashes ([^ ]+)", ("node", "npm"),
