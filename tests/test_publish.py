@@ -47,7 +47,8 @@ def _run(store, day: int, machine: str, cells: list[CellRecord], suite: str = "d
     settings = {"noise": 0.02, "baseline": "c:openssl", **(settings or {})}
     rid = store.create_run(RunRecord(None, f"2026-03-{day:02d}T06:00:00+00:00", suite, settings, env))
     for p in sorted({c.provider for c in cells} | {"c:openssl"}):
-        store.add_provider(rid, p, {"library": p, "library_version": "OpenSSL 3.0.19" if p == "c:openssl" else "1"})
+        version = ("OpenSSL 3.0.19" if day < 10 else "OpenSSL 3.6.3") if p == "c:openssl" else "1.0 <b>"
+        store.add_provider(rid, p, {"library": p, "library_version": version})
     for c in cells:
         store.add_cell(rid, c)
     if suite.startswith("verify:"):
