@@ -17,6 +17,8 @@ Only features the CPU has can be switched off: anything else is an error.
 
 from __future__ import annotations
 
+import platform
+
 from cryptobench.core.environment import cpu_info
 from cryptobench.core.errors import UserError
 
@@ -38,8 +40,17 @@ WORDS = 5
 OPENSSL_BASED_PREFIXES = ("c:openssl", "python:cryptography", "python:hashlib", "js:node")
 
 
-def parse(spec: str, cpu_flags: set[str] | None = None) -> list[str]:
-    """`no-aesni,no-shani` -> ["aesni", "shani"], checked against the CPU."""
+X86 = ("x86_64", "amd64", "i386", "i486", "i586", "i686")
+
+
+def parse(spec: str, cpu_flags: set[str] | None = None, machine: str | None = None) -> list[str]:
+    """`no-aesni,no-shani` -> ["aesni", "shani"], checked against the CPU (an x86 one: the
+    switches are OPENSSL_ia32cap's bits, which no other CPU has)."""
+    machine = machine if machine is not None else platform.machine()
+    if machine.lower() not in X86:
+        raise UserError(
+            f"--cpu-features switches x86 features off (OPENSSL_ia32cap): not available on {machine or 'this CPU'}"
+        )
     flags = cpu_flags if cpu_flags is not None else set(cpu_info()["all_flags"])
     names = []
     for item in (x.strip() for x in spec.split(",") if x.strip()):

@@ -21,6 +21,7 @@ from cryptobench.measure import cycles, plausibility
 from cryptobench.measure.interrupts import shielded
 from cryptobench.measure.probe import HostProbe
 from cryptobench.measure.sampler import now
+from cryptobench.run import emulation
 from cryptobench.run import phases as ph
 from cryptobench.run.driver_pool import DriverPool
 from cryptobench.run.interfaces import Drivers, Progress, RunSink, Silent
@@ -67,6 +68,8 @@ class Runner:
         """Verify `providers` on `cells`, then the `phases` (phases.py; default: those `cryptobench run`
         takes from the settings). The run's id; Interrupted on Ctrl-C, everything so far stored."""
         chosen = ph.for_run(self.s) if phases is None else phases
+        if chosen:  # a run that measures: no provider under an emulator (qemu-user), in one line
+            emulation.refuse_measuring(self.registry, providers)
         self.limits = plausibility.measure()
         env = {**environment.capture(self.s.machine_label), "machine_limits": self.limits}
         if any(c.algorithm.kind == "tls" for c in cells):
