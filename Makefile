@@ -21,6 +21,12 @@ test: setup
 setup:
 	./scripts/setup.sh
 
+# ARM64 under emulation (docs/platforms.md): the C and Go drivers cross-built for aarch64, their native
+# tests and `cryptobench verify` under qemu-aarch64. Minutes of emulation: not part of `make test`.
+.PHONY: test-arm64
+test-arm64:
+	scripts/arm64/test.sh
+
 # ---- cached parts -------------------------------------------------------------------------------
 # A native suite or linter whose inputs (files under each --in, tool versions) are the same as at its
 # last green run is skipped with one line (scripts/cached-run, keys under ~/.cache/cryptobench/
