@@ -55,10 +55,11 @@ export PKG_CONFIG_LIBDIR="$LIB/pkgconfig:$SYSROOT/usr/share/pkgconfig" PKG_CONFI
 C_DRIVERS="openssl sodium botan botan-ffi"
 C_MAKE=(make -C drivers/c --no-print-directory BUILD="$ARM64_OUT/c" CC=aarch64-linux-gnu-gcc
   CXX=aarch64-linux-gnu-g++ CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" RUN="${QEMU[*]}" DRIVERS="$C_DRIVERS")
+mkdir -p "$ARM64_OUT"
 echo "arm64: building the C driver (${C_DRIVERS}) into build/arm64/c"
-"${C_MAKE[@]}" -j2 all >"$ARM64_OUT.c-build.log" 2>&1 || {
-  tail -20 "$ARM64_OUT.c-build.log"
-  echo "arm64: the C driver did not build (log: build/arm64.c-build.log)"
+"${C_MAKE[@]}" -j2 all >"$ARM64_OUT/c-build.log" 2>&1 || {
+  tail -20 "$ARM64_OUT/c-build.log"
+  echo "arm64: the C driver did not build (log: build/arm64/c-build.log)"
   exit 1
 }
 
