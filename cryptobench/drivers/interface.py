@@ -59,6 +59,12 @@ class Drivers(Protocol):
 
     def request(self, pid: str, msg: dict, timeout: float | None = None) -> dict: ...
 
+    def request_many(self, pid: str, msgs: list[dict], timeout: float | None = None) -> list:
+        """Many requests, pipelined: per message its response or the DriverError `request` would have
+        raised, in order (a fault uses up its message; the rest go on in a fresh process). Optional:
+        verification asks one request at a time of a `Drivers` without it (the tests' fakes)."""
+        ...
+
     def recover(self, pid: str) -> None:
         """Restart now if the last request left the driver dead (else nothing)."""
         ...

@@ -5,7 +5,9 @@ algorithm) holds everything found about it; its `record` is what is stored."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from cryptobench.core import tls
@@ -21,6 +23,33 @@ from cryptobench.verify import cross_checks as crosscheck
 from cryptobench.verify.vectors.monte import FILES as MONTE_FILES
 from cryptobench.verify.vectors.monte import run_monte
 from cryptobench.verify.witness_search import WitnessSearch
+
+# providers verified at once (known answers, Monte Carlo): their drivers are separate processes, and
+# most of a slow driver's time is its own latency, not the machine's cores
+PARALLEL_PROVIDERS = 4
+
+
+def each_provider(work: list[tuple[str, str]], fn: Callable[[str, str], None],
+                  step: Callable[[int, int, str], None]) -> None:  # fmt: skip
+    """fn(pid, alg) for every pair: each provider's pairs in order on its own thread (its driver is a
+    process of its own, asked by nobody else meanwhile), PARALLEL_PROVIDERS at once, so a slow
+    driver (a JVM, a browser) no longer holds up every other provider's known answers."""
+    by: dict[str, list[str]] = {}
+    for pid, alg in work:
+        by.setdefault(pid, []).append(alg)
+    done, lock = [0], threading.Lock()
+
+    def one_provider(pid: str) -> None:
+        for alg in by[pid]:
+            with lock:
+                step(done[0], len(work), f"{pid} {alg}")
+            fn(pid, alg)
+            with lock:
+                done[0] += 1
+
+    with ThreadPoolExecutor(max_workers=max(1, min(PARALLEL_PROVIDERS, len(by)))) as pool:
+        for future in [pool.submit(one_provider, pid) for pid in by]:
+            future.result()  # an exception here is a bug: raised as sequential code would
 
 
 @dataclass
@@ -92,10 +121,12 @@ class Verifier:
         offered = [(pid, a) for pid, a in needed if a != "noop" and a in self.drivers.hello(pid).get("offers", {})]
         handshakes = sorted({a for _, a in offered if algs[a].kind == "tls"})
         offered = [(pid, a) for pid, a in offered if algs[a].kind != "tls"]  # verified by interop instead
-        for i, (pid, alg) in enumerate(offered):
-            self.step("known answers", i, len(offered), f"{pid} {alg}")
+
+        def answers(pid: str, alg: str) -> None:
             rec, known = known_answers.check(self.drivers, pid, algs[alg], self.s.vectors_dir, self.s.timeout)
             self.verdicts[(pid, alg)] = Verdict(rec, algs[alg], self.drivers.offered(pid, alg), known)
+
+        each_provider(offered, answers, lambda *a: self.step("known answers", *a))
         try:
             for i, alg in enumerate(handshakes):
                 self.step("TLS interop", i, len(handshakes), alg)
@@ -106,11 +137,14 @@ class Verifier:
         for i, alg in enumerate(public):
             self.step("cross-verification", i, len(public), alg)
             self._crossverify(alg)
-        for pid, alg in needed:
-            v = self.verdict(pid, alg)
-            if v is not None and v.passed and alg in MONTE_FILES:
-                self.step("Monte Carlo", 0, 1, f"{pid} {alg}")
-                self._monte(pid, v)
+        chains = [
+            (pid, alg) for pid, alg in needed if alg in MONTE_FILES and (v := self.verdict(pid, alg)) and v.passed
+        ]
+        each_provider(
+            chains,
+            lambda pid, alg: self._monte(pid, self.verdicts[(pid, alg)]),
+            lambda *a: self.step("Monte Carlo", *a),
+        )
         compared = sorted({a for _, a in needed if differential.applies_to(algs[a])})
         for i, alg in enumerate(compared):
             self.step("differential", i, len(compared), alg)
