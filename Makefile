@@ -78,7 +78,7 @@ native-test-pqntor:
 BENCH_PY = $(shell grep -l '^\#!/usr/bin/env python3' bench/* 2>/dev/null) bench/peerlib.py
 PY_LINTED = cryptobench tests drivers/python drivers/c/wasm plugins scripts/cached-run scripts/acvp/refetch scripts/acvp/ascon-kat $(BENCH_PY)
 
-LINTERS := rust java python c go js browser pqntor
+LINTERS := rust java python c go js browser pqntor web
 .PHONY: $(addprefix lint-,$(LINTERS))
 lint: $(addprefix lint-,$(LINTERS))
 
@@ -101,6 +101,11 @@ lint-rust:
 	   cd ../../bench/criterion-rust && cargo fmt --check'
 lint-java:
 	@$(CACHED) lint-java --in drivers/java $(JAVA_TOOLS) -- sh -c 'cd drivers/java && mvn -B -q spotless:check'
+# the report's and the published site's scripts and styles, and the browser checks of them: prettier
+# as the JavaScript drivers configure it (quick: not cached)
+WEB_LINTED = cryptobench/report/assets/*.js cryptobench/report/assets/*.css tools/html-check/*.mjs
+lint-web:
+	drivers/js/node_modules/.bin/prettier --print-width 120 --check --log-level warn $(WEB_LINTED)
 lint-pqntor:
 	@$(CACHED) lint-pqntor --in protocols/pqntor $(CC_TOOLS) $(GO_TOOLS) -- $(MAKE) -C protocols/pqntor lint
 

@@ -15,13 +15,23 @@ export async function openBrowser() {
   }
   const profile = mkdtempSync(join(tmpdir(), "cryptobench-html-check-"));
   const args = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
   ];
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
-      executablePath, args, headless: true, viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1,
+      executablePath,
+      args,
+      headless: true,
+      viewport: { width: 1360, height: 900 },
+      deviceScaleFactor: 1,
     });
   } catch (e) {
     console.error(`could not start ${executablePath}: ${e.message}`);
@@ -49,8 +59,16 @@ export async function openBrowser() {
 // status is 0 (clean) or 1 (errors, external requests, or fewer charts drawn than the page has).
 // `tab`: a page to load it in (site.mjs reuses one tab for every page: no new renderer each time).
 export async function checkPage(browser, url, screenshot, tab = null) {
-  const result = { console_errors: [], charts: 0, expected_charts: null, blank_charts: [], external_requests: [],
-    title: "", links: [], status: 0 };
+  const result = {
+    console_errors: [],
+    charts: 0,
+    expected_charts: null,
+    blank_charts: [],
+    external_requests: [],
+    title: "",
+    links: [],
+    status: 0,
+  };
   const before = browser.external.length;
   const page = tab || (await browser.context.newPage());
   const bare = url.split("#")[0];

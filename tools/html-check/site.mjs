@@ -100,7 +100,9 @@ try {
   await browser.close();
 }
 reached.add("index.html");
-report.not_reached = htmlFiles(site).filter((f) => !reached.has(f)).sort();
+report.not_reached = htmlFiles(site)
+  .filter((f) => !reached.has(f))
+  .sort();
 report.problems += report.broken_links.length + report.outside_links.length + report.not_reached.length;
 console.log(JSON.stringify(report));
 process.exit(report.problems ? 1 : 0);

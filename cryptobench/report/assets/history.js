@@ -33,9 +33,23 @@
         formatter: function (items) {
           var p = s.points[items[0].dataIndex];
           return (
-            "run " + esc(p.run) + " · " + esc(p.started) + "<br>" + esc(s.unit) + " " + p.value.toPrecision(4) +
-            " [" + p.low.toPrecision(4) + ", " + p.high.toPrecision(4) + "]<br>commit " + esc(p.commit || "?") +
-            " · " + esc(p.library || "?") + (p.features ? "<br>CPU features off: " + esc(p.features) : "")
+            "run " +
+            esc(p.run) +
+            " · " +
+            esc(p.started) +
+            "<br>" +
+            esc(s.unit) +
+            " " +
+            p.value.toPrecision(4) +
+            " [" +
+            p.low.toPrecision(4) +
+            ", " +
+            p.high.toPrecision(4) +
+            "]<br>commit " +
+            esc(p.commit || "?") +
+            " · " +
+            esc(p.library || "?") +
+            (p.features ? "<br>CPU features off: " + esc(p.features) : "")
           );
         },
       },
@@ -60,7 +74,11 @@
           renderItem: function (params, api) {
             var lo = api.coord([api.value(0), api.value(1)]);
             var hi = api.coord([api.value(0), api.value(2)]);
-            return { type: "line", shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] }, style: { stroke: "#4e79a7" } };
+            return {
+              type: "line",
+              shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] },
+              style: { stroke: "#4e79a7" },
+            };
           },
         },
       ],

@@ -15,11 +15,19 @@
   }
 
   function fmtSize(n) {
-    var units = [["GiB", 1073741824], ["MiB", 1048576], ["KiB", 1024]];
+    var units = [
+      ["GiB", 1073741824],
+      ["MiB", 1048576],
+      ["KiB", 1024],
+    ];
     for (var i = 0; i < units.length; i++) {
       if (n >= units[i][1] && n % units[i][1] === 0) return n / units[i][1] + " " + units[i][0];
     }
-    var dec = [["GB", 1e9], ["MB", 1e6], ["kB", 1e3]];
+    var dec = [
+      ["GB", 1e9],
+      ["MB", 1e6],
+      ["kB", 1e3],
+    ];
     for (var j = 0; j < dec.length; j++) {
       if (n >= dec[j][1] && n % dec[j][1] === 0) return n / dec[j][1] + " " + dec[j][0];
     }
@@ -60,9 +68,17 @@
     var lines = [
       "<b>" + esc(provider) + "</b>",
       esc(title) + (where ? " · " + esc(where) : ""),
-      "<b>" + esc(val) + " " + esc(unit) + "</b> ±" + esc(pt.ci) + "% (95% CI " +
-        esc(unit === "ops/s" ? fmtOps(pt.lo) : fmtNum(pt.lo)) + "–" +
-        esc(unit === "ops/s" ? fmtOps(pt.hi) : fmtNum(pt.hi)) + ")",
+      "<b>" +
+        esc(val) +
+        " " +
+        esc(unit) +
+        "</b> ±" +
+        esc(pt.ci) +
+        "% (95% CI " +
+        esc(unit === "ops/s" ? fmtOps(pt.lo) : fmtNum(pt.lo)) +
+        "–" +
+        esc(unit === "ops/s" ? fmtOps(pt.hi) : fmtNum(pt.hi)) +
+        ")",
       "vs baseline: " + esc(speedText(pt.speed)),
     ];
     if (pt.differs) lines.push('<span style="color:#d62728">⚠ output differs from other providers</span>');
@@ -75,10 +91,15 @@
 
   // How many lines the legend wraps to in a chart `width` px wide (ECharts wraps a plain legend itself).
   function legendRows(names, width) {
-    var avail = width - 20, rows = 1, x = 0;
+    var avail = width - 20,
+      rows = 1,
+      x = 0;
     names.forEach(function (n) {
       var w = 18 + 5 + measure.measureText(n).width + 14;
-      if (x > 0 && x + w > avail) { rows++; x = 0; }
+      if (x > 0 && x + w > avail) {
+        rows++;
+        x = 0;
+      }
       x += w;
     });
     return rows;
@@ -90,8 +111,16 @@
       animation: false,
       textStyle: { fontFamily: FONT, fontSize: 12, color: "#333" },
       tooltip: { trigger: "item", confine: true, textStyle: { fontFamily: FONT, fontSize: 12 } },
-      legend: { type: "plain", top: 0, left: "center", padding: [2, 10], itemGap: 14, textStyle: { fontSize: 12 },
-                itemWidth: 18, itemHeight: 10 },
+      legend: {
+        type: "plain",
+        top: 0,
+        left: "center",
+        padding: [2, 10],
+        itemGap: 14,
+        textStyle: { fontSize: 12 },
+        itemWidth: 18,
+        itemHeight: 10,
+      },
       legendHeight: rows * 20,
     };
   }
@@ -123,8 +152,13 @@
       name: s.name,
       silent: true,
       z: 1,
-      data: s.points.filter(function (p) { return p.lo !== null && p.hi !== null; })
-        .map(function (p) { return [p.x, p.lo, p.hi]; }),
+      data: s.points
+        .filter(function (p) {
+          return p.lo !== null && p.hi !== null;
+        })
+        .map(function (p) {
+          return [p.x, p.lo, p.hi];
+        }),
       encode: { x: 0, y: [1, 2] },
       renderItem: function (params, api) {
         var lo = api.coord([api.value(0), api.value(1)]);
@@ -150,7 +184,8 @@
 
   function lineChart(spec, title, xName, xFmt, width) {
     var opt = baseOption(spec.series.map(seriesName), width);
-    var lines = [], bars = [];
+    var lines = [],
+      bars = [];
     spec.series.forEach(function (s) {
       var name = seriesName(s);
       var line = {
@@ -163,7 +198,9 @@
         lineStyle: { width: s.baseline || s.flagged ? 3 : 2, color: s.color },
         itemStyle: { color: s.color },
         emphasis: { focus: "series" },
-        data: s.points.map(function (p) { return { value: [p.x, p.v], pt: p }; }),
+        data: s.points.map(function (p) {
+          return { value: [p.x, p.v], pt: p };
+        }),
         tooltip: {
           formatter: function (params) {
             return pointTooltip(title, s.provider, xFmt(params.data.pt.x), params.data.pt, spec.unit || "MB/s");
@@ -184,13 +221,20 @@
     });
     opt.grid = { left: 70, right: 28, top: 22, bottom: 58 };
     opt.xAxis = axisCommon({
-      type: "log", logBase: 4, name: xName, nameGap: 32,
+      type: "log",
+      logBase: 4,
+      name: xName,
+      nameGap: 32,
       axisLabel: { color: AXIS, fontSize: 11, formatter: xFmt },
     });
     opt.yAxis = axisCommon({
-      type: "log", logBase: 10, name: "MB/s (10⁶ bytes/s, log scale)", nameGap: 50,
+      type: "log",
+      logBase: 10,
+      name: "MB/s (10⁶ bytes/s, log scale)",
+      nameGap: 50,
       axisLabel: { color: AXIS, fontSize: 11, formatter: fmtAxisRate },
-      minorTick: { show: true }, minorSplitLine: { show: true, lineStyle: { color: "#f4f4f4" } },
+      minorTick: { show: true },
+      minorSplitLine: { show: true, lineStyle: { color: "#f4f4f4" } },
     });
     opt.series = lines.concat(bars);
     return finish(opt);
@@ -204,49 +248,87 @@
     var opt = baseOption(null, 0);
     delete opt.legend;
     var fmt = spec.unit === "ops/s" ? fmtOps : fmtNum;
-    var names = spec.providers.map(function (p) { return p.baseline ? p.provider + " (baseline)" : p.provider; });
+    var names = spec.providers.map(function (p) {
+      return p.baseline ? p.provider + " (baseline)" : p.provider;
+    });
     var labelW = 0;
-    names.forEach(function (n) { labelW = Math.max(labelW, measure.measureText(n).width); });
+    names.forEach(function (n) {
+      labelW = Math.max(labelW, measure.measureText(n).width);
+    });
     var rows = spec.providers.length;
-    opt.grid = []; opt.xAxis = []; opt.yAxis = []; opt.series = []; opt.title = [];
+    opt.grid = [];
+    opt.xAxis = [];
+    opt.yAxis = [];
+    opt.series = [];
+    opt.title = [];
     var y = PANEL.top;
     spec.panels.forEach(function (panel, i) {
       var h = rows * PANEL.row;
       var last = i === spec.panels.length - 1;
-      opt.title.push({ text: panel.label, top: y, left: 4, textStyle: { fontSize: 13, fontWeight: "bold", color: "#333" } });
+      opt.title.push({
+        text: panel.label,
+        top: y,
+        left: 4,
+        textStyle: { fontSize: 13, fontWeight: "bold", color: "#333" },
+      });
       opt.grid.push({ left: Math.ceil(labelW) + 18, right: 96, top: y + PANEL.title, height: h });
       opt.yAxis.push({
-        type: "category", gridIndex: i, inverse: true, data: names,
-        axisTick: { show: false }, axisLine: { lineStyle: { color: "#999" } },
+        type: "category",
+        gridIndex: i,
+        inverse: true,
+        data: names,
+        axisTick: { show: false },
+        axisLine: { lineStyle: { color: "#999" } },
         axisLabel: {
-          color: "#333", fontSize: 12,
-          formatter: function (v, idx) { return spec.providers[idx].baseline ? "{b|" + v + "}" : v; },
+          color: "#333",
+          fontSize: 12,
+          formatter: function (v, idx) {
+            return spec.providers[idx].baseline ? "{b|" + v + "}" : v;
+          },
           rich: { b: { fontWeight: "bold", color: "#000", fontSize: 12 } },
         },
       });
-      opt.xAxis.push(axisCommon({
-        type: "value", gridIndex: i, min: 0,
-        name: last ? (spec.unit === "MB/s" ? "MB/s (10⁶ bytes/s)" : "operations per second") : "",
-        nameGap: 22, axisLabel: { color: AXIS, fontSize: 10, formatter: fmtAxisRate },
-      }));
+      opt.xAxis.push(
+        axisCommon({
+          type: "value",
+          gridIndex: i,
+          min: 0,
+          name: last ? (spec.unit === "MB/s" ? "MB/s (10⁶ bytes/s)" : "operations per second") : "",
+          nameGap: 22,
+          axisLabel: { color: AXIS, fontSize: 10, formatter: fmtAxisRate },
+        }),
+      );
       var data = spec.providers.map(function (p) {
         var pt = panel.points[p.provider];
         if (pt && pt.missing) return { value: 0, missing: pt.missing, itemStyle: { color: p.color } };
         return pt ? { value: pt.v, pt: pt, itemStyle: { color: p.color } } : { value: null };
       });
       opt.series.push({
-        type: "bar", xAxisIndex: i, yAxisIndex: i, barWidth: 14, name: panel.label,
+        type: "bar",
+        xAxisIndex: i,
+        yAxisIndex: i,
+        barWidth: 14,
+        name: panel.label,
         itemStyle: { borderRadius: [0, 3, 3, 0] },
         data: data,
         label: {
           // the figures are drawn past the whisker by the custom series below; here only a missing cell
-          show: true, position: "right", distance: 8, fontSize: 11, color: "#c62828", fontStyle: "italic",
-          formatter: function (p) { return p.data && p.data.missing ? p.data.missing : ""; },
+          show: true,
+          position: "right",
+          distance: 8,
+          fontSize: 11,
+          color: "#c62828",
+          fontStyle: "italic",
+          formatter: function (p) {
+            return p.data && p.data.missing ? p.data.missing : "";
+          },
         },
         tooltip: {
           formatter: function (params) {
-            var pt = params.data.pt, who = spec.providers[params.dataIndex].provider;
-            if (params.data.missing) return "<b>" + esc(who) + "</b><br>" + esc(panel.label) + ": " + esc(params.data.missing);
+            var pt = params.data.pt,
+              who = spec.providers[params.dataIndex].provider;
+            if (params.data.missing)
+              return "<b>" + esc(who) + "</b><br>" + esc(panel.label) + ": " + esc(params.data.missing);
             return pt ? pointTooltip(spec.title || "", who, panel.label, pt, spec.unit) : "";
           },
         },
@@ -256,27 +338,42 @@
         var pt = panel.points[p.provider];
         if (!pt || pt.missing || pt.v === null) return;
         var sp = pt.speed && pt.speed.verdict !== "baseline" ? "  " + pt.speed.x.toFixed(2) + "×" : "";
-        var lo = pt.lo === null ? pt.v : pt.lo, hi = pt.hi === null ? pt.v : pt.hi;
+        var lo = pt.lo === null ? pt.v : pt.lo,
+          hi = pt.hi === null ? pt.v : pt.hi;
         marks.push({ value: [lo, hi, idx, pt.v], text: fmt(pt.v) + sp + (pt.differs ? " ⚠" : "") });
       });
       opt.series.push({
-        type: "custom", xAxisIndex: i, yAxisIndex: i, silent: true, z: 3,
+        type: "custom",
+        xAxisIndex: i,
+        yAxisIndex: i,
+        silent: true,
+        z: 3,
         data: marks,
         encode: { x: [0, 1], y: 2 },
         renderItem: function (params, api) {
           var a = api.coord([api.value(0), api.value(2)]);
           var b = api.coord([api.value(1), api.value(2)]);
           var end = api.coord([api.value(3), api.value(2)]);
-          var w = 4, style = { stroke: "#555", lineWidth: 1.2 };
+          var w = 4,
+            style = { stroke: "#555", lineWidth: 1.2 };
           var children = [
-            { type: "text", x: Math.max(b[0], end[0]) + 6, y: b[1],
-              style: { text: marks[params.dataIndex].text, fill: "#333", font: "11px " + FONT, verticalAlign: "middle" } },
+            {
+              type: "text",
+              x: Math.max(b[0], end[0]) + 6,
+              y: b[1],
+              style: {
+                text: marks[params.dataIndex].text,
+                fill: "#333",
+                font: "11px " + FONT,
+                verticalAlign: "middle",
+              },
+            },
           ];
           if (b[0] - a[0] >= 1) {
             children.push(
               { type: "line", shape: { x1: a[0], y1: a[1], x2: b[0], y2: b[1] }, style: style },
               { type: "line", shape: { x1: a[0], y1: a[1] - w, x2: a[0], y2: a[1] + w }, style: style },
-              { type: "line", shape: { x1: b[0], y1: b[1] - w, x2: b[0], y2: b[1] + w }, style: style }
+              { type: "line", shape: { x1: b[0], y1: b[1] - w, x2: b[0], y2: b[1] + w }, style: style },
             );
           }
           return { type: "group", children: children };
@@ -292,27 +389,51 @@
     var opt = baseOption(null, 0);
     delete opt.legend;
     var maxAbs = 1;
-    spec.cells.forEach(function (c) { maxAbs = Math.max(maxAbs, Math.abs(c.log2)); });
+    spec.cells.forEach(function (c) {
+      maxAbs = Math.max(maxAbs, Math.abs(c.log2));
+    });
     var M = Math.min(3, Math.ceil(maxAbs - 1e-9));
     var longest = 0;
-    spec.rows.forEach(function (r) { longest = Math.max(longest, measure.measureText(r).width); });
+    spec.rows.forEach(function (r) {
+      longest = Math.max(longest, measure.measureText(r).width);
+    });
     opt.grid = { left: Math.ceil(longest) + 24, right: 24, top: 56, bottom: 64 };
     opt.xAxis = {
-      type: "category", position: "top",
-      data: spec.providers.map(function (p) { return p === spec.baseline ? p + "\n(baseline)" : p; }),
+      type: "category",
+      position: "top",
+      data: spec.providers.map(function (p) {
+        return p === spec.baseline ? p + "\n(baseline)" : p;
+      }),
       axisLabel: { interval: 0, color: "#333", fontSize: 12, fontWeight: "bold", lineHeight: 16 },
-      axisTick: { show: false }, axisLine: { show: false }, splitArea: { show: false },
+      axisTick: { show: false },
+      axisLine: { show: false },
+      splitArea: { show: false },
     };
     opt.yAxis = {
-      type: "category", inverse: true, data: spec.rows,
-      axisLabel: { color: "#333", fontSize: 12 }, axisTick: { show: false }, axisLine: { show: false },
+      type: "category",
+      inverse: true,
+      data: spec.rows,
+      axisLabel: { color: "#333", fontSize: 12 },
+      axisTick: { show: false },
+      axisLine: { show: false },
     };
     opt.visualMap = {
-      type: "continuous", seriesIndex: 0, min: -M, max: M, calculable: false, orient: "horizontal",
-      left: "center", bottom: 4, itemWidth: 12, itemHeight: 260, precision: 2,
+      type: "continuous",
+      seriesIndex: 0,
+      min: -M,
+      max: M,
+      calculable: false,
+      orient: "horizontal",
+      left: "center",
+      bottom: 4,
+      itemWidth: 12,
+      itemHeight: 260,
+      precision: 2,
       text: [Math.pow(2, M).toFixed(2) + "× faster", Math.pow(2, -M).toFixed(2) + "× slower"],
       textStyle: { color: AXIS, fontSize: 11 },
-      formatter: function (v) { return Math.pow(2, v).toFixed(2) + "×"; },
+      formatter: function (v) {
+        return Math.pow(2, v).toFixed(2) + "×";
+      },
       inRange: { color: ["#b2182b", "#ef8a62", "#fddbc7", "#f7f7f7", "#d1e5f0", "#67a9cf", "#2166ac"] },
     };
     opt.series = [
@@ -322,13 +443,16 @@
         data: spec.cells.map(function (c) {
           var dark = Math.abs(c.log2) / M > 0.55;
           return {
-            value: [c.x, c.y, Math.max(-M, Math.min(M, c.log2))], c: c,
+            value: [c.x, c.y, Math.max(-M, Math.min(M, c.log2))],
+            c: c,
             label: { color: dark ? "#fff" : "#222" },
           };
         }),
         itemStyle: { borderColor: "#fff", borderWidth: 2 },
         label: {
-          show: true, fontSize: 12, fontWeight: "bold",
+          show: true,
+          fontSize: 12,
+          fontWeight: "bold",
           formatter: function (p) {
             var c = p.data.c;
             return c.speed.x.toFixed(2) + "×" + (c.differs ? " ⚠" : "");
@@ -337,22 +461,45 @@
         tooltip: {
           formatter: function (p) {
             var c = p.data.c;
-            return "<b>" + esc(spec.providers[c.x]) + "</b><br>" + esc(spec.rows[c.y]) + "<br>speed: " +
-              esc(speedText(c.speed)) + (c.differs ? '<br><span style="color:#d62728">⚠ output differs</span>' : "");
+            return (
+              "<b>" +
+              esc(spec.providers[c.x]) +
+              "</b><br>" +
+              esc(spec.rows[c.y]) +
+              "<br>speed: " +
+              esc(speedText(c.speed)) +
+              (c.differs ? '<br><span style="color:#d62728">⚠ output differs</span>' : "")
+            );
           },
         },
       },
       {
         type: "heatmap",
         name: "missing",
-        data: spec.missing.map(function (m) { return { value: [m.x, m.y, 0], m: m }; }),
+        data: spec.missing.map(function (m) {
+          return { value: [m.x, m.y, 0], m: m };
+        }),
         itemStyle: { color: "#eeeeee", borderColor: "#fff", borderWidth: 2 },
-        label: { show: true, color: "#777", fontSize: 11, formatter: function (p) { return p.data.m.text; } },
+        label: {
+          show: true,
+          color: "#777",
+          fontSize: 11,
+          formatter: function (p) {
+            return p.data.m.text;
+          },
+        },
         tooltip: {
           formatter: function (p) {
             var m = p.data.m;
-            return "<b>" + esc(spec.providers[m.x]) + "</b><br>" + esc(spec.rows[m.y]) + "<br>" + esc(m.text) +
-              (m.reason ? ": " + esc(m.reason) : "");
+            return (
+              "<b>" +
+              esc(spec.providers[m.x]) +
+              "</b><br>" +
+              esc(spec.rows[m.y]) +
+              "<br>" +
+              esc(m.text) +
+              (m.reason ? ": " + esc(m.reason) : "")
+            );
           },
         },
       },
@@ -368,8 +515,19 @@
     };
     var opt = lineChart(spec, title, "release", label, width);
     opt.xAxis = axisCommon({
-      type: "value", min: -0.25, max: spec.versions.length - 0.75, interval: 1, name: "release", nameGap: 32,
-      axisLabel: { color: AXIS, fontSize: 11, formatter: function (v) { return Number.isInteger(v) ? label(v) : ""; } },
+      type: "value",
+      min: -0.25,
+      max: spec.versions.length - 0.75,
+      interval: 1,
+      name: "release",
+      nameGap: 32,
+      axisLabel: {
+        color: AXIS,
+        fontSize: 11,
+        formatter: function (v) {
+          return Number.isInteger(v) ? label(v) : "";
+        },
+      },
     });
     opt.yAxis.name = spec.unit + " (log scale)";
     return opt;
@@ -414,7 +572,9 @@
     }
   });
   window.addEventListener("resize", function () {
-    charts.forEach(function (c) { c.resize(); });
+    charts.forEach(function (c) {
+      c.resize();
+    });
   });
   document.body.dataset.charts = String(drawn);
   document.body.dataset.expectedCharts = String(D.charts.length);

@@ -13,8 +13,21 @@
   var el = document.getElementById("history");
   var empty = document.getElementById("history-empty");
   var title = document.getElementById("history-title");
-  var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7", "#9c755f",
-    "#17becf", "#bcbd22", "#8c6d31", "#393b79", "#222222"];
+  var PALETTE = [
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#b07aa1",
+    "#76b7b2",
+    "#edc948",
+    "#ff9da7",
+    "#9c755f",
+    "#17becf",
+    "#bcbd22",
+    "#8c6d31",
+    "#393b79",
+    "#222222",
+  ];
   var VERDICT = { slower: "#d62728", faster: "#2ca02c" };
   var chart = null;
 
@@ -52,34 +65,82 @@
       var color = PALETTE[(s.p * (D.machines.length > 1 ? D.machines.length : 1) + s.m) % PALETTE.length];
       var pts = s.points.map(function (p) {
         var run = D.runs[p[0]];
-        return { run: run.id, started: run.started, t: run.t, commit: run.commit, features: run.features,
-          href: run.href, value: p[1], low: p[2], high: p[3], library: p[4] };
+        return {
+          run: run.id,
+          started: run.started,
+          t: run.t,
+          commit: run.commit,
+          features: run.features,
+          href: run.href,
+          value: p[1],
+          low: p[2],
+          high: p[3],
+          library: p[4],
+        };
       });
       var at = pts;
-      pts = pts.filter(function (p) { return p.t !== null; });
-      var marks = s.changes.map(function (c) {
-        var before = at[c.index - 1], after = at[c.index];
-        var x = before.t !== null && after.t !== null ? (before.t + after.t) / 2 : after.t;
-        return {
-          xAxis: x, change: c,
-          label: { formatter: (c.percent > 0 ? "+" : "") + c.percent.toFixed(1) + "% " + c.verdict },
-          lineStyle: { color: VERDICT[c.verdict] || "#888", type: "dashed", width: 2 },
-        };
-      }).filter(function (m) { return m.xAxis !== null; });
+      pts = pts.filter(function (p) {
+        return p.t !== null;
+      });
+      var marks = s.changes
+        .map(function (c) {
+          var before = at[c.index - 1],
+            after = at[c.index];
+          var x = before.t !== null && after.t !== null ? (before.t + after.t) / 2 : after.t;
+          return {
+            xAxis: x,
+            change: c,
+            label: { formatter: (c.percent > 0 ? "+" : "") + c.percent.toFixed(1) + "% " + c.verdict },
+            lineStyle: { color: VERDICT[c.verdict] || "#888", type: "dashed", width: 2 },
+          };
+        })
+        .filter(function (m) {
+          return m.xAxis !== null;
+        });
       series.push({
-        type: "line", name: lineName(s), color: color, z: 3, symbolSize: 8, lineStyle: { width: 2 },
+        type: "line",
+        name: lineName(s),
+        color: color,
+        z: 3,
+        symbolSize: 8,
+        lineStyle: { width: 2 },
         emphasis: { focus: "series" },
-        data: pts.map(function (p) { return { value: [p.t, p.value], pt: p }; }),
-        markLine: { symbol: "none", data: marks, label: { position: "insideEndTop", color: "#333" },
-          tooltip: { formatter: function (m) { var c = m.data.change; return esc(lineName(s)) + "<br>change point: " +
-            esc((c.percent > 0 ? "+" : "") + c.percent.toFixed(1) + "% " + c.verdict) + "<br>click: compare the two runs"; } } },
+        data: pts.map(function (p) {
+          return { value: [p.t, p.value], pt: p };
+        }),
+        markLine: {
+          symbol: "none",
+          data: marks,
+          label: { position: "insideEndTop", color: "#333" },
+          tooltip: {
+            formatter: function (m) {
+              var c = m.data.change;
+              return (
+                esc(lineName(s)) +
+                "<br>change point: " +
+                esc((c.percent > 0 ? "+" : "") + c.percent.toFixed(1) + "% " + c.verdict) +
+                "<br>click: compare the two runs"
+              );
+            },
+          },
+        },
       });
       series.push({
-        type: "custom", name: lineName(s), silent: true, z: 2,
-        data: pts.map(function (p) { return [p.t, p.low, p.high]; }),
+        type: "custom",
+        name: lineName(s),
+        silent: true,
+        z: 2,
+        data: pts.map(function (p) {
+          return [p.t, p.low, p.high];
+        }),
         renderItem: function (params, api) {
-          var lo = api.coord([api.value(0), api.value(1)]), hi = api.coord([api.value(0), api.value(2)]);
-          return { type: "line", shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] }, style: { stroke: color, lineWidth: 1.5 } };
+          var lo = api.coord([api.value(0), api.value(1)]),
+            hi = api.coord([api.value(0), api.value(2)]);
+          return {
+            type: "line",
+            shape: { x1: lo[0], y1: lo[1], x2: hi[0], y2: hi[1] },
+            style: { stroke: color, lineWidth: 1.5 },
+          };
         },
       });
     });
@@ -90,14 +151,33 @@
       legend: { type: "scroll", top: 0 },
       grid: { left: 80, right: 40, top: 40, bottom: 40 },
       tooltip: {
-        trigger: "item", confine: true,
+        trigger: "item",
+        confine: true,
         formatter: function (it) {
           if (!it.data || !it.data.pt) return "";
           var p = it.data.pt;
-          return "<b>" + esc(it.seriesName) + "</b><br>run " + esc(p.run) + " · " + esc(p.started) + "<br>" + esc(num(p.value)) +
-            " " + esc(unit) + " [" + esc(num(p.low)) + ", " + esc(num(p.high)) + "]<br>library " + esc(p.library || "?") +
-            " · commit " + esc(p.commit || "?") + (p.features ? "<br>CPU features off: " + esc(p.features) : "") +
-            "<br>click: open the run";
+          return (
+            "<b>" +
+            esc(it.seriesName) +
+            "</b><br>run " +
+            esc(p.run) +
+            " · " +
+            esc(p.started) +
+            "<br>" +
+            esc(num(p.value)) +
+            " " +
+            esc(unit) +
+            " [" +
+            esc(num(p.low)) +
+            ", " +
+            esc(num(p.high)) +
+            "]<br>library " +
+            esc(p.library || "?") +
+            " · commit " +
+            esc(p.commit || "?") +
+            (p.features ? "<br>CPU features off: " + esc(p.features) : "") +
+            "<br>click: open the run"
+          );
         },
       },
       xAxis: { type: "time", name: "run started", nameLocation: "middle", nameGap: 26 },
@@ -107,7 +187,9 @@
   }
 
   function show() {
-    var q = Number(pickQ.value), m = pickM.value, p = pickP.value;
+    var q = Number(pickQ.value),
+      m = pickM.value,
+      p = pickP.value;
     var question = D.questions[q];
     document.querySelectorAll("section.question").forEach(function (sec) {
       sec.hidden = sec.getAttribute("data-q") !== String(q);
@@ -133,10 +215,15 @@
     if (!chart) {
       chart = echarts.init(el, null, { renderer: "canvas" });
       chart.on("click", function (e) {
-        var href = e.componentType === "markLine" ? e.data && e.data.change && e.data.change.href : e.data && e.data.pt && e.data.pt.href;
+        var href =
+          e.componentType === "markLine"
+            ? e.data && e.data.change && e.data.change.href
+            : e.data && e.data.pt && e.data.pt.href;
         if (href) window.location.href = href;
       });
-      window.addEventListener("resize", function () { chart.resize(); });
+      window.addEventListener("resize", function () {
+        chart.resize();
+      });
     }
     chart.setOption(option(question, lines), true);
     return 1;
@@ -155,8 +242,13 @@
 
   pickQ.value = String(D.initial);
   fromHash();
-  [pickQ, pickM, pickP].forEach(function (sel) { sel.addEventListener("change", update); });
-  window.addEventListener("hashchange", function () { fromHash(); update(); });
+  [pickQ, pickM, pickP].forEach(function (sel) {
+    sel.addEventListener("change", update);
+  });
+  window.addEventListener("hashchange", function () {
+    fromHash();
+    update();
+  });
   update();
   document.body.dataset.ready = "1";
 })();
