@@ -32,6 +32,7 @@ test("the provider list", () => {
     "browser:asmcrypto",
     "browser:jsrsasign",
     "browser:noble",
+    "browser:openssl-wasm",
     "browser:wasm",
     "browser:webcrypto",
   ]);
@@ -40,7 +41,9 @@ test("the provider list", () => {
 // asmcrypto.js and jsrsasign (issue 36) have a cheaper run of their own
 // (libs.test.mjs): jsrsasign's ECDSA vectors alone take minutes in pure
 // JavaScript, and it has known failures pinned by the JavaScript driver.
-const OWN_TEST = new Set(["browser:asmcrypto", "browser:jsrsasign"]);
+// browser:openssl-wasm (the C driver as wasm in a Web Worker, not these
+// modules) is tested by tests/test_wasm.py.
+const OWN_TEST = new Set(["browser:asmcrypto", "browser:jsrsasign", "browser:openssl-wasm"]);
 
 for (const id of providerIds().filter((p) => !OWN_TEST.has(p))) {
   test(`bridge ${id}`, SLOW, async (t) => {
