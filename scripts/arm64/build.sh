@@ -8,8 +8,10 @@
 #   - build/arm64/providers.toml: the arm64 drivers under qemu-aarch64 as providers of their own
 #     (c:openssl-arm64, go:stdlib-arm64, ...), for `cryptobench verify --providers-file`; `run` and
 #     `leak` refuse them (cryptobench/run/emulation.py)
+#   - the Python driver: Debian's arm64 CPython 3.11 in the sysroot, PyPI's aarch64 wheels of the
+#     libraries pyproject.toml pins (cryptography, pycryptodome, pynacl) in ~/.cache/cryptobench/arm64
 # Not built: c:liboqs (its library is built for this machine only, scripts/liboqs/build.sh), the
-# plugins/c libraries, the Python, Rust, Java and JavaScript drivers.
+# plugins/c libraries, the Rust, Java and JavaScript drivers.
 # usage: scripts/arm64/build.sh     (make test-arm64 runs it, then the tests)
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
@@ -67,6 +69,19 @@ echo "arm64: building the C driver (${C_DRIVERS}) into build/arm64/c"
 echo "arm64: building the Go driver into build/arm64/cbdriver-go"
 (cd drivers/go && GOARCH=arm64 CGO_ENABLED=0 go build -o "$ARM64_OUT/cbdriver-go" .)
 
+# ---- the Python driver: Debian's arm64 CPython (in the sysroot) and PyPI's aarch64 wheels ----
+# the versions pyproject.toml pins for the drivers (cryptography, pycryptodome, pynacl)
+mapfile -t wheels < <(.venv/bin/python -c 'import tomllib; d = tomllib.load(open("pyproject.toml", "rb"))
+print("\n".join(r for r in d["project"]["optional-dependencies"]["drivers"] if r.split("==")[0] in ("cryptography", "pycryptodome", "pynacl")))')
+if [ "$(cat "$PY_SITE/.wheels" 2>/dev/null)" != "${wheels[*]}" ]; then
+  echo "arm64: PyPI's aarch64 wheels of ${wheels[*]} into $PY_SITE"
+  rm -rf "$PY_SITE"
+  .venv/bin/pip install -q --disable-pip-version-check --target "$PY_SITE" --only-binary=:all: \
+    --platform manylinux_2_28_aarch64 --platform manylinux2014_aarch64 --python-version 3.11 \
+    --implementation cp "${wheels[@]}"
+  echo "${wheels[*]}" >"$PY_SITE/.wheels"
+fi
+
 # ---- the providers file: each arm64 driver under qemu-aarch64, under an id of its own ----
 toml() { # id serves library command...
   local id=$1 serves=$2 lib=$3 cmd="" part
@@ -88,5 +103,18 @@ toml() { # id serves library command...
   for lib in stdlib circl gmsm; do
     toml "go:$lib-arm64" "go:$lib" "go:$lib (GOARCH=arm64) under qemu-aarch64" "$ARM64_OUT/cbdriver-go"
   done
+  py=(env "PYTHONPATH=$PY_SITE:$REPO/drivers/python" "${QEMU[@]}" "$PY_ARM64" -m cbdriver)
+  pytoml() { # id serves library [--plugin file]: the Python driver under qemu-aarch64
+    local id=$1 serves=$2 lib=$3 cmd="" part
+    shift 3
+    for part in "${py[@]}" "$@"; do cmd+="${cmd:+, }\"$part\""; done
+    printf '\n[[provider]]\nid = "%s"\nserves = "%s"\nlibrary = "%s"\ncommand = [%s]\n' "$id" "$serves" "$lib" "$cmd"
+  }
+  pytoml python:hashlib-arm64 python:hashlib "CPython 3.11 hashlib/hmac (Debian arm64) under qemu-aarch64"
+  pytoml python:cryptography-arm64 python:cryptography "pyca/cryptography (aarch64 wheel) under qemu-aarch64"
+  pytoml python:pycryptodome-arm64 python:pycryptodome "PyCryptodome (aarch64 wheel) under qemu-aarch64" \
+    --plugin "$REPO/plugins/python/pycryptodome_provider.py"
+  pytoml python:pynacl-arm64 python:pynacl "PyNaCl (aarch64 wheel) under qemu-aarch64" \
+    --plugin "$REPO/plugins/python/pynacl_provider.py"
 } >"$ARM64_OUT/providers.toml"
 echo "arm64: built; providers file build/arm64/providers.toml"
