@@ -598,7 +598,12 @@ final class Protocol {
     // The checksum of one operation on the fixed input, outside any timing.
     String checksum = cell.checksum();
 
-    if (gcPerCell) {
+    // A request that only asks one operation's checksum (cross-checks, differential inputs:
+    // hundreds
+    // of sizes, each a cell of its own here) times nothing worth a full collection or JIT rounds
+    // (docs/protocol.md, "The measurement loop").
+    boolean checksumOnly = batch == 1 && samples == 1 && targetNs == 0 && warmupNs == 0;
+    if (gcPerCell && !checksumOnly) {
       System.gc(); // preparation garbage should not be collected inside a sample
     }
 
@@ -619,7 +624,10 @@ final class Protocol {
       warm = t.warmUp(warmupNs);
       long roundBatch = batch > 0 ? batch : Timing.roundBatch(warm, targetNs);
       jr =
-          t.jitWarmup(roundBatch, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
+          checksumOnly
+              ? Timing.JitResult.none(batch)
+              : t.jitWarmup(
+                  roundBatch, batch > 0 ? 0 : targetNs, jit, state[0] + warm[0], state[1] != 0);
     }
     state[0] += warm[0] + jr.ops();
     if (jr.stop().equals("stable")) {
