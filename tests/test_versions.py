@@ -13,6 +13,7 @@ from conftest import REPO, run_cli
 
 from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import Registry
+from cryptobench.versions.cache import base as cache_base
 from cryptobench.versions.spec import key, pick, split
 
 RELEASES = ["41.0.7", "42.0.8", "43.0.3", "44.0.0", "44.0.3", "45.0.0rc1", "46.0.7", "4.1"]
@@ -70,12 +71,37 @@ def _fake_build_of_another_release(cache, version: str) -> None:
                                                   "sources": "", "seconds": 0, "bytes": 0}))  # fmt: skip
 
 
+# The two real releases' venvs (pip installs: 8 CPU s each) are kept between test runs here and copied into
+# each run's fresh cache: a kept build whose driver sources changed since is built again by the run itself
+# (resolve.build compares the stamp's sources), and the copy kept is then that new build. The build path is
+# still run every time by 1.0 (a venv, then pip refusing: no wheel) and in full on a machine's first run.
+KEPT = cache_base() / "test-versions" / "python-cryptography"
+REAL = ("41.0.7+py3.11", "44.0.3+py3.11")
+
+
+def _kept_builds(cache, restore: bool) -> None:
+    """Copy the real releases' builds from KEPT into `cache` (restore), or from `cache` into KEPT when
+    they are new there (a first run, or a build made again)."""
+    here = cache / "versions/python-cryptography"
+    for name in REAL:
+        src, dst = (KEPT / name, here / name) if restore else (here / name, KEPT / name)
+        if not (src / "build.json").is_file() or (
+            (dst / "build.json").is_file() and (dst / "build.json").read_bytes() == (src / "build.json").read_bytes()
+        ):
+            continue
+        shutil.rmtree(dst, ignore_errors=True)
+        tmp = dst.with_name(dst.name + f".copy{os.getpid()}")
+        shutil.copytree(src, tmp, symlinks=True)
+        os.replace(tmp, dst)
+
+
 def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
     """One run: two real releases measured (versions layout), a release that does not exist, one
     that does not build (no wheel for this Python), one lacking an algorithm the others have, and a
     build whose library reports another version than asked. The measured cells survive them all."""
     cache, db = tmp_path / "cache", tmp_path / "v.db"
     _fake_build_of_another_release(cache, "45.0.7")
+    _kept_builds(cache, restore=True)
     env = {**os.environ, "CRYPTOBENCH_CACHE": str(cache)}
     wanted = "python:cryptography@41.0.7,python:cryptography@44,python:cryptography@0.0.0,python:cryptography@1.0,python:cryptography@45.0.7"  # noqa: E501
     res = run_cli("run", "--db", db, "--provider", wanted, "--alg", "sha256,sm4-gcm", "--size", "1KiB",
@@ -97,6 +123,7 @@ def test_releases_side_by_side_and_every_way_a_version_can_be_wrong(tmp_path):
     assert status == "failed" and re.search(
         r"asked for version 45\.0\.7, but the library reports (?!45\.0\.7)\d", reason
     )
+    _kept_builds(cache, restore=False)
     # the versions layout: releases across, the change between them with its interval and verdict
     md = (tmp_path / "v.md").read_text()
     assert "## python:cryptography — sha256: releases, oldest first" in md
