@@ -79,6 +79,22 @@ def like_a_foreground_job() -> None:
 
 
 @pytest.fixture(scope="session")
+def slow_sha_run(tmp_path_factory):
+    """One `cryptobench run` of test:good against test:slow-sha (twice the hashing) on the sha suite, with
+    every output format: read, never written, by the timing tests that judge a run's CLI outputs and its
+    within-run comparison (one measured run, not one each). Returns the folder: x.db, r.json, r.csv, r.md
+    and `res`, the finished process."""
+    tmp = tmp_path_factory.mktemp("slow_sha_run")
+    res = run_cli(
+        "run", "--suite", write_sha_suite(tmp), "--providers-file", write_providers_file(tmp),
+        "--provider", "test:good,test:slow-sha", "--db", tmp / "x.db", "--json", tmp / "r.json",
+        "--csv", tmp / "r.csv", "--md", tmp / "r.md", "--time-per-cell", "0.2",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    return tmp, res
+
+
+@pytest.fixture(scope="session")
 def pg_server():
     """One real PostgreSQL server for the whole test run (tests/pgserver.py)."""
     from pgserver import PgServer

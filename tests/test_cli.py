@@ -66,14 +66,9 @@ def test_every_command_help_has_an_example():
 
 
 @pytest.mark.timing  # "slower": test:slow-sha against test:good
-def test_run_with_fake_providers_writes_every_format(tmp_path, providers_file, sha_suite):
+def test_run_with_fake_providers_writes_every_format(slow_sha_run):
+    tmp_path, res = slow_sha_run  # conftest: one run, also read by test_compare
     db = tmp_path / "x.db"
-    res = run_cli(
-        "run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good,test:slow-sha",
-        "--db", db, "--json", tmp_path / "r.json", "--csv", tmp_path / "r.csv", "--md", tmp_path / "r.md",
-        "--time-per-cell", "0.1",
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
     assert "sha256 — hash" in res.stdout and "slower" in res.stdout
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["schema"] == "cryptobench-result" and len(doc["cells"]) == 4

@@ -61,11 +61,8 @@ def test_markdown_version_report(three_runs, tmp_path):
     assert "## Only in run 1" in md
 
 
-def test_providers_within_one_run(tmp_path, providers_file, sha_suite):
-    db = tmp_path / "p.db"
-    res = run_cli("run", "--suite", sha_suite, "--providers-file", providers_file, "--provider", "test:good,test:slow-sha",
-                  "--db", db, "--time-per-cell", "0.2", "--quiet")  # fmt: skip
-    assert res.returncode == 0, res.stderr
+def test_providers_within_one_run(slow_sha_run):
+    db = slow_sha_run[0] / "x.db"  # conftest: test:good and test:slow-sha measured once, also read by test_cli
     res = run_cli("compare", "--providers", "test:good,test:slow-sha", "--db", db, "--format", "md")
     assert res.returncode == 0, res.stderr
     assert "# test:good vs test:slow-sha" in res.stdout and "slower" in res.stdout

@@ -88,15 +88,3 @@ def test_unstable_checksums_are_flagged(tmp_path, providers_file, sha_suite):
     assert any("outputs disagree for sha256 hash 1 KiB" in w for w in rep.warnings)
     flagged = [r for r in rep.rows if r.checksum_mismatch]
     assert {r.provider for r in flagged} == {"test:good", "test:unstable-checksum"}
-
-
-@pytest.mark.timing
-def test_a_twice_as_slow_provider_is_called_slower(tmp_path, providers_file, sha_suite):
-    store, rid = run_suite(tmp_path, providers_file, sha_suite, ["test:good", "test:slow-sha"])
-    rep = build_report(*store.load_run(rid))
-    slow = [r for r in rep.rows if r.provider == "test:slow-sha"]
-    assert slow and all(r.verdict == "slower" for r in slow)
-    # twice the hashing, plus the same loop overhead: clearly above 1 at every size (about 1.4 at
-    # 64 B, 1.9 at 1 KiB here); the exact figure is the machine's, so no tighter window is asserted
-    assert all(r.ratio.value > 1.2 for r in slow), [r.ratio for r in slow]
-    assert all(r.verdict == "baseline" for r in rep.rows if r.provider == "test:good")
