@@ -3,6 +3,7 @@ package dev.cryptobench.driver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,13 +19,20 @@ import java.util.List;
  * object before the first measurement, as the C driver does, and the timed call is the private-key
  * operation alone (Signature.sign, KeyAgreement.generateSecret, Cipher.doFinal, a KEM's
  * decapsulation); one without a preparer answers {@code not offered}.
+ *
+ * <p>A MAC's leak-only operations: {@code verify} computes the MAC of the input's key and msg
+ * (Mac.init and doFinal, as a symmetric check's call) and compares it with its {@code sig} through
+ * {@link MessageDigest#isEqual}, the JDK's constant-time comparison: the JCA has no MAC
+ * verification, so this is how a JCA user of either provider verifies a tag; {@code compare} is
+ * that comparison alone of msg with sig. A wrong tag or unequal secrets: rejected.
  */
 final class Leak {
   private Leak() {}
 
   static ObjectNode leak(Provider.Alg a, JsonNode req) throws Exception {
     String op = Protocol.text(req, "op");
-    if (!a.offers(op)) {
+    boolean macOnly = a.offers("mac") && (op.equals("verify") || op.equals("compare"));
+    if (!a.offers(op) && !macOnly) {
       throw new Protocol.BadRequest("not offered: " + a.name() + " \"" + op + "\"");
     }
     if (a.publicKey() && a.prepare() == null) {
@@ -53,7 +61,7 @@ final class Leak {
         cases.add(
             new Protocol.RawCase(
                     rc.id(),
-                    op,
+                    macOnly ? "mac" : op,
                     rc.key(),
                     rc.iv(),
                     rc.aad(),
@@ -69,6 +77,13 @@ final class Leak {
                 .decode());
       } catch (RuntimeException e) {
         throw new Protocol.BadRequest("input " + index[i] + ": " + Protocol.describe(e));
+      }
+    }
+    if (macOnly) {
+      for (int i = 0; i < cases.size(); i++) {
+        if (op.equals("compare") && cases.get(i).msg().length != cases.get(i).sig().length) {
+          throw new Protocol.BadRequest("input " + index[i] + ": msg and sig differ in length");
+        }
       }
     }
     Provider.Prepared[] ready = null;
@@ -90,8 +105,14 @@ final class Leak {
     for (int i = 0; i < cases.size(); i++) {
       long t0 = System.nanoTime();
       try {
-        byte[] out = ready != null ? ready[i].run() : a.exec().run(cases.get(i));
-        sink += out.length > 0 ? out[0] : 0;
+        Provider.Case c = cases.get(i);
+        if (macOnly) {
+          byte[] mine = op.equals("verify") ? a.exec().run(c) : c.msg();
+          refused[i] = !MessageDigest.isEqual(mine, c.sig());
+        } else {
+          byte[] out = ready != null ? ready[i].run() : a.exec().run(c);
+          sink += out.length > 0 ? out[0] : 0;
+        }
       } catch (Provider.Rejected e) {
         refused[i] = true;
       }

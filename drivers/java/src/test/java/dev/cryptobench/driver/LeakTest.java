@@ -60,6 +60,44 @@ class LeakTest {
   }
 
   @Test
+  void aMacIsVerifiedAndSecretsComparedInConstantTime() throws Exception {
+    for (String id : new String[] {"java:jca", "java:bouncycastle"}) {
+      Protocol d = BenchTest.driver(id);
+      String key = "0b".repeat(32);
+      JsonNode mac =
+          ask(
+              d,
+              "{\"cmd\":\"verify\",\"alg\":\"hmac-sha256\",\"cases\":[{\"id\":\"0\",\"op\":\"mac\","
+                  + "\"key\":\""
+                  + key
+                  + "\",\"msg\":\"4869\"}]}");
+      String tag = mac.path("results").get(0).path("out").asText();
+      String wrong = (tag.startsWith("00") ? "01" : "00") + tag.substring(2);
+      String in = "{\"key\":\"" + key + "\",\"msg\":\"4869\",\"sig\":\"%s\"}";
+      JsonNode r =
+          leak(
+              d,
+              "hmac-sha256",
+              "verify",
+              "[0,1,1]",
+              String.format(in, tag),
+              String.format(in, wrong));
+      assertEquals("[\"ok\",\"rejected\"]", r.path("outcomes").toString(), id + ": " + r);
+      r =
+          leak(
+              d,
+              "hmac-sha256",
+              "compare",
+              "[1,0]",
+              "{\"msg\":\"0011\",\"sig\":\"0011\"}",
+              "{\"msg\":\"0011\",\"sig\":\"0111\"}");
+      assertEquals("[\"ok\",\"rejected\"]", r.path("outcomes").toString(), id + ": " + r);
+      r = leak(d, "hmac-sha256", "compare", "[0]", "{\"msg\":\"00\",\"sig\":\"0011\"}");
+      assertTrue(r.path("error").asText().startsWith("input 0: "), id + ": " + r);
+    }
+  }
+
+  @Test
   void anOaepCiphertextWithABitFlippedIsRejectedInsideTheCall() throws Exception {
     Protocol d = BenchTest.driver("java:jca");
     String[] kp = keypair(d, "rsa-2048-oaep");
