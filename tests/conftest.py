@@ -2,6 +2,7 @@ import gc
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -76,6 +77,24 @@ def like_a_foreground_job() -> None:
     A test run started in the background by a non-interactive shell (`make test &`, some CI
     runners) inherits SIGINT ignored, and Python then keeps it ignored; a person's run does not."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def locked_spooling(tmp_path, monkeypatch):
+    """A SpoolingStore on an SQLite file another connection holds in an exclusive transaction: every write
+    of a run goes to the spool (HOME is the test's folder). Returns (store, db, holder, said): COMMIT on
+    `holder` lets the next opening of `db` import the spool; `said` collects what the store told the user."""
+    from cryptobench.store import SpoolingStore, open_store
+
+    monkeypatch.setenv("CRYPTOBENCH_DB_LOCK_TIMEOUT", "0.2")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    db = tmp_path / "s.db"
+    said: list[str] = []
+    store = SpoolingStore(open_store(str(db)), said.append)
+    holder = sqlite3.connect(str(db), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    yield store, db, holder, said
+    holder.close()
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ import time
 import pytest
 from conftest import REPO, run_cli
 
-from cryptobench.store import RunRecord, SpoolingStore, open_store
+from cryptobench.store import RunRecord, open_store
 from cryptobench.store.model import CellRecord
 from cryptobench.store.spool import find_spools, import_spools
 
@@ -179,14 +179,8 @@ def test_a_database_made_read_only_mid_run_loses_no_cell(tmp_path, providers_fil
     check_spooled_and_imported(r, "attempt to write a readonly database")
 
 
-def test_a_spool_imported_twice_adds_nothing(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRYPTOBENCH_DB_LOCK_TIMEOUT", "0.2")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    db = tmp_path / "s.db"
-    said = []
-    store = SpoolingStore(open_store(str(db)), said.append)
-    holder = sqlite3.connect(str(db), isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")
+def test_a_spool_imported_twice_adds_nothing(locked_spooling):
+    store, db, holder, said = locked_spooling
     run_id = store.create_run(RunRecord(None, "2026-01-01T00:00:00+00:00", "s", {}, {}))
     store.add_cell(run_id, CellRecord("p", "sha256", "hash", 64, 0, "ok", batch=1, samples_ns=[5, 6]))
     store.finish_run(run_id, "complete", "2026-01-01T00:00:01+00:00")  # still locked: stays in the spool

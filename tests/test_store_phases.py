@@ -84,14 +84,8 @@ def test_an_older_writer_passing_them_as_environment_lands_them_in_their_tables(
     assert (run.scaling, run.leak, run.env) == (SCALING, LEAK, {"cores": 2, "x": 1})
 
 
-def test_a_spooled_run_keeps_its_phases_and_lands_them(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRYPTOBENCH_DB_LOCK_TIMEOUT", "0.2")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    db = tmp_path / "s.db"
-    said = []
-    store = SpoolingStore(open_store(str(db)), said.append)
-    holder = sqlite3.connect(str(db), isolation_level=None)
-    holder.execute("BEGIN EXCLUSIVE")  # every write of the run goes to the spool
+def test_a_spooled_run_keeps_its_phases_and_lands_them(locked_spooling):
+    store, db, holder, said = locked_spooling  # every write of the run goes to the spool
     rid = store.create_run(_run())
     store.add_cell(rid, CellRecord("p", "aes-128-gcm", "seal", 64, 0, "ok", batch=1, samples_ns=[5, 6]))
     store.add_scaling(rid, SCALING)
