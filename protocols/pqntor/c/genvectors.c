@@ -399,20 +399,10 @@ static json_t *generate(const pqntor_suite_info *si) {
   json_object_set_new(tags, "t_verify", json_string(si->t_verify));
   json_object_set_new(tags, "m_expand", json_string(si->m_expand));
   json_object_set_new(root, "tags", tags);
-  struct {
-    const char *k;
-    size_t v;
-  } sz[] = {{"id", si->id_len},
-            {"x25519", 32},
-            {"mlkem_ek", si->ek_len},
-            {"mlkem_ct", si->ct_len},
-            {"auth", 32},
-            {"onionskin", si->onionskin_len},
-            {"reply", si->reply_len},
-            {"secret_input", si->secret_input_len},
-            {"auth_input", si->auth_input_len}};
-  for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
-    json_object_set_new(sizes, sz[i].k, json_integer((json_int_t)sz[i].v));
+  suite_size sz[SUITE_SIZES];
+  suite_sizes(si, sz);
+  for (size_t i = 0; i < SUITE_SIZES; i++)
+    json_object_set_new(sizes, sz[i].name, json_integer((json_int_t)sz[i].len));
   json_object_set_new(root, "sizes", sizes);
   json_object_set_new(root, "draw",
                       json_string("DRAW(seed, label, n) = first n bytes of "

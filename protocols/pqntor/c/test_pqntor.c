@@ -74,21 +74,11 @@ static void check_suite_header(const pqntor_suite_info *si, const json_t *root, 
         "%s t_verify", file);
   CHECK(strcmp(json_string_value(json_object_get(tags, "m_expand")), si->m_expand) == 0,
         "%s m_expand", file);
-  struct {
-    const char *k;
-    size_t v;
-  } want[] = {{"id", si->id_len},
-              {"x25519", 32},
-              {"mlkem_ek", si->ek_len},
-              {"mlkem_ct", si->ct_len},
-              {"auth", 32},
-              {"onionskin", si->onionskin_len},
-              {"reply", si->reply_len},
-              {"secret_input", si->secret_input_len},
-              {"auth_input", si->auth_input_len}};
-  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-    CHECK((size_t)json_integer_value(json_object_get(sizes, want[i].k)) == want[i].v,
-          "%s: sizes.%s", file, want[i].k);
+  suite_size want[SUITE_SIZES];
+  suite_sizes(si, want);
+  for (size_t i = 0; i < SUITE_SIZES; i++)
+    CHECK((size_t)json_integer_value(json_object_get(sizes, want[i].name)) == want[i].len,
+          "%s: sizes.%s", file, want[i].name);
 }
 
 /* ---- seeded / published vectors ---- */

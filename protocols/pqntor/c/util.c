@@ -144,3 +144,16 @@ double now_us(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
+
+void suite_sizes(const pqntor_suite_info *si, suite_size out[SUITE_SIZES]) {
+  const suite_size sz[SUITE_SIZES] = {{"id", si->id_len},
+                                      {"x25519", 32},
+                                      {"mlkem_ek", si->ek_len},
+                                      {"mlkem_ct", si->ct_len},
+                                      {"auth", 32},
+                                      {"onionskin", si->onionskin_len},
+                                      {"reply", si->reply_len},
+                                      {"secret_input", si->secret_input_len},
+                                      {"auth_input", si->auth_input_len}};
+  memcpy(out, sz, sizeof sz);
+}

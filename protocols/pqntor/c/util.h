@@ -40,6 +40,14 @@ void trace_rec_free(trace_rec *t);
 /* Spec section 9.1: DRAW(seed, label, n), SHAKE-256 through OpenSSL EVP. Returns 1 on success. */
 int kat_draw(const char *seed, const char *label, uint8_t *out, size_t n);
 
+/* The field sizes a vector file's "sizes" object lists for a suite, in order: name, length. */
+#define SUITE_SIZES 9
+typedef struct {
+  const char *name;
+  size_t len;
+} suite_size;
+void suite_sizes(const pqntor_suite_info *si, suite_size out[SUITE_SIZES]);
+
 /* Median of n doubles (sorts the array). */
 double median(double *v, size_t n);
 double now_us(void);
