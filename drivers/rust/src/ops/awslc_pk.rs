@@ -4,6 +4,8 @@
 //! secp256k1, Ed25519, ML-DSA), `agreement` (ECDH P-256/P-384, X25519) and
 //! `kem` (ML-KEM).
 
+use std::hint::black_box;
+
 use aws_lc_rs::agreement::{self, PrivateKey as AgreementKey};
 use aws_lc_rs::encoding::{AsBigEndian, AsDer, Curve25519SeedBin, EcPrivateKeyBin};
 use aws_lc_rs::kem;
@@ -237,6 +239,19 @@ fn rsa_sig(
         },
     )
     .with_keypair(move || rsa_keypair(size))
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case(name, c.op));
+        }
+        let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
+        let (rng, msg) = (SystemRandom::new(), c.msg.clone());
+        let mut sig = vec![0; kp.public_modulus_len()];
+        Ok(Box::new(move || {
+            sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+            black_box(&sig);
+            Ok(())
+        }))
+    })
 }
 
 fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
@@ -295,6 +310,19 @@ fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
         },
     )
     .with_keypair(move || rsa_keypair(size))
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Decrypt {
+            return Err(no_case(name, c.op));
+        }
+        let dk = PrivateDecryptingKey::from_pkcs8(&c.private).map_err(rejected)?;
+        let dk = OaepPrivateDecryptingKey::new(dk).map_err(rejected)?;
+        let (ct, mut out) = (c.msg.clone(), vec![0; dk.min_output_size()]);
+        // a refused padding is the library's answer, inside the call: rejected
+        Ok(Box::new(move || {
+            black_box(decrypt(&dk, &ct, &mut out).map_err(rejected)?);
+            Ok(())
+        }))
+    })
 }
 
 // ---- ECDSA and ECDH -------------------------------------------------------------
@@ -367,6 +395,19 @@ fn ecdsa(
             &EcdsaKeyPair::generate(alg).map_err(unspecified("keygen"))?,
         )?;
         Ok(k.into())
+    })
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case(name, c.op));
+        }
+        let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
+        let kp = EcdsaKeyPair::from_private_key_der(alg, &der).map_err(rejected)?;
+        let (rng, msg) = (SystemRandom::new(), c.msg.clone());
+        Ok(Box::new(move || {
+            let sig = kp.sign(&rng, &msg).map_err(fail("sign"))?;
+            black_box(sig.as_ref());
+            Ok(())
+        }))
     })
 }
 
@@ -475,6 +516,30 @@ fn agreement_alg(
             private: agreement_private(curve, &k)?,
         })
     })
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Derive {
+            return Err(no_case(name, c.op));
+        }
+        let k = match curve {
+            Some(cv) => AgreementKey::from_private_key(alg, ec_scalar(&c.private, cv)?),
+            None => AgreementKey::from_private_key(alg, &c.private),
+        }
+        .map_err(rejected)?;
+        let peer = match curve {
+            Some(cv) => ec_point_from_spki(&c.public, cv)?,
+            None => &c.public,
+        };
+        let peer =
+            agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(alg, peer))
+                .map_err(rejected)?;
+        let mut out = vec![0; 128];
+        Ok(Box::new(move || {
+            // agree takes the parsed peer by value: cloned inside the call, as the bench cell does
+            agree_into(&k, peer.clone(), &mut out).map_err(rejected)?;
+            black_box(&out);
+            Ok(())
+        }))
+    })
 }
 
 fn ecdh(name: &'static str, curve: Curve, alg: &'static agreement::Algorithm) -> Alg {
@@ -552,6 +617,17 @@ fn ed25519() -> Alg {
     .with_keypair(|| {
         let k = ed25519_keys(&Ed25519KeyPair::generate().map_err(unspecified("keygen"))?)?;
         Ok(k.into())
+    })
+    .with_prepare(|c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case("ed25519", c.op));
+        }
+        let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
+        let msg = c.msg.clone();
+        Ok(Box::new(move || {
+            black_box(kp.sign(&msg).as_ref());
+            Ok(())
+        }))
     })
 }
 
@@ -673,6 +749,19 @@ fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg 
             public,
             private: seed.to_vec(),
         })
+    })
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Decaps {
+            return Err(no_case(name, c.op));
+        }
+        let (dk, _) = mlkem_expand(which, &c.private)?;
+        let dk = kem::DecapsulationKey::new(alg, &dk).map_err(rejected)?;
+        let ct = c.msg.clone();
+        Ok(Box::new(move || {
+            let k = dk.decapsulate(ct[..].into()).map_err(rejected)?;
+            black_box(k.as_ref());
+            Ok(())
+        }))
     })
 }
 

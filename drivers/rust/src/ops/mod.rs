@@ -152,6 +152,8 @@ pub enum Op {
     Handshake,
     Client,
     Server,
+    /// The leak request's comparison of two secrets (a MAC's, protocol.md § leak).
+    Compare,
 }
 
 impl Op {
@@ -173,6 +175,7 @@ impl Op {
             "handshake" => Op::Handshake,
             "client" => Op::Client,
             "server" => Op::Server,
+            "compare" => Op::Compare,
             _ => return None,
         })
     }
@@ -195,6 +198,7 @@ impl Op {
             Op::Handshake => "handshake",
             Op::Client => "client",
             Op::Server => "server",
+            Op::Compare => "compare",
         }
     }
 
@@ -283,6 +287,13 @@ impl CellParams<'_> {
 type Exec = Box<dyn Fn(&Case) -> Result<Vec<u8>, Failure>>;
 type NewCell = Box<dyn Fn(&CellParams) -> Result<Box<dyn Cell>, String>>;
 type NewKeypair = Box<dyn Fn() -> Result<KeyPair, String>>;
+/// One operation prepared for the leak request: the keys already imported,
+/// the input already copied; calling it performs the operation alone.
+pub type Prepared = Box<dyn FnMut() -> Result<(), Failure>>;
+/// A library's constant-time comparison of two byte strings (true: equal),
+/// for the leak request's `compare` of a MAC.
+pub type Compare = fn(&[u8], &[u8]) -> bool;
+type Prepare = Box<dyn Fn(&Case) -> Result<Prepared, Failure>>;
 
 /// A key pair in protocol.md's encodings (the `keypair` command).
 #[derive(Clone, Debug, Default)]
@@ -308,6 +319,10 @@ pub struct Alg {
     /// A fresh key pair from the provider's generator (public-key
     /// algorithms; `None` elsewhere).
     pub keypair: Option<NewKeypair>,
+    /// Public-key algorithms: a case's private-key operation (sign, derive,
+    /// decrypt, decaps) with its keys imported outside the call, for the
+    /// leak request (`None`: that request answers `not offered`).
+    pub prepare: Option<Prepare>,
 }
 
 impl Alg {
@@ -326,7 +341,15 @@ impl Alg {
             exec: Box::new(exec),
             new_cell: Box::new(new_cell),
             keypair: None,
+            prepare: None,
         }
+    }
+
+    /// Adds the leak request's preparation of one case: `f` imports the
+    /// case's keys and returns the operation alone (its output is dropped).
+    pub fn with_prepare(mut self, f: impl Fn(&Case) -> Result<Prepared, Failure> + 'static) -> Alg {
+        self.prepare = Some(Box::new(f));
+        self
     }
 
     /// Adds the `keypair` command's generator.

@@ -24,6 +24,18 @@ const NOTES: &[&str] = &[
 
 // ---- hashes, HMAC and AEADs (ring_family.rs) -----------------------------------
 
+/// The crate's constant-time comparison (the leak request's `compare`):
+/// ring 0.16's `constant_time::verify_slices_are_equal`; 0.17 has none public.
+#[cfg(ring_016)]
+fn library_compare() -> Option<super::Compare> {
+    Some(|a, b| ring::constant_time::verify_slices_are_equal(a, b).is_ok())
+}
+
+#[cfg(not(ring_016))]
+fn library_compare() -> Option<super::Compare> {
+    None
+}
+
 // ring seals and opens in place only: each timed seal copies the fixed
 // plaintext into the output buffer first (the tag written after it), each
 // timed open the fixed ciphertext+tag into the working buffer (see notes).

@@ -133,6 +133,27 @@ macro_rules! ring_family {
                     }))
                 },
             )
+            // the leak request's verify (hmac::verify: the MAC and its comparison) and compare
+            // (the crate's own comparison, `library_compare` of the provider file)
+            .with_prepare(|c| {
+                use $crate::ops::{Failure, Op};
+                let (key, msg, tag) = (hmac::Key::new(HMAC_SHA256, &c.key), c.msg.clone(), c.sig.clone());
+                match c.op {
+                    Op::Verify => Ok(Box::new(move || {
+                        hmac::verify(&key, &msg, &tag).map_err(|_| Failure::Rejected)
+                    })),
+                    Op::Compare if msg.len() != tag.len() => Err(Failure::Error(format!(
+                        "msg and sig differ in length ({}, {})", msg.len(), tag.len()
+                    ))),
+                    Op::Compare => {
+                        let cmp = library_compare().ok_or_else(|| {
+                            Failure::Unsupported(concat!(stringify!($lib), " exposes no comparison").into())
+                        })?;
+                        Ok(Box::new(move || cmp(&msg, &tag).then_some(()).ok_or(Failure::Rejected)))
+                    }
+                    op => Err(Failure::Error(format!("hmac-sha256 has no leak operation {:?}", op.name()))),
+                }
+            })
         }
 
         // ---- AEADs ----------------------------------------------------------

@@ -21,6 +21,8 @@
 //!   key (the vectors, cross-checks) and no fixed key pair for a derive
 //!   cell, so X25519 and ECDH are not offered.
 
+use std::hint::black_box;
+
 use ring::rand::SystemRandom;
 use ring::signature::{
     self, EcdsaKeyPair, EcdsaSigningAlgorithm, Ed25519KeyPair, KeyPair as _, RsaKeyPair,
@@ -186,6 +188,23 @@ fn ecdsa(
         let (_, k) = ecdsa_generate(curve, alg, &sys())?;
         Ok(k.into())
     })
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case(name, c.op));
+        }
+        let scalar = ec_scalar(&c.private, curve)?;
+        let point = ec_public_point(curve, scalar)?;
+        let rng = sys();
+        let kp = ecdsa_from_parts(alg, scalar, &point, &rng).map_err(rejected)?;
+        let msg = c.msg.clone();
+        Ok(Box::new(move || {
+            let sig = kp
+                .sign(&rng, &msg)
+                .map_err(|_| Failure::Error("sign failed".into()))?;
+            black_box(sig.as_ref());
+            Ok(())
+        }))
+    })
 }
 
 // ---- Ed25519 ------------------------------------------------------------------
@@ -248,6 +267,17 @@ fn ed25519() -> Alg {
     .with_keypair(|| {
         let (_, k) = ed25519_generate(&sys())?;
         Ok(k.into())
+    })
+    .with_prepare(|c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case("ed25519", c.op));
+        }
+        let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
+        let msg = c.msg.clone();
+        Ok(Box::new(move || {
+            black_box(kp.sign(&msg).as_ref());
+            Ok(())
+        }))
     })
 }
 
@@ -319,6 +349,19 @@ fn rsa(
     .with_keypair(move || {
         let (private, public) = super::awslc_pk::rsa_generate(bits)?;
         Ok(KeyPair { public, private })
+    })
+    .with_prepare(move |c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case(name, c.op));
+        }
+        let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
+        let (rng, msg) = (sys(), c.msg.clone());
+        let mut sig = vec![0; modulus_len(&kp)];
+        Ok(Box::new(move || {
+            sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+            black_box(&sig);
+            Ok(())
+        }))
     })
 }
 

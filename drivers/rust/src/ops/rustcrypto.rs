@@ -231,6 +231,30 @@ fn hmac_sha256() -> Alg {
         |c| stream_exec(hmac_stream(&c.key)?, &c.msg, 32),
         |p| stream_cell(p, hmac_stream(p.key)?, None, 32),
     )
+    // the leak request's verify: the keyed Hmac made outside the call, then update and
+    // Mac::verify_slice (the hmac crate's comparison, through subtle) inside; no compare (the
+    // crates this driver links give no comparison of their own)
+    .with_prepare(|c| match c.op {
+        Op::Verify => {
+            let mut mac = Some(hmac_stream(&c.key)?.mac);
+            let (msg, tag) = (c.msg.clone(), c.sig.clone());
+            Ok(Box::new(move || {
+                let mut m = mac
+                    .take()
+                    .ok_or(Failure::Error("a prepared verify runs once".into()))?;
+                m.update(&msg);
+                m.verify_slice(&tag).map_err(|_| Failure::Rejected)
+            }))
+        }
+        Op::Compare => Err(Failure::Unsupported(
+            "the RustCrypto crates linked here give no comparison of their own (subtle is theirs)"
+                .into(),
+        )),
+        op => Err(Failure::Error(format!(
+            "hmac-sha256 has no leak operation {:?}",
+            op.name()
+        ))),
+    })
 }
 
 // ---- AES modes and ChaCha20 ---------------------------------------------------

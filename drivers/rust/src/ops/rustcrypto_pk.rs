@@ -5,6 +5,8 @@
 //! `rand::rng()` (rand's ThreadRng: ChaCha12 seeded and reseeded from the
 //! OS through getrandom), made once per cell.
 
+use std::hint::black_box;
+
 use rand::rngs::ThreadRng;
 use rand::Rng as _;
 
@@ -255,6 +257,28 @@ mod rsa {
             },
         )
         .with_keypair(move || keypair(bits))
+        .with_prepare(move |c: &Case| {
+            if c.op != Op::Sign {
+                return Err(no_case(name, c.op));
+            }
+            let (key, msg, mut r) = (private(&c.private)?, c.msg.clone(), rng06());
+            Ok(match pad {
+                Padding::Pss => {
+                    let sk = pss::SigningKey::<Sha256>::new(key);
+                    Box::new(move || {
+                        black_box(sk.sign_with_rng(&mut r, &msg).to_bytes());
+                        Ok(())
+                    })
+                }
+                Padding::Pkcs1 => {
+                    let sk = pkcs1v15::SigningKey::<Sha256>::new(key);
+                    Box::new(move || {
+                        black_box(sk.sign_with_rng(&mut r, &msg).to_bytes());
+                        Ok(())
+                    })
+                }
+            })
+        })
     }
 
     pub fn oaep_alg(name: &'static str, bits: usize) -> Alg {
@@ -304,6 +328,18 @@ mod rsa {
             },
         )
         .with_keypair(move || keypair(bits))
+        .with_prepare(move |c: &Case| {
+            if c.op != Op::Decrypt {
+                return Err(no_case(name, c.op));
+            }
+            let dk = DecryptingKey::<Sha256>::new(private(&c.private)?);
+            let (ct, mut r) = (c.msg.clone(), rng06());
+            // a refused padding is the library's answer, inside the call: rejected
+            Ok(Box::new(move || {
+                black_box(dk.decrypt_with_rng(&mut r, &ct).map_err(rejected)?);
+                Ok(())
+            }))
+        })
     }
 }
 
@@ -407,6 +443,21 @@ mod ec {
                 .with_keypair(|| {
                     let k = sk_keys(&SigningKey::generate_from_rng(&mut rng()));
                     Ok(k.into())
+                })
+                .with_prepare(|c: &Case| {
+                    if c.op != Op::Sign {
+                        return Err(no_case($ecdsa, c.op));
+                    }
+                    let sk =
+                        SigningKey::from_slice(ec_scalar(&c.private, CURVE)?).map_err(rejected)?;
+                    let (msg, mut r) = (c.msg.clone(), rng());
+                    Ok(Box::new(move || {
+                        let sig: DerSignature = sk
+                            .try_sign_with_rng(&mut r, &msg)
+                            .map_err(|e| Failure::Error(format!("sign: {e}")))?;
+                        black_box(sig);
+                        Ok(())
+                    }))
                 });
 
                 let ecdh = Alg::new(
@@ -450,6 +501,19 @@ mod ec {
                         public: pk_spki(&sk.public_key()),
                         private: sk.to_bytes().to_vec(),
                     })
+                })
+                .with_prepare(|c: &Case| {
+                    if c.op != Op::Derive {
+                        return Err(no_case($ecdh, c.op));
+                    }
+                    let sk =
+                        SecretKey::from_slice(ec_scalar(&c.private, CURVE)?).map_err(rejected)?;
+                    let (scalar, point) = (sk.to_nonzero_scalar(), *public(&c.public)?.as_affine());
+                    Ok(Box::new(move || {
+                        let shared = $c::ecdh::diffie_hellman(scalar, point);
+                        black_box(shared.raw_secret_bytes());
+                        Ok(())
+                    }))
                 });
                 [ecdsa, ecdh]
             }
@@ -523,6 +587,18 @@ fn ed25519() -> Alg {
         let k = keys(&SigningKey::generate(&mut rng()));
         Ok(k.into())
     })
+    .with_prepare(|c: &Case| {
+        if c.op != Op::Sign {
+            return Err(no_case("ed25519", c.op));
+        }
+        // from_bytes computes the public key (a scalar multiplication): outside the call
+        let sk = SigningKey::from_bytes(&array::<32>(&c.private)?);
+        let msg = c.msg.clone();
+        Ok(Box::new(move || {
+            black_box(sk.sign(&msg).to_bytes());
+            Ok(())
+        }))
+    })
 }
 
 fn x25519() -> Alg {
@@ -572,6 +648,17 @@ fn x25519() -> Alg {
             public: PublicKey::from(&sk).as_bytes().to_vec(),
             private: sk.to_bytes().to_vec(),
         })
+    })
+    .with_prepare(|c: &Case| {
+        if c.op != Op::Derive {
+            return Err(no_case("x25519", c.op));
+        }
+        let sk = StaticSecret::from(array::<32>(&c.private)?);
+        let peer = PublicKey::from(array::<32>(&c.public)?);
+        Ok(Box::new(move || {
+            black_box(sk.diffie_hellman(&peer).as_bytes());
+            Ok(())
+        }))
     })
 }
 

@@ -501,6 +501,147 @@ fn leak_times_each_call_and_says_which_inputs_were_refused() {
     );
 }
 
+/// Public-key leak requests: every key imported before the first
+/// measurement (`prepare`), each call timed alone; an RSA-OAEP ciphertext
+/// with a bit flipped comes back refused, a valid one decrypted.
+#[test]
+fn leak_prepares_public_key_operations_outside_the_call() {
+    for (id, alg, op, msg) in [
+        ("rust:ring", "ecdsa-p256", "sign", "00"),
+        ("rust:ring", "ed25519", "sign", "00"),
+        ("rust:aws-lc-rs", "x25519", "derive", ""),
+        ("rust:aws-lc-rs", "ecdsa-p256", "sign", "00"),
+        ("rust:aws-lc-rs", "ml-kem-512", "decaps", ""),
+        ("rust:aws-lc-rs", "rsa-2048-oaep", "decrypt", ""),
+        ("rust:rustcrypto", "x25519", "derive", ""),
+        ("rust:rustcrypto", "ecdh-p256", "derive", ""),
+        ("rust:rustcrypto", "ed25519", "sign", "00"),
+        ("rust:rustcrypto", "rsa-2048-oaep", "decrypt", ""),
+    ] {
+        let d = Driver::new(ops::provider(id).unwrap());
+        let kp = call(&d, &format!(r#"{{"cmd":"keypair","alg":"{alg}"}}"#));
+        let (public, private) = (
+            kp["public"].as_str().unwrap(),
+            kp["private"].as_str().unwrap(),
+        );
+        // the valid input (a ciphertext to a key's own public key where there is one) and a refused one
+        let (good, bad) = match op {
+            "decaps" | "decrypt" => {
+                let mk = if op == "decaps" { "encaps" } else { "encrypt" };
+                let r = call(
+                    &d,
+                    &format!(
+                        r#"{{"cmd":"verify","alg":"{alg}","cases":[{{"id":"0","op":"{mk}","public":"{public}","msg":"0011"}}]}}"#
+                    ),
+                );
+                let out = r["results"][0]["out"].as_str().unwrap().to_string();
+                let ct = if op == "decaps" {
+                    out[..out.len() - 64].to_string()
+                } else {
+                    out
+                };
+                let mut flipped = ct.clone();
+                let at = ct.len() - 2; // the last byte: the integer stays below the modulus
+                let b = u8::from_str_radix(&ct[at..], 16).unwrap() ^ 1;
+                flipped.replace_range(at.., &format!("{b:02x}"));
+                (ct, Some(flipped))
+            }
+            _ => (msg.to_string(), None),
+        };
+        let input =
+            |m: &str| format!(r#"{{"private":"{private}","public":"{public}","msg":"{m}"}}"#);
+        let inputs = match &bad {
+            Some(b) => format!("[{},{}]", input(&good), input(b)),
+            None => format!("[{}]", input(&good)),
+        };
+        let order = if bad.is_some() {
+            "[0,1,1,0]"
+        } else {
+            "[0,0,0]"
+        };
+        let v = call(
+            &d,
+            &format!(
+                r#"{{"cmd":"leak","alg":"{alg}","op":"{op}","order":{order},"inputs":{inputs}}}"#
+            ),
+        );
+        assert_eq!(v["ok"], true, "{id} {alg}: {v}");
+        assert!(v["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.as_u64().unwrap() > 0));
+        let want = match (op, bad.is_some()) {
+            ("decrypt", _) => serde_json::json!(["ok", "rejected"]),
+            (_, true) => serde_json::json!(["ok", "ok"]), // ML-KEM's implicit rejection answers a key
+            _ => serde_json::json!(["ok"]),
+        };
+        assert_eq!(v["outcomes"], want, "{id} {alg}");
+        let broken = call(
+            &d,
+            &format!(
+                r#"{{"cmd":"leak","alg":"{alg}","op":"{op}","order":[0],"inputs":[{{"private":"00","public":"{public}","msg":"{good}"}}]}}"#
+            ),
+        );
+        let e = broken["error"].as_str().unwrap_or_default();
+        assert!(e.starts_with("input 0: "), "{id} {alg}: {broken}");
+    }
+}
+
+/// A MAC's leak-only operations: `verify` (the library's own MAC check: the
+/// right tag ok, a wrong one refused) and `compare` (the crate's own
+/// comparison, where it has one; else `not offered`).
+#[test]
+fn leak_verifies_macs_and_compares_with_the_library() {
+    let key = "0b".repeat(32);
+    for id in ["rust:ring", "rust:aws-lc-rs", "rust:rustcrypto"] {
+        let d = Driver::new(ops::provider(id).unwrap());
+        let mac = RawCase {
+            id: "m".into(),
+            op: "mac".into(),
+            key: key.clone(),
+            msg: "4869".into(),
+            ..Default::default()
+        };
+        let tag = run_case(d.prov.alg("hmac-sha256").unwrap(), &mac)
+            .out
+            .unwrap();
+        let wrong = format!(
+            "{}{}",
+            if tag.starts_with("00") { "01" } else { "00" },
+            &tag[2..]
+        );
+        let v = call(
+            &d,
+            &format!(
+                r#"{{"cmd":"leak","alg":"hmac-sha256","op":"verify","order":[0,1,1],"inputs":[{{"key":"{key}","msg":"4869","sig":"{tag}"}},{{"key":"{key}","msg":"4869","sig":"{wrong}"}}]}}"#
+            ),
+        );
+        assert_eq!(
+            v["outcomes"],
+            serde_json::json!(["ok", "rejected"]),
+            "{id}: {v}"
+        );
+        let v = call(
+            &d,
+            r#"{"cmd":"leak","alg":"hmac-sha256","op":"compare","order":[0,1],"inputs":[{"msg":"0011","sig":"0011"},{"msg":"0011","sig":"0111"}]}"#,
+        );
+        if id == "rust:aws-lc-rs" {
+            assert_eq!(
+                v["outcomes"],
+                serde_json::json!(["ok", "rejected"]),
+                "{id}: {v}"
+            );
+        } else {
+            let e = v["error"].as_str().unwrap_or_default();
+            assert!(
+                e.starts_with("not offered: hmac-sha256 compare"),
+                "{id}: {v}"
+            );
+        }
+    }
+}
+
 /// Above `REGENERATE_ABOVE` (lowered here, for this test's thread) a
 /// streamed decrypt makes its ciphertext again per piece off the clock: the
 /// same output, and time handed to the loop to subtract (docs/protocol.md,
