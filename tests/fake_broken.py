@@ -17,8 +17,6 @@ The same bug shows in `verify` cases and in `bench` checksums, as it would in a 
 import argparse
 import hashlib
 import hmac
-import json
-import sys
 import time
 
 import fake_driver  # beside this file: the input pattern and checksum every fake provider shares
@@ -106,8 +104,8 @@ def main():
     args = ap.parse_args()
     p = Provider(args.mode)
     default = fake_driver.default_pattern()  # before hello: set-up kept out of every bench round
-    for line in sys.stdin:
-        req = json.loads(line)
+
+    def answer(req):
         cmd = req["cmd"]
         if cmd == "hello":
             resp = {"ok": True, "protocol": 1, "provider": args.provider, "language": "python", "library": "fake",
@@ -127,13 +125,11 @@ def main():
             resp = {"ok": True, "results": results}
         elif cmd == "bench":
             resp = bench(p, default, req)
-        elif cmd == "bye":
-            sys.stdout.write('{"ok": true}\n')
-            return
         else:
             resp = {"ok": False, "error": f"unknown cmd {cmd}"}
-        sys.stdout.write(json.dumps(resp) + "\n")
-        sys.stdout.flush()
+        return resp
+
+    fake_driver.serve(answer)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,20 @@ def fnv(b):
     return h
 
 
+def serve(answer) -> None:
+    """The request loop of every fake provider: one JSON request a line, answered by `answer(req)` (None:
+    it wrote its own line), until bye."""
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["cmd"] == "bye":
+            sys.stdout.write('{"ok": true}\n')
+            return
+        resp = answer(req)
+        if resp is not None:
+            sys.stdout.write(json.dumps(resp) + "\n")
+            sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="good")
@@ -85,8 +99,9 @@ def main():
         sys.exit(3)
     benches = 0
     pat = default_pattern()  # before hello: keeps the set-up out of every bench round
-    for line in sys.stdin:
-        req = json.loads(line)
+
+    def answer(req):
+        nonlocal benches
         cmd = req["cmd"]
         if cmd == "hello":
             resp = {
@@ -126,7 +141,7 @@ def main():
             if mode == "garbage-bench":
                 sys.stdout.write("this is not json\n")
                 sys.stdout.flush()
-                continue
+                return None
             if mode == "huge-line":
                 piece = "x" * (1 << 20)
                 for _ in range(300):
@@ -137,7 +152,7 @@ def main():
                 error = "library says \x1b[31mRED\x1b[0m\x07 <script>alert(1)</script> [bold]x[/bold]"
                 sys.stdout.write(json.dumps({"ok": False, "error": error}) + "\n")
                 sys.stdout.flush()
-                continue
+                return None
             if mode in ("infinite-samples", "tiny-samples", "implausible-fast"):
                 n, size = req["samples"], req["size"]
                 lie = {"infinite-samples": "Infinity", "tiny-samples": "1e-9", "implausible-fast": "5000000"}[mode]
@@ -149,12 +164,12 @@ def main():
                     f'"checksum": "{csum}", "sink": 0}}\n'
                 )
                 sys.stdout.flush()
-                continue
+                return None
             if mode == "error-bench":
                 resp = {"ok": False, "error": "simulated library failure"}
                 sys.stdout.write(json.dumps(resp) + "\n")
                 sys.stdout.flush()
-                continue
+                return None
             msg = message(pat, req["seed"], req["size"])
             if req["alg"] == "noop":
                 out, op = b"", lambda: 0
@@ -180,13 +195,11 @@ def main():
                 resp["samples_tsc"] = [3 * x for x in samples[1:]]
             if mode == "fast-clock":  # the counter says each sample took 30% longer than the clock does
                 resp["samples_tsc"] = [round(x * 1.3 * TSC_GHZ) for x in samples]
-        elif cmd == "bye":
-            sys.stdout.write('{"ok": true}\n')
-            return
         else:
             resp = {"ok": False, "error": f"unknown cmd {cmd}"}
-        sys.stdout.write(json.dumps(resp) + "\n")
-        sys.stdout.flush()
+        return resp
+
+    serve(answer)
 
 
 if __name__ == "__main__":
