@@ -60,9 +60,7 @@ static pqntor_client *create(const inputs *in, const uint8_t *id, const uint8_t 
                              size_t *olen, trace_rec *tr) {
   pqntor_client *st = NULL;
   draw_queue q;
-  draw_queue_init(&q);
-  draw_queue_push(&q, in->x, 32);
-  draw_queue_push(&q, in->seed, 64);
+  draw_queue_two(&q, in->x, 32, in->seed, 64);
   pqntor_hooks h = {draw_queue_fn, &q, tr ? trace_rec_fn : NULL, tr};
   *olen = PQNTOR_MAX_ONIONSKIN_LEN;
   if (pqntor_client_create(&st, os, olen, in->si->suite, in->L, id, in->si->id_len, B, &h) !=
@@ -76,9 +74,7 @@ static pqntor_client *create(const inputs *in, const uint8_t *id, const uint8_t 
 static int reply(const inputs *in, const pqntor_relay *relay, const uint8_t *os, size_t olen,
                  uint8_t *rep, size_t *rlen, uint8_t *keys, trace_rec *tr) {
   draw_queue q;
-  draw_queue_init(&q);
-  draw_queue_push(&q, in->y, 32);
-  draw_queue_push(&q, in->m, 32);
+  draw_queue_two(&q, in->y, 32, in->m, 32);
   pqntor_hooks h = {draw_queue_fn, &q, tr ? trace_rec_fn : NULL, tr};
   *rlen = PQNTOR_MAX_REPLY_LEN;
   return pqntor_server_reply(relay, in->si->suite, os, olen, rep, rlen, keys, in->L, &h);

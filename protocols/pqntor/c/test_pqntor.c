@@ -119,10 +119,7 @@ static void run_vector(const pqntor_suite_info *si, const json_t *v) {
 
   /* 2. client_create with x, d|z */
   draw_queue q;
-  draw_queue_init(&q);
-  draw_queue_push(&q, x, 32);
-  if (seed)
-    draw_queue_push(&q, seed, 64);
+  draw_queue_two(&q, x, 32, seed, 64);
   pqntor_hooks hc = {draw_queue_fn, &q, trace_rec_fn, &tc};
   rc = pqntor_client_create(&st, onionskin, &olen, si->suite, L, id, id_len,
                             pqntor_relay_public_key(relay), &hc);
@@ -133,10 +130,7 @@ static void run_vector(const pqntor_suite_info *si, const json_t *v) {
   CHECK(eq_field(onionskin, olen, out, "onionskin"), "%s: onionskin", vid);
 
   /* 3. server_reply with y, m */
-  draw_queue_init(&q);
-  draw_queue_push(&q, y, 32);
-  if (m)
-    draw_queue_push(&q, m, 32);
+  draw_queue_two(&q, y, 32, m, 32);
   pqntor_hooks hr = {draw_queue_fn, &q, trace_rec_fn, &tr};
   rc = pqntor_server_reply(relay, si->suite, onionskin, olen, reply, &rlen, keys_r, L, &hr);
   CHECK(rc == PQNTOR_OK && !q.error && q.next == q.count, "%s: server_reply %d draws %zu/%zu", vid,
@@ -207,10 +201,7 @@ static void run_failure(const pqntor_suite_info *si, const json_t *f) {
             *seed = jhex(c, "client_mlkem_seed", &seed_len), *reply = jhex(f, "reply", &reply_len);
     pqntor_client *st = NULL;
     draw_queue q;
-    draw_queue_init(&q);
-    draw_queue_push(&q, x, x_len);
-    if (seed)
-      draw_queue_push(&q, seed, seed_len);
+    draw_queue_two(&q, x, x_len, seed, seed_len);
     pqntor_hooks h = {draw_queue_fn, &q, NULL, NULL};
     int crc = pqntor_client_create(&st, buf, &blen, si->suite, L, id, id_len, B, &h);
     CHECK(crc == PQNTOR_OK && q.next == q.count, "%s: client_create %d", fid, crc);
@@ -229,10 +220,7 @@ static void run_failure(const pqntor_suite_info *si, const json_t *f) {
             *os = jhex(f, "onionskin", &os_len);
     pqntor_relay *relay = NULL;
     draw_queue q;
-    draw_queue_init(&q);
-    draw_queue_push(&q, y, y_len);
-    if (m)
-      draw_queue_push(&q, m, m_len);
+    draw_queue_two(&q, y, y_len, m, m_len);
     pqntor_hooks h = {draw_queue_fn, &q, NULL, NULL};
     int nrc = pqntor_relay_new(&relay, id, id_len, b);
     CHECK(nrc == PQNTOR_OK, "%s: relay_new %d", fid, nrc);

@@ -61,6 +61,13 @@ void draw_queue_push(draw_queue *q, const uint8_t *buf, size_t len) {
   }
 }
 
+void draw_queue_two(draw_queue *q, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen) {
+  draw_queue_init(q);
+  draw_queue_push(q, a, alen);
+  if (b != NULL)
+    draw_queue_push(q, b, blen);
+}
+
 int draw_queue_fn(void *ctx, uint8_t *out, size_t len) {
   draw_queue *q = ctx;
   if (q->next >= q->count || q->len[q->next] != len) {

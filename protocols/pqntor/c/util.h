@@ -24,6 +24,8 @@ typedef struct {
 void draw_queue_init(draw_queue *q);
 void draw_queue_push(draw_queue *q, const uint8_t *buf, size_t len);
 int draw_queue_fn(void *ctx, uint8_t *out, size_t len);
+/* A fresh queue serving a, then b unless b is NULL (no ML-KEM input: the classical suite). */
+void draw_queue_two(draw_queue *q, const uint8_t *a, size_t alen, const uint8_t *b, size_t blen);
 
 /* Records the library's trace (name -> copy of the bytes; a repeated name is replaced). */
 #define TRACE_MAX 32
