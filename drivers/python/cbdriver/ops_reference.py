@@ -50,21 +50,14 @@ def _param(alg: str):
     return getattr(slhdsa, alg.removeprefix("slh-dsa-").replace("-", "_"))
 
 
-def _secret(alg: str, data: bytes):
-    """The private key SK.seed‖SK.prf‖PK.seed‖PK.root (the library checks PK.root against the seeds)."""
+def _key(alg: str, data: bytes, private: bool):
+    """A key from its encoding: the private key SK.seed‖SK.prf‖PK.seed‖PK.root (the library checks PK.root
+    against the seeds), or the public key PK.seed‖PK.root; one the library refuses is Rejected."""
     slhdsa, _ = _lib()
     try:
-        return slhdsa.SecretKey.from_digest(data, _param(alg))
+        return (slhdsa.SecretKey if private else slhdsa.PublicKey).from_digest(data, _param(alg))
     except slhdsa.SLHDSAException as e:
-        raise Rejected(f"private key refused: {e}") from None
-
-
-def _public(alg: str, data: bytes):
-    slhdsa, _ = _lib()
-    try:
-        return slhdsa.PublicKey.from_digest(data, _param(alg))
-    except slhdsa.SLHDSAException as e:
-        raise Rejected(f"public key refused: {e}") from None
+        raise Rejected(f"{'private' if private else 'public'} key refused: {e}") from None
 
 
 def _public_of_seed(alg: str, seed: bytes) -> bytes:
@@ -129,10 +122,10 @@ class ReferenceProvider(Provider):
             deterministic = case.get("deterministic", False)
             if not isinstance(deterministic, bool):
                 raise ValueError("deterministic must be true or false")
-            sec = _secret(alg, case_bytes(case, "private"))
+            sec = _key(alg, case_bytes(case, "private"), private=True)
             return sec.sign_pure(case_bytes(case, "msg"), not deterministic, ctx)
         if op == "verify":
-            pub = _public(alg, case_bytes(case, "public"))
+            pub = _key(alg, case_bytes(case, "public"), private=False)
             if not pub.verify_pure(case_bytes(case, "msg"), case_bytes(case, "sig"), ctx):
                 raise Rejected("signature does not verify")
             return b"\x01"
