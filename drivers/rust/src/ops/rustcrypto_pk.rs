@@ -758,6 +758,20 @@ mod mlkem {
                         private: seed.to_vec(),
                     })
                 })
+                // the leak request: the key expanded from its seed and the ciphertext read
+                // outside the call, decapsulation (implicit rejection included) inside
+                .with_prepare(|c: &Case| {
+                    if c.op != Op::Decaps {
+                        return Err(no_case($name, c.op));
+                    }
+                    let dk = from_seed(&c.private)?;
+                    let ct = Ciphertext::<$p>::try_from(&c.msg[..])
+                        .map_err(|_| Failure::Error("ciphertext length".into()))?;
+                    Ok(Box::new(move || {
+                        black_box(dk.decapsulate(&ct));
+                        Ok(())
+                    }))
+                })
             }
         };
     }

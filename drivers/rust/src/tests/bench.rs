@@ -517,6 +517,7 @@ fn leak_prepares_public_key_operations_outside_the_call() {
         ("rust:rustcrypto", "ecdh-p256", "derive", ""),
         ("rust:rustcrypto", "ed25519", "sign", "00"),
         ("rust:rustcrypto", "rsa-2048-oaep", "decrypt", ""),
+        ("rust:rustcrypto", "ml-kem-768", "decaps", ""),
     ] {
         let d = Driver::new(ops::provider(id).unwrap());
         let kp = call(&d, &format!(r#"{{"cmd":"keypair","alg":"{alg}"}}"#));
