@@ -171,8 +171,9 @@ final class JcaOps {
           + " (after an init with the other nonce where the library refuses the same one twice in a"
           + " row), makes each piece again from the pattern just before it is decrypted, and for an"
           + " AEAD the tag after the last piece; that work is timed with System.nanoTime() and"
-          + " subtracted from the batch (docs/protocol.md). The driver holds two piece-sized"
-          + " buffers.";
+          + " subtracted from the batch (docs/protocol.md). AES-GCM's ciphertext is remade by"
+          + " SunJCE's AES/CTR from counter block nonce || 2 (SP 800-38D), its tag made once when"
+          + " the cell is prepared. The driver holds two piece-sized buffers.";
   static final Set<String> NONE = Set.of();
 
   /** How a library treats a second init with the same key and nonce. */
@@ -481,6 +482,11 @@ final class JcaOps {
     private final Cipher regen;
     private final byte[] ct;
     private final AlgorithmParameterSpec[] regenFirst;
+    // AES-GCM: its ciphertext is AES-CTR from counter block nonce || 2 (NIST SP 800-38D), so the
+    // regenerating Cipher is SunJCE's AES/CTR (fast, re-initialisable with one IV) and the tag,
+    // the same every time, is made once when the cell is prepared (as js:node does)
+    private final AlgorithmParameterSpec[] ctrSpecs;
+    private final byte[][] tags;
     private long untimedNs;
     private int next;
     private int outLen;
@@ -536,12 +542,29 @@ final class JcaOps {
                     ? bound
                     : Provider.arrayLength(p.size() + 64, "the plaintext doFinal writes")];
       }
+      boolean gcm = d.transformation().startsWith("AES/GCM/") && d.ivLen() == 12;
+      if (remake && gcm) {
+        this.ctrSpecs = new AlgorithmParameterSpec[n];
+        this.tags = new byte[n][];
+        for (int i = 0; i < n; i++) {
+          byte[] block = Arrays.copyOf(nonces[i], 16);
+          block[15] = 2;
+          ctrSpecs[i] = new IvParameterSpec(block);
+          tags[i] = streamedTag(d, p, nonces[i]);
+        }
+      } else {
+        this.ctrSpecs = null;
+        this.tags = null;
+      }
       if (remake) {
-        this.regen = Cipher.getInstance(d.transformation(), d.prov());
+        this.regen =
+            gcm
+                ? Cipher.getInstance("AES/CTR/NoPadding", SUNJCE)
+                : Cipher.getInstance(d.transformation(), d.prov());
         this.ct = new byte[bound];
         // where the decrypting cell alternates nonces, so do the regenerating inits; with one
         // nonce, an init with the other goes first where encrypting twice with one is refused
-        boolean refused = d.spec() != null && d.repeat().alternate(true) && n == 1;
+        boolean refused = !gcm && d.spec() != null && d.repeat().alternate(true) && n == 1;
         if (refused) {
           byte[][] other = Provider.nonces(p.iv(), true);
           this.regenFirst = new AlgorithmParameterSpec[n];
@@ -564,6 +587,19 @@ final class JcaOps {
       Cipher c = Cipher.getInstance(d.transformation(), d.prov());
       init(c, Cipher.ENCRYPT_MODE, new SecretKeySpec(p.key(), d.keyAlg()), d, nonce);
       return c.doFinal(msg);
+    }
+
+    /** The tag of the streaming encryption of the message under nonce; only a piece is held. */
+    private static byte[] streamedTag(CipherDef d, CellParams p, byte[] nonce) throws Exception {
+      Cipher c = Cipher.getInstance(d.transformation(), d.prov());
+      init(c, Cipher.ENCRYPT_MODE, new SecretKeySpec(p.key(), d.keyAlg()), d, nonce);
+      byte[] scratch = new byte[p.chunk() + 64 + d.tagLen()];
+      Pieces ps = p.pieces();
+      for (long pos = 0; pos < ps.length(); pos += ps.chunk()) {
+        c.update(ps.src(), ps.at(pos), ps.len(pos), scratch, 0);
+      }
+      int w = c.doFinal(scratch, 0);
+      return Arrays.copyOfRange(scratch, w - d.tagLen(), w);
     }
 
     /** The ciphertext (and tag) made by the streaming encryption of the message, kept whole. */
@@ -633,7 +669,9 @@ final class JcaOps {
      */
     private long remade(int i, Input.Fnv fold) throws GeneralSecurityException {
       long t0 = System.nanoTime();
-      if (specs == null) {
+      if (ctrSpecs != null) {
+        regen.init(Cipher.ENCRYPT_MODE, key, ctrSpecs[i]);
+      } else if (specs == null) {
         regen.init(Cipher.ENCRYPT_MODE, key);
       } else {
         if (regenFirst != null) {
@@ -660,6 +698,10 @@ final class JcaOps {
       }
       long a = System.nanoTime();
       int m = regen.doFinal(c, 0); // the rest, and an AEAD's tag
+      if (tags != null) {
+        System.arraycopy(tags[i], 0, c, m, tags[i].length);
+        m += tags[i].length;
+      }
       u += System.nanoTime() - a;
       int w = cipher.doFinal(c, 0, m, buf, 0);
       if (fold != null) {
