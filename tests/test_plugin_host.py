@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from conftest import run_cli
 
-from cryptobench.drivers.registry import C_HOST, REPO
+from cryptobench.drivers.programs import C_HOST, REPO
 
 FIXTURE = REPO / "tests" / "fixtures" / "table_plugin.c"
 

@@ -7,7 +7,8 @@ import re
 
 from cryptobench import cli
 from cryptobench.cli import shared as cli_shared
-from cryptobench.drivers.registry import C_BUILD, C_HOST, DRIVERS, REPO, Registry
+from cryptobench.drivers.programs import C_BUILD, C_HOST, DRIVERS, REPO
+from cryptobench.drivers.registry import Registry
 
 
 def test_registry_has_liboqs_built_by_its_script():

@@ -17,7 +17,8 @@ from cryptobench.core.errors import UserError
 from cryptobench.core.outputs import check_writable, write_atomic
 from cryptobench.core.textsafe import printable
 from cryptobench.drivers.client import DriverProcess
-from cryptobench.drivers.registry import DRIVERS, Registry
+from cryptobench.drivers.programs import DRIVERS
+from cryptobench.drivers.registry import Registry
 from cryptobench.plan.planner import Filters
 from cryptobench.plan.suites import list_suites
 from cryptobench.verify.vectors import default_vectors_dir

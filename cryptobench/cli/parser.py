@@ -6,7 +6,7 @@ import argparse
 
 from cryptobench import __version__
 from cryptobench.cli.examples import EXAMPLES
-from cryptobench.drivers.registry import DRIVERS
+from cryptobench.drivers.programs import DRIVERS
 from cryptobench.fleet import commands as fleet
 from cryptobench.plan.suites import LAYOUTS
 from cryptobench.report import exporters

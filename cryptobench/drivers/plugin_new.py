@@ -15,7 +15,7 @@ from string import Template
 from cryptobench.core.errors import UserError
 from cryptobench.drivers.plugin_template_rust import RUST_BUILD, RUST_CARGO, RUST_LIB, RUST_README
 from cryptobench.drivers.plugin_templates import C_MAKEFILE, C_README, C_SKELETON, README, SKELETON
-from cryptobench.drivers.registry import REPO
+from cryptobench.drivers.programs import REPO
 
 LANGS = {"c": ("C", "c", "c11", "CC", "cc"), "cpp": ("C++", "cpp", "c++17", "CXX", "c++")}
 

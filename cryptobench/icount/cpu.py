@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from cryptobench.drivers.registry import REPO
+from cryptobench.drivers.programs import REPO
 
 SOURCE = Path(__file__).with_name("cpuid.c")
 PROBE = REPO / "build" / "icount" / "cpuid"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
 from cryptobench.core.units import format_size
-from cryptobench.drivers.registry import C_HOST, Provider
+from cryptobench.drivers.programs import C_HOST, Provider
 from cryptobench.icount import callgrind, counters, cpu, perf
 from cryptobench.measure import sampler
 from cryptobench.measure.sampler import Track
