@@ -28,28 +28,22 @@ def test_every_shipped_suite_loads():
     assert {s.name for s in list_suites()} >= {"default"}
 
 
-def test_malformed_toml_names_the_line(tmp_path):
-    path = write(tmp_path, 'name = "x"\nsizes = ["1KiB"\n[[group]]\nalgs = ["sha256"]\n')
-    with pytest.raises(UserError, match=r"malformed suite.*line 3"):
-        load_suite(path)
-
-
-def test_unknown_algorithm_names_its_line(tmp_path):
-    path = write(tmp_path, 'sizes = ["1KiB"]\n\n[[group]]\nalgs = ["sha256", "sha257"]\n')
-    with pytest.raises(UserError, match=r"s.toml:4: unknown algorithm 'sha257'"):
-        load_suite(path)
-
-
-def test_bad_size_names_its_line(tmp_path):
-    path = write(tmp_path, 'sizes = ["1KiB", "12XB"]\n[[group]]\nalgs = ["sha256"]\n')
-    with pytest.raises(UserError, match=r"s.toml:1: bad size '12XB'"):
-        load_suite(path)
-
-
-def test_block_cipher_sizes_must_be_whole_blocks(tmp_path):
-    path = write(tmp_path, 'sizes = ["100"]\n[[group]]\nalgs = ["aes-128-cbc"]\n')
-    with pytest.raises(UserError, match="not a multiple of 16"):
-        load_suite(path)
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        pytest.param('name = "x"\nsizes = ["1KiB"\n[[group]]\nalgs = ["sha256"]\n', r"malformed suite.*line 3",
+                     id="malformed-toml-names-the-line"),
+        pytest.param('sizes = ["1KiB"]\n\n[[group]]\nalgs = ["sha256", "sha257"]\n',
+                     r"s.toml:4: unknown algorithm 'sha257'", id="unknown-algorithm-names-its-line"),
+        pytest.param('sizes = ["1KiB", "12XB"]\n[[group]]\nalgs = ["sha256"]\n', r"s.toml:1: bad size '12XB'",
+                     id="bad-size-names-its-line"),
+        pytest.param('sizes = ["100"]\n[[group]]\nalgs = ["aes-128-cbc"]\n', "not a multiple of 16",
+                     id="block-cipher-sizes-must-be-whole-blocks"),
+    ],
+)  # fmt: skip
+def test_a_bad_suite_is_refused_saying_where(tmp_path, text, said):
+    with pytest.raises(UserError, match=said):
+        load_suite(write(tmp_path, text))
 
 
 def test_unknown_keys_and_missing_groups(tmp_path):
