@@ -18,23 +18,18 @@ from conftest import REPO, run_cli
 
 from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import Registry
-from cryptobench.versions import families, registries, resolve
-from cryptobench.versions.families import (
-    FAMILIES,
-    BuildFailed,
-    _pin_requirement,
-    _series,
-    locked_versions,
-    rustcrypto_plan,
-)
+from cryptobench.versions import builds_go, builds_npm, builds_rust, registries, resolve
+from cryptobench.versions.build_steps import BuildFailed
+from cryptobench.versions.builds_rust import locked_versions, pin_requirement, rustcrypto_plan, series
+from cryptobench.versions.families import FAMILIES
 
 needs_go = pytest.mark.skipif(shutil.which("go") is None, reason="no go command (scripts/setup.sh installs it)")
 
 
 @needs_go
 def test_go_releases_are_the_machines_and_the_approved_toolchain_and_nothing_else():
-    mine = families.local_go()
-    assert families.go_releases() == list(dict.fromkeys([mine, "1.27.3"]))
+    mine = builds_go.local_go()
+    assert builds_go.go_releases() == list(dict.fromkeys([mine, "1.27.3"]))
     reg = Registry()
     series = ".".join(mine.split(".")[:2])
     got = resolve.expand(reg, [f"go:stdlib@{series}", "go:stdlib@1.27", "go:stdlib@latest", "go:stdlib@1.22",
@@ -50,7 +45,7 @@ def test_go_releases_are_the_machines_and_the_approved_toolchain_and_nothing_els
     assert FAMILIES["go-gmsm"].reported_version("github.com/emmansun/gmsm v0.44.0 on go1.26.8") == "0.44.0"
     # the build refuses too, should a stale cache or a hand-made id ask for another release
     with pytest.raises(BuildFailed, match="no release reachable here"):
-        families._build_go_stdlib("1.25.0", REPO, REPO / "nonexistent.log")
+        builds_go.build_go_stdlib("1.25.0", REPO, REPO / "nonexistent.log")
 
 
 def test_gmsm_takes_the_proxys_list_and_exact_releases_it_serves_unlisted(monkeypatch):
@@ -109,12 +104,12 @@ def test_rustcrypto_moves_its_crates_to_where_they_stood_while_that_aes_gcm_was_
 
 def test_rust_pins_are_written_into_the_copied_manifest_of_either_form():
     manifest = (REPO / "drivers/rust/Cargo.toml").read_text()
-    out, n = _pin_requirement(manifest, "aes-gcm", "0.11.0")
+    out, n = pin_requirement(manifest, "aes-gcm", "0.11.0")
     assert n == 1 and '\naes-gcm = "=0.11.0"\n' in out
-    out, n = _pin_requirement(out, "p256", "0.14.0")  # the table form keeps its features
+    out, n = pin_requirement(out, "p256", "0.14.0")  # the table form keeps its features
     assert n == 1 and 'p256 = { version = "=0.14.0", features = ["ecdsa", "ecdh"] }' in out
-    assert _pin_requirement(manifest, "digest", "0.11.0")[1] == 0  # not named: added as a requirement
-    assert (_series("0.11.1"), _series("1.19.0"), _series("0.0.3"), _series("0.2.0-rc.5")) == (
+    assert pin_requirement(manifest, "digest", "0.11.0")[1] == 0  # not named: added as a requirement
+    assert (series("0.11.1"), series("1.19.0"), series("0.0.3"), series("0.2.0-rc.5")) == (
         "0.11", "1", "0.0.3", "0.2")  # fmt: skip
     lock = locked_versions((REPO / "drivers/rust/Cargo.lock").read_text())
     assert len(lock["digest"]) >= 1 and all(c in lock for c in ("aes-gcm", "sha2", "aws-lc-rs"))
@@ -143,22 +138,22 @@ def test_npm_builds_are_laid_out_like_drivers_and_run_our_sources(tmp_path, monk
             manifest["dependencies"][name] = version
             (cwd / "package.json").write_text(json.dumps(manifest))
 
-    monkeypatch.setattr(families, "_run", fake_run)
+    monkeypatch.setattr(builds_npm, "run_step", fake_run)
     stage = tmp_path / "4.12.0+node20"
     stage.mkdir()
-    stamp = families._build_hash_wasm("4.12.0", stage, tmp_path / "log")
+    stamp = builds_npm.build_hash_wasm("4.12.0", stage, tmp_path / "log")
     assert stamp["command"] == "npm install hash-wasm@4.12.0"
     assert (stage / "js/src").resolve() == REPO / "drivers/js/src"
     argv = FAMILIES["wasm-hash-wasm"].command(stage, "wasm:hash-wasm", {})
     assert argv == ("node", "--preserve-symlinks", "--preserve-symlinks-main", str(stage / "js/src/main_node.js"))
-    monkeypatch.setattr(families, "noble_flat_set", lambda v: {"@noble/hashes": v, "@noble/curves": "1.9.7"})
+    monkeypatch.setattr(builds_npm, "noble_flat_set", lambda v: {"@noble/hashes": v, "@noble/curves": "1.9.7"})
     stage = tmp_path / "1.8.0+node20"
     stage.mkdir()
     if not (REPO / "drivers/browser/node_modules/playwright-core").is_dir():
         with pytest.raises(BuildFailed, match="cryptobench build browser"):
-            families._build_browser_noble("1.8.0", stage, tmp_path / "log")
+            builds_npm.build_browser_noble("1.8.0", stage, tmp_path / "log")
         return
-    families._build_browser_noble("1.8.0", stage, tmp_path / "log")
+    builds_npm.build_browser_noble("1.8.0", stage, tmp_path / "log")
     assert (stage / "browser/bridge.mjs").resolve() == REPO / "drivers/browser/bridge.mjs"
     assert (stage / "browser/server.mjs").exists() and (stage / "js/node_modules/@noble/curves").is_dir()
     assert FAMILIES["browser-noble"].command(stage, "browser:noble", {})[-1] == str(stage / "browser/bridge.mjs")
@@ -194,7 +189,7 @@ def test_go_stdlib_at_the_machines_release_is_built_verified_and_timed(tmp_path)
     cached build that claims 1.27.3 but runs the machine's Go fails the asked-vs-reported check;
     a release not reachable here is that provider's one line. (1.27.3 itself is built by hand:
     `cryptobench build go:stdlib@1.27`, the toolchain fetched once through GOTOOLCHAIN.)"""
-    mine = families.local_go()
+    mine = builds_go.local_go()
     if mine == "1.27.3":
         pytest.skip("this machine's Go is 1.27.3: the lying build below needs another release")
     cache, db = tmp_path / "cache", tmp_path / "v.db"
@@ -222,7 +217,7 @@ def test_go_stdlib_at_the_machines_release_is_built_verified_and_timed(tmp_path)
 
 
 def test_rustcrypto_moves_dependents_before_their_dependencies():
-    depth = families.lock_order((REPO / "drivers/rust/Cargo.lock").read_text())
+    depth = builds_rust.lock_order((REPO / "drivers/rust/Cargo.lock").read_text())
     assert depth["cbdriver-rust"] == 0 and depth["aes-gcm"] == 1
     assert depth["aes-gcm"] < depth["aes"] < depth["cipher"] < depth["inout"] < depth["hybrid-array"]
     assert depth["elliptic-curve"] < depth["crypto-bigint"] < depth["ctutils"]
@@ -283,9 +278,9 @@ def test_a_pages_noble_set_holds_one_copy_of_each_package(monkeypatch):
         },
     }  # fmt: skip
     monkeypatch.setattr(registries, "npm_manifest", lambda name: {"versions": versions[name]})
-    assert families.noble_flat_set("2.3.0") == {"@noble/hashes": "2.3.0", "@noble/ciphers": "2.3.0",
+    assert builds_npm.noble_flat_set("2.3.0") == {"@noble/hashes": "2.3.0", "@noble/ciphers": "2.3.0",
                                                 "@noble/curves": "2.3.0", "@noble/post-quantum": "0.7.0"}  # fmt: skip
-    assert families.noble_flat_set("2.4.0")["@noble/ciphers"] == "2.4.0"
-    sat = families.npm_satisfies
+    assert builds_npm.noble_flat_set("2.4.0")["@noble/ciphers"] == "2.4.0"
+    sat = builds_npm.npm_satisfies
     assert sat("2.0.1", "~2.0.0") and not sat("2.1.0", "~2.0.0") and sat("2.4.0", "^2.0.0")
     assert not sat("2.0.1", "2.4.0") and sat("0.5.3", "^0.5.0") and not sat("0.6.0", "^0.5.0")
