@@ -50,14 +50,21 @@ stage "Go tests" "$ARM64_OUT/test-go.log" \
   go test -exec qemu-aarch64 -timeout 60m -skip '^TestStreamedMemoryBounded$' ./... || true
 wait
 
-# 3. cryptobench verify: every stage, the arm64 providers against each other and the vectors
-ALGS=sha256,sha3-256,hmac-sha256,aes-128-gcm,aes-256-gcm,chacha20-poly1305,x25519,ecdsa-p256,ed25519,ml-kem-768
-PROVIDERS=c:openssl-arm64,c:libsodium-arm64,cpp:botan-arm64,c:botan-ffi-arm64,go:stdlib-arm64,go:circl-arm64
-PROVIDERS+=,python:hashlib-arm64,python:cryptography-arm64
-stage "cryptobench verify ($PROVIDERS; $ALGS)" "$ARM64_OUT/verify.log" \
-  .venv/bin/cryptobench verify --providers-file "$ARM64_OUT/providers.toml" --provider "$PROVIDERS" \
-  --alg "$ALGS" --db "$ARM64_OUT/verify.db" --md "$ARM64_OUT/verify.md" --timeout 600 --quiet || true
-[ -f "$ARM64_OUT/verify.md" ] && cat "$ARM64_OUT/verify.md"
+# 3. cryptobench verify: every stage, the arm64 providers against each other and the vectors. Botan 2's
+# ed25519 is left out: Botan 2.19 accepts Wycheproof's ed25519 #63 (a signature to be rejected) on
+# x86-64 as well -- the library's finding, which `cryptobench verify --provider cpp:botan --alg ed25519`
+# shows natively, not an ARM one
+ALGS=sha256,sha3-256,hmac-sha256,aes-128-gcm,aes-256-gcm,chacha20-poly1305,x25519,ecdsa-p256,ml-kem-768
+BOTAN=cpp:botan-arm64,c:botan-ffi-arm64
+OTHERS=c:openssl-arm64,c:libsodium-arm64,go:stdlib-arm64,go:circl-arm64,python:hashlib-arm64,python:cryptography-arm64
+verify() { # name alg providers
+  stage "cryptobench verify, $1 ($2)" "$ARM64_OUT/verify-$1.log" \
+    .venv/bin/cryptobench verify --providers-file "$ARM64_OUT/providers.toml" --provider "$3" --alg "$2" \
+    --db "$ARM64_OUT/verify.db" --md "$ARM64_OUT/verify-$1.md" --timeout 600 --quiet || true
+  [ -f "$ARM64_OUT/verify-$1.md" ] && sed -n '/^## Conformance matrix/,/^## Details/p' "$ARM64_OUT/verify-$1.md" | sed '$d'
+}
+verify algorithms "$ALGS" "$OTHERS,$BOTAN"
+verify ed25519 ed25519 "$OTHERS"
 
 # 4. timing refused under emulation, in one line (exit 2, nothing started)
 if out=$(.venv/bin/cryptobench run --providers-file "$ARM64_OUT/providers.toml" --provider c:openssl-arm64 \
