@@ -58,6 +58,19 @@ def test_a_crash_uses_up_its_message_and_the_rest_go_on_in_a_fresh_process(provi
         pool.stop_all()
 
 
+def test_a_driver_dying_at_every_message_is_restarted_three_times_not_once_a_message(providers_file):
+    """A window of 32 to a driver that crashes at every request: after FAULTS_IN_A_CALL faults the rest get
+    the last one, not a restart each (a hanging driver: a timeout each, 32 x --timeout)."""
+    pool = _pool(providers_file)
+    try:
+        assert pool.start("test:crash-bench") is not None
+        got = pool.request_many("test:crash-bench", _messages()[:32])
+        assert len(got) == 32 and all(isinstance(a, DriverError) and "exited with code" in str(a) for a in got)
+        assert pool.generation("test:crash-bench") == 2  # three processes: the first and two restarts (not 32)
+    finally:
+        pool.stop_all()
+
+
 def test_differential_through_the_pipeline_agrees_with_one_at_a_time(providers_file):
     pool = _pool(providers_file)
     try:
