@@ -39,6 +39,8 @@ def test_every_shipped_suite_loads():
                      id="bad-size-names-its-line"),
         pytest.param('sizes = ["100"]\n[[group]]\nalgs = ["aes-128-cbc"]\n', "not a multiple of 16",
                      id="block-cipher-sizes-must-be-whole-blocks"),
+        pytest.param('sizes = ["1KiB"]\n[[group]]\nalgs = ["sha256", "zz-*"]\n',
+                     r"s.toml:3: algorithm pattern 'zz-\*' matches nothing", id="an-algorithm-glob-matching-nothing"),
     ],
 )  # fmt: skip
 def test_a_bad_suite_is_refused_saying_where(tmp_path, text, said):
@@ -80,3 +82,16 @@ def test_filters_that_match_nothing_are_errors():
         Filters.parse(None, None, "12XB")
     with pytest.raises(UserError, match="nothing to measure.*aes-128-cbc at 100 B: not a multiple of its 16-byte"):
         plan(s, ["c:openssl"], Filters.parse("aes-128-cbc", None, "100"))
+
+
+def test_a_groups_algorithms_may_be_globs_over_the_catalogue(tmp_path):
+    """suites/conformance.toml names every algorithm as "*": it must not go stale as the catalogue grows."""
+    from cryptobench.core import algorithms
+
+    g = load_suite(
+        write(tmp_path, 'sizes = ["1KiB"]\n[[group]]\nalgs = ["aes-128-*", "sha256", "aes-128-gcm"]\n')
+    ).groups[0]
+    assert set(g.algs) == {a for a in algorithms.ALGORITHMS if a.startswith("aes-128-")} | {"sha256"}
+    assert len(g.algs) == len(set(g.algs))  # named twice, listed once
+    everything = load_suite("conformance").groups[0].algs
+    assert set(everything) == set(algorithms.ALGORITHMS) - {"noop"}

@@ -7,7 +7,7 @@ time_per_cell = 0.5            # seconds per provider per cell
 precision = 1.0                # percent: the 95% interval each cell aims for (`--precision`)
 
 [[group]]
-algs = ["sha256", "sha512"]   # required
+algs = ["sha256", "sha512"]   # required; globs over the catalogue too ("aes-*", "*")
 ops = ["hash"]                # default: every op of the algorithm
 sizes = ["1KiB"]              # default: the suite's sizes
 chunks = [0]                  # 0 = one-shot; c > 0 = streaming in c-byte pieces
@@ -16,6 +16,7 @@ providers = ["c:*", "go:*"]   # globs; default: every provider
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -170,9 +171,7 @@ def _group(g: dict, default_sizes: list[int], err: _Locator) -> Group:
             if "algs" in g
             else err.general('every [[group]] needs algs = ["name", ...]')
         )
-    for a in algs:
-        if a not in algorithms.ALGORITHMS:
-            raise err.at(f'"{a}"', f"unknown algorithm {a!r} (see `cryptobench list algorithms`)")
+    algs = _expand_algs(algs, err)
     ops = g.get("ops")
     if ops is not None:
         if not isinstance(ops, list) or not all(isinstance(o, str) for o in ops):
@@ -200,6 +199,23 @@ def _group(g: dict, default_sizes: list[int], err: _Locator) -> Group:
     if tpc is not None and (not isinstance(tpc, (int, float)) or isinstance(tpc, bool) or not 0 < tpc <= 3600):
         raise err.at("time_per_cell", "time_per_cell must be a number of seconds in (0, 3600]")
     return Group(list(algs), ops, sizes, chunks, providers, float(tpc) if tpc is not None else None)
+
+
+def _expand_algs(names: list[str], err: _Locator) -> list[str]:
+    """A group's algorithms: names, or globs over the catalogue (`"*"`, `"aes-*"`) in catalogue order,
+    so a suite of everything (suites/conformance.toml) does not go stale as the catalogue grows."""
+    out: list[str] = []
+    for a in names:
+        if any(ch in a for ch in "*?["):
+            found = [x for x in algorithms.ALGORITHMS if x != "noop" and fnmatch.fnmatchcase(x, a)]
+            if not found:
+                raise err.at(f'"{a}"', f"algorithm pattern {a!r} matches nothing (see `cryptobench list algorithms`)")
+            out += found
+        elif a not in algorithms.ALGORITHMS:
+            raise err.at(f'"{a}"', f"unknown algorithm {a!r} (see `cryptobench list algorithms`)")
+        else:
+            out.append(a)
+    return list(dict.fromkeys(out))
 
 
 def _sizes(raw, err: _Locator, key: str) -> list[int]:
