@@ -13,6 +13,7 @@ are refused by the reference provider or it refuses the reference's.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from cryptobench.core import fixed_input
@@ -30,6 +31,11 @@ class CrossRecord:
     check: str
     passed: bool
     detail: str = ""
+
+
+# providers asked at once (their key pairs, their signatures, their checks of the others'): separate
+# processes, most of whose time is their own library's
+AT_ONCE = 4
 
 
 class _Peer:
@@ -70,46 +76,69 @@ def _guard(records: list, alg: str, producer: str, consumer: str, check: str, fn
     records.append(CrossRecord(alg, producer, consumer, check, ok, detail))
 
 
+def _each(ps: list[_Peer], fn: Callable[[_Peer], object]) -> dict[str, object]:
+    """fn(p) for every peer at once: each asks only its own driver, a process of its own, so a slow
+    signer (SLH-DSA's 's' sets take seconds in some libraries) no longer waits for every other."""
+    with ThreadPoolExecutor(max_workers=max(1, min(len(ps), AT_ONCE))) as pool:
+        return dict(zip([p.pid for p in ps], pool.map(fn, ps), strict=True))
+
+
 def _keypairs(alg: str, ps: list[_Peer], out: list[CrossRecord]) -> dict[str, dict]:
     """One fresh key pair per provider; a provider that cannot make one is recorded failed."""
-    keys = {}
-    for p in ps:
+
+    def make(p: _Peer) -> dict | DriverError:
         try:
-            keys[p.pid] = p.keypair(alg)
+            return p.keypair(alg)
         except DriverError as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
+            return e
+
+    keys = {}
+    for pid, got in _each(ps, make).items():
+        if isinstance(got, DriverError):
+            out.append(CrossRecord(alg, pid, pid, "make a key pair", False, str(got)))
+        else:
+            keys[pid] = got
     return keys
 
 
 def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
-    made = {}
-    for p in ps:
+
+    def sign(p: _Peer) -> tuple | str:
         try:
             kp = p.keypair(alg)
-            sig = p.case(alg, "sign", private=kp["private"], msg=MESSAGE).get("out")
-            made[p.pid] = (kp, sig)
+            return kp, p.case(alg, "sign", private=kp["private"], msg=MESSAGE).get("out")
         except (DriverError, KeyError) as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair and a signature", False, str(e)))
-    for p in ps:
-        if p.pid not in made or not made[p.pid][1]:
-            continue
-        kp, sig = made[p.pid]
-        for q in ps:
-            if q is p:
+            return str(e)
+
+    made = {}
+    for pid, got in _each(ps, sign).items():
+        if isinstance(got, str):
+            out.append(CrossRecord(alg, pid, pid, "make a key pair and a signature", False, got))
+        elif got[1]:
+            made[pid] = got
+
+    def check(q: _Peer) -> list[CrossRecord]:  # one verifier checks every other provider's signature
+        mine: list[CrossRecord] = []
+        for pid, (kp, sig) in made.items():
+            if pid == q.pid:
                 continue
 
-            def verifies(q=q, kp=kp, sig=sig):
+            def verifies(kp=kp, sig=sig):
                 r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=sig)
                 return r.get("out") == "01", r.get("error") or ("" if r.get("out") == "01" else "rejected")
 
-            def corrupted_rejected(q=q, kp=kp, sig=sig):
+            def corrupted_rejected(kp=kp, sig=sig):
                 r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=_flip(sig))
                 return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted signature was accepted"
 
-            _guard(out, alg, p.pid, q.pid, "signature verifies", verifies)
-            _guard(out, alg, p.pid, q.pid, "corrupted signature rejected", corrupted_rejected)
-    return out
+            _guard(mine, alg, pid, q.pid, "signature verifies", verifies)
+            _guard(mine, alg, pid, q.pid, "corrupted signature rejected", corrupted_rejected)
+        return mine
+
+    order = {p.pid: i for i, p in enumerate(ps)}
+    checked = [r for records in _each(ps, check).values() for r in records]
+    return out + sorted(checked, key=lambda r: (order[r.producer], order[r.consumer]))  # producer by producer
 
 
 def _pairs(ps: list[_Peer], keys: dict) -> list[tuple[_Peer, _Peer]]:
