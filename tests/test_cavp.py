@@ -100,3 +100,18 @@ def test_monte_carlo_chains_pass_on_a_right_hash_and_fail_on_a_wrong_one(alg):
 
     result = run_monte(alg, wrong_once, checkpoints=2)
     assert not result.passed and result.first_failed == 1
+
+
+def test_a_monte_carlo_chain_stops_at_the_checkpoint_past_which_it_would_take_too_long():
+    """A browser's round trip is tens of ms: 3,000 of them per chain cost the conformance matrix half
+    an hour. The chain stops where the next checkpoint would end past its time, and says so."""
+    calls = []
+
+    def slow(msg_hex):  # every call "takes" long: the budget of 0 s is spent by the first checkpoint
+        calls.append(1)
+        return HASHES["sha256"](bytes.fromhex(msg_hex)).hexdigest()
+
+    result = run_monte("sha256", slow, checkpoints=3, seconds=0)
+    assert result.passed and result.checked == 1 and len(calls) == 1000
+    assert result.detail.startswith("1 of 3 checkpoints:"), result.detail
+    assert run_monte("sha256", slow, checkpoints=3).checked == 3  # a quick hash: the whole chain
