@@ -26,7 +26,9 @@ stage() { # name log command...: the command's output to the log; one line sayin
   local name=$1 log=$2 t=$SECONDS
   shift 2
   if "$@" >"$log" 2>&1; then
-    echo "test-arm64: $name: passed ($((SECONDS - t)) s; $(grep -E '^[0-9]+ passed, [0-9]+ failed|^ok ' "$log" | tr '\n' ';' | sed 's/;$//'))"
+    local counts
+    counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed|^ok ' "$log" | tr '\n\t' '; ' | sed 's/;$//')
+    echo "test-arm64: $name: passed ($((SECONDS - t)) s${counts:+; $counts})"
   else
     tail -30 "$log"
     echo "test-arm64: $name: FAILED ($((SECONDS - t)) s; log ${log#"$REPO"/})"
