@@ -4,9 +4,12 @@ Within a run, the providers of a cell take turns one batch each (a *pair round*:
 request of one sample, in an order that alternates ABBA-wise so neither always goes first). The two
 samples of one pair round were taken milliseconds apart, so whatever slowed the machine then — a
 co-tenant's burst, a frequency step, drift over the run — slowed both, and cancels in their ratio.
-The ratio of two providers is the median of the per-pair ratios; its 95% interval comes from their
-order statistics (distribution-free, as for a median), widened in quadrature by what the process
-pairs differ beyond their own noise (each pass measures in fresh processes: `_between_processes`).
+The ratio of two providers is the median of the per-pair ratios — pairs taken three consecutive
+rounds at a time, each side by its fastest batch of the three (`blocks`: on a shared host most
+disturbances hit one batch of a pair, not both, and only ever slow it); its 95% interval comes from
+their order statistics (distribution-free, as for a median), widened in quadrature by what the
+process pairs differ beyond their own noise (each pass measures in fresh processes:
+`_between_processes`).
 
 Across runs and machines nothing was measured at the same moment: those comparisons keep the
 independent interval (`stats.ratio`, from the two medians' intervals).
@@ -23,6 +26,9 @@ from dataclasses import dataclass
 from cryptobench.analysis import stats
 
 MIN_PAIRS = 6  # fewer pairs than this give no 95% interval of a median: the independent one is used
+# pair rounds of one process taken together, each side by its fastest batch (`blocks`): 3 where there are
+# pairs enough for MIN_PAIRS blocks of 3, else 2, else single pairs
+BLOCK = 3
 
 
 def order(providers: list[str], round_no: int) -> list[str]:
@@ -83,33 +89,62 @@ def pairs(subject: Side, reference: Side) -> list[Pair]:
 
 @dataclass(frozen=True)
 class PairedRatio(stats.Ratio):
-    """time(subject) / time(reference) from pairs: a stats.Ratio that knows how many pairs made it."""
+    """time(subject) / time(reference) from pairs: a stats.Ratio that knows how many pairs made it, and
+    how many pair rounds each block took together."""
 
     pairs: int = 0
     processes: int = 0
+    block: int = 1
 
 
-def ratio(subject: Side | None, reference: Side | None) -> PairedRatio | None:
+def blocks(found: list[Pair], k: int) -> list[Pair]:
+    """Consecutive pair rounds of one process in blocks of `k`, each made one pair of its two sides'
+    fastest batches (an incomplete last block is left out). A disturbance only ever slows a batch, and
+    on a shared host (a scheduler slice, the SMT sibling, an interrupt) it hits one batch of a pair and
+    not the other, so it does not cancel in that pair's ratio; the fastest of a few batches taken
+    milliseconds apart is the least disturbed of them, on both sides alike."""
+    if k <= 1:
+        return list(found)
+    by: dict[int, list[Pair]] = {}
+    for q in found:
+        by.setdefault(q.process, []).append(q)
+    out = []
+    for proc, qs in by.items():
+        qs.sort(key=lambda q: q.round)
+        for start in range(0, len(qs) - k + 1, k):
+            b = qs[start : start + k]
+            out.append(Pair(b[0].round, proc, min(q.subject_ns for q in b), min(q.reference_ns for q in b)))
+    return out
+
+
+def ratio(subject: Side | None, reference: Side | None, block: int | None = None) -> PairedRatio | None:
     """The paired ratio with its 95% interval, or None when there are too few pairs for one.
 
-    The median of every pair's ratio; its interval from their order statistics, widened in quadrature
-    by what differs between process pairs beyond chance: the spread of the process pairs' own medians
-    less what their pairs' noise alone gives it (a one-way random-effects estimate), divided by their
-    number. Fresh processes differ in memory layout; a few ratios apart is their real variation, and
-    a run samples it with one process pair per pass."""
+    The pairs are taken in blocks of `block` consecutive pair rounds (`blocks`; default: BLOCK where
+    there are pairs enough, else fewer); the median of the blocks' ratios, its interval from their order
+    statistics, widened in quadrature by what differs between process pairs beyond chance: the spread
+    of the process pairs' own medians less what their blocks' noise alone gives it (a one-way
+    random-effects estimate), divided by their number. Fresh processes differ in memory layout; a few
+    ratios apart is their real variation, and a run samples it with one process pair per pass."""
     if subject is None or reference is None:
         return None
     found = pairs(subject, reference)
     if len(found) < MIN_PAIRS:
         return None
-    s = stats.summarize([q.ratio for q in found])
+    for k in [block] if block else range(BLOCK, 0, -1):
+        taken = blocks(found, k)
+        if len(taken) >= MIN_PAIRS:
+            break
+    else:
+        return None
+    s = stats.summarize([q.ratio for q in taken])
     if s.ci_low <= 0:
         return None
-    within = (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * stats.Z95)  # se of log(median), all pairs
-    extra = stats.Z95 * _between_processes(found, within)
+    within = (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * stats.Z95)  # se of log(median), all blocks
+    extra = stats.Z95 * _between_processes(taken, within)
     low = s.median * math.exp(-math.hypot(math.log(s.median / s.ci_low), extra))
     high = s.median * math.exp(math.hypot(math.log(s.ci_high / s.median), extra))
-    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}))
+    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}), block=k)
 
 
 def _between_processes(found: list[Pair], within_se: float) -> float:
