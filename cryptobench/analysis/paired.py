@@ -140,11 +140,17 @@ def ratio(subject: Side | None, reference: Side | None, block: int | None = None
     s = stats.summarize([q.ratio for q in taken])
     if s.ci_low <= 0:
         return None
-    within = (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * stats.Z95)  # se of log(median), all blocks
-    extra = stats.Z95 * _between_processes(taken, within)
-    low = s.median * math.exp(-math.hypot(math.log(s.median / s.ci_low), extra))
-    high = s.median * math.exp(math.hypot(math.log(s.ci_high / s.median), extra))
+    low, high = widened(taken, s.median, s.ci_low, s.ci_high)
     return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}), block=k)
+
+
+def widened(found: list[Pair], value: float, low: float, high: float) -> tuple[float, float]:
+    """A 95% interval (low, high) of `value` made from `found`, widened in quadrature (log scale) by what
+    the process pairs among them differ beyond their own noise (`_between_processes`)."""
+    within = (math.log(high) - math.log(low)) / (2 * stats.Z95)  # se of log(value), all of `found`
+    extra = stats.Z95 * _between_processes(found, within)
+    return (value * math.exp(-math.hypot(math.log(value / low), extra)),
+            value * math.exp(math.hypot(math.log(high / value), extra)))  # fmt: skip
 
 
 def _between_processes(found: list[Pair], within_se: float) -> float:
