@@ -76,7 +76,7 @@ native-test-pqntor:
 
 # the bench/ scripts are Python without a .py suffix: name them, or ruff skips them
 BENCH_PY = $(shell grep -l '^\#!/usr/bin/env python3' bench/* 2>/dev/null) bench/peerlib.py
-PY_LINTED = cryptobench tests drivers/python drivers/c/wasm plugins scripts/cached-run scripts/acvp/refetch scripts/acvp/ascon-kat $(BENCH_PY)
+PY_LINTED = cryptobench tests drivers/python drivers/c/wasm plugins scripts/cached-run scripts/acvp/refetch scripts/acvp/ascon-kat scripts/kat/refetch $(BENCH_PY)
 
 LINTERS := rust java python c go js browser pqntor web
 .PHONY: $(addprefix lint-,$(LINTERS))
