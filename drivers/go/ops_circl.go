@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/rand"
+	"encoding"
 	"fmt"
 	"runtime"
 
@@ -124,13 +125,20 @@ func (k *circlKEMPriv) Decapsulate(ct []byte) ([]byte, error) { return k.sch.Dec
 // circlKEMScheme: deterministic says whether the protocol's `m` (ML-KEM's
 // 32 bytes, X-Wing's 64) is circl's encapsulation seed, so the vectors'
 // deterministic encapsulations can be run.
+// circlSeeded is circl's key pair of a seed (checked against the scheme's
+// seed size) and the public key's encoding.
+func circlSeeded[PK encoding.BinaryMarshaler, SK any](name string, seed []byte, size int, derive func([]byte) (PK, SK)) (pk PK, sk SK, enc []byte, err error) {
+	if err = checkLen(name+" seed", seed, size); err != nil {
+		return pk, sk, nil, err
+	}
+	pk, sk = derive(seed)
+	enc, err = pk.MarshalBinary()
+	return pk, sk, enc, err
+}
+
 func circlKEMScheme(name string, sch kem.Scheme, deterministic bool) kemScheme {
 	fromSeed := func(seed []byte) (kemPrivate, error) {
-		if len(seed) != sch.SeedSize() {
-			return nil, fmt.Errorf("%s seed must be %d bytes, got %d", name, sch.SeedSize(), len(seed))
-		}
-		pk, sk := sch.DeriveKeyPair(seed)
-		enc, err := pk.MarshalBinary()
+		pk, sk, enc, err := circlSeeded(name, seed, sch.SeedSize(), sch.DeriveKeyPair)
 		if err != nil {
 			return nil, err
 		}
@@ -201,11 +209,7 @@ func mldsaScheme(
 	verify func(pk sign.PublicKey, msg, ctx, sig []byte) bool,
 ) sigScheme[*mldsaKey] {
 	fromSeed := func(seed []byte) (*mldsaKey, error) {
-		if len(seed) != sch.SeedSize() {
-			return nil, fmt.Errorf("%s seed must be %d bytes, got %d", name, sch.SeedSize(), len(seed))
-		}
-		pk, sk := sch.DeriveKey(seed)
-		enc, err := pk.MarshalBinary()
+		pk, sk, enc, err := circlSeeded(name, seed, sch.SeedSize(), sch.DeriveKey)
 		if err != nil {
 			return nil, err
 		}

@@ -132,9 +132,9 @@ func buildSettings() string {
 
 // chachaCell: one-shot (chunk 0).
 type chachaCell struct {
+	errCell
 	key, nonce []byte
 	in, out    []byte
-	err        error
 }
 
 func (c *chachaCell) Run() uint64 {
@@ -142,35 +142,27 @@ func (c *chachaCell) Run() uint64 {
 	// when used locally like this: no allocation per operation.
 	s, err := chacha20.NewUnauthenticatedCipher(c.key, c.nonce)
 	if err != nil {
-		if c.err == nil {
-			c.err = err
-		}
-		return 0
+		return c.fail(err)
 	}
 	s.XORKeyStream(c.out, c.in)
 	return first(c.out)
 }
 func (c *chachaCell) Output() []byte { return c.out }
-func (c *chachaCell) Err() error     { return c.err }
 
 // chachaStreamCell: chunk > 0, XORKeyStream per piece into the piece buffer.
 type chachaStreamCell struct {
 	pieceCell
+	errCell
 	key, nonce []byte
-	err        error
 }
 
 func (c *chachaStreamCell) Run() uint64 {
 	s, err := chacha20.NewUnauthenticatedCipher(c.key, c.nonce)
 	if err != nil {
-		if c.err == nil {
-			c.err = err
-		}
-		return 0
+		return c.fail(err)
 	}
 	return pieces(c.in, c.chunk, c.buf, c.fold, s.XORKeyStream)
 }
-func (c *chachaStreamCell) Err() error { return c.err }
 
 func chacha20Alg() *Alg {
 	check := func(key, nonce []byte) error {

@@ -79,6 +79,70 @@ func (c *errCell) fail(err error) uint64 {
 }
 func (c *errCell) Err() error { return c.err }
 
+// outCell is what every cell around one library call with a byte result
+// holds (sign, derive, decaps, encrypt, decrypt): Run is the call, handed
+// to take.
+type outCell struct {
+	errCell
+	heldKey
+	out []byte
+}
+
+func holding(k keyPair) outCell { return outCell{heldKey: heldKey{k}} }
+
+// take records one call's result: its output and sink, or its first failure.
+func (c *outCell) take(out []byte, err error) uint64 {
+	if err != nil {
+		return c.fail(err)
+	}
+	c.out = out
+	return first(out)
+}
+func (c *outCell) Output() []byte { return c.out }
+
+// rejecting turns a library's error into a `rejected` result.
+func rejecting(out []byte, err error) ([]byte, error) {
+	if err != nil {
+		return nil, reject(err)
+	}
+	return out, nil
+}
+
+// singleCall is the Prepare of an algorithm whose leak-timed operation is op:
+// the case's private key parsed, then bind makes the one call.
+func singleCall[K any](name, op string, parse func([]byte) (K, error),
+	bind func(k K, c *Case) (func() ([]byte, error), error),
+) func(c *Case) (func() ([]byte, error), error) {
+	return func(c *Case) (func() ([]byte, error), error) {
+		if c.Op != op {
+			return nil, fmt.Errorf("not offered: %s %s times no single call", name, c.Op)
+		}
+		k, err := parse(c.Private)
+		if err != nil {
+			return nil, reject(err)
+		}
+		return bind(k, c)
+	}
+}
+
+// noExecutor is the error of an op an algorithm has no case executor for.
+func noExecutor(c *Case, name string) error {
+	return fmt.Errorf("op %q has no case executor for %s", c.Op, name)
+}
+
+// newCell makes a keygen cell, or builds a cell around a key pair generated
+// for it (outside the timed region).
+func newCell[K keyPair](p *CellParams, generate func() (K, error), build func(k K) (Cell, error)) (Cell, error) {
+	if p.Op == "keygen" {
+		return &keygenCell[K]{generate: generate}, nil
+	}
+	k, err := generate()
+	if err != nil {
+		return nil, err
+	}
+	return build(k)
+}
+
 // ---- keygen ---------------------------------------------------------------
 
 // keygenCell: one operation is one fresh key pair; the output (for the
@@ -172,22 +236,12 @@ type sigScheme[K sigPrivate] struct {
 }
 
 type signCell struct {
-	errCell
-	heldKey
+	outCell
 	k   sigPrivate
 	msg []byte
-	out []byte
 }
 
-func (c *signCell) Run() uint64 {
-	sig, err := c.k.sign(c.msg)
-	if err != nil {
-		return c.fail(err)
-	}
-	c.out = sig
-	return first(sig)
-}
-func (c *signCell) Output() []byte { return c.out }
+func (c *signCell) Run() uint64 { return c.take(c.k.sign(c.msg)) }
 
 type verifyCell struct {
 	errCell
@@ -207,16 +261,9 @@ func (c *verifyCell) Run() uint64 {
 func (c *verifyCell) Output() []byte { return verifyOK }
 
 func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
-	prepareSign := func(c *Case) (func() ([]byte, error), error) {
-		if c.Op != "sign" {
-			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
-		}
-		k, err := s.parsePrivate(c.Private)
-		if err != nil {
-			return nil, reject(err)
-		}
+	prepareSign := singleCall(s.name, "sign", s.parsePrivate, func(k K, c *Case) (func() ([]byte, error), error) {
 		return func() ([]byte, error) { return k.sign(c.Msg) }, nil
-	}
+	})
 	ops := []string{"sign", "verify"}
 	if s.keygen {
 		ops = append([]string{"keygen"}, ops...)
@@ -240,11 +287,7 @@ func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
 					if !ok {
 						return nil, unsupported("%s: the library has no deterministic signing API", s.name)
 					}
-					sig, err := cs.signCtx(c.Msg, c.Ctx, c.Deterministic)
-					if err != nil {
-						return nil, reject(err)
-					}
-					return sig, nil
+					return rejecting(cs.signCtx(c.Msg, c.Ctx, c.Deterministic))
 				}
 				return runPrepared(prepareSign, c)
 			case "verify":
@@ -274,24 +317,19 @@ func sigAlg[K sigPrivate](s sigScheme[K]) *Alg {
 				}
 				return k.encodePublic()
 			}
-			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+			return nil, noExecutor(c, s.name)
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
-			if p.Op == "keygen" {
-				return &keygenCell[K]{generate: s.generate}, nil
-			}
-			k, err := s.generate()
-			if err != nil {
-				return nil, err
-			}
-			if p.Op == "sign" {
-				return &signCell{heldKey: heldKey{k}, k: k, msg: p.Msg}, nil
-			}
-			sig, err := k.sign(p.Msg)
-			if err != nil {
-				return nil, err
-			}
-			return &verifyCell{heldKey: heldKey{k}, pub: k.public(), msg: p.Msg, sig: sig}, nil
+			return newCell(p, s.generate, func(k K) (Cell, error) {
+				if p.Op == "sign" {
+					return &signCell{outCell: holding(k), k: k, msg: p.Msg}, nil
+				}
+				sig, err := k.sign(p.Msg)
+				if err != nil {
+					return nil, err
+				}
+				return &verifyCell{heldKey: heldKey{k}, pub: k.public(), msg: p.Msg, sig: sig}, nil
+			})
 		},
 		Keypair: keypairFunc(s.generate),
 	}
@@ -317,49 +355,26 @@ type kexScheme[K kexPrivate] struct {
 }
 
 type deriveCell struct {
-	errCell
-	heldKey
+	outCell
 	k       kexPrivate
 	peer    kexPublic
 	peerEnc []byte // the peer's encoded public key (for the tests)
-	out     []byte
 }
 
-func (c *deriveCell) Run() uint64 {
-	s, err := c.k.derive(c.peer)
-	if err != nil {
-		return c.fail(err)
-	}
-	c.out = s
-	return first(s)
-}
-func (c *deriveCell) Output() []byte { return c.out }
+func (c *deriveCell) Run() uint64 { return c.take(c.k.derive(c.peer)) }
 
 func kexAlg[K kexPrivate](s kexScheme[K]) *Alg {
 	ops := []string{"derive"}
 	if s.keygen {
 		ops = []string{"keygen", "derive"}
 	}
-	prepareDerive := func(c *Case) (func() ([]byte, error), error) {
-		if c.Op != "derive" {
-			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
-		}
-		k, err := s.parsePrivate(c.Private)
-		if err != nil {
-			return nil, reject(err)
-		}
+	prepareDerive := singleCall(s.name, "derive", s.parsePrivate, func(k K, c *Case) (func() ([]byte, error), error) {
 		peer, err := s.parsePublic(c.Public)
 		if err != nil {
 			return nil, reject(err)
 		}
-		return func() ([]byte, error) {
-			out, err := k.derive(peer)
-			if err != nil {
-				return nil, reject(err)
-			}
-			return out, nil
-		}, nil
-	}
+		return func() ([]byte, error) { return rejecting(k.derive(peer)) }, nil
+	})
 	return &Alg{
 		Name:    s.name,
 		Ops:     ops,
@@ -371,31 +386,26 @@ func kexAlg[K kexPrivate](s kexScheme[K]) *Alg {
 			case "keygen":
 				return nil, unsupported("%s: no key generation from a seed", s.name)
 			}
-			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+			return nil, noExecutor(c, s.name)
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
-			if p.Op == "keygen" {
-				return &keygenCell[K]{generate: s.generate}, nil
-			}
-			k, err := s.generate()
-			if err != nil {
-				return nil, err
-			}
-			peer, err := s.generate()
-			if err != nil {
-				return nil, err
-			}
-			// The peer's key arrives encoded, as it would from the wire:
-			// parsed once, outside the timed region.
-			enc, err := peer.encodePublic()
-			if err != nil {
-				return nil, err
-			}
-			pub, err := s.parsePublic(enc)
-			if err != nil {
-				return nil, err
-			}
-			return &deriveCell{heldKey: heldKey{k}, k: k, peer: pub, peerEnc: enc}, nil
+			return newCell(p, s.generate, func(k K) (Cell, error) {
+				peer, err := s.generate()
+				if err != nil {
+					return nil, err
+				}
+				// The peer's key arrives encoded, as it would from the wire:
+				// parsed once, outside the timed region.
+				enc, err := peer.encodePublic()
+				if err != nil {
+					return nil, err
+				}
+				pub, err := s.parsePublic(enc)
+				if err != nil {
+					return nil, err
+				}
+				return &deriveCell{outCell: holding(k), k: k, peer: pub, peerEnc: enc}, nil
+			})
 		},
 		Keypair: keypairFunc(s.generate),
 	}
@@ -444,44 +454,21 @@ func (c *encapsCell) Run() uint64 {
 func (c *encapsCell) Output() []byte { return append(append([]byte{}, c.ct...), c.k...) }
 
 type decapsCell struct {
-	errCell
-	heldKey
-	dk  kemPrivate
-	ct  []byte
-	out []byte
+	outCell
+	dk kemPrivate
+	ct []byte
 }
 
-func (c *decapsCell) Run() uint64 {
-	k, err := c.dk.Decapsulate(c.ct)
-	if err != nil {
-		return c.fail(err)
-	}
-	c.out = k
-	return first(k)
-}
-func (c *decapsCell) Output() []byte { return c.out }
+func (c *decapsCell) Run() uint64 { return c.take(c.dk.Decapsulate(c.ct)) }
 
 func kemAlg(s kemScheme) *Alg {
 	generate := func() (kemKey, error) {
 		dk, err := s.generate()
 		return kemKey{dk}, err
 	}
-	prepareDecaps := func(c *Case) (func() ([]byte, error), error) {
-		if c.Op != "decaps" {
-			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
-		}
-		dk, err := s.fromSeed(c.Private)
-		if err != nil {
-			return nil, reject(err)
-		}
-		return func() ([]byte, error) {
-			k, err := dk.Decapsulate(c.Msg)
-			if err != nil {
-				return nil, reject(err)
-			}
-			return k, nil
-		}, nil
-	}
+	prepareDecaps := singleCall(s.name, "decaps", s.fromSeed, func(dk kemPrivate, c *Case) (func() ([]byte, error), error) {
+		return func() ([]byte, error) { return rejecting(dk.Decapsulate(c.Msg)) }, nil
+	})
 	return &Alg{
 		Name:    s.name,
 		Ops:     []string{"keygen", "encaps", "decaps"},
@@ -514,27 +501,22 @@ func kemAlg(s kemScheme) *Alg {
 			case "decaps":
 				return runPrepared(prepareDecaps, c)
 			}
-			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+			return nil, noExecutor(c, s.name)
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
-			if p.Op == "keygen" {
-				return &keygenCell[kemKey]{generate: generate}, nil
-			}
-			k, err := generate()
-			if err != nil {
-				return nil, err
-			}
-			// The encapsulation key arrives encoded: parsed once, outside
-			// the timed region.
-			ek, err := s.parsePublic(k.dk.Encapsulator().Bytes())
-			if err != nil {
-				return nil, err
-			}
-			if p.Op == "encaps" {
-				return &encapsCell{heldKey: heldKey{k}, ek: ek}, nil
-			}
-			_, ct := ek.Encapsulate()
-			return &decapsCell{heldKey: heldKey{k}, dk: k.dk, ct: ct}, nil
+			return newCell(p, generate, func(k kemKey) (Cell, error) {
+				// The encapsulation key arrives encoded: parsed once, outside
+				// the timed region.
+				ek, err := s.parsePublic(k.dk.Encapsulator().Bytes())
+				if err != nil {
+					return nil, err
+				}
+				if p.Op == "encaps" {
+					return &encapsCell{heldKey: heldKey{k}, ek: ek}, nil
+				}
+				_, ct := ek.Encapsulate()
+				return &decapsCell{outCell: holding(k), dk: k.dk, ct: ct}, nil
+			})
 		},
 		Keypair: keypairFunc(generate),
 	}
@@ -561,58 +543,25 @@ type pkeScheme[K pkePrivate] struct {
 }
 
 type encryptCell struct {
-	errCell
-	heldKey
+	outCell
 	pub pkePublic
 	msg []byte
-	out []byte
 }
 
-func (c *encryptCell) Run() uint64 {
-	ct, err := c.pub.encrypt(c.msg)
-	if err != nil {
-		return c.fail(err)
-	}
-	c.out = ct
-	return first(ct)
-}
-func (c *encryptCell) Output() []byte { return c.out }
+func (c *encryptCell) Run() uint64 { return c.take(c.pub.encrypt(c.msg)) }
 
 type decryptCell struct {
-	errCell
-	heldKey
-	k   pkePrivate
-	ct  []byte
-	out []byte
+	outCell
+	k  pkePrivate
+	ct []byte
 }
 
-func (c *decryptCell) Run() uint64 {
-	pt, err := c.k.decrypt(c.ct)
-	if err != nil {
-		return c.fail(err)
-	}
-	c.out = pt
-	return first(pt)
-}
-func (c *decryptCell) Output() []byte { return c.out }
+func (c *decryptCell) Run() uint64 { return c.take(c.k.decrypt(c.ct)) }
 
 func pkeAlg[K pkePrivate](s pkeScheme[K]) *Alg {
-	prepareDecrypt := func(c *Case) (func() ([]byte, error), error) {
-		if c.Op != "decrypt" {
-			return nil, fmt.Errorf("not offered: %s %s times no single call", s.name, c.Op)
-		}
-		k, err := s.parsePrivate(c.Private)
-		if err != nil {
-			return nil, reject(err)
-		}
-		return func() ([]byte, error) {
-			pt, err := k.decrypt(c.Msg)
-			if err != nil {
-				return nil, reject(err)
-			}
-			return pt, nil
-		}, nil
-	}
+	prepareDecrypt := singleCall(s.name, "decrypt", s.parsePrivate, func(k K, c *Case) (func() ([]byte, error), error) {
+		return func() ([]byte, error) { return rejecting(k.decrypt(c.Msg)) }, nil
+	})
 	return &Alg{
 		Name:    s.name,
 		Ops:     []string{"encrypt", "decrypt"},
@@ -624,33 +573,27 @@ func pkeAlg[K pkePrivate](s pkeScheme[K]) *Alg {
 				if err != nil {
 					return nil, reject(err)
 				}
-				ct, err := pub.encrypt(c.Msg)
-				if err != nil {
-					return nil, reject(err)
-				}
-				return ct, nil
+				return rejecting(pub.encrypt(c.Msg))
 			case "decrypt":
 				return runPrepared(prepareDecrypt, c)
 			}
-			return nil, fmt.Errorf("op %q has no case executor for %s", c.Op, s.name)
+			return nil, noExecutor(c, s.name)
 		},
 		NewCell: func(p *CellParams) (Cell, error) {
-			k, err := s.generate()
-			if err != nil {
-				return nil, err
-			}
-			pub := k.public()
-			if p.Size > pub.maxMsg() {
-				return nil, fmt.Errorf("not offered at this size: %s encrypts at most %d bytes, asked %d", s.name, pub.maxMsg(), p.Size)
-			}
-			if p.Op == "encrypt" {
-				return &encryptCell{heldKey: heldKey{k}, pub: pub, msg: p.Msg}, nil
-			}
-			ct, err := pub.encrypt(p.Msg)
-			if err != nil {
-				return nil, err
-			}
-			return &decryptCell{heldKey: heldKey{k}, k: k, ct: ct}, nil
+			return newCell(p, s.generate, func(k K) (Cell, error) {
+				pub := k.public()
+				if p.Size > pub.maxMsg() {
+					return nil, fmt.Errorf("not offered at this size: %s encrypts at most %d bytes, asked %d", s.name, pub.maxMsg(), p.Size)
+				}
+				if p.Op == "encrypt" {
+					return &encryptCell{outCell: holding(k), pub: pub, msg: p.Msg}, nil
+				}
+				ct, err := pub.encrypt(p.Msg)
+				if err != nil {
+					return nil, err
+				}
+				return &decryptCell{outCell: holding(k), k: k, ct: ct}, nil
+			})
 		},
 		Keypair: keypairFunc(s.generate),
 	}

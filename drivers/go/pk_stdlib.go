@@ -366,38 +366,29 @@ func ed25519Scheme() sigScheme[ed25519Key] {
 // ML-KEM.Encaps_internal for known-answer tests; timed encapsulation is
 // EncapsulationKey.Encapsulate.
 
-func mlkem768Scheme() kemScheme {
+// mlkemScheme is one ML-KEM parameter set of crypto/mlkem: its generator,
+// its key constructors and mlkemtest's derandomised encapsulation.
+func mlkemScheme[DK kemPrivate, EK crypto.Encapsulator](
+	name string, generate func() (DK, error), fromSeed func([]byte) (DK, error),
+	parsePublic func([]byte) (EK, error), encapsDet func(EK, []byte) ([]byte, []byte, error),
+) kemScheme {
 	return kemScheme{
-		name: "ml-kem-768",
-		generate: func() (kemPrivate, error) {
-			return mlkem.GenerateKey768()
-		},
-		fromSeed: func(seed []byte) (kemPrivate, error) {
-			return mlkem.NewDecapsulationKey768(seed)
-		},
-		parsePublic: func(b []byte) (crypto.Encapsulator, error) {
-			return mlkem.NewEncapsulationKey768(b)
-		},
+		name:        name,
+		generate:    func() (kemPrivate, error) { return generate() },
+		fromSeed:    func(seed []byte) (kemPrivate, error) { return fromSeed(seed) },
+		parsePublic: func(b []byte) (crypto.Encapsulator, error) { return parsePublic(b) },
 		encapsDet: func(ek crypto.Encapsulator, m []byte) ([]byte, []byte, error) {
-			return mlkemtest.Encapsulate768(ek.(*mlkem.EncapsulationKey768), m)
+			return encapsDet(ek.(EK), m)
 		},
 	}
 }
 
+func mlkem768Scheme() kemScheme {
+	return mlkemScheme("ml-kem-768", mlkem.GenerateKey768, mlkem.NewDecapsulationKey768,
+		mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768)
+}
+
 func mlkem1024Scheme() kemScheme {
-	return kemScheme{
-		name: "ml-kem-1024",
-		generate: func() (kemPrivate, error) {
-			return mlkem.GenerateKey1024()
-		},
-		fromSeed: func(seed []byte) (kemPrivate, error) {
-			return mlkem.NewDecapsulationKey1024(seed)
-		},
-		parsePublic: func(b []byte) (crypto.Encapsulator, error) {
-			return mlkem.NewEncapsulationKey1024(b)
-		},
-		encapsDet: func(ek crypto.Encapsulator, m []byte) ([]byte, []byte, error) {
-			return mlkemtest.Encapsulate1024(ek.(*mlkem.EncapsulationKey1024), m)
-		},
-	}
+	return mlkemScheme("ml-kem-1024", mlkem.GenerateKey1024, mlkem.NewDecapsulationKey1024,
+		mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024)
 }
