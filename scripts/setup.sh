@@ -47,13 +47,15 @@ scripts/openssl/build.sh --lib-only 3.6 >/dev/null
 scripts/liboqs/build.sh --lib-only >/dev/null
 
 # The drivers: built again only when their sources, the toolchains or the built files' presence changed
-# since the last build that succeeded (scripts/cached-run; FORCE=1 builds anyway). With nothing changed
+# since the last build that succeeded (scripts/cached-run; FORCE_BUILD=1 builds anyway). With nothing changed
 # `cryptobench build` still costs ~a minute of CPU: npm ci reinstalls two node_modules, Maven packages.
+# `make test FORCE=1` forces the tests, not this build: the drivers `make run` built from these very
+# sources and tools are the ones to test (a build is no check that could pass by memory).
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench"
 BUILT='ls -1d drivers/c/build/cbdriver drivers/c/build/plugins/*.so plugins/c/build/*.so drivers/go/build/cbdriver-go
   drivers/python/build/* drivers/js/node_modules/.package-lock.json drivers/browser/node_modules/.package-lock.json
   drivers/rust/target/release/cbdriver-rust drivers/java/target/*.jar drivers/java/build/* drivers/js/native/build/*'
-python3 scripts/cached-run setup-drivers --in drivers --in plugins --in include --in protocols/pqntor/c \
+FORCE="${FORCE_BUILD:-}" CRYPTOBENCH_FORCE_TESTS= python3 scripts/cached-run setup-drivers --in drivers --in plugins --in include --in protocols/pqntor/c \
   --in cryptobench/drivers --in scripts --in "$CACHE/openssl" --in "$CACHE/liboqs" --out "$BUILT" \
   --tool 'gcc --version' --tool 'g++ --version' --tool 'go version' --tool 'rustc -vV' --tool 'node --version' \
   --tool 'npm --version' --tool 'java -version' --tool 'mvn -v' \
