@@ -19,6 +19,7 @@ from pathlib import Path
 from cryptobench.core import declared
 from cryptobench.core.errors import UserError
 from cryptobench.core.textsafe import printable
+from cryptobench.drivers import cpu_features
 from cryptobench.drivers.programs import (
     C_HOST,
     C_ONLY_PLUGINS,
@@ -33,6 +34,8 @@ from cryptobench.drivers.programs import (
     c_plugin_argv,
     openssl_versions,
 )
+
+WASM_OPENSSL = "3.6.3"  # the OpenSSL the wasm build compiles (scripts/wasm/build.sh)
 
 
 def _builtin() -> list[Provider]:
@@ -52,7 +55,7 @@ def _builtin() -> list[Provider]:
     browser_built = REPO / "drivers/browser/node_modules/.package-lock.json"
     rust = REPO / "drivers/rust/target/release/cbdriver-rust"
     wasm = REPO / "drivers/c/build/wasm/cbdriver-openssl.wasm"  # `cryptobench build wasm-openssl` (docs/wasm.md)
-    wasm_lib = "OpenSSL 3.6.3 compiled to wasm32-wasi (no-asm: portable C, no AES-NI)"
+    wasm_lib = f"OpenSSL {WASM_OPENSSL} compiled to wasm32-wasi (no-asm: portable C, no AES-NI)"
     rust_boring = REPO / "drivers/rust/target/boring/release/cbdriver-rust"  # `cryptobench build rust:boring`
     jar = REPO / "drivers/java/target/cbdriver-java.jar"
     providers = [
@@ -173,6 +176,18 @@ def _builtin() -> list[Provider]:
         lib = f"OpenSSL {version} (static, from crates.io openssl-src)"
         pin = c(f"c:openssl@{version}", f"libcb_openssl-{version}.so", lib, driver="openssl-versions")
         providers.append(replace(pin, version=version, serves=pid, family="c-openssl"))
+        if version == WASM_OPENSSL:  # the wasm build's twin without hardware AES: the fair native figure
+            providers.append(
+                replace(
+                    pin,
+                    id=f"c:openssl-no-aesni@{version}",
+                    library=f"{lib}, AES-NI and VAES off (OPENSSL_ia32cap): no hardware AES, as in wasm",
+                    version=version,
+                    serves=pid,
+                    family="c-openssl",
+                    extra_env=(("OPENSSL_ia32cap", cpu_features.ia32cap(["aesni"])),),
+                )
+            )
     return providers
 
 

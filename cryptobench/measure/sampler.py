@@ -47,6 +47,7 @@ class Track:
     pair_rounds: list[int] = field(default_factory=list)  # each sample's pair round (paired.py); -1: unpaired
     tls: dict | None = None  # a TLS cell's report of its first untimed handshake: group, flights (protocol 7)
     memory: dict | None = None  # a streamed cell whose library held more than a piece: how much, and why
+    driver_peak_kb: int = 0  # the driver's own peak_rss_kb (a wasm module's: its linear memory), kept beside ours
 
     @property
     def median_sample(self) -> float:
@@ -68,12 +69,25 @@ def one_per_sample(spec: CellSpec) -> bool:
     return spec.op == "keygen" and spec.alg.startswith("rsa-")
 
 
+LONG_MESSAGE = 64 * 1024 * 1024  # bytes: one operation on a message this long outlasts any batch target
+
+
+def long_message(spec: CellSpec) -> bool:
+    """A message so long that one operation is a batch on its own (it lasts over 5 ms below 13 GB/s),
+    and may last minutes (asm.js AES-GCM at 2 MB/s: 250 s for 500 MB). Its first request asks one
+    operation per sample and one sample, without calibration and with the protocol's least warm-up
+    (one operation): four operations in all with the checksums before and after, where a calibrating
+    first round costs six. When that request alone spent five budgets, the cell is done with that one
+    sample (decide), and the reports say n=1 and give no interval."""
+    return spec.size >= LONG_MESSAGE and not spec.algorithm.per_operation
+
+
 def samples_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False) -> int:
     """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
     chunks) still interleave and stop near their budget; the first round only calibrates. A paired
     round (paired.py) is one batch: the finest grain the protocol has."""
     if track.rounds == 0:
-        return 2
+        return 1 if long_message(spec) else 2
     if in_pair:
         return 1
     if not track.samples:  # a paired calibration kept none, and its partner failed since: a short round
@@ -121,6 +135,8 @@ def request_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False
         req["tls"] = s.tls_pki.get(tls.parse(spec.alg).auth.name)
     if one_per_sample(spec):
         req.update(batch=1, samples=1)
+    elif track.rounds == 0 and long_message(spec):
+        req.update(batch=1, warmup_ns=0)  # no calibration; the protocol's one warm-up operation
     return req
 
 
@@ -146,7 +162,10 @@ def absorb(track: Track, resp: dict, rss_kb: int | None, process: int = 0, pair_
         m = memory_report(resp["memory"])
         if m and (track.memory is None or m["library_held_bytes"] > track.memory["library_held_bytes"]):
             track.memory = m
-    track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else int(resp.get("peak_rss_kb") or 0))
+    own = resp.get("peak_rss_kb")
+    own = int(own) if isinstance(own, (int, float)) and not isinstance(own, bool) and own > 0 else 0
+    track.driver_peak_kb = max(track.driver_peak_kb, own)
+    track.peak_rss_kb = max(track.peak_rss_kb, rss_kb if rss_kb is not None else own)
     if calibrating and pair_round >= 0 and equalise_ns > 0:
         found = int(resp["batch"])
         per_op = min(int(x) for x in resp["samples_ns"]) / max(found, 1)
@@ -257,6 +276,9 @@ def decide_together(samplers: dict[str, CellSampler], pass_no: int, s: Settings)
     """After a pair round: the cell's providers go on, pause or stop together, on the paired ratios'
     interval and on their mean spent time (one provider's slower requests must not end the pairing
     for all). One provider left alone decides on its own interval."""
+    for x in samplers.values():  # five budgets spent alone (a long message's one slow request): done,
+        if x.track.samples and x.track.spent >= 5 * (x.spec.budget or s.time_per_cell):  # not the others
+            x.track.done = True
     live = {pid: x for pid, x in samplers.items() if not x.track.done}  # a failure ended its track
     if len(live) < 2:
         for x in live.values():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cryptobench.core.units import format_ns, format_rate, format_size
 from cryptobench.measure import cycles
-from cryptobench.report.model import Row
+from cryptobench.report.model import ONE_SAMPLE, Row, single
 
 # the figures a table can show (`--unit`, repeatable): their column titles
 UNIT_TITLES = {"ns": "median/op", "mbs": "MB/s", "ops": "ops/s", "cpb": "TSC cycles"}
@@ -70,6 +70,8 @@ def speed_text(r: Row) -> str:
     sp = r.speedup
     if sp is None:
         return "-"
+    if r.verdict == ONE_SAMPLE:
+        return f"{sp[0]:.2f}x (no interval)"
     return f"{sp[0]:.2f}x [{sp[1]:.2f}-{sp[2]:.2f}]"
 
 
@@ -119,7 +121,7 @@ def row_cells(r: Row, units: tuple[str, ...] = DEFAULT_UNITS, hz: float | None =
         r.provider,
         size_label(r),
         *(_figure(r, u, hz) for u in units),
-        f"±{s.ci_rel_halfwidth * 100:.1f}%",
+        "n=1: none" if single(r) else f"±{s.ci_rel_halfwidth * 100:.1f}%",
         speed_text(r),
         verdict.strip(),
     ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cryptobench.core import algorithms, tls
 from cryptobench.report.cells import size_label
-from cryptobench.report.model import Report, Row, Table
+from cryptobench.report.model import ONE_SAMPLE, Report, Row, Table, single
 
 OPS_LAYOUTS = ("ops", "sizes", "tls")  # layouts that show operations down, providers across per algorithm
 
@@ -51,10 +51,11 @@ def cell_text(r: Row | None) -> str:
     if r.public_key:
         return ops_cell_text(r)
     s = r.summary
-    text = f"{r.mb_per_s():,.0f} ±{s.ci_rel_halfwidth * 100:.1f}%" if r.cell.size else f"{s.median:,.1f} ns"
+    spread = "(n=1, no interval)" if single(r) else f"±{s.ci_rel_halfwidth * 100:.1f}%"
+    text = f"{r.mb_per_s():,.0f} {spread}" if r.cell.size else f"{s.median:,.1f} ns"
     if r.speedup and not r.is_baseline:
         sp = r.speedup
-        text += f" · {sp[0]:.2f}x [{sp[1]:.2f}-{sp[2]:.2f}]"
+        text += f" · {sp[0]:.2f}x" + ("" if r.verdict == ONE_SAMPLE else f" [{sp[1]:.2f}-{sp[2]:.2f}]")
     if r.cell.size >= 64 * 1024 * 1024 and r.cell.peak_rss_kb:
         text += f" · peak RSS {r.cell.peak_rss_kb / 1024:,.0f} MB"
     if r.checksum_mismatch:

@@ -52,6 +52,7 @@ NOTE_KINDS = {
     "pathology": "access-path pathology",
     "cross-verification": "cross-verification failed",
     "library-memory": "a library held a streamed message in memory",
+    "one-op": "one operation over five budgets: measured once, no interval",
 }
 
 
@@ -208,7 +209,8 @@ def build_report(
                 r.is_baseline = r is base
                 r.base = base
                 r.ratio = within_run_ratio(r, base)
-                r.verdict = "baseline" if r.is_baseline else stats.verdict(r.ratio, noise)
+                alone = single(r) or single(base)
+                r.verdict = "baseline" if r.is_baseline else ONE_SAMPLE if alone else stats.verdict(r.ratio, noise)
         for r in group:
             if r.ok and len(sums) > 1:
                 r.checksum_mismatch = True
@@ -301,10 +303,23 @@ def load_report(store, run_id: int, baseline: str | None = None, layout: str | N
     return rep
 
 
+ONE_SAMPLE = "n=1: no interval"  # the verdict of a ratio one side of which is a single operation
+
+
+def single(r: Row | None) -> bool:
+    """Measured once: a long message whose one operation outlasted five budgets (sampler.long_message).
+    Its figure is that operation's time; it has no interval, and no verdict is drawn from it."""
+    return r is not None and r.summary is not None and r.summary.n < 2
+
+
 def within_run_ratio(row: Row, base: Row) -> stats.Ratio:
     """Two rows of one run: the paired ratio when their samples were taken in pair rounds (paired.py),
     else the ratio of the two medians with the independent interval. Never for rows of two runs: their
-    pair rounds' numbers are alike but were not measured together."""
+    pair rounds' numbers are alike but were not measured together. One side measured once: the ratio
+    of the figures alone, its interval that point (the reports say n=1 and show no interval)."""
+    if single(row) or single(base):
+        v = row.summary.median / base.summary.median
+        return stats.Ratio(v, v, v)
     if row is not base:
         found = paired.ratio(row.cell.pair_side, base.cell.pair_side)
         if found is not None:
@@ -387,6 +402,16 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
         peak = f"peak RSS {c.peak_rss_kb / 1024:,.0f} MiB; " if c.peak_rss_kb else ""
         text = f"{_label(c)}: {peak}the library held {held:,.1f} MiB of its input (measured): {mem.get('why', '')}"
         out.append(Note(text, "library-memory", held))
+    if s.n < 2 and not c.extra.get("interrupted"):
+        r.notes.append("n=1")
+        spent = c.extra.get("spent_s")
+        why = (
+            f" (its request took {spent:,.0f} s: over five times the cell's budget)"
+            if isinstance(spent, (int, float))
+            else ""
+        )
+        text = f"{_label(c)}: one operation lasts {format_ns(s.median)}{why}: measured once (n=1), no interval"
+        out.append(Note(text, "one-op", s.median / 1e9))
     if c.extra.get("interrupted"):
         r.notes.append("interrupted")
         out.append(Note(f"{_label(c)}: interrupted before its interval was tight ({s.n} samples)", "interrupted"))
@@ -397,7 +422,7 @@ def _cell_warnings(r: Row, resolution_ns: float, noise: float, out: list[str]) -
             text = (f"{_label(c)}: speed vs the baseline ±{width * 100:.1f}% from {r.pairs} pairs, aimed for "
                     f"±{target * 100:g}%: the budget ran out")  # fmt: skip
             out.append(Note(text, "precision", width / target))
-    elif precision.missed(c, s) is not None and not c.extra.get("interrupted"):
+    elif precision.missed(c, s) is not None and not c.extra.get("interrupted") and s.n >= 2:
         why = ", ".join(precision.reasons(c, s))
         text = f"{_label(c)}: interval ±{s.ci_rel_halfwidth * 100:.1f}%, aimed for ±{target * 100:g}%: {why}"
         out.append(Note(text, "precision", s.ci_rel_halfwidth / target))

@@ -38,6 +38,8 @@ def measured(spec: CellSpec, pid: str, track: Track, s: Settings, limits: dict |
         extra["interrupted"] = True
     if track.memory:
         extra["memory"] = track.memory  # the library held the stream, not the driver: how much and why
+    if track.driver_peak_kb and track.driver_peak_kb != track.peak_rss_kb:
+        extra["driver_peak_kb"] = track.driver_peak_kb  # what the driver said (wasm: its linear memory, docs/wasm.md)
     if track.tls:
         extra["tls"] = track.tls  # group, cipher, flights: what the report's TLS tables show beside the time
     if len(set(track.checksums)) > 1 and spec.algorithm.deterministic(spec.op):
