@@ -179,11 +179,11 @@ def run_check(ask: Callable[[dict], dict], provider: str, alg: str, op: str, siz
         res.detail = res.detail or "no measurement made"
         return res
     res.status = "leak" if res.detected_after is not None else "no leak detected"
-    if res.max_t is None:  # no test had enough measurements in both classes: nothing was tested
-        res.status = "too few measurements"
-        res.detail = f"{res.measurements:,} in {budget.seconds:g} s; a test needs {ttest.MIN_PER_CLASS:,} per class"
     if res.status != "leak" and res.detail:  # a driver fault after some batches: what was measured stands
         res.status = "failed"
+    elif res.max_t is None:  # no test had enough measurements in both classes: nothing was tested
+        res.status = "too few measurements"  # (was said "failed" before: the fault test saw this detail)
+        res.detail = f"{res.measurements:,} in {budget.seconds:g} s; a test needs {ttest.MIN_PER_CLASS:,} per class"
     res.medians = (float(np.median(times[0])), float(np.median(times[1])))
     if res.status == "no leak detected":  # what these measurements could have shown: docs/leak.md § Detection limit
         median = float(np.median(np.concatenate(times)))

@@ -36,6 +36,9 @@ class LeakResult:
     needed: int | None = None  # measurements that effect needs to pass the threshold (last estimate)
     target_reached: bool | None = None  # False: the budget stopped the check before `needed`
     detection_limit: float | None = None  # smallest shift these measurements could show, % of the median
+    # checked though the provider failed verification in other operations: what failed, and what the
+    # checked operation was verified on (leak/gate.py); "" when it passed
+    verification: str = ""
 
     def record(self) -> dict:
         return asdict(self)
@@ -53,7 +56,12 @@ class LeakResult:
         return COUNTER_UNITS.get(self.counter, self.counter)
 
     def verdict(self) -> str:
-        """Never "constant-time": a check can only fail to find a leak in so many measurements."""
+        """Never "constant-time": a check can only fail to find a leak in so many measurements. A
+        provider failed in another operation says so after the verdict: nothing is hidden."""
+        said = self._verdict()
+        return f"{said}; checked though {self.verification}" if self.verification else said
+
+    def _verdict(self) -> str:
         if self.status == "leak":
             return f"leak: |t| = {abs(self.max_t or 0):.1f} after {self.detected_after:,} measurements"
         if self.status == "no leak detected":

@@ -9,7 +9,7 @@ from cryptobench.core.algorithms import Algorithm
 from cryptobench.core.errors import DriverError
 from cryptobench.drivers.interface import Driver, Drivers
 from cryptobench.store.model import VerifyRecord
-from cryptobench.verify import conformance
+from cryptobench.verify import conformance, op_state
 from cryptobench.verify.answers import UNSUPPORTED, case_verdicts
 from cryptobench.verify.vectors import cases_for, source_of, strip_expected
 
@@ -56,6 +56,7 @@ def check(drivers: Drivers, pid: str, a: Algorithm, vectors_dir: str | None,
             rec.skipped += 1  # e.g. deterministic ML-DSA signing the library does not expose
             tally[2] += 1
             continue
+        op_state.count_answer(rec, case.op, why, case.id)  # per operation: `leak` checks one (op_state.py)
         if why is None:
             rec.passed += 1
             tally[0] += 1

@@ -14,6 +14,7 @@ from cryptobench.core.units import format_size
 from cryptobench.drivers.interface import Drivers
 from cryptobench.drivers.registry import Registry
 from cryptobench.icount.phase import count_cells
+from cryptobench.leak import gate as leak_gate
 from cryptobench.leak.result import LEAK_PROTOCOL
 from cryptobench.measure import sampler, scaling
 from cryptobench.measure.sampler import Track
@@ -84,26 +85,36 @@ def leak(cells: list[CellSpec], drivers: Drivers, verifier: Verifier, s: Setting
         progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
         if not drivers.offers(pid, spec.alg, spec.op, 0) and drivers.running(pid):
             continue  # the plan's cell, not this provider's: nothing to check, nothing to say
-        refused = unleakable(drivers, verifier.verdict(pid, spec.alg), pid)
+        c = leak_check.CLASSES[name]  # a MAC cell's verify/compare checks name their own operation
+        verdict = verifier.verdict(pid, spec.alg)
+        refused = unleakable(drivers, verdict, pid, spec.op, c.leak_op(spec.op))
         if refused is not None:
             status, why = refused
-            c = leak_check.CLASSES[name]  # a MAC cell's verify/compare checks name their own operation
             res = leak_check.LeakResult(pid, spec.alg, c.leak_op(spec.op), spec.size, name, status, c.labels,
                                         detail=why)  # fmt: skip
         else:
             # drivers.request restarts a driver a crash or hang left dead: it fails that check only
             res = leak_check.run_check(lambda m, pid=pid: drivers.request(pid, m), pid, spec.alg, spec.op,
                                        spec.size, name, budget, s.seed, progress.log)  # fmt: skip
+            if verdict is not None and verdict.record.status == "failed":  # failed elsewhere: said in the row
+                res.verification = leak_gate.despite(verdict.record, spec.op, c.leak_op(spec.op))
         found.append(res.record())
 
 
-def unleakable(drivers: Drivers, verdict: Verdict | None, pid: str) -> tuple[str, str] | None:
-    """(status, why) when a provider's cell cannot be leak-checked, None when it can."""
+def unleakable(drivers: Drivers, verdict: Verdict | None, pid: str, op: str = "",
+               leak_op: str = "") -> tuple[str, str] | None:  # fmt: skip
+    """(status, why) when a provider's cell cannot be leak-checked, None when it can. With the cell's
+    operation (and the check's, a MAC cell's verify), the gate is per operation (leak/gate.py): a
+    provider failed only in other operations is checked."""
     if not drivers.running(pid):
         return "failed", drivers.why_broken(pid) or "driver not running"
     rec = verdict.record if verdict is not None else None
-    if rec is None or rec.status == "failed":  # unverified (too few cases) is timed, so it is checked too
-        return "failed", f"not verified: {rec.detail if rec else 'no verification'}"
+    if rec is None:
+        return "failed", "not verified: no verification"
+    if rec.status == "failed":  # unverified (too few cases) is timed, so it is checked too
+        why = leak_gate.refusal(rec, op, leak_op or op) if op else f"not verified: {rec.detail}"
+        if why is not None:
+            return "failed", why
     version = drivers.hello(pid).get("protocol", 0)
     if version < LEAK_PROTOCOL:
         return (
