@@ -32,7 +32,7 @@ _TOP_KEYS = {"name", "description", "baseline", "sizes", "time_per_cell", "preci
              "leak"}  # fmt: skip
 _GROUP_KEYS = {"algs", "ops", "sizes", "chunks", "providers", "time_per_cell"}
 
-LAYOUTS = ("table", "matrix", "ops", "sizes", "tls", "versions")  # how a report lays out its cells
+LAYOUTS = ("table", "matrix", "ops", "sizes", "tls", "versions", "web")  # how a report lays out its cells
 
 
 @dataclass
@@ -131,7 +131,7 @@ def load_suite(ref: str) -> Suite:
             "layout",
             "layout must be 'table' (a row per provider), 'matrix' (providers as columns), 'ops' (public-key: "
             "operations down, providers across), 'sizes' (ops with a table of bytes and speed side by side), "
-            "'tls' (ops with the TLS handshake, hybrid-over-classical and interop tables, docs/tls.md) or 'versions' (a provider's releases across, docs/versions.md)",
+            "'tls' (ops with the TLS handshake, hybrid-over-classical and interop tables, docs/tls.md) 'versions' (a provider's releases across, docs/versions.md) or 'web' (matrix with the wasm/native ratio per engine and peak memory, docs/web.md)",
         )
     return Suite(
         name=str(data.get("name", path.stem)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cryptobench.analysis.composition import compare_steps
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table, sizes, tls_tables
+from cryptobench.report import leak_table, scaling_table, sizes, tls_tables, web_layout
 from cryptobench.report.cells import cycles_note, estimator_note, headers, row_cells, verdict_legend
 from cryptobench.report.markup import environment_lines, reference_table, safe_lines, step_table, table
 from cryptobench.report.matrix import (
@@ -43,7 +43,11 @@ def render(rep: Report) -> str:
         out += ["", estimator_note(rep.rows)]
     if cycles_note(rep.units, rep.cycles_hz):
         out += ["", cycles_note(rep.units, rep.cycles_hz)]
-    if rep.layout == "matrix":
+    if rep.layout == "web":
+        for title, notes, web_headers, web_rows in web_layout.sections(rep):
+            out += ["", f"## {title}", "", *notes, ""]
+            out += table(web_headers, web_rows)
+    if rep.layout in ("matrix", "web"):
         out += ["", f"Cells: MB/s ±95% CI of the median · speed vs `{rep.baseline}` [95% CI] (no speed: the baseline)."]
     providers = providers_of(rep)
     releases = version_tables(rep) if rep.layout == "versions" else []
@@ -69,7 +73,7 @@ def render(rep: Report) -> str:
             out += table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers))
     for t in byte_tables(rep) if not releases else []:
         out += ["", f"## {t.alg} — {t.op}", ""]
-        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
+        if rep.layout in ("matrix", "web") or rep.layout in OPS_LAYOUTS:
             out += table(*matrix(t, providers))
         else:
             out += table(headers(rep.units), [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows])

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from cryptobench.core.textsafe import printable
 from cryptobench.icount import report as icount_report
-from cryptobench.report import leak_table, scaling_table, sizes, tls_tables
+from cryptobench.report import leak_table, scaling_table, sizes, tls_tables, web_layout
 from cryptobench.report.cells import cycles_note, estimator_note, row_cells, verdict_legend
 from cryptobench.report.cells import headers as table_headers
 from cryptobench.report.markup import environment_lines, plain, reference_table, rich_table
@@ -32,6 +32,11 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
         console.print(rich_table(versions_title(vt), vt.headers, vt.rows))
     if rep.layout == "versions" and not releases:
         console.print(Text(NO_RELEASES))
+    if rep.layout == "web":
+        for title, notes, web_headers, web_rows in web_layout.sections(rep):
+            console.print(rich_table(title, web_headers, web_rows))
+            for line in notes:
+                console.print(Text(f"  {printable(line)}"))
     if rep.layout == "sizes":
         console.print(rich_table(sizes.TITLE, *sizes.table(rep)))
         for line in sizes.notes(rep):
@@ -46,7 +51,7 @@ def render(rep: Report, width: int = 140, color: bool = False) -> str:
             if sizes.title_suffix(alg):
                 console.print(Text(f"  {sizes.title_suffix(alg)}"))
     for t in byte_tables(rep) if not releases else []:
-        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
+        if rep.layout in ("matrix", "web") or rep.layout in OPS_LAYOUTS:
             headers, rows = matrix(t, providers)
             console.print(rich_table(f"{t.alg} — {t.op}  (MB/s ±CI · speed vs {rep.baseline})", headers, rows))
             continue

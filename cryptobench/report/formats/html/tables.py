@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from cryptobench.report import sizes, tls_tables
+from cryptobench.report import sizes, tls_tables, web_layout
 from cryptobench.report.cells import headers, row_cells
 from cryptobench.report.markup import machine_line, reference_table
 from cryptobench.report.matrix import OPS_LAYOUTS, byte_tables, matrix, ops_algs, ops_matrix, providers_of
@@ -41,7 +41,12 @@ def result_tables(rep: Report) -> str:
         return "\n".join(out)
     if rep.layout == "versions":
         out.append(f"<p class=note>{html.escape(NO_RELEASES)}</p>")
-    if rep.layout == "matrix":
+    if rep.layout == "web":
+        for title, notes, web_headers, web_rows in web_layout.sections(rep):
+            out.append(f"<h3>{html.escape(title)}</h3>")
+            out += [f"<p class=note>{html.escape(n)}</p>" for n in notes]
+            out.append(table(web_headers, web_rows))
+    if rep.layout in ("matrix", "web"):
         out.append(f"<p class=note>Cells: MB/s ±95% CI of the median · speed vs {html.escape(rep.baseline)} [95% CI] "
                    "(no speed: the baseline).</p>")  # fmt: skip
     if tls_tables.present(rep):
@@ -62,7 +67,7 @@ def result_tables(rep: Report) -> str:
             out.append(table(*ops_matrix([t for t in rep.tables if t.alg == alg], providers)))
     for t in byte_tables(rep):
         out.append(f"<h3>{html.escape(t.alg)} — {html.escape(t.op)}</h3>")
-        if rep.layout == "matrix" or rep.layout in OPS_LAYOUTS:
+        if rep.layout in ("matrix", "web") or rep.layout in OPS_LAYOUTS:
             out.append(table(*matrix(t, providers)))
         else:
             cells = [row_cells(r, rep.units, rep.cycles_hz) for r in t.rows]
