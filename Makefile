@@ -71,7 +71,7 @@ native-test-rust:
 native-test-java:
 	@$(CACHED) native-java --in drivers/java $(CASES) $(JAVA_TOOLS) -- sh -c 'cd drivers/java && mvn -B -q test'
 native-test-pqntor:
-	@$(CACHED) native-pqntor --in protocols/pqntor --in $(CBCACHE)/openssl/3.6.3 $(CC_TOOLS) $(GO_TOOLS) \
+	@$(CACHED) native-pqntor --in protocols/pqntor --in include/cryptobench/hex.h --in $(CBCACHE)/openssl/3.6.3 $(CC_TOOLS) $(GO_TOOLS) \
 	  --tool 'python3 --version' -- $(MAKE) -C protocols/pqntor test
 
 # the bench/ scripts are Python without a .py suffix: name them, or ruff skips them

@@ -1,5 +1,7 @@
 #include "input.h"
 
+#include <cryptobench/hex.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,45 +84,9 @@ void input_checksum(const uint8_t *b, size_t n, char *out) {
   input_checksum_of(n, input_fnv1a64(b, n), out);
 }
 
-char *hex_encode(const uint8_t *b, size_t n) {
-  static const char digits[] = "0123456789abcdef";
-  char *s = malloc(2 * n + 1);
-  if (s == NULL)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    s[2 * i] = digits[b[i] >> 4];
-    s[2 * i + 1] = digits[b[i] & 15];
-  }
-  s[2 * n] = '\0';
-  return s;
-}
-
-static int nibble(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
+char *hex_encode(const uint8_t *b, size_t n) { return cb_hex_encode(b, n); }
 
 int hex_decode(const char *s, uint8_t **out, size_t *n) {
-  size_t len = strlen(s);
-  if (len % 2 != 0)
-    return -1;
-  uint8_t *b = malloc(len / 2 > 0 ? len / 2 : 1);
-  if (b == NULL)
-    return -1;
-  for (size_t i = 0; i < len / 2; i++) {
-    int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      free(b);
-      return -1;
-    }
-    b[i] = (uint8_t)(hi << 4 | lo);
-  }
-  *out = b;
-  *n = len / 2;
-  return 0;
+  *out = cb_hex_decode(s, n);
+  return *out != NULL ? 0 : -1;
 }

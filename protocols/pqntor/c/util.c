@@ -7,47 +7,11 @@
 
 #include <openssl/evp.h>
 
-char *hex_encode(const uint8_t *data, size_t len) {
-  static const char digits[] = "0123456789abcdef";
-  char *s = malloc(2 * len + 1);
-  if (s == NULL)
-    return NULL;
-  for (size_t i = 0; i < len; i++) {
-    s[2 * i] = digits[data[i] >> 4];
-    s[2 * i + 1] = digits[data[i] & 15];
-  }
-  s[2 * len] = '\0';
-  return s;
-}
+#include <cryptobench/hex.h>
 
-static int nibble(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
+char *hex_encode(const uint8_t *data, size_t len) { return cb_hex_encode(data, len); }
 
-uint8_t *hex_decode(const char *hex, size_t *len) {
-  size_t n = strlen(hex);
-  if (n % 2 != 0)
-    return NULL;
-  uint8_t *out = malloc(n / 2 + 1);
-  if (out == NULL)
-    return NULL;
-  for (size_t i = 0; i < n / 2; i++) {
-    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      free(out);
-      return NULL;
-    }
-    out[i] = (uint8_t)(hi << 4 | lo);
-  }
-  *len = n / 2;
-  return out;
-}
+uint8_t *hex_decode(const char *hex, size_t *len) { return cb_hex_decode(hex, len); }
 
 void draw_queue_init(draw_queue *q) { memset(q, 0, sizeof *q); }
 
