@@ -7,7 +7,7 @@
 #      same Go code that make test checks natively. 1 and 2 run side by side (two cores).
 #   3. cryptobench verify of the arm64 providers (build/arm64/providers.toml; the Python driver's
 #      too, under Debian's arm64 CPython): known answers, Monte Carlo, differential inputs between
-#      them, on a representative set of algorithms
+#      them, on a representative set of algorithms; Botan 2's ed25519 apart, to fail exactly as on x86-64
 #   4. cryptobench run refusing an emulated provider, in one line
 # Not part of make test (minutes under emulation). Output: one line per stage, the logs under build/arm64.
 set -euo pipefail
@@ -53,9 +53,8 @@ stage "Go tests" "$ARM64_OUT/test-go.log" \
 wait
 
 # 3. cryptobench verify: every stage, the arm64 providers against each other and the vectors. Botan 2's
-# ed25519 is left out: Botan 2.19 accepts Wycheproof's ed25519 #63 (a signature to be rejected) on
-# x86-64 as well -- the library's finding, which `cryptobench verify --provider cpp:botan --alg ed25519`
-# shows natively, not an ARM one
+# ed25519 fails Wycheproof's ed25519 #63 (a signature to be rejected, accepted) on x86-64 as well: the
+# library's finding, not ARM's. So it is verified apart (3b) and must fail exactly as it does natively.
 ALGS=sha256,sha3-256,hmac-sha256,aes-128-gcm,aes-256-gcm,chacha20-poly1305,x25519,ecdsa-p256,ml-kem-768
 BOTAN=cpp:botan-arm64,c:botan-ffi-arm64
 OTHERS=c:openssl-arm64,c:libsodium-arm64,go:stdlib-arm64,go:circl-arm64,python:hashlib-arm64,python:cryptography-arm64
@@ -67,6 +66,36 @@ verify() { # name alg providers
 }
 verify algorithms "$ALGS" "$OTHERS,$BOTAN"
 verify ed25519 ed25519 "$OTHERS"
+
+# 3b. Botan 2's ed25519 on arm64 against the same on x86-64 (the natively built cpp:botan and
+# c:botan-ffi): every verdict, case count and first failure alike, or the stage fails
+same_as_native() {
+  rm -f "$ARM64_OUT"/botan-ed25519-*.json
+  .venv/bin/cryptobench verify --provider cpp:botan,c:botan-ffi --alg ed25519 --db "$ARM64_OUT/verify.db" \
+    --json "$ARM64_OUT/botan-ed25519-x86-64.json" --quiet >"$ARM64_OUT/botan-ed25519-x86-64.log" 2>&1 || true
+  .venv/bin/cryptobench verify --providers-file "$ARM64_OUT/providers.toml" --provider "$BOTAN" --alg ed25519 \
+    --db "$ARM64_OUT/verify.db" --json "$ARM64_OUT/botan-ed25519-arm64.json" --timeout 600 --quiet \
+    >"$ARM64_OUT/botan-ed25519-arm64.log" 2>&1 || true
+  .venv/bin/python - "$ARM64_OUT"/botan-ed25519-{x86-64,arm64}.json <<'PY'
+import json, sys
+
+def verdicts(path, suffix=""):
+    try:
+        doc = json.load(open(path))
+    except (OSError, ValueError) as e:
+        sys.exit(f"no verification results ({path}: {e}); the verify log beside it says why")
+    keys = ("status", "passed", "failed", "skipped", "detail", "sources", "ops")
+    return {r["provider"].removesuffix(suffix): {k: r.get(k) for k in keys} for r in doc["results"]}
+
+native, arm = verdicts(sys.argv[1]), verdicts(sys.argv[2], "-arm64")
+if not native or native != arm:
+    sys.exit(f"x86-64: {json.dumps(native)}\narm64:  {json.dumps(arm)}")
+for pid, v in sorted(arm.items()):
+    print(f"{pid}: {v['status']} ({v['passed']} passed, {v['failed']} failed) on both: {v['detail'] or 'passed'}")
+PY
+}
+stage "Botan 2 ed25519, the same verdicts as on x86-64" "$ARM64_OUT/verify-botan-ed25519.log" same_as_native &&
+  sed 's/^/  /' "$ARM64_OUT/verify-botan-ed25519.log" || true
 
 # 4. timing refused under emulation, in one line (exit 2, nothing started)
 if out=$(.venv/bin/cryptobench run --providers-file "$ARM64_OUT/providers.toml" --provider c:openssl-arm64 \
