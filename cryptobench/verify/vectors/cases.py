@@ -16,6 +16,9 @@ from cryptobench.verify.vectors.cases_pk import PUBLIC_KEY_BUILDERS
 from cryptobench.verify.vectors.cases_protocol import FILES, protocol_cases
 from cryptobench.verify.vectors.cavp import cavp_cases  # NIST CAVP and RFC answers from the pinned cryptography-vectors
 from cryptobench.verify.vectors.files import default_vectors_dir, load, wycheproof_groups
+from cryptobench.verify.vectors.pqc_kat import PREFIX as PQC_KAT_PREFIX
+from cryptobench.verify.vectors.pqc_kat import SOURCE as PQC_KAT_SOURCE
+from cryptobench.verify.vectors.pqc_kat import pqc_kat_cases  # Falcon and HQC NIST KAT files
 from cryptobench.verify.vectors.xwing import xwing_cases
 
 
@@ -32,6 +35,7 @@ def cases_for(alg: str, vectors_dir: Path | str | None = None) -> list[Case]:
     out += acvp_cases(alg, vectors_dir)
     out += ascon_kat_cases(alg, vectors_dir)
     out += xwing_cases(alg, vectors_dir)
+    out += pqc_kat_cases(alg, vectors_dir)
     return out
 
 
@@ -45,6 +49,8 @@ def source_of(case: Case) -> str:
         return ACVP_SOURCE
     if case.id.startswith(ASCON_PREFIX):
         return ASCON_SOURCE
+    if case.id.startswith(PQC_KAT_PREFIX):
+        return PQC_KAT_SOURCE
     if "-from-ecb" in case.id:
         return "derived from FIPS 197 / GB/T 32907"
     if case.id.startswith("kat/"):
