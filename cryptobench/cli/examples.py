@@ -41,8 +41,8 @@ exit status: 0 when nothing failed, 1 when a provider failed a case (for a libra
 classes: """
     + ", ".join(LEAK_CLASSES)
     + """ (docs/leak.md)
-exit status: 0 when no leak was detected, 1 when one was or a check failed (for a library's CI), 2 on bad
-  input, 130 when interrupted""",
+exit status: 0 when no leak was detected, 1 when one was, a check failed or a checked provider failed
+  another operation's verification (for a library's CI), 2 on bad input, 130 when interrupted""",
     "list": """examples:
   cryptobench list providers     # language, library, version, algorithms offered
   cryptobench list providers --provider 'go:*,c:openssl'
