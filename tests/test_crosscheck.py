@@ -104,3 +104,22 @@ def test_tls_hybrid_shares_cross_verify_with_their_64_byte_secrets():
     checks = {(r.producer, r.consumer, r.check): r.passed for r in records}
     assert len(checks) == 2 * 2, records  # both ordered pairs: same key, wrong key
     assert all(checks.values()), [r for r in records if not r.passed]
+
+
+def test_pipelined_peers_give_the_same_records_as_one_request_at_a_time(drivers):
+    """Every provider asks its own driver all it has to do toward the others in one pipelined go
+    (cross_checks._toward_each): the records are the ones sequential requests give, pair for pair."""
+    from cryptobench.verify.differential import Pipelined
+
+    def pipelined(pid):
+        d = drivers[pid]
+        return Pipelined(lambda msg: d.request(msg, 120), lambda msgs: d.pipeline(msgs, 120))
+
+    three, two = ["c:openssl", "go:stdlib", "rust:rustcrypto"], ["go:stdlib", "rust:rustcrypto"]
+    for alg, ids in (("x25519", three), ("ed25519", three), ("ml-kem-768", two)):
+        one = crosscheck.crosscheck(alg, peers(drivers, ids))
+        many = crosscheck.crosscheck(alg, {pid: pipelined(pid) for pid in ids})
+        key = [(r.producer, r.consumer, r.check, r.passed) for r in one]
+        assert key == [(r.producer, r.consumer, r.check, r.passed) for r in many]
+        assert all(r.passed for r in many), [r for r in many if not r.passed]
+        assert len({(r.producer, r.consumer) for r in many}) == len(ids) * (len(ids) - 1)

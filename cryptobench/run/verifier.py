@@ -6,8 +6,8 @@ algorithm) holds everything found about it; its `record` is what is stored."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from cryptobench.core import tls
@@ -18,38 +18,19 @@ from cryptobench.core.settings import Settings
 from cryptobench.drivers.interface import Drivers
 from cryptobench.run import known_answers
 from cryptobench.store.model import VerifyRecord
-from cryptobench.verify import conformance, differential, tls_interop, witness
+from cryptobench.verify import conformance, differential, schedule, tls_interop, witness
 from cryptobench.verify import cross_checks as crosscheck
 from cryptobench.verify.vectors.monte import FILES as MONTE_FILES
 from cryptobench.verify.vectors.monte import run_monte
 from cryptobench.verify.witness_search import WitnessSearch
+from cryptobench.versions import cache
 
-# providers verified at once (known answers, Monte Carlo): their drivers are separate processes, and
-# most of a slow driver's time is its own latency, not the machine's cores
-PARALLEL_PROVIDERS = 4
-
-
-def each_provider(work: list[tuple[str, str]], fn: Callable[[str, str], None],
-                  step: Callable[[int, int, str], None]) -> None:  # fmt: skip
-    """fn(pid, alg) for every pair: each provider's pairs in order on its own thread (its driver is a
-    process of its own, asked by nobody else meanwhile), PARALLEL_PROVIDERS at once, so a slow
-    driver (a JVM, a browser) no longer holds up every other provider's known answers."""
-    by: dict[str, list[str]] = {}
-    for pid, alg in work:
-        by.setdefault(pid, []).append(alg)
-    done, lock = [0], threading.Lock()
-
-    def one_provider(pid: str) -> None:
-        for alg in by[pid]:
-            with lock:
-                step(done[0], len(work), f"{pid} {alg}")
-            fn(pid, alg)
-            with lock:
-                done[0] += 1
-
-    with ThreadPoolExecutor(max_workers=max(1, min(PARALLEL_PROVIDERS, len(by)))) as pool:
-        for future in [pool.submit(one_provider, pid) for pid in by]:
-            future.result()  # an exception here is a bug: raised as sequential code would
+# algorithms verified at once, each through its stages on its own (verify/schedule.py): a slow
+# provider's SLH-DSA no longer holds every other algorithm's next stage; the drivers are separate
+# processes, and most of a slow driver's time is its own latency, not the machine's cores
+ALGS_AT_ONCE = 4
+# seconds per provider an algorithm of each kind is guessed to take, before a run here has timed it
+GUESS = {"sig": 8.0, "kem": 4.0, "tls": 6.0, "kex": 3.0}
 
 
 @dataclass
@@ -97,76 +78,15 @@ def _agreed_lengths(r: differential.DiffResult) -> dict[str, list[int]]:
     return out
 
 
-class Verifier:
-    """Every (provider, algorithm) of a plan, verified in stages; `step` tells where it is (it takes
-    minutes on a large plan), `keep_crosschecks` stores the cross-verification records as they come."""
+class TlsServers:
+    """TLS interop's servers: a second process of each provider (its client is the run's process),
+    started once, closed at the end of verification."""
 
-    def __init__(self, drivers: Drivers, s: Settings, known_providers: Collection[str],
-                 step: Callable[[str, int, int, str], None] = lambda *_: None,
-                 keep_crosschecks: Callable[[list], None] = lambda _: None):  # fmt: skip
-        self.drivers, self.s, self.step, self.keep_crosschecks = drivers, s, step, keep_crosschecks
-        self.verdicts: dict[tuple[str, str], Verdict] = {}
-        self._servers: dict[str, tuple | str] = {}  # TLS interop: a second process per provider, or why not
-        self.witnesses = WitnessSearch(drivers, known_providers, s.vectors_dir, s.timeout)
+    def __init__(self, drivers: Drivers, timeout: float):
+        self.drivers, self.timeout = drivers, timeout
+        self._servers: dict[str, tuple | str] = {}  # a second process per provider, or why not
 
-    def verdict(self, pid: str, alg: str) -> Verdict | None:
-        return self.verdicts.get((pid, alg))
-
-    def records(self) -> list[VerifyRecord]:
-        return [v.record for v in self.verdicts.values()]
-
-    def verify_all(self, cells: list[CellSpec]) -> None:
-        algs = {c.alg: c.algorithm for c in cells}
-        needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if self.drivers.running(pid)})
-        offered = [(pid, a) for pid, a in needed if a != "noop" and a in self.drivers.hello(pid).get("offers", {})]
-        handshakes = sorted({a for _, a in offered if algs[a].kind == "tls"})
-        offered = [(pid, a) for pid, a in offered if algs[a].kind != "tls"]  # verified by interop instead
-
-        def answers(pid: str, alg: str) -> None:
-            rec, known = known_answers.check(self.drivers, pid, algs[alg], self.s.vectors_dir, self.s.timeout)
-            self.verdicts[(pid, alg)] = Verdict(rec, algs[alg], self.drivers.offered(pid, alg), known)
-
-        each_provider(offered, answers, lambda *a: self.step("known answers", *a))
-        try:
-            for i, alg in enumerate(handshakes):
-                self.step("TLS interop", i, len(handshakes), alg)
-                self._interop(algs[alg], [pid for pid, a in needed if a == alg])
-        finally:
-            self._close_servers()
-        public = sorted({a for _, a in needed if algs[a].public_key})
-        for i, alg in enumerate(public):
-            self.step("cross-verification", i, len(public), alg)
-            self._crossverify(alg)
-        chains = [
-            (pid, alg) for pid, alg in needed if alg in MONTE_FILES and (v := self.verdict(pid, alg)) and v.passed
-        ]
-        each_provider(
-            chains,
-            lambda pid, alg: self._monte(pid, self.verdicts[(pid, alg)]),
-            lambda *a: self.step("Monte Carlo", *a),
-        )
-        compared = sorted({a for _, a in needed if differential.applies_to(algs[a])})
-        for i, alg in enumerate(compared):
-            self.step("differential", i, len(compared), alg)
-            self._differential(algs[alg])
-        for v in self.verdicts.values():
-            if v.passed and conformance.under_floor(v.algorithm):
-                self._floor(v)
-
-    def _requester(self, pid: str):
-        """One request to `pid`'s driver, as cross-checks and differential tests send them (restarted
-        first when an earlier request left it dead: a crash fails only the algorithm it happened in)."""
-
-        def one(msg: dict) -> dict:
-            return self.drivers.request(pid, msg, self.s.timeout)
-
-        many = getattr(self.drivers, "request_many", None)  # a Drivers without it is asked one at a time
-        if many is None:
-            return one
-        return differential.Pipelined(one, lambda msgs: many(pid, msgs, self.s.timeout))
-
-    def _server(self, pid: str) -> tls_interop.Request:
-        """A second process of `pid` that serves TLS (its client is the run's process), started once."""
+    def get(self, pid: str) -> tls_interop.Request:
         if pid not in self._servers:
             self._servers[pid] = self.drivers.start_witness(pid)
         got = self._servers[pid]
@@ -177,13 +97,117 @@ class Verifier:
                 return {"ok": False, "error": f"no second process to serve from: {why}"}
 
             return refused
-        return lambda msg: got[0].request(msg, self.s.timeout)
+        return lambda msg: got[0].request(msg, self.timeout)
 
-    def _close_servers(self) -> None:
+    def close(self) -> None:
         for got in self._servers.values():
             if not isinstance(got, str):
                 got[0].close(timeout=1)
         self._servers.clear()
+
+
+class Verifier:
+    """Every (provider, algorithm) of a plan, verified in stages; `step` tells where it is (it takes
+    minutes on a large plan), `keep_crosschecks` stores the cross-verification records as they come."""
+
+    def __init__(self, drivers: Drivers, s: Settings, known_providers: Collection[str],
+                 step: Callable[[str, int, int, str], None] = lambda *_: None,
+                 keep_crosschecks: Callable[[list], None] = lambda _: None):  # fmt: skip
+        self.drivers, self.s, self.step, self.keep_crosschecks = drivers, s, step, keep_crosschecks
+        self.verdicts: dict[tuple[str, str], Verdict] = {}
+        self.servers = TlsServers(drivers, s.timeout)
+        self.witnesses = WitnessSearch(drivers, known_providers, s.vectors_dir, s.timeout)
+        self.providers, self.stop = schedule.Providers(), threading.Event()  # a lock per driver; Ctrl-C
+        self._tls_lock, self._step = threading.Lock(), schedule.Steps(step)  # stage by stage, all at once
+
+    def verdict(self, pid: str, alg: str) -> Verdict | None:
+        return self.verdicts.get((pid, alg))
+
+    def records(self) -> list[VerifyRecord]:  # in one order whatever order the threads found them in
+        return [self.verdicts[k].record for k in sorted(self.verdicts)]
+
+    def verify_all(self, cells: list[CellSpec]) -> None:
+        """Every algorithm through its stages (known answers, TLS interop, cross-verification, Monte
+        Carlo, differential), ALGS_AT_ONCE algorithms at once, the slowest first; then the floor."""
+        self.providers.t0 = time.monotonic()
+        algs = {c.alg: c.algorithm for c in cells}
+        needed = sorted({(pid, c.alg) for c in cells for pid in c.providers if self.drivers.running(pid)})
+        offered = [(pid, a) for pid, a in needed if a != "noop" and a in self.drivers.hello(pid).get("offers", {})]
+        handshakes = {a for _, a in offered if algs[a].kind == "tls"}  # verified by interop instead
+        askers: dict[str, list[str]] = {}  # per algorithm, the providers its stages ask
+        for pid, a in [(p, a) for p, a in offered if a not in handshakes] + [x for x in needed if x[1] in handshakes]:
+            askers.setdefault(a, []).append(pid)
+        self._step.totals = _stage_totals(askers, algs, handshakes)
+        costs = schedule.Costs(str(cache.base() / "verify" / "seconds.json"))
+
+        def one(alg: str) -> None:
+            with costs.measure(alg):
+                self._verify_alg(algs[alg], askers[alg], alg in handshakes)
+
+        try:  # a guess of the slowest before a run here has measured it: more providers, slower kinds
+            schedule.at_once(sorted(askers), one, ALGS_AT_ONCE, stop=self.stop,
+                             cost=lambda a: costs.of(a, GUESS.get(algs[a].kind, 1.0) * len(askers[a])))  # fmt: skip
+        finally:
+            self.servers.close()
+            self.providers.write_profile()
+        costs.save()
+        for v in self.verdicts.values():
+            if v.passed and conformance.under_floor(v.algorithm):
+                _floor(v)
+
+    def _verify_alg(self, a: Algorithm, pids: list[str], handshake: bool) -> None:
+        """One algorithm's stages, in order; each stage asks its providers at once, each through its lock."""
+        if handshake:
+            with self._tls_lock, self.providers.stage("TLS interop", a.name):  # one set of servers
+                self._step("TLS interop", a.name)
+                self._interop(a, pids)
+            return
+        with self.providers.stage("known answers", a.name):
+            schedule.at_once(pids, lambda pid: self._answers(pid, a), len(pids), stop=self.stop)
+        if a.public_key and self._going():
+            with self.providers.stage("cross-verification", a.name):
+                self._step("cross-verification", a.name)
+                self._crossverify(a.name)
+        chains = [
+            p for p in pids if a.name in MONTE_FILES and self._going() and (v := self.verdict(p, a.name)) and v.passed
+        ]
+        with self.providers.stage("Monte Carlo", a.name):
+            schedule.at_once(chains, lambda p: self._monte(p, self.verdicts[(p, a.name)]), len(chains), stop=self.stop)
+        if differential.applies_to(a) and self._going():
+            with self.providers.stage("differential", a.name):
+                self._step("differential", a.name)
+                self._differential(a)
+
+    def _going(self) -> bool:  # True, or between stages Stopped once the run is ending (Ctrl-C, SIGTERM)
+        if self.stop.is_set():
+            raise schedule.Stopped()
+        return True
+
+    def _answers(self, pid: str, a: Algorithm) -> None:
+        self._step("known answers", f"{pid} {a.name}")
+        with self.providers.using(pid, "known answers"):
+            rec, known = known_answers.check(self.drivers, pid, a, self.s.vectors_dir, self.s.timeout)
+        self.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name), known)
+
+    def _requester(self, pid: str, stage: str):
+        """One request to `pid`'s driver, as cross-checks and differential tests send them (restarted
+        first when an earlier request left it dead: a crash fails only the algorithm it happened in),
+        holding the provider's lock: another algorithm's job may be asking it too."""
+        using = self.providers.using
+
+        def one(msg: dict) -> dict:
+            with using(pid, stage):
+                return self.drivers.request(pid, msg, self.s.timeout)
+
+        many = getattr(self.drivers, "request_many", None)  # a Drivers without it is asked one at a time
+        if many is None:
+            return one
+
+        def several(msgs: list[dict]) -> list:
+            with using(pid, stage):
+                return many(pid, msgs, self.s.timeout)
+
+        return differential.Pipelined(one, several)
 
     def _interop(self, a: Algorithm, pids: list[str]) -> None:
         """Every client of the providers offering TLS cell `a` against every server (tls_interop.py); a
@@ -192,8 +216,8 @@ class Verifier:
         pki = self.s.tls_pki.get(tls.parse(a.name).auth.name)
         if not pids or pki is None:
             return
-        clients = {p: self._requester(p) for p in pids}
-        pairs = tls_interop.matrix(a.name, {p: self._server(p) for p in pids}, clients, pki,
+        clients = {p: self._requester(p, "TLS interop") for p in pids}
+        pairs = tls_interop.matrix(a.name, {p: self.servers.get(p) for p in pids}, clients, pki,
                                    lambda i, n, what: self.step("TLS interop", i, n, what))  # fmt: skip
         bad = tls_interop.blame(pairs, tls_interop.reference_of(pids, self.s.baseline))
         for pid in pids:
@@ -221,7 +245,7 @@ class Verifier:
                     why = rec.detail if rec.skipped else "no test vectors"
                     rec.detail = f"unverified (0 cases): {why}, and no second provider to cross-verify with"
             return
-        records = crosscheck.crosscheck(alg, {pid: self._requester(pid) for pid in peers})
+        records = crosscheck.crosscheck(alg, {pid: self._requester(pid, "cross-verification") for pid in peers})
         self.keep_crosschecks(records)
         reference = next((p for p in (self.s.baseline, "c:openssl") if p in peers), peers[0])
         bad = crosscheck.failed_providers(records, reference)
@@ -242,6 +266,7 @@ class Verifier:
             return
 
         def hash_one(msg_hex: str) -> str:  # on a fresh driver if another algorithm's request killed it
+            self._going()  # a chain is thousands of requests: Ctrl-C ends it at the next one
             msg = {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]}
             resp = self.drivers.request(pid, msg)
             result = (resp.get("results") or [{}])[0]
@@ -250,8 +275,10 @@ class Verifier:
                 raise DriverError(f"no output: {result!r}"[:200])
             return out.lower()
 
+        self._step("Monte Carlo", f"{pid} {alg}")
         try:
-            result = run_monte(alg, hash_one, self.s.monte_checkpoints)
+            with self.providers.using(pid, "Monte Carlo"):  # a chain of requests, in a row
+                result = run_monte(alg, hash_one, self.s.monte_checkpoints)
         except DriverError as e:
             v.fail(f"failed: Monte Carlo test: {e}")
             return
@@ -275,9 +302,9 @@ class Verifier:
         witnesses = [pid for pid in mine if pid not in peers and not self.drivers.why_broken(pid)]
         streaming = {pid for pid in peers if alg in self.drivers.hello(pid).get("stream", [])}
         results = differential.differential(
-            a, {pid: self._requester(pid) for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
-            witnesses={pid: self._requester(pid) for pid in witnesses},
-            reference=next((p for p in (self.s.baseline, "c:openssl") if p in peers), None),
+            a, {pid: self._requester(pid, "differential") for pid in peers}, streaming, self.s.differential_inputs, self.s.seed,
+            witnesses={pid: self._requester(pid, "differential") for pid in witnesses},
+            reference=next((p for p in (self.s.baseline, "c:openssl") if p in peers), None), stop=self.stop,
         )  # fmt: skip
         brought, helped = self._bring_witness(alg, results)
         for r in results:
@@ -301,7 +328,7 @@ class Verifier:
         that failed or disagree), one independent built-in provider answers its inputs as a witness,
         stopped afterwards: (its id, the providers it was asked for), or ("", set()) when none was needed
         or none could be had; then the verdict's `unwitnessed` says why, for the record's detail."""
-        lone = [r for r in results if r.passed and self._witness_would_help(self.verdicts[(r.provider, alg)], r)]
+        lone = [r for r in results if r.passed and _witness_would_help(self.verdicts[(r.provider, alg)], r)]
         if not lone:
             return "", set()
         ops = {x.op for r in lone for x in r.outputs}
@@ -327,22 +354,31 @@ class Verifier:
                 )
         return pid, {r.provider for r in lone}
 
-    @staticmethod
-    def _witness_would_help(v: Verdict, r: differential.DiffResult) -> bool:
-        """The provider is short of the floor now, and would not be if every input it answered were agreed."""
-        if not v.passed or not conformance.under_floor(v.algorithm):
-            return False
-        if not v.floor_of(_agreed_lengths(r))[1]:
-            return False
-        everything: dict[str, list[int]] = {}
-        for x in r.outputs:
-            everything.setdefault(x.op, []).append(x.size)
-        return not v.floor_of(everything)[1]
 
-    @staticmethod
-    def _floor(v: Verdict) -> None:
-        total, missing = v.floor_of(v.agreed)
-        v.record.conformance["cases"] = total
-        if missing:
-            v.record.status, v.record.detail = "unverified", f"unverified ({total} cases): {missing}"
-            v.record.detail += f"; {v.unwitnessed}" if v.unwitnessed else ""
+def _witness_would_help(v: Verdict, r: differential.DiffResult) -> bool:
+    """The provider is short of the floor now, and would not be if every input it answered were agreed."""
+    if not v.passed or not conformance.under_floor(v.algorithm):
+        return False
+    if not v.floor_of(_agreed_lengths(r))[1]:
+        return False
+    everything: dict[str, list[int]] = {}
+    for x in r.outputs:
+        everything.setdefault(x.op, []).append(x.size)
+    return not v.floor_of(everything)[1]
+
+
+def _floor(v: Verdict) -> None:
+    total, missing = v.floor_of(v.agreed)
+    v.record.conformance["cases"] = total
+    if missing:
+        v.record.status, v.record.detail = "unverified", f"unverified ({total} cases): {missing}"
+        v.record.detail += f"; {v.unwitnessed}" if v.unwitnessed else ""
+
+
+def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]) -> dict[str, int]:
+    """Per stage, the steps it will take: what `step` counts."""
+    kinds = {"known answers": sum(len(p) for a, p in askers.items() if a not in handshakes),
+             "TLS interop": len(handshakes), "cross-verification": sum(algs[a].public_key for a in askers),
+             "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_FILES),
+             "differential": sum(differential.applies_to(algs[a]) for a in askers)}  # fmt: skip
+    return kinds

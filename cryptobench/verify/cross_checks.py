@@ -13,12 +13,12 @@ are refused by the reference provider or it refuses the reference's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from cryptobench.core import fixed_input
 from cryptobench.core.algorithms import get, size_of
 from cryptobench.core.errors import DriverError
+from cryptobench.verify.schedule import at_once
 
 MESSAGE = fixed_input.message(32).hex()
 
@@ -48,9 +48,37 @@ class _Peer:
         return self._request({"cmd": "keypair", "alg": alg})
 
     def case(self, alg: str, op: str, **fields) -> dict:
-        resp = self._request({"cmd": "verify", "alg": alg, "cases": [{"id": "x#1", "op": op, **fields}]})
-        results = resp.get("results") or [{}]
-        return results[0] if isinstance(results[0], dict) else {}
+        return _result(self._request(_one_case(alg, op, fields)))
+
+    def cases(self, alg: str, asked: list[tuple[str, dict]]) -> list[dict | DriverError]:
+        """Many (op, fields) cases, one request each, pipelined when the requester can (a driver's
+        round trips, tens of ms through a browser, no longer add up pair after pair)."""
+        msgs = [_one_case(alg, op, fields) for op, fields in asked]
+        many = getattr(self._request, "many", None)
+        if many is None:
+            got = []
+            for m in msgs:
+                try:
+                    got.append(self._request(m))
+                except DriverError as e:
+                    got.append(e)
+        else:
+            got = many(msgs)
+        return [r if isinstance(r, DriverError) else _result(r) for r in got]
+
+
+def _one_case(alg: str, op: str, fields: dict) -> dict:
+    return {"cmd": "verify", "alg": alg, "cases": [{"id": "x#1", "op": op, **fields}]}
+
+
+def _result(resp: dict) -> dict:
+    results = resp.get("results") or [{}]
+    return results[0] if isinstance(results[0], dict) else {}
+
+
+def _out(got: dict | DriverError | None) -> str:
+    """A case's output, or "" (an error, a refusal, nothing asked): what a failed check shows."""
+    return (got.get("out") or "") if isinstance(got, dict) else ""
 
 
 def _flip(hexstr: str) -> str:
@@ -79,26 +107,34 @@ def _guard(records: list, alg: str, producer: str, consumer: str, check: str, fn
 def _each(ps: list[_Peer], fn: Callable[[_Peer], object]) -> dict[str, object]:
     """fn(p) for every peer at once: each asks only its own driver, a process of its own, so a slow
     signer (SLH-DSA's 's' sets take seconds in some libraries) no longer waits for every other."""
-    with ThreadPoolExecutor(max_workers=max(1, min(len(ps), AT_ONCE))) as pool:
-        return dict(zip([p.pid for p in ps], pool.map(fn, ps), strict=True))
+    return dict(zip([p.pid for p in ps], at_once(ps, fn, AT_ONCE), strict=True))
 
 
 def _keypairs(alg: str, ps: list[_Peer], out: list[CrossRecord]) -> dict[str, dict]:
     """One fresh key pair per provider; a provider that cannot make one is recorded failed."""
 
-    def make(p: _Peer) -> dict | DriverError:
+    def make(p: _Peer) -> dict | str:
         try:
-            return p.keypair(alg)
+            kp = p.keypair(alg)
         except DriverError as e:
-            return e
+            return str(e)
+        if not all(isinstance(kp.get(k), str) for k in ("public", "private")):
+            return "the key pair has no public and private key in hex"
+        return kp
 
     keys = {}
     for pid, got in _each(ps, make).items():
-        if isinstance(got, DriverError):
-            out.append(CrossRecord(alg, pid, pid, "make a key pair", False, str(got)))
+        if isinstance(got, str):
+            out.append(CrossRecord(alg, pid, pid, "make a key pair", False, got))
         else:
             keys[pid] = got
     return keys
+
+
+def _answer(r: dict | DriverError) -> dict:
+    if isinstance(r, DriverError):
+        raise r  # recorded by _guard, as a request raising it would have been
+    return r
 
 
 def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
@@ -107,8 +143,9 @@ def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     def sign(p: _Peer) -> tuple | str:
         try:
             kp = p.keypair(alg)
-            return kp, p.case(alg, "sign", private=kp["private"], msg=MESSAGE).get("out")
-        except (DriverError, KeyError) as e:
+            sig = p.case(alg, "sign", private=kp["private"], msg=MESSAGE).get("out")
+            return kp, sig, _flip(sig) if isinstance(sig, str) and sig else ""
+        except (DriverError, KeyError, ValueError) as e:
             return str(e)
 
     made = {}
@@ -119,17 +156,19 @@ def _signatures(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
             made[pid] = got
 
     def check(q: _Peer) -> list[CrossRecord]:  # one verifier checks every other provider's signature
+        others = [(pid, kp, sig, bad) for pid, (kp, sig, bad) in made.items() if pid != q.pid]
+        asked = [("verify", {"public": kp["public"], "msg": MESSAGE, "sig": s}) for _, kp, sig, bad in others
+                 for s in (sig, bad)]  # fmt: skip
+        got = q.cases(alg, asked)
         mine: list[CrossRecord] = []
-        for pid, (kp, sig) in made.items():
-            if pid == q.pid:
-                continue
+        for i, (pid, *_) in enumerate(others):
 
-            def verifies(kp=kp, sig=sig):
-                r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=sig)
+            def verifies(r=got[2 * i]):
+                r = _answer(r)
                 return r.get("out") == "01", r.get("error") or ("" if r.get("out") == "01" else "rejected")
 
-            def corrupted_rejected(kp=kp, sig=sig):
-                r = q.case(alg, "verify", public=kp["public"], msg=MESSAGE, sig=_flip(sig))
+            def corrupted_rejected(r=got[2 * i + 1]):
+                r = _answer(r)
                 return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted signature was accepted"
 
             _guard(mine, alg, pid, q.pid, "signature verifies", verifies)
@@ -146,14 +185,32 @@ def _pairs(ps: list[_Peer], keys: dict) -> list[tuple[_Peer, _Peer]]:
     return [(p, q) for p in ps for q in ps if q is not p and p.pid in keys and q.pid in keys]
 
 
+def _toward_each(ps: list[_Peer], keys: dict, alg: str, ask) -> dict[tuple[str, str], list]:
+    """(p, q) -> p's answers to ask(p, q) (a list of (op, fields) cases): every provider asks its own
+    driver everything it has to do toward every other provider in one pipelined go, all at once."""
+    live = [p for p in ps if p.pid in keys]
+
+    def mine(p: _Peer) -> dict[tuple[str, str], list]:
+        todo = [(q, ask(p, q)) for q in live if q is not p]
+        got = p.cases(alg, [case for _, cases in todo for case in cases])
+        out, i = {}, 0
+        for q, cases in todo:
+            out[(p.pid, q.pid)], i = got[i : i + len(cases)], i + len(cases)
+        return out
+
+    return {k: v for part in _each(live, mine).values() for k, v in part.items()}
+
+
 def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
+    derived = _toward_each(ps, keys, alg, lambda p, q: [
+        ("derive", {"private": keys[p.pid]["private"], "public": keys[q.pid]["public"]})])  # fmt: skip
     for p, q in _pairs(ps, keys):
 
         def agree(p=p, q=q):
-            a = p.case(alg, "derive", private=keys[p.pid]["private"], public=keys[q.pid]["public"]).get("out")
-            b = q.case(alg, "derive", private=keys[q.pid]["private"], public=keys[p.pid]["public"]).get("out")
+            a = _answer(derived[(p.pid, q.pid)][0]).get("out")
+            b = _answer(derived[(q.pid, p.pid)][0]).get("out")
             return bool(a) and a == b, "" if a and a == b else f"{a} != {b}"
 
         _guard(out, alg, p.pid, q.pid, "shared secrets agree", agree)
@@ -163,28 +220,39 @@ def _agreement(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
+    # the wrong key is another of q's own: private keys need not be readable across providers
+    wrong = _keypairs(alg, [p for p in ps if p.pid in keys], out)
+    keys = {pid: kp for pid, kp in keys.items() if pid in wrong}
     # hex digits of the key encaps ends with: the catalogue's size, or where it fixes none (a declared
     # KEM without sizes) each of the usual 32 and 64 bytes
     fixed = size_of(alg, "shared secret")
     sss = [2 * fixed] if fixed else [64, 128]
-    for p, q in _pairs(ps, keys):  # p encapsulates to q's key, q decapsulates
+    # p encapsulates twice to q's key: one for q to decapsulate, one for q's other key
+    sent = _toward_each(ps, keys, alg, lambda p, q: [("encaps", {"public": keys[q.pid]["public"]})] * 2)
 
-        def same_key(p=p, q=q):
-            ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-            for ss in sss:
-                ct, k = ct_k[:-ss], ct_k[-ss:]
-                got = q.case(alg, "decaps", private=keys[q.pid]["private"], msg=ct).get("out")
+    def split(ct_k: str) -> list[tuple[str, str]]:
+        return [(ct_k[:-ss], ct_k[-ss:]) for ss in sss]
+
+    def decaps(q: _Peer, p: _Peer) -> list:
+        right, other = (_out(r) for r in sent[(p.pid, q.pid)])
+        return [("decaps", {"private": keys[q.pid]["private"], "msg": ct}) for ct, _ in split(right)] + [
+            ("decaps", {"private": wrong[q.pid]["private"], "msg": ct}) for ct, _ in split(other)]  # fmt: skip
+
+    opened = _toward_each(ps, keys, alg, decaps)  # (q, p): q's decapsulations of p's ciphertexts
+    for p, q in _pairs(ps, keys):
+        encs, decs = sent[(p.pid, q.pid)], opened[(q.pid, p.pid)]
+
+        def same_key(encs=encs, decs=decs):
+            got = k = None
+            for (_, k), r in zip(split(_out(_answer(encs[0]))), decs[: len(sss)], strict=True):
+                got = _answer(r).get("out")
                 if k and got == k:
                     return True, ""
             return False, f"decapsulated {got} != encapsulated {k}"
 
-        def wrong_key_differs(p=p, q=q):
-            # the wrong key is another of q's own: private keys need not be readable across providers
-            other = q.keypair(alg)
-            ct_k = p.case(alg, "encaps", public=keys[q.pid]["public"]).get("out", "")
-            for ss in sss:
-                ct, k = ct_k[:-ss], ct_k[-ss:]
-                got = q.case(alg, "decaps", private=other["private"], msg=ct)
+        def wrong_key_differs(encs=encs, decs=decs):
+            for (_, k), r in zip(split(_out(_answer(encs[1]))), decs[len(sss) :], strict=True):
+                got = _answer(r)
                 if not (got.get("rejected") or got.get("out") not in (None, k)):
                     return False, "a wrong key decapsulated to the same secret"
             return True, ""
@@ -197,16 +265,29 @@ def _kem(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 def _oaep(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     out: list[CrossRecord] = []
     keys = _keypairs(alg, ps, out)
-    for p, q in _pairs(ps, keys):
+    sent = _toward_each(ps, keys, alg, lambda p, q: [("encrypt", {"public": keys[q.pid]["public"], "msg": MESSAGE})])
 
-        def decrypts(p=p, q=q):
-            ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
-            got = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=ct).get("out")
+    def decrypt(q: _Peer, p: _Peer) -> list:
+        ct = _out(sent[(p.pid, q.pid)][0])
+        try:
+            bad = _flip(ct) if ct else ""
+        except ValueError:
+            bad = ""
+        return [("decrypt", {"private": keys[q.pid]["private"], "msg": c}) for c in (ct, bad)]
+
+    opened = _toward_each(ps, keys, alg, decrypt)  # (q, p): q's decryptions of p's ciphertext, and corrupted
+    for p, q in _pairs(ps, keys):
+        enc, (good, bad) = sent[(p.pid, q.pid)][0], opened[(q.pid, p.pid)]
+
+        def decrypts(enc=enc, good=good):
+            _answer(enc)
+            got = _answer(good).get("out")
             return got == MESSAGE, "" if got == MESSAGE else f"decrypted to {got}"
 
-        def corrupted_rejected(p=p, q=q):
-            ct = p.case(alg, "encrypt", public=keys[q.pid]["public"], msg=MESSAGE).get("out", "")
-            r = q.case(alg, "decrypt", private=keys[q.pid]["private"], msg=_flip(ct))
+        def corrupted_rejected(enc=enc, bad=bad):
+            if not _out(_answer(enc)):
+                return False, "no ciphertext to corrupt"
+            r = _answer(bad)
             return bool(r.get("rejected")), "" if r.get("rejected") else "a corrupted ciphertext decrypted"
 
         _guard(out, alg, p.pid, q.pid, "ciphertext decrypts", decrypts)
@@ -218,23 +299,27 @@ def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     """A generated RSA key pair is sound when another provider signs with it and it verifies."""
     out: list[CrossRecord] = []
     sig_alg = f"{alg}-pkcs1"
-    for p in ps:
-        try:
-            kp = p.keypair(alg)
-        except DriverError as e:
-            out.append(CrossRecord(alg, p.pid, p.pid, "make a key pair", False, str(e)))
-            continue
-        for q in ps:
-            if q is p:
-                continue
+    keys = _keypairs(alg, ps, out)
 
-            def usable(q=q, kp=kp):
-                sig = q.case(sig_alg, "sign", private=kp["private"], msg=MESSAGE).get("out", "")
-                r = q.case(sig_alg, "verify", public=kp["public"], msg=MESSAGE, sig=sig)
+    def usable(q: _Peer) -> list[CrossRecord]:  # q signs with every other provider's key, then verifies
+        others = [p for p in ps if p is not q and p.pid in keys]
+        signed = q.cases(sig_alg, [("sign", {"private": keys[p.pid]["private"], "msg": MESSAGE}) for p in others])
+        checked = q.cases(sig_alg, [("verify", {"public": keys[p.pid]["public"], "msg": MESSAGE, "sig": _out(s)})
+                                    for p, s in zip(others, signed, strict=True)])  # fmt: skip
+        mine: list[CrossRecord] = []
+        for p, s, r in zip(others, signed, checked, strict=True):
+
+            def sound(s=s, r=r):
+                _answer(s)
+                r = _answer(r)
                 return r.get("out") == "01", r.get("error", "")
 
-            _guard(out, alg, p.pid, q.pid, "key pair signs and verifies", usable)
-    return out
+            _guard(mine, alg, p.pid, q.pid, "key pair signs and verifies", sound)
+        return mine
+
+    order = {p.pid: i for i, p in enumerate(ps)}
+    checked = [r for records in _each(ps, usable).values() for r in records]
+    return out + sorted(checked, key=lambda r: (order[r.producer], order[r.consumer]))
 
 
 def failed_providers(records: list[CrossRecord], reference: str) -> dict[str, str]:

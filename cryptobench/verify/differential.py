@@ -32,11 +32,11 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from cryptobench.core import algorithms, fixed_input
 from cryptobench.core.errors import DriverError, UserError
+from cryptobench.verify.schedule import Stopped, at_once
 
 MAX_RANDOM_LEN = 1100
 SEEDS = (fixed_input.DEFAULT_SEED, 0x0D1FF001)  # few seeds: a driver builds a 1 MiB pattern per seed
@@ -114,8 +114,9 @@ def _edge_keys(n: int, rng: random.Random) -> list[str]:
     return [b"\x00" * n, b"\xff" * n, b"\xff" + rng.randbytes(n - 1), rng.randbytes(n - 1) + b"\xff"]
 
 
-def make_inputs(a: algorithms.Algorithm, count: int, seed: int = 1) -> list[Input]:
-    """`count` inputs per operation of `a` (the same for every provider), deterministic in `seed`."""
+def make_inputs(a: algorithms.Algorithm, count: int, seed: int = 1, stop: threading.Event | None = None) -> list[Input]:
+    """`count` inputs per operation of `a` (the same for every provider), deterministic in `seed`;
+    Stopped when `stop` is set meanwhile (a huge --inputs takes seconds to draw)."""
     rng = random.Random(f"{seed}:{a.name}")
     out = []
     for op in a.ops:
@@ -127,6 +128,8 @@ def make_inputs(a: algorithms.Algorithm, count: int, seed: int = 1) -> list[Inpu
         for i in range(count * 4):  # unkeyed hashes repeat a length now and then: draw until distinct
             if len(distinct) >= max(count, len(sizes)):
                 break
+            if stop is not None and i % 1024 == 0 and stop.is_set():
+                raise Stopped()
             size = sizes[i] if i < len(sizes) else _random_len(a, rng)
             key = (keys[i] if i < len(keys) else rng.randbytes(a.key_len).hex()) if a.key_len else ""
             iv = rng.randbytes(a.iv_len).hex() if a.iv_len else ""
@@ -266,21 +269,22 @@ def differential(
     progress: Callable[[str], None] | None = None,
     witnesses: dict[str, Requester] | None = None,
     reference: str | None = None,
+    stop: threading.Event | None = None,
 ) -> list[DiffResult]:
     """Run `count` inputs per operation on every peer (provider id -> request function) and judge them.
 
     `streaming`: the peers whose driver offers streaming for `alg` (hello's `stream`). `witnesses`:
     providers that failed their known answers, asked the one-shot inputs only to corroborate the
     peers (module docstring); they get no result. `reference`: the peer whose answer decides a tie.
+    `stop`: set when the run ends (Ctrl-C), after which each provider stops at its next window.
     """
     alg = a.name
-    one_shot = make_inputs(a, count, seed)
+    stop = stop if stop is not None else threading.Event()
+    one_shot = make_inputs(a, count, seed, stop)
     pieces = streamed(one_shot, a, seed)
     results = {pid: DiffResult(alg, pid) for pid in peers}
     answers: dict[Input, dict[str, Outcome]] = {x: {} for x in one_shot + pieces}
     asked = {**(witnesses or {}), **peers}
-
-    stop = threading.Event()
 
     def run_all(pid: str) -> dict[Input, Outcome]:  # one provider's inputs on its own driver
         # by seed: drivers keep the 1 MiB input pattern of the last seed only (see `corroborate`)
@@ -295,24 +299,18 @@ def differential(
                 errors += bool(o.error)
         return out
 
-    with ThreadPoolExecutor(max_workers=max(1, len(asked))) as pool:  # drivers are separate processes
-        futures = {pid: pool.submit(run_all, pid) for pid in asked}
-        try:
-            # short waits: Ctrl-C and SIGTERM reach the main thread only when it wakes; a blocking wait
-            # would hold them until every provider had answered every input
-            while wait(futures.values(), timeout=0.2, return_when=FIRST_EXCEPTION).not_done:
-                pass
-        except BaseException:
-            stop.set()  # each worker ends after the request it is in
-            raise
-        for pid, future in futures.items():
-            for x, o in future.result().items():
-                answers[x][pid] = o
-                if not o.not_offered and pid in results:
-                    results[pid].inputs += not x.chunk
-                    results[pid].streamed += bool(x.chunk)
-                    if o.checksum and not x.chunk:
-                        results[pid].outputs[x] = o.checksum
+    pids = list(asked)  # drivers are separate processes: every one at once
+    got_all = at_once(pids, run_all, len(pids), stop=stop)
+    if stop.is_set():  # the run is ending: judging what came would only hold it up
+        raise Stopped()
+    for pid, got in zip(pids, got_all, strict=True):
+        for x, o in got.items():
+            answers[x][pid] = o
+            if not o.not_offered and pid in results:
+                results[pid].inputs += not x.chunk
+                results[pid].streamed += bool(x.chunk)
+                if o.checksum and not x.chunk:
+                    results[pid].outputs[x] = o.checksum
     if progress:
         also = f" and {len(asked) - len(peers)} failed ones as witnesses" if len(asked) > len(peers) else ""
         progress(f"differential {alg}: {len(one_shot)} inputs, {len(pieces)} streamed, {len(peers)} providers{also}")
