@@ -478,8 +478,21 @@ final class BouncyCastleLwPq {
 
     @Override
     public Object parsePrivate(byte[] b) throws Exception {
+      if (b.length == referenceSecretKeyLength()) {
+        // The KAT files' sk (vectors/pqc-kat): BouncyCastle takes only its own 32-byte seed, and
+        // no 32 bytes of the reference's sk expand to the KAT's public key under it.
+        throw new Provider.Unsupported(
+            "BouncyCastle keeps an HQC private key as its own 32-byte seed; it has no API for the"
+                + " reference implementation's encoded secret key");
+      }
       Pk.checkLen(params.getName() + " private key", b, params.getSecretKeyBytes());
       return new HQCPrivateKeyParameters(params, b);
+    }
+
+    /** The reference's encoded sk: ek ‖ seed_PKE (32) ‖ sigma (16, 24, 32) ‖ seed_KEM (32). */
+    private int referenceSecretKeyLength() {
+      int sigma = params == HQCParameters.hqc128 ? 16 : params == HQCParameters.hqc192 ? 24 : 32;
+      return params.getPublicKeyBytes() + 32 + sigma + 32;
     }
 
     @Override
