@@ -30,6 +30,7 @@ def cmd_list(args) -> int:
 
         from cryptobench.verify.vectors import cases_for, source_of
         from cryptobench.verify.vectors.acvp import acvp_folder_counts
+        from cryptobench.verify.vectors.pqc_kat import kat_file_counts
 
         if getattr(args, "plugin", None) or getattr(args, "providers_file", None):
             registry_for(args)  # what their plugins and drivers declare joins the catalogue
@@ -44,6 +45,8 @@ def cmd_list(args) -> int:
                 print(f"{'':<20} {declared.mark(a.name)}")
             print(f"{'':<20} known answers: {known}")
             print(f"{'':<20} ACVP: {sum(acvp.values())} ({folders})" if acvp else f"{'':<20} ACVP: none")
+            if kat := kat_file_counts(cases):  # Falcon, HQC: the submissions' KAT files
+                print(f"{'':<20} NIST KAT: {sum(kat.values())} ({', '.join(f'{f} {n}' for f, n in kat.items())})")
         return 0
     if args.what == "suites":
         for s in list_suites():
