@@ -18,7 +18,7 @@ from cryptobench.core.settings import Settings
 from cryptobench.drivers.interface import Drivers
 from cryptobench.run import known_answers
 from cryptobench.store.model import VerifyRecord
-from cryptobench.verify import conformance, differential, schedule, tls_interop, witness
+from cryptobench.verify import conformance, differential, op_state, schedule, tls_interop, witness
 from cryptobench.verify import cross_checks as crosscheck
 from cryptobench.verify.vectors.monte import FILES as MONTE_FILES
 from cryptobench.verify.vectors.monte import run_monte
@@ -244,6 +244,7 @@ class Verifier:
                     rec.status = "unverified"
                     why = rec.detail if rec.skipped else "no test vectors"
                     rec.detail = f"unverified (0 cases): {why}, and no second provider to cross-verify with"
+            self._crossverify_elsewhere(alg, mine, peers)
             return
         records = crosscheck.crosscheck(alg, {pid: self._requester(pid, "cross-verification") for pid in peers})
         self.keep_crosschecks(records)
@@ -258,6 +259,24 @@ class Verifier:
                 rec.status = "passed"
                 why = rec.detail if rec.skipped else "no vectors"
                 rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
+            op_state.count_crosschecks(rec, mine[pid].algorithm.kind, records, pid)
+        self._crossverify_elsewhere(alg, mine, peers)
+
+    def _crossverify_elsewhere(self, alg: str, mine: dict[str, Verdict], peers: list[str]) -> None:
+        """A provider whose failures all have their operation (op_state.localized: e.g. a verify that
+        accepts a malformed signature) is cross-verified too, with one passed provider, so its record
+        says which of its other operations are right; it stays failed, and no other provider's verdict
+        depends on it. `leak` checks such an operation (leak/gate.py); `run` times none of it."""
+        passed = sorted(pid for pid, v in mine.items() if v.passed)
+        ref = next((p for p in (self.s.baseline, "c:openssl") if p in passed), passed[0] if passed else None)
+        failed = [p for p, v in sorted(mine.items()) if p not in peers and op_state.localized(v.record)]
+        for pid in failed if ref else []:
+            if self.drivers.why_broken(pid):
+                continue
+            asked = {p: self._requester(p, "cross-verification") for p in (ref, pid)}
+            records = crosscheck.crosscheck(alg, asked)
+            self.keep_crosschecks(records)
+            op_state.count_crosschecks(mine[pid].record, mine[pid].algorithm.kind, records, pid)
 
     def _monte(self, pid: str, v: Verdict) -> None:
         """NIST's Monte Carlo chain for SHA-2/SHA-3, one verify case per hash (vectors/monte.py)."""
