@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Collection
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from cryptobench.core import tls
@@ -29,6 +30,7 @@ from cryptobench.versions import cache
 # provider's SLH-DSA no longer holds every other algorithm's next stage; the drivers are separate
 # processes, and most of a slow driver's time is its own latency, not the machine's cores
 ALGS_AT_ONCE = 4
+INTEROP = "TLS interop"  # the stage, and the one job of every TLS cell
 # seconds per provider an algorithm of each kind is guessed to take, before a run here has timed it
 GUESS = {"sig": 8.0, "kem": 4.0, "tls": 6.0, "kex": 3.0}
 
@@ -78,15 +80,15 @@ def _agreed_lengths(r: differential.DiffResult) -> dict[str, list[int]]:
     return out
 
 
-class TlsServers:
-    """TLS interop's servers: a second process of each provider (its client is the run's process),
-    started once, closed at the end of verification."""
+class Interop:
+    """TLS interop of every TLS cell (tls_interop.py): its servers are a second process of each provider
+    (its client is the run's process), started once and closed at the end of verification."""
 
-    def __init__(self, drivers: Drivers, timeout: float):
-        self.drivers, self.timeout = drivers, timeout
+    def __init__(self, verifier: Verifier):
+        self.v, self.drivers, self.s = verifier, verifier.drivers, verifier.s
         self._servers: dict[str, tuple | str] = {}  # a second process per provider, or why not
 
-    def get(self, pid: str) -> tls_interop.Request:
+    def server(self, pid: str) -> tls_interop.Request:
         if pid not in self._servers:
             self._servers[pid] = self.drivers.start_witness(pid)
         got = self._servers[pid]
@@ -97,13 +99,47 @@ class TlsServers:
                 return {"ok": False, "error": f"no second process to serve from: {why}"}
 
             return refused
-        return lambda msg: got[0].request(msg, self.timeout)
+        return lambda msg: got[0].request(msg, self.s.timeout)
 
     def close(self) -> None:
         for got in self._servers.values():
             if not isinstance(got, str):
                 got[0].close(timeout=1)
         self._servers.clear()
+
+    def run(self, cells: list[Algorithm], askers: dict[str, list[str]]) -> None:
+        """Every client of the providers offering each TLS cell against every server, all cells at once
+        (tls_interop.matrices); a cell whose PKI could not be made is left unverified here and refused
+        by the runner."""
+        ready = {}
+        for a in cells:
+            pids = [p for p in askers[a.name] if "handshake" in self.drivers.offered(p, a.name)]
+            pki = self.s.tls_pki.get(tls.parse(a.name).auth.name)
+            if pids and pki is not None:
+                ready[a.name] = (pids, pki)
+        self.v.steps.totals[INTEROP] = sum(len(pids) ** 2 for pids, _ in ready.values())
+
+        def client_of(c: str) -> tls_interop.Request:  # asked holding its lock (`hold`)
+            return lambda msg: self.drivers.request(c, msg, self.s.timeout)
+
+        with self.v.providers.stage(INTEROP, f"{len(ready)} cells"):
+            got = tls_interop.matrices(ready, self.server, client_of, lambda c: self.v.providers.using(c, INTEROP),
+                                       lambda what: self.v.steps(INTEROP, what), self.v.stop)  # fmt: skip
+        for a in cells:
+            if a.name in ready:
+                self._judge(a, ready[a.name][0], got[a.name])
+
+    def _judge(self, a: Algorithm, pids: list[str], pairs: list[tls_interop.Pair]) -> None:
+        bad = tls_interop.blame(pairs, tls_interop.reference_of(pids, self.s.baseline))
+        for pid in pids:
+            mine = [p for p in pairs if pid in (p.server, p.client)]
+            ok = sum(p.passed for p in mine)
+            weaker = "" if pid in bad else tls_interop.unverified(mine, pid)
+            status = "failed" if pid in bad else "unverified" if weaker else "passed"  # unverified: timed, not compared
+            rec = VerifyRecord(pid, a.name, status, passed=ok, failed=len(mine) - ok,
+                               detail=f"failed: {bad[pid]}" if pid in bad else weaker,
+                               conformance={"interop": [p.to_dict() for p in mine]})  # fmt: skip
+            self.v.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name))
 
 
 class Verifier:
@@ -115,10 +151,10 @@ class Verifier:
                  keep_crosschecks: Callable[[list], None] = lambda _: None):  # fmt: skip
         self.drivers, self.s, self.step, self.keep_crosschecks = drivers, s, step, keep_crosschecks
         self.verdicts: dict[tuple[str, str], Verdict] = {}
-        self.servers = TlsServers(drivers, s.timeout)
+        self.interop = Interop(self)
         self.witnesses = WitnessSearch(drivers, known_providers, s.vectors_dir, s.timeout)
         self.providers, self.stop = schedule.Providers(), threading.Event()  # a lock per driver; Ctrl-C
-        self._tls_lock, self._step = threading.Lock(), schedule.Steps(step)  # stage by stage, all at once
+        self.steps = schedule.Steps(step)  # stage by stage, as the stages run at once
 
     def verdict(self, pid: str, alg: str) -> Verdict | None:
         return self.verdicts.get((pid, alg))
@@ -137,45 +173,47 @@ class Verifier:
         askers: dict[str, list[str]] = {}  # per algorithm, the providers its stages ask
         for pid, a in [(p, a) for p, a in offered if a not in handshakes] + [x for x in needed if x[1] in handshakes]:
             askers.setdefault(a, []).append(pid)
-        self._step.totals = _stage_totals(askers, algs, handshakes)
+        self.steps.totals = _stage_totals(askers, algs, handshakes)
         costs = schedule.Costs(str(cache.base() / "verify" / "seconds.json"))
+        jobs = sorted(a for a in askers if a not in handshakes) + ([INTEROP] if handshakes else [])
 
-        def one(alg: str) -> None:
-            with costs.measure(alg):
-                self._verify_alg(algs[alg], askers[alg], alg in handshakes)
+        def one(job: str) -> None:
+            with costs.measure(job):
+                if job == INTEROP:  # every TLS cell in one job: the servers are one process per provider
+                    self.interop.run([algs[a] for a in sorted(handshakes)], askers)
+                else:
+                    self._verify_alg(algs[job], askers[job])
 
-        try:  # a guess of the slowest before a run here has measured it: more providers, slower kinds
-            schedule.at_once(sorted(askers), one, ALGS_AT_ONCE, stop=self.stop,
-                             cost=lambda a: costs.of(a, GUESS.get(algs[a].kind, 1.0) * len(askers[a])))  # fmt: skip
+        def guess(job: str) -> float:  # before a run here has measured it: more providers, slower kinds
+            kind, n = ("tls", len(handshakes)) if job == INTEROP else (algs[job].kind, len(askers[job]))
+            return costs.of(job, GUESS.get(kind, 1.0) * n)
+
+        try:
+            schedule.at_once(jobs, one, ALGS_AT_ONCE, stop=self.stop, cost=guess)
         finally:
-            self.servers.close()
+            self.interop.close()
             self.providers.write_profile()
         costs.save()
         for v in self.verdicts.values():
             if v.passed and conformance.under_floor(v.algorithm):
                 _floor(v)
 
-    def _verify_alg(self, a: Algorithm, pids: list[str], handshake: bool) -> None:
+    def _verify_alg(self, a: Algorithm, pids: list[str]) -> None:
         """One algorithm's stages, in order; each stage asks its providers at once, each through its lock."""
-        if handshake:
-            with self._tls_lock, self.providers.stage("TLS interop", a.name):  # one set of servers
-                self._step("TLS interop", a.name)
-                self._interop(a, pids)
-            return
         with self.providers.stage("known answers", a.name):
             schedule.at_once(pids, lambda pid: self._answers(pid, a), len(pids), stop=self.stop)
         if a.public_key and self._going():
             with self.providers.stage("cross-verification", a.name):
-                self._step("cross-verification", a.name)
+                self.steps("cross-verification", a.name)
                 self._crossverify(a.name)
         chains = [
             p for p in pids if a.name in MONTE_FILES and self._going() and (v := self.verdict(p, a.name)) and v.passed
         ]
-        with self.providers.stage("Monte Carlo", a.name):
+        with self.providers.stage("Monte Carlo", a.name) if chains else nullcontext():
             schedule.at_once(chains, lambda p: self._monte(p, self.verdicts[(p, a.name)]), len(chains), stop=self.stop)
         if differential.applies_to(a) and self._going():
             with self.providers.stage("differential", a.name):
-                self._step("differential", a.name)
+                self.steps("differential", a.name)
                 self._differential(a)
 
     def _going(self) -> bool:  # True, or between stages Stopped once the run is ending (Ctrl-C, SIGTERM)
@@ -184,7 +222,7 @@ class Verifier:
         return True
 
     def _answers(self, pid: str, a: Algorithm) -> None:
-        self._step("known answers", f"{pid} {a.name}")
+        self.steps("known answers", f"{pid} {a.name}")
         with self.providers.using(pid, "known answers"):
             rec, known = known_answers.check(self.drivers, pid, a, self.s.vectors_dir, self.s.timeout)
         self.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name), known)
@@ -208,27 +246,6 @@ class Verifier:
                 return many(pid, msgs, self.s.timeout)
 
         return differential.Pipelined(one, several)
-
-    def _interop(self, a: Algorithm, pids: list[str]) -> None:
-        """Every client of the providers offering TLS cell `a` against every server (tls_interop.py); a
-        cell whose PKI could not be made is left unverified here and refused by the runner."""
-        pids = [p for p in pids if "handshake" in self.drivers.offered(p, a.name)]
-        pki = self.s.tls_pki.get(tls.parse(a.name).auth.name)
-        if not pids or pki is None:
-            return
-        clients = {p: self._requester(p, "TLS interop") for p in pids}
-        pairs = tls_interop.matrix(a.name, {p: self.servers.get(p) for p in pids}, clients, pki,
-                                   lambda i, n, what: self.step("TLS interop", i, n, what))  # fmt: skip
-        bad = tls_interop.blame(pairs, tls_interop.reference_of(pids, self.s.baseline))
-        for pid in pids:
-            mine = [p for p in pairs if pid in (p.server, p.client)]
-            ok = sum(p.passed for p in mine)
-            weaker = "" if pid in bad else tls_interop.unverified(mine, pid)
-            status = "failed" if pid in bad else "unverified" if weaker else "passed"  # unverified: timed, not compared
-            rec = VerifyRecord(pid, a.name, status, passed=ok, failed=len(mine) - ok,
-                               detail=f"failed: {bad[pid]}" if pid in bad else weaker,
-                               conformance={"interop": [p.to_dict() for p in mine]})  # fmt: skip
-            self.verdicts[(pid, a.name)] = Verdict(rec, a, self.drivers.offered(pid, a.name))
 
     def _of(self, alg: str) -> dict[str, Verdict]:
         return {pid: v for (pid, a), v in self.verdicts.items() if a == alg}
@@ -294,7 +311,7 @@ class Verifier:
                 raise DriverError(f"no output: {result!r}"[:200])
             return out.lower()
 
-        self._step("Monte Carlo", f"{pid} {alg}")
+        self.steps("Monte Carlo", f"{pid} {alg}")
         try:
             with self.providers.using(pid, "Monte Carlo"):  # a chain of requests, in a row
                 result = run_monte(alg, hash_one, self.s.monte_checkpoints)

@@ -10,11 +10,14 @@ failed pair is shown in the matrix but blames nobody."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 
 from cryptobench.core import tls
 from cryptobench.core.errors import DriverError
+from cryptobench.verify.schedule import Stopped, at_once
 
 Request = Callable[[dict], dict]
 REFERENCES = ("c:openssl@3.6.3", "c:openssl@4.0.3", "c:openssl", "go:stdlib")
@@ -99,17 +102,52 @@ def run_pair(alg: str, server: Request, client: Request, pki: dict, timeout_ms: 
     return judge(cell, s_views, c_views), s_views, c_views
 
 
+def _pair(alg: str, s: str, c: str, server: Request, client: Request, pki: dict) -> Pair:
+    why, sv, cv = run_pair(alg, server, client, pki)
+    silent = [p for p, views in ((s, sv), (c, cv)) if any(v.get("exporter") is None for v in views)]
+    return Pair(alg, s, c, not why, why, sv[0].get("group") if sv else None,
+                (cv[0].get("exporter") or "") if cv and not why else "", sorted(set(silent)))  # fmt: skip
+
+
 def matrix(alg: str, servers: dict[str, Request], clients: dict[str, Request], pki: dict,
            step: Callable[[int, int, str], None] = lambda *_: None) -> list[Pair]:  # fmt: skip
     """Every client against every server on `alg`."""
     pairs, todo = [], [(s, c) for s in sorted(servers) for c in sorted(clients)]
     for i, (s, c) in enumerate(todo):
         step(i, len(todo), f"{alg}: {c} → {s}")
-        why, sv, cv = run_pair(alg, servers[s], clients[c], pki)
-        silent = [p for p, views in ((s, sv), (c, cv)) if any(v.get("exporter") is None for v in views)]
-        pairs.append(Pair(alg, s, c, not why, why, sv[0].get("group") if sv else None,
-                          (cv[0].get("exporter") or "") if cv and not why else "", sorted(set(silent))))  # fmt: skip
+        pairs.append(_pair(alg, s, c, servers[s], clients[c], pki))
     return pairs
+
+
+def matrices(cells: dict[str, tuple[list[str], dict]], server_of: Callable[[str], Request],
+             client_of: Callable[[str], Request], hold: Callable[[str], AbstractContextManager],
+             step: Callable[[str], None] = lambda _: None, stop: threading.Event | None = None) -> dict[str, list[Pair]]:  # fmt: skip
+    """`matrix` of every cell (alg -> (providers, PKI)) at once: each provider's server (a process of
+    its own) on a thread of its own, going through every cell and client; a pair holds its client's
+    driver (`hold`) from before the server listens until the server has reported, so the server never
+    waits on a client another job is asking (its handshake would time out). Per cell, the pairs in
+    `matrix`'s order."""
+    by_server: dict[str, list[tuple[str, str]]] = {}
+    for alg, (pids, _) in sorted(cells.items()):
+        for s in sorted(pids):
+            by_server.setdefault(s, []).extend((alg, c) for c in sorted(pids))
+
+    def serve(s: str) -> list[Pair]:
+        server, out = server_of(s), []
+        for alg, c in by_server[s]:
+            if stop is not None and stop.is_set():
+                raise Stopped()
+            step(f"{alg}: {c} → {s}")
+            with hold(c):
+                out.append(_pair(alg, s, c, server, client_of(c), cells[alg][1]))
+        return out
+
+    got: dict[str, list[Pair]] = {alg: [] for alg in cells}
+    servers = sorted(by_server)
+    for pairs in at_once(servers, serve, len(servers), cost=lambda s: len(by_server[s]), stop=stop):
+        for p in pairs:
+            got[p.alg].append(p)
+    return {alg: sorted(ps, key=lambda p: (p.server, p.client)) for alg, ps in got.items()}
 
 
 def unverified(pairs: list[Pair], pid: str) -> str:
