@@ -479,11 +479,10 @@ final class BouncyCastleLwPq {
     @Override
     public Object parsePrivate(byte[] b) throws Exception {
       if (b.length == referenceSecretKeyLength()) {
-        // The KAT files' sk (vectors/pqc-kat): BouncyCastle takes only its own 32-byte seed, and
-        // no 32 bytes of the reference's sk expand to the KAT's public key under it.
-        throw new Provider.Unsupported(
-            "BouncyCastle keeps an HQC private key as its own 32-byte seed; it has no API for the"
-                + " reference implementation's encoded secret key");
+        // The reference's encoded sk (the KAT files', vectors/pqc-kat) ends in seed_KEM, the
+        // 32-byte seed BouncyCastle keeps as its private key (its keygen draws it first, as the
+        // reference's does): BouncyCastle expands it itself.
+        b = Arrays.copyOfRange(b, b.length - 32, b.length);
       }
       Pk.checkLen(params.getName() + " private key", b, params.getSecretKeyBytes());
       return new HQCPrivateKeyParameters(params, b);
