@@ -15,8 +15,9 @@ Falcon's `sm` is the submission's signed message: a 2-byte signature length, the
 message, then the signature proper (header 0x20+logn, compressed s2). The detached signature the
 contract carries (docs/protocol.md; liboqs and BouncyCastle write it) is header 0x30+logn, the nonce,
 the same compressed s2. Signing and keygen answers are left out: they come from the KAT's
-AES-CTR DRBG, which no provider's API takes. HQC's `sk` is the reference implementation's encoding;
-a library that keeps another one (BouncyCastle: its 32-byte seed) answers such a case unsupported.
+AES-CTR DRBG, which no provider's API takes. HQC's `sk` is the reference implementation's encoding
+(ek ‖ seed_PKE ‖ sigma ‖ seed_KEM); a driver whose library keeps only the seed takes its last 32
+bytes (BouncyCastle).
 
 Ids: `pqc-kat/<file>#<count>/verify`, `…/verify-flipped`, `…/decaps`.
 """
