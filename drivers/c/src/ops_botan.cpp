@@ -13,6 +13,9 @@
  * there.
  */
 #include "ops_botan_setup.h"
+/* a public-key cell hands its work to ops_botan_pk.cpp's (ops_module.h) */
+#define OPS_SUBCELLS(X) X(pk, pk_cell)
+
 #include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
@@ -218,6 +221,8 @@ struct ops_cell {
   uint64_t untimed_ns = 0;                   /* spent making it, subtracted by timing.c */
 };
 
+OPS_MODULE_SUBCELL_WRAPS(new (std::nothrow) ops_cell)
+
 namespace {
 
 /* Everything outside the timed region; throws on a library error. 0, or -1 with err set. */
@@ -240,21 +245,11 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   default:
     break;
   }
-  if (p->key == nullptr || p->key_len != d->key_len) {
-    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
-               d->key_len);
+  if (ops_key_block_checks(p, d->name, d->key_len, d->block, c->in_len, err, errlen) != 0)
     return -1;
-  }
-  if (c->in_len % d->block != 0) {
-    cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
-               d->name);
+  if (d->k != K_BLOCK &&
+      ops_iv_checks(p, d->name, d->iv_len, d->k == K_AEAD, SIZE_MAX, err, errlen) != 0)
     return -1;
-  }
-  if (d->k != K_BLOCK && (p->iv == nullptr || (d->iv_len != 0 && p->iv_len != d->iv_len))) {
-    cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
-               d->k == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
-    return -1;
-  }
   c->iv.assign(p->iv != nullptr ? p->iv : empty, (p->iv != nullptr ? p->iv : empty) + p->iv_len);
   if (p->aad != nullptr && p->aad_len > 0)
     c->aad.assign(p->aad, p->aad + p->aad_len);
@@ -465,11 +460,7 @@ int mod_init(char *err, size_t errlen) {
       const alg_def &d = DEFS[i];
       if (!probe(d))
         continue;
-      ops_alg *a = &catalogue[catalogue_len];
-      std::memset(a, 0, sizeof *a);
-      a->name = d.name;
-      cb_kit_ops_of(KIT_KIND[d.k], a);
-      a->stream = d.stream;
+      ops_alg_entry(&catalogue[catalogue_len], d.name, KIT_KIND[d.k], d.stream);
       catalogue_def[catalogue_len++] = &d;
     }
     size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
@@ -548,41 +539,23 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = mod_alg_lookup(p->alg, err, errlen);
   if (idx == static_cast<size_t>(-1))
     return nullptr;
-  if (catalogue[idx].pk) {
-    pk_cell *pk = pk_cell_new(p, err, errlen);
-    if (pk == nullptr)
-      return nullptr;
-    ops_cell *c = new (std::nothrow) ops_cell;
-    if (c == nullptr) {
-      pk_cell_free(pk);
-      cb_kit_err(err, errlen, "out of memory");
-      return nullptr;
-    }
-    c->pk = pk;
-    return c;
-  }
+  if (catalogue[idx].pk)
+    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
   const alg_def *d = catalogue_def[idx];
   int opi = cb_kit_op_of_kind(p->op, KIT_KIND[d->k], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
                               d->name, err, errlen);
   if (opi < 0)
     return nullptr;
   op o = static_cast<op>(opi);
-  if (p->chunk > 0 && !d->stream) {
-    cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan here (chunk must be 0)",
-               d->name);
+  if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan here", err, errlen) != 0)
     return nullptr;
-  }
-  if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
-    return nullptr;
-  }
   if (o == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != nullptr) {
     cb_kit_err(err, errlen,
                "not offered at this size: Botan's CBC decryption refuses an empty "
                "ciphertext (finish() wants at least one block)");
     return nullptr;
   }
-  ops_cell *c = new (std::nothrow) ops_cell;
+  ops_cell *c = mod_cell_alloc();
   if (c == nullptr) {
     cb_kit_err(err, errlen, "out of memory");
     return nullptr;
@@ -597,30 +570,22 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (o == OP_OPEN && c->regen) {
     c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
   } else if (o == OP_OPEN) {
-    if (p->msg_len < OPS_TAG_LEN) {
-      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+    if (ops_open_fits(p, err, errlen) != 0) {
       delete c;
       return nullptr;
     }
     c->in_len = p->msg_len - OPS_TAG_LEN;
     c->extra = OPS_TAG_LEN;
   }
-  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
+  c->step = ops_step(p, c->in_len);
   return botan_set_up(c, d->name, err, errlen, [&] { return prepare(c, p, err, errlen); });
 }
 
 int mod_cell_run(ops_cell *c) {
-  if (c->pk != nullptr)
-    return pk_cell_run(c->pk);
+  OPS_SUBCELLS(OPS_SUB_RUN)
   try {
     switch (c->def->k) {
-    case K_NOOP:
-      c->out_len = 0;
-      return 0;
-    case K_HASH:
-      return run_hash(c);
-    case K_MAC:
-      return run_mac(c);
+      OPS_RUN_NOOP_HASH_MAC
     case K_BLOCK:
       return run_block(c);
     case K_STREAM:
@@ -635,32 +600,9 @@ int mod_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
-  if (c->pk != nullptr)
-    return pk_cell_output(c->pk, len);
-  *len = c->out_len;
-  return c->out_ptr;
-}
-
-void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : nullptr; }
-
-/* nothing to prepare: no cell of this module consumes single-use inputs */
-int mod_cell_prepare(ops_cell *c, uint64_t n) {
-  (void)c;
-  (void)n;
-  return 0;
-}
-
-const char *mod_cell_error(const ops_cell *c) {
-  if (c->pk != nullptr)
-    return pk_cell_error(c->pk);
-  return c->err.empty() ? "operation failed" : c->err.c_str();
-}
-
-int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                char *err, size_t errlen) {
-  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
-}
+OPS_MODULE_CELL_FUNCTIONS(out_ptr, c->err.c_str())
+OPS_MODULE_NOTHING_TO_PREPARE
+OPS_MODULE_PK_KEYPAIR
 
 OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)
 

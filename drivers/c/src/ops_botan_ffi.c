@@ -10,6 +10,9 @@
  * piece (whole multiples of botan_cipher_get_update_granularity), the final flag on the last.
  * Public-key algorithms are in ops_botan_ffi_pk.c; this file dispatches their cells there.
  */
+/* a public-key cell hands its work to ops_botan_ffi_pk.c's (ops_module.h) */
+#define OPS_SUBCELLS(X) X(pk, pk_cell)
+
 #include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
@@ -110,6 +113,8 @@ struct ops_cell {
   uint64_t untimed_ns; /* spent making it, subtracted by timing.c */
 };
 
+OPS_MODULE_SUBCELL_WRAPS((ops_cell *)calloc(1, sizeof(ops_cell)))
+
 static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
   cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
 }
@@ -160,17 +165,7 @@ int mod_init(char *err, size_t errlen) {
     return -1;
   }
   catalogue_len = 0;
-  for (size_t i = 0; i < NDEFS; i++) {
-    const alg_def *d = &DEFS[i];
-    if (!probe(d))
-      continue;
-    ops_alg *a = &catalogue[catalogue_len];
-    memset(a, 0, sizeof *a);
-    a->name = d->name;
-    cb_kit_ops_of(KIT_KIND[d->kind], a);
-    a->stream = d->stream;
-    catalogue_def[catalogue_len++] = d;
-  }
+  OPS_CATALOGUE_FROM_DEFS(probe(d))
   size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
   for (size_t i = 0; i < npk; i++)
     catalogue_def[catalogue_len++] = NULL;
@@ -295,16 +290,8 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   default:
     break;
   }
-  if (p->key == NULL || p->key_len != d->key_len) {
-    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, d->name,
-               d->key_len);
+  if (ops_key_block_checks(p, d->name, d->key_len, d->block, c->in_len, err, errlen) != 0)
     return -1;
-  }
-  if (c->in_len % d->block != 0) {
-    cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", c->in_len, d->block,
-               d->name);
-    return -1;
-  }
   if (d->kind == K_BLOCK) {
     if ((rc = botan_block_cipher_init(&c->bc, d->botan)) != 0 ||
         (rc = botan_block_cipher_set_key(c->bc, p->key, p->key_len)) != 0) {
@@ -314,11 +301,8 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     c->out_cap = c->in_len;
     return 0;
   }
-  if (p->iv == NULL || (d->iv_len != 0 && p->iv_len != d->iv_len) || p->iv_len > sizeof c->iv) {
-    cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu",
-               d->kind == K_AEAD ? "nonce" : "IV", p->iv_len, d->name, d->iv_len);
+  if (ops_iv_checks(p, d->name, d->iv_len, d->kind == K_AEAD, sizeof c->iv, err, errlen) != 0)
     return -1;
-  }
   memcpy(c->iv, p->iv, p->iv_len);
   c->iv_len = p->iv_len;
   c->counter = p->counter;
@@ -406,31 +390,16 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   size_t idx = mod_alg_lookup(p->alg, err, errlen);
   if (idx == (size_t)-1)
     return NULL;
-  if (catalogue[idx].pk) {
-    pk_cell *pk = pk_cell_new(p, err, errlen);
-    ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
-    if (pk != NULL && c == NULL) {
-      pk_cell_free(pk);
-      cb_kit_err(err, errlen, "out of memory");
-    }
-    if (c != NULL)
-      c->pk = pk;
-    return c;
-  }
+  if (catalogue[idx].pk)
+    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
   const alg_def *d = catalogue_def[idx];
   int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
                              d->name, err, errlen);
   if (op < 0)
     return NULL;
-  if (p->chunk > 0 && !d->stream) {
-    cb_kit_err(err, errlen, "not offered: %s has no streaming API in Botan's FFI (chunk must be 0)",
-               d->name);
+  if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan's FFI", err, errlen) !=
+      0)
     return NULL;
-  }
-  if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
-    return NULL;
-  }
   if (op == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != NULL) {
     cb_kit_err(err, errlen,
                "not offered at this size: Botan's CBC decryption refuses an empty "
@@ -452,22 +421,12 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   if (op == OP_OPEN && c->regen) {
     c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
   } else if (op == OP_OPEN) {
-    if (p->msg_len < OPS_TAG_LEN) {
-      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
-      mod_cell_free(c);
-      return NULL;
-    }
     c->in_len = p->msg_len - OPS_TAG_LEN;
     c->extra = OPS_TAG_LEN;
   }
-  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
-  if (prepare(c, p, err, errlen) != 0) {
-    mod_cell_free(c);
-    return NULL;
-  }
-  c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
-  if (c->out == NULL) {
-    cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+  c->step = ops_step(p, c->in_len);
+  if ((op == OP_OPEN && !c->regen && ops_open_fits(p, err, errlen) != 0) ||
+      prepare(c, p, err, errlen) != 0 || (c->out = ops_out_buf(c->out_cap, err, errlen)) == NULL) {
     mod_cell_free(c);
     return NULL;
   }
@@ -577,16 +536,9 @@ static int run_cipher(ops_cell *c) {
 OPS_REGEN_DEFINE_EXPORTS
 
 int mod_cell_run(ops_cell *c) {
-  if (c->pk != NULL)
-    return pk_cell_run(c->pk);
+  OPS_SUBCELLS(OPS_SUB_RUN)
   switch (c->def->kind) {
-  case K_NOOP:
-    c->out_len = 0;
-    return 0;
-  case K_HASH:
-    return run_hash(c);
-  case K_MAC:
-    return run_mac(c);
+    OPS_RUN_NOOP_HASH_MAC
   case K_BLOCK:
     return run_block(c);
   case K_CIPHER:
@@ -596,31 +548,8 @@ int mod_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
-  if (c->pk != NULL)
-    return pk_cell_output(c->pk, len);
-  *len = c->out_len;
-  return c->out;
-}
-
-void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
-
-/* nothing to prepare: no cell of this module consumes single-use inputs */
-int mod_cell_prepare(ops_cell *c, uint64_t n) {
-  (void)c;
-  (void)n;
-  return 0;
-}
-
-const char *mod_cell_error(const ops_cell *c) {
-  if (c->pk != NULL)
-    return pk_cell_error(c->pk);
-  return c->err[0] ? c->err : "operation failed";
-}
-
-int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                char *err, size_t errlen) {
-  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
-}
+OPS_MODULE_CELL_FUNCTIONS(out, c->err)
+OPS_MODULE_NOTHING_TO_PREPARE
+OPS_MODULE_PK_KEYPAIR
 
 OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)

@@ -55,6 +55,170 @@ static inline size_t mod_alg_lookup(const char *name, char *err, size_t errlen) 
   return i;
 }
 
+/* ---- what the modules' cells share ----
+ *
+ * A module's cell may hand all its work to a sub-cell of another file: a public-key cell (pk_cell,
+ * ops_*_pk), a handshake cell (hs_cell, ops_openssl_hs.c), a TLS cell (tls_cell). Before it uses
+ * what follows, the module lists them as X(member, type): its ops_cell's member and the sub-cell's
+ * type, whose functions are <type>_run, _output, _error and _free. E.g.
+ *   #define OPS_SUBCELLS(X) X(pk, pk_cell)        (a module without any: #define OPS_SUBCELLS(X))
+ * and, after its struct ops_cell, OPS_MODULE_SUBCELL_WRAPS(a zeroed ops_cell: calloc, C++ new). */
+
+/* the first lines of mod_cell_run(), mod_cell_output() and mod_cell_error(): the sub-cell's */
+#define OPS_SUB_RUN(m, t)                                                                          \
+  if (c->m != NULL)                                                                                \
+    return t##_run(c->m);
+#define OPS_SUB_OUTPUT(m, t)                                                                       \
+  if (c->m != NULL)                                                                                \
+    return t##_output(c->m, len);
+#define OPS_SUB_ERROR(m, t)                                                                        \
+  if (c->m != NULL)                                                                                \
+    return t##_error(c->m);
+
+/* ops_wrap_<member>(sub, err, errlen): a cell that is sub-cell `sub` (NULL: its message is in
+ * err already), or NULL with the message ("out of memory": sub is freed) */
+#define OPS_SUB_WRAP(m, t)                                                                         \
+  static inline ops_cell *ops_wrap_##m(t *sub, char *err, size_t errlen) {                         \
+    ops_cell *c = sub != NULL ? mod_cell_alloc() : NULL;                                           \
+    if (sub != NULL && c == NULL) {                                                                \
+      t##_free(sub);                                                                               \
+      cb_kit_err(err, errlen, "out of memory");                                                    \
+    }                                                                                              \
+    if (c != NULL)                                                                                 \
+      c->m = sub;                                                                                  \
+    return c;                                                                                      \
+  }
+
+/* A cell's error text: the module's message, or "operation failed" when it has none. */
+static inline const char *ops_err_text(const char *err) {
+  return err[0] != '\0' ? err : "operation failed";
+}
+
+/* The cases every module's run switch (mod_cell_run, timed) begins with, over its kinds K_NOOP,
+ * K_HASH and K_MAC: noop does nothing, hash and mac are the module's run_hash and run_mac. */
+#define OPS_RUN_NOOP_HASH_MAC                                                                      \
+  case K_NOOP:                                                                                     \
+    c->out_len = 0;                                                                                \
+    return 0;                                                                                      \
+  case K_HASH:                                                                                     \
+    return run_hash(c);                                                                            \
+  case K_MAC:                                                                                      \
+    return run_mac(c);
+
+/* mod_cell_alloc(), a fresh zeroed cell (ALLOC), and ops_wrap_<m> of each sub-cell */
+#define OPS_MODULE_SUBCELL_WRAPS(ALLOC)                                                            \
+  static inline ops_cell *mod_cell_alloc(void) { return ALLOC; }                                   \
+  OPS_SUBCELLS(OPS_SUB_WRAP)
+
+/* The cell functions every module writes alike, over its ops_cell's members out_len, streaming,
+ * tap and err (ERR_TEXT: c->err, C++ c->err.c_str()): mod_cell_output (the sub-cell's, else
+ * c->OUT), mod_cell_tap (kept by a streaming cell only) and mod_cell_error. */
+#define OPS_MODULE_CELL_FUNCTIONS(OUT, ERR_TEXT)                                                   \
+  const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {                                 \
+    OPS_SUBCELLS(OPS_SUB_OUTPUT)                                                                   \
+    *len = c->out_len;                                                                             \
+    return c->OUT;                                                                                 \
+  }                                                                                                \
+  void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }             \
+  const char *mod_cell_error(const ops_cell *c) {                                                  \
+    OPS_SUBCELLS(OPS_SUB_ERROR)                                                                    \
+    return ops_err_text(ERR_TEXT);                                                                 \
+  }
+
+/* mod_cell_prepare of a module none of whose cells consumes single-use inputs */
+#define OPS_MODULE_NOTHING_TO_PREPARE                                                              \
+  int mod_cell_prepare(ops_cell *c, uint64_t n) {                                                  \
+    (void)c;                                                                                       \
+    (void)n;                                                                                       \
+    return 0;                                                                                      \
+  }
+
+/* mod_keypair of a module whose public-key cells are ops_*_pk's (ops_pk.h) */
+#define OPS_MODULE_PK_KEYPAIR                                                                      \
+  int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,                 \
+                  size_t *priv_len, char *err, size_t errlen) {                                    \
+    return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);                             \
+  }
+
+/* A symmetric cell's first checks, the same in every module: `stream`, whether the algorithm
+ * streams (chunk > 0), else "not offered: <name> <why>" (e.g. "has no streaming API here");
+ * a periodic input needs 0 < chunk <= period. 0, or -1 with the message in err. */
+static inline int ops_sym_checks(const ops_params *p, const char *name, int stream, const char *why,
+                                 char *err, size_t errlen) {
+  if (p->chunk > 0 && !stream)
+    cb_kit_err(err, errlen, "not offered: %s %s (chunk must be 0)", name, why);
+  else if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period))
+    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
+  else
+    return 0;
+  return -1;
+}
+
+/* A keyed cipher's key of key_len bytes and input (in_len bytes) a multiple of block. 0, or -1
+ * with the message in err. */
+static inline int ops_key_block_checks(const ops_params *p, const char *name, size_t key_len,
+                                       size_t block, size_t in_len, char *err, size_t errlen) {
+  if (p->key == NULL || p->key_len != key_len)
+    cb_kit_err(err, errlen, "wrong key length: %zu bytes, %s needs %zu", p->key_len, name, key_len);
+  else if (in_len % block != 0)
+    cb_kit_err(err, errlen, "size %zu is not a multiple of %zu for %s", in_len, block, name);
+  else
+    return 0;
+  return -1;
+}
+
+/* The IV (an AEAD's nonce) of iv_len bytes (0: any length up to max). 0, or -1 with the message. */
+static inline int ops_iv_checks(const ops_params *p, const char *name, size_t iv_len, int aead,
+                                size_t max, char *err, size_t errlen) {
+  if (p->iv != NULL && (iv_len == 0 || p->iv_len == iv_len) && p->iv_len <= max)
+    return 0;
+  cb_kit_err(err, errlen, "wrong %s length: %zu bytes, %s needs %zu", aead ? "nonce" : "IV",
+             p->iv_len, name, iv_len);
+  return -1;
+}
+
+/* a's catalogue entry: algorithm `name` of kind k, streaming or not, the rest zero */
+static inline ops_alg *ops_alg_entry(ops_alg *a, const char *name, enum cb_kit_kind k, int stream) {
+  memset(a, 0, sizeof *a);
+  a->name = name;
+  cb_kit_ops_of(k, a);
+  a->stream = stream;
+  return a;
+}
+
+/* The module's own catalogue from its table DEFS[0..NDEFS) of alg_def: every d (a const alg_def *)
+ * for which ACCEPT holds, an entry of kind KIT_KIND[d->kind] that streams when d->stream, into
+ * catalogue[] and catalogue_def[] from catalogue_len on. */
+#define OPS_CATALOGUE_FROM_DEFS(ACCEPT)                                                            \
+  for (size_t i = 0; i < NDEFS; i++) {                                                             \
+    const alg_def *d = &DEFS[i];                                                                   \
+    if (ACCEPT) {                                                                                  \
+      ops_alg_entry(&catalogue[catalogue_len], d->name, KIT_KIND[d->kind], d->stream);             \
+      catalogue_def[catalogue_len++] = d;                                                          \
+    }                                                                                              \
+  }
+
+/* open's input is ciphertext || tag: 0, or -1 with the message when it is shorter than the tag */
+static inline int ops_open_fits(const ops_params *p, char *err, size_t errlen) {
+  if (p->msg_len >= OPS_TAG_LEN)
+    return 0;
+  cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
+  return -1;
+}
+
+/* bytes per update call: the chunk, or the whole input */
+static inline size_t ops_step(const ops_params *p, size_t in_len) {
+  return p->chunk > 0 && p->chunk < in_len ? p->chunk : in_len;
+}
+
+/* a cell's output buffer of cap bytes (at least 1), or NULL with the message in err */
+static inline uint8_t *ops_out_buf(size_t cap, char *err, size_t errlen) {
+  uint8_t *b = (uint8_t *)malloc(cap > 0 ? cap : 1);
+  if (b == NULL)
+    cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", cap);
+  return b;
+}
+
 /* The table, at the end of the module (inside extern "C" for C++). REGENERATES and UNTIMED: the
  * module's bounded-memory decryption functions (ops_regen.h), or NULL. Its key pairs are
  * malloc()ed: free_buf is free. The cell functions go in as they are, cast to the ABI's opaque

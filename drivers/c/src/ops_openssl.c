@@ -12,6 +12,10 @@
  * operation to the next, no final, no tag: the loop `openssl speed -evp` times.
  */
 #include "ops_hs.h"
+/* the cells that hand their work to another file's: public-key (ops_openssl_pk.c), KDF and
+ * handshake (ops_openssl_hs.c), TLS (ops_openssl_tls.c); ops_module.h */
+#define OPS_SUBCELLS(X) X(pk, pk_cell) X(hs, hs_cell) X(tls, tls_cell)
+
 #include "ops_module.h"
 #include "ops_ossl.h"
 #include "ops_pk.h"
@@ -167,6 +171,8 @@ struct ops_cell {
   char err[256];
 };
 
+OPS_MODULE_SUBCELL_WRAPS((ops_cell *)calloc(1, sizeof(ops_cell)))
+
 /* ---- identity and catalogue ---- */
 
 static int probe(const alg_def *d) {
@@ -201,17 +207,14 @@ int mod_init(char *err, size_t errlen) {
     const alg_def *d = &DEFS[i];
     if (!probe(d))
       continue;
-    ops_alg *a = &catalogue[catalogue_len];
-    memset(a, 0, sizeof *a);
-    a->name = d->name;
-    cb_kit_ops_of(KIT_KIND[d->kind], a);
+    /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
+    ops_alg *a = ops_alg_entry(&catalogue[catalogue_len], d->name, KIT_KIND[d->kind],
+                               d->kind != K_NOOP && d->mode != M_CCM);
     /* for bench/accuracy only: a cipher's and a non-CCM AEAD's update, GCM's rekey */
     if (d->kind == K_CIPHER || (d->kind == K_AEAD && d->mode != M_CCM))
       a->ops[2] = "update";
     if (d->kind == K_AEAD && d->mode == M_GCM)
       a->ops[3] = "rekey";
-    /* CCM's EVP interface takes the whole message in one update; noop has nothing to stream */
-    a->stream = d->kind != K_NOOP && d->mode != M_CCM;
     catalogue_def[catalogue_len++] = d;
   }
   size_t npk = pk_catalogue(catalogue + catalogue_len, MAX_PK);
@@ -499,27 +502,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
       cb_kit_err(err, errlen, "not offered: %s has no streaming API (chunk must be 0)", p->alg);
       return NULL;
     }
-    hs_cell *hs = hs_cell_new(p, err, errlen);
-    ops_cell *c = hs != NULL ? calloc(1, sizeof *c) : NULL;
-    if (hs != NULL && c == NULL) {
-      hs_cell_free(hs);
-      cb_kit_err(err, errlen, "out of memory");
-    }
-    if (c != NULL)
-      c->hs = hs;
-    return c;
+    return ops_wrap_hs(hs_cell_new(p, err, errlen), err, errlen);
   }
-  if (catalogue[idx].pk) {
-    pk_cell *pk = pk_cell_new(p, err, errlen);
-    ops_cell *c = pk != NULL ? calloc(1, sizeof *c) : NULL;
-    if (pk != NULL && c == NULL) {
-      pk_cell_free(pk);
-      cb_kit_err(err, errlen, "out of memory");
-    }
-    if (c != NULL)
-      c->pk = pk;
-    return c;
-  }
+  if (catalogue[idx].pk)
+    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
   const alg_def *d = catalogue_def[idx];
   /* beyond the kinds: update (a cipher or AEAD but CCM) and rekey (GCM) */
   int opi = cb_kit_op_index(p->op, OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES);
@@ -560,7 +546,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     c->in_len = p->msg_len - OPS_TAG_LEN;
     c->tag = p->msg + c->in_len;
   }
-  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
+  c->step = ops_step(p, c->in_len);
   if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
     cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
     mod_cell_free(c);
@@ -586,11 +572,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     break;
   }
   if (rc == 0) {
-    c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
-    if (c->out == NULL) {
-      cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+    if ((c->out = ops_out_buf(c->out_cap, err, errlen)) == NULL)
       rc = -1;
-    } else if ((c->op == OP_UPDATE || c->op == OP_REKEY) && c->in_len <= c->out_cap) {
+    else if ((c->op == OP_UPDATE || c->op == OP_REKEY) && c->in_len <= c->out_cap) {
       /* like `openssl speed`: one malloc'd buffer, encrypted in place again and again */
       memcpy(c->out, c->in, c->in_len);
     }
@@ -779,20 +763,9 @@ int mod_cell_prepare(ops_cell *c, uint64_t n) {
 hs_cell *ops_openssl_hs_of(ops_cell *c) { return c->hs; }
 
 int mod_cell_run(ops_cell *c) {
-  if (c->pk != NULL)
-    return pk_cell_run(c->pk);
-  if (c->hs != NULL)
-    return hs_cell_run(c->hs);
-  if (c->tls != NULL)
-    return tls_cell_run(c->tls);
+  OPS_SUBCELLS(OPS_SUB_RUN)
   switch (c->def->kind) {
-  case K_NOOP:
-    c->out_len = 0;
-    return 0;
-  case K_HASH:
-    return run_hash(c);
-  case K_MAC:
-    return run_mac(c);
+    OPS_RUN_NOOP_HASH_MAC
   case K_CIPHER:
   case K_AEAD:
     if (c->op == OP_UPDATE)
@@ -802,33 +775,8 @@ int mod_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
-  if (c->pk != NULL)
-    return pk_cell_output(c->pk, len);
-  if (c->hs != NULL)
-    return hs_cell_output(c->hs, len);
-  if (c->tls != NULL)
-    return tls_cell_output(c->tls, len);
-  *len = c->out_len;
-  return c->out;
-}
-
-void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
-
-const char *mod_cell_error(const ops_cell *c) {
-  if (c->pk != NULL)
-    return pk_cell_error(c->pk);
-  if (c->hs != NULL)
-    return hs_cell_error(c->hs);
-  if (c->tls != NULL)
-    return tls_cell_error(c->tls);
-  return c->err[0] ? c->err : "operation failed";
-}
-
-int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                char *err, size_t errlen) {
-  return pk_keypair(alg, pub, pub_len, priv, priv_len, err, errlen);
-}
+OPS_MODULE_CELL_FUNCTIONS(out, c->err)
+OPS_MODULE_PK_KEYPAIR
 
 OPS_MODULE_EXPORT(mod_regenerates_ciphertext, mod_cell_untimed_ns)
 

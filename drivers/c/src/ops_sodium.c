@@ -15,6 +15,9 @@
  * all-zero shared secret, as libsodium does for low-order points).
  */
 #define _POSIX_C_SOURCE 200809L
+/* no sub-cells: the public-key cells are this file's own (ops_module.h) */
+#define OPS_SUBCELLS(X)
+
 #include "ops_module.h"
 #include <cryptobench/kit.h>
 
@@ -136,17 +139,7 @@ int mod_init(char *err, size_t errlen) {
   }
   aesgcm_available = crypto_aead_aes256gcm_is_available();
   catalogue_len = 0;
-  for (size_t i = 0; i < NDEFS; i++) {
-    const alg_def *d = &DEFS[i];
-    if (d->alg == A_AES256GCM && !aesgcm_available)
-      continue;
-    ops_alg *a = &catalogue[catalogue_len];
-    memset(a, 0, sizeof *a);
-    a->name = d->name;
-    cb_kit_ops_of(KIT_KIND[d->kind], a);
-    a->stream = d->stream;
-    catalogue_def[catalogue_len++] = d;
-  }
+  OPS_CATALOGUE_FROM_DEFS(d->alg != A_AES256GCM || aesgcm_available)
   return 0;
 }
 
@@ -345,14 +338,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
                              d->name, err, errlen);
   if (op < 0)
     return NULL;
-  if (p->chunk > 0 && !d->stream) {
-    cb_kit_err(err, errlen, "not offered: %s is one-shot in libsodium (chunk must be 0)", d->name);
+  if (ops_sym_checks(p, d->name, d->stream, "is one-shot in libsodium", err, errlen) != 0)
     return NULL;
-  }
-  if (p->period > 0 && (p->chunk == 0 || p->chunk > p->period)) {
-    cb_kit_err(err, errlen, "a periodic input needs 0 < chunk <= period");
-    return NULL;
-  }
   /* 64: crypto_generichash_state's alignment; aligned_alloc wants a multiple of it */
   size_t sz = (sizeof(ops_cell) + 63) / 64 * 64;
   ops_cell *c = aligned_alloc(64, sz);
@@ -369,22 +356,10 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->aad = p->aad_len > 0 ? p->aad : NULL;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
   c->streaming = p->chunk > 0;
-  if (op == OP_OPEN) {
-    if (p->msg_len < OPS_TAG_LEN) {
-      cb_kit_err(err, errlen, "open: input shorter than the %d-byte tag", OPS_TAG_LEN);
-      mod_cell_free(c);
-      return NULL;
-    }
-    /* libsodium's combined mode takes ciphertext || tag as one input */
-  }
-  c->step = p->chunk > 0 && p->chunk < c->in_len ? p->chunk : c->in_len;
-  if (prepare(c, p, err, errlen) != 0) {
-    mod_cell_free(c);
-    return NULL;
-  }
-  c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
-  if (c->out == NULL) {
-    cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", c->out_cap);
+  c->step = ops_step(p, c->in_len);
+  /* open: libsodium's combined mode takes ciphertext || tag as one input */
+  if ((op == OP_OPEN && ops_open_fits(p, err, errlen) != 0) || prepare(c, p, err, errlen) != 0 ||
+      (c->out = ops_out_buf(c->out_cap, err, errlen)) == NULL) {
     mod_cell_free(c);
     return NULL;
   }
@@ -587,16 +562,10 @@ int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv,
 
 int mod_cell_run(ops_cell *c) {
   switch (c->def->kind) {
+    OPS_RUN_NOOP_HASH_MAC
   case K_SIG:
   case K_KEX:
     return run_pk(c);
-  case K_NOOP:
-    c->out_len = 0;
-    return 0;
-  case K_HASH:
-    return run_hash(c);
-  case K_MAC:
-    return run_mac(c);
   case K_CIPHER:
     return run_chacha20(c);
   case K_AEAD:
@@ -605,20 +574,7 @@ int mod_cell_run(ops_cell *c) {
   return OPS_FAIL;
 }
 
-const uint8_t *mod_cell_output(const ops_cell *c, size_t *len) {
-  *len = c->out_len;
-  return c->out;
-}
-
-void mod_cell_tap(ops_cell *c, ops_tap *tap) { c->tap = c->streaming ? tap : NULL; }
-
-/* nothing to prepare: no cell of this module consumes single-use inputs */
-int mod_cell_prepare(ops_cell *c, uint64_t n) {
-  (void)c;
-  (void)n;
-  return 0;
-}
-
-const char *mod_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+OPS_MODULE_CELL_FUNCTIONS(out, c->err)
+OPS_MODULE_NOTHING_TO_PREPARE
 
 OPS_MODULE_EXPORT(NULL, NULL)
