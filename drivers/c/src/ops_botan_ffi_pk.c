@@ -338,12 +338,9 @@ static int ec_spki(const pk_def *d, botan_privkey_t k, uint8_t *out, size_t *len
 
 int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                char *err, size_t errlen) {
-  const pk_def *d = find_def(alg);
-  *pub = *priv = NULL;
-  if (d == NULL) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
+  const pk_def *d = pk_fam_keypair_def(find_def(alg), alg, pub, priv, err, errlen);
+  if (d == NULL)
     return -1;
-  }
   botan_privkey_t k = NULL;
   botan_pubkey_t p = NULL;
   botan_mp_t x = NULL;
@@ -548,31 +545,7 @@ void pk_cell_free(pk_cell *c) {
   free(c);
 }
 
-pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
-  const pk_def *d = find_def(p->alg);
-  int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
-  if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
-                       d != NULL && op >= 0 && pk_fam_allows(d->f, p->op), err, errlen) != 0)
-    return NULL;
-  pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
-  if (c == NULL)
-    return NULL;
-  c->def = d;
-  c->op = (enum pkop)op;
-  c->msg = p->msg != NULL ? p->msg : (const uint8_t *)"";
-  c->msg_len = p->msg != NULL ? p->msg_len : 0;
-  if (prepare(c, p, err, errlen) != 0) {
-    pk_cell_free(c);
-    return NULL;
-  }
-  c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
-  if (c->out == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
-    pk_cell_free(c);
-    return NULL;
-  }
-  return c;
-}
+PK_FAMILY_CELL_NEW(f, (void)0)
 
 static int fail(pk_cell *c, const char *what, int rc) {
   set_botan_err(c->err, sizeof c->err, what, rc);
@@ -671,21 +644,13 @@ const char *pk_cell_error(const pk_cell *c) { return c->err[0] ? c->err : "opera
  * generate), and for signatures one that verifies, through the cells. */
 static int probe(const pk_def *d) { return is_rsa(d) || pk_probe_keypair(d->name, d->f); }
 
+PK_FAMILY_CATALOGUE(probe(d), f)
+
 size_t pk_catalogue(ops_alg *out, size_t max) {
   noffered = 0;
   if (rng == NULL && botan_rng_init(&rng, "user") != 0)
     return 0;
-  size_t n = 0;
-  for (size_t i = 0; i < NDEFS && n < max; i++) {
-    const pk_def *d = &DEFS[i];
-    offered[noffered++] = d; /* probe() goes through the cells, which look it up */
-    if (!probe(d)) {
-      noffered--;
-      continue;
-    }
-    pk_alg_fill(&out[n++], d->name, d->f);
-  }
-  return n;
+  return pk_family_catalogue(out, max);
 }
 
 size_t pk_notes(const char **notes, size_t max) {

@@ -463,25 +463,18 @@ uint8_t *copy_out(const uint8_t *b, size_t n, size_t *len) {
 
 extern "C" {
 
-size_t pk_catalogue(ops_alg *out, size_t max) {
-  noffered = 0;
-  size_t n = 0;
-  for (size_t i = 0; i < NDEFS && n < max; i++) {
-    const pk_def *d = &DEFS[i];
-    offered[noffered++] = d; /* probe() goes through the cells, which look it up */
-    bool ok = false;
-    try {
-      ok = probe(d);
-    } catch (const std::exception &) {
-    }
-    if (!ok) {
-      noffered--;
-      continue;
-    }
-    pk_alg_fill(&out[n++], d->name, d->f);
+/* probe(d), false when Botan throws */
+static bool probe_caught(const pk_def *d) {
+  try {
+    return probe(d);
+  } catch (const std::exception &) {
+    return false;
   }
-  return n;
 }
+
+PK_FAMILY_CATALOGUE(probe_caught(d), f)
+
+size_t pk_catalogue(ops_alg *out, size_t max) { return pk_family_catalogue(out, max); }
 
 size_t pk_notes(const char **notes, size_t max) {
   static const char *const text[] = {
@@ -548,12 +541,10 @@ void pk_cell_free(pk_cell *c) { delete c; }
 
 int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                char *err, size_t errlen) {
-  *pub = *priv = nullptr;
-  const pk_def *d = find_def(alg);
-  if (d == nullptr) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
+  const pk_def *d =
+      static_cast<const pk_def *>(pk_fam_keypair_def(find_def(alg), alg, pub, priv, err, errlen));
+  if (d == nullptr)
     return -1;
-  }
   try {
     std::unique_ptr<Botan::EC_Group> g(d->group != nullptr ? new Botan::EC_Group(d->group)
                                                            : nullptr);

@@ -751,12 +751,9 @@ static EVP_PKEY *generate(const pk_def *d, EVP_PKEY_CTX *ctx) {
 
 int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                char *err, size_t errlen) {
-  const pk_def *d = find_def(alg);
-  *pub = *priv = NULL;
-  if (d == NULL) {
-    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
+  const pk_def *d = pk_fam_keypair_def(find_def(alg), alg, pub, priv, err, errlen);
+  if (d == NULL)
     return -1;
-  }
   EVP_PKEY_CTX *ctx = keygen_ctx(d, NULL, 0, err, errlen);
   if (ctx == NULL)
     return -1;
@@ -1032,32 +1029,7 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
   return -1;
 }
 
-pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {
-  const pk_def *d = find_def(p->alg);
-  int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);
-  if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,
-                       d != NULL && op >= 0 && pk_fam_allows(d->fam, p->op), err, errlen) != 0)
-    return NULL;
-  pk_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
-  if (c == NULL)
-    return NULL;
-  c->def = d;
-  c->op = (enum pkop)op;
-  c->msg = p->msg != NULL ? p->msg : (const uint8_t *)"";
-  c->msg_len = p->msg != NULL ? p->msg_len : 0;
-  if (prepare(c, p, err, errlen) != 0) {
-    pk_cell_free(c);
-    return NULL;
-  }
-  c->out = malloc(c->out_cap);
-  if (c->out == NULL) {
-    cb_kit_err(err, errlen, "out of memory");
-    pk_cell_free(c);
-    return NULL;
-  }
-  ERR_clear_error();
-  return c;
-}
+PK_FAMILY_CELL_NEW(fam, ERR_clear_error())
 
 static int fail(pk_cell *c, const char *what) {
   ossl_err(c->err, sizeof c->err, what);
@@ -1219,20 +1191,9 @@ static int probe(const pk_def *d) {
   return ok;
 }
 
-size_t pk_catalogue(ops_alg *out, size_t max) {
-  noffered = 0;
-  size_t n = 0;
-  for (size_t i = 0; i < NDEFS && n < max; i++) {
-    const pk_def *d = &DEFS[i];
-    offered[noffered++] = d; /* probe() goes through the cells, which look it up */
-    if (!probe(d)) {
-      noffered--;
-      continue;
-    }
-    pk_alg_fill(&out[n++], d->name, d->fam);
-  }
-  return n;
-}
+PK_FAMILY_CATALOGUE(probe(d), fam)
+
+size_t pk_catalogue(ops_alg *out, size_t max) { return pk_family_catalogue(out, max); }
 
 size_t pk_notes(const char **notes, size_t max) {
   static char absent[1024];

@@ -7,6 +7,9 @@
 #define CB_PK_FAMILY_H
 
 #include "ops_pk.h"
+#include <cryptobench/kit.h>
+
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +41,71 @@ void pk_alg_fill(ops_alg *a, const char *name, enum pk_fam f);
 /* Whether the half really has algorithm alg of family f: a key pair from its pk_keypair, and for a
  * family that signs, a signature over "abc" that verifies, through its own cells. 1 or 0. */
 int pk_probe_keypair(const char *alg, enum pk_fam f);
+
+/* pk_keypair's first step in every half: *pub = *priv = NULL, then def (the half's find_def(alg)),
+ * or NULL with "algorithm not offered: <alg>" in err when it is NULL. */
+static inline const void *pk_fam_keypair_def(const void *def, const char *alg, uint8_t **pub,
+                                             uint8_t **priv, char *err, size_t errlen) {
+  *pub = *priv = NULL;
+  if (def == NULL)
+    cb_kit_err(err, errlen, "algorithm not offered: %s", alg);
+  return def;
+}
+
+/* pk_family_catalogue(out, max), the catalogue of a half, the same in each: of its DEFS[0..NDEFS),
+ * every algorithm d (a const pk_def *) for which PROBE holds, kept in offered[0..noffered), the
+ * list its find_def looks in (PROBE goes through the cells, which look d up there), and entered
+ * in out[0..max); FAM names pk_def's family member. How many. */
+#define PK_FAMILY_CATALOGUE(PROBE, FAM)                                                            \
+  static size_t pk_family_catalogue(ops_alg *out, size_t max) {                                    \
+    size_t n = 0;                                                                                  \
+    noffered = 0;                                                                                  \
+    for (size_t i = 0; i < NDEFS && n < max; i++) {                                                \
+      const pk_def *d = &DEFS[i];                                                                  \
+      offered[noffered++] = d;                                                                     \
+      if (PROBE)                                                                                   \
+        pk_alg_fill(&out[n++], d->name, d->FAM);                                                   \
+      else                                                                                         \
+        noffered--;                                                                                \
+    }                                                                                              \
+    return n;                                                                                      \
+  }
+
+/* a public-key cell's output buffer of cap bytes (at least 1), or NULL with "out of memory" */
+static inline uint8_t *pk_fam_out_buf(size_t cap, char *err, size_t errlen) {
+  uint8_t *b = (uint8_t *)malloc(cap > 0 ? cap : 1);
+  if (b == NULL)
+    cb_kit_err(err, errlen, "out of memory");
+  return b;
+}
+
+/* pk_cell_new of a C half (ops_openssl_pk.c, ops_botan_ffi_pk.c), the same in each: the kit's
+ * checks of the algorithm (the half's find_def) and of the operation (the half's PKOP_NAMES, its
+ * family's: FAM names pk_def's family member), a zeroed cell with def, op and the message, the
+ * half's prepare(), then the output buffer of out_cap bytes; AFTER runs last (e.g. clearing the
+ * library's error queue). */
+#define PK_FAMILY_CELL_NEW(FAM, AFTER)                                                             \
+  pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {                            \
+    const pk_def *d = find_def(p->alg);                                                            \
+    int op = cb_kit_op_index(p->op, PKOP_NAMES, sizeof PKOP_NAMES / sizeof PKOP_NAMES[0]);         \
+    if (cb_kit_pk_checks(p, d != NULL ? d->name : NULL,                                            \
+                         d != NULL && op >= 0 && pk_fam_allows(d->FAM, p->op), err, errlen) != 0)  \
+      return NULL;                                                                                 \
+    pk_cell *c = (pk_cell *)cb_kit_zalloc(sizeof *c, err, errlen);                                 \
+    if (c == NULL)                                                                                 \
+      return NULL;                                                                                 \
+    c->def = d;                                                                                    \
+    c->op = (enum pkop)op;                                                                         \
+    c->msg = p->msg != NULL ? p->msg : (const uint8_t *)"";                                        \
+    c->msg_len = p->msg != NULL ? p->msg_len : 0;                                                  \
+    if (prepare(c, p, err, errlen) != 0 ||                                                         \
+        (c->out = pk_fam_out_buf(c->out_cap, err, errlen)) == NULL) {                              \
+      pk_cell_free(c);                                                                             \
+      return NULL;                                                                                 \
+    }                                                                                              \
+    AFTER;                                                                                         \
+    return c;                                                                                      \
+  }
 
 #ifdef __cplusplus
 }
