@@ -526,12 +526,11 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "leaves L = 3 length bytes: messages below 2^24 bytes (larger: not offered at this size)",
       "BLAKE2s is not in Botan 2: not offered",
   };
-  size_t n = 0;
-  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
+  size_t n = cb_kit_notes(text, sizeof text / sizeof text[0], notes, max);
   return n + pk_notes(notes + n, max - n);
 }
 
-const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : nullptr; }
+OPS_MODULE_ALG_AT
 
 void mod_cell_free(ops_cell *c) { delete c; }
 

@@ -234,12 +234,11 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "nonce): messages below 2^24 bytes (larger: not offered at this size)",
       "BLAKE2s is not in Botan 2: not offered",
   };
-  size_t n = 0;
-  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
+  size_t n = cb_kit_notes(text, sizeof text / sizeof text[0], notes, max);
   return n + pk_notes(notes + n, max - n);
 }
 
-const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+OPS_MODULE_ALG_AT
 
 /* ---- cells ---- */
 

@@ -72,8 +72,7 @@ static const pk_def DEFS[] = {
 #undef EC
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 
-static const pk_def *offered[NDEFS];
-static size_t noffered;
+PK_FAMILY_OFFERED(f)
 static botan_rng_t rng;
 
 struct pk_cell {
@@ -104,17 +103,6 @@ struct pk_cell {
 
 static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
   cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
-}
-
-static const pk_def *find_def(const char *name) {
-  for (size_t i = 0; i < noffered; i++)
-    if (strcmp(offered[i]->name, name) == 0)
-      return offered[i];
-  return NULL;
-}
-
-static int is_rsa(const pk_def *d) {
-  return d->f == F_RSA || d->f == F_PSS || d->f == F_PKCS1 || d->f == F_OAEP;
 }
 
 static int is_ec(const pk_def *d) { return d->f == F_ECDSA || d->f == F_ECDH || d->f == F_SM2; }
@@ -420,14 +408,8 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
   const pk_def *d = c->def;
   int rc = 0;
   c->out_cap = 1024;
-  if (p->seed != NULL) {
-    cb_kit_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
+  if (pk_fam_no_seed_ctx(p, d->name, err, errlen) != 0)
     return -1;
-  }
-  if (p->ctx != NULL) {
-    cb_kit_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
-    return -1;
-  }
   switch (c->op) {
   case P_KEYGEN:
     c->out_cap = 4096;

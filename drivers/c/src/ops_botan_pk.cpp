@@ -81,23 +81,11 @@ const pk_def DEFS[] = {
 };
 constexpr size_t NDEFS = sizeof DEFS / sizeof DEFS[0];
 
-const pk_def *offered[NDEFS];
-size_t noffered;
+PK_FAMILY_OFFERED(f)
 
 Botan::RandomNumberGenerator &rng() {
   static Botan::AutoSeeded_RNG r;
   return r;
-}
-
-const pk_def *find_def(const char *name) {
-  for (size_t i = 0; i < noffered; i++)
-    if (std::strcmp(offered[i]->name, name) == 0)
-      return offered[i];
-  return nullptr;
-}
-
-bool is_rsa(const pk_def *d) {
-  return d->f == F_RSA || d->f == F_PSS || d->f == F_PKCS1 || d->f == F_OAEP;
 }
 
 bool is_ec(const pk_def *d) { return d->f == F_ECDSA || d->f == F_ECDH || d->f == F_SM2; }
@@ -298,14 +286,8 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
   if (d->group != nullptr)
     c->group.reset(new Botan::EC_Group(d->group));
   const Botan::EC_Group *g = c->group.get();
-  if (p->seed != nullptr) {
-    cb_kit_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, d->name);
+  if (pk_fam_no_seed_ctx(p, d->name, err, errlen) != 0)
     return -1;
-  }
-  if (p->ctx != nullptr) {
-    cb_kit_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
-    return -1;
-  }
   switch (c->op) {
   case P_KEYGEN:
     if (is_ec(d)) { /* the SPKI header of this curve, once (see run) */

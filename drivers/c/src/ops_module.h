@@ -94,6 +94,10 @@ static inline const char *ops_err_text(const char *err) {
   return err[0] != '\0' ? err : "operation failed";
 }
 
+/* mod_alg_at over the module's catalogue[0..catalogue_len) */
+#define OPS_MODULE_ALG_AT                                                                          \
+  const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+
 /* The cases every module's run switch (mod_cell_run, timed) begins with, over its kinds K_NOOP,
  * K_HASH and K_MAC: noop does nothing, hash and mac are the module's run_hash and run_mac. */
 #define OPS_RUN_NOOP_HASH_MAC                                                                      \

@@ -280,7 +280,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
   return n + tls_notes(notes + n, max - n);
 }
 
-const ops_alg *mod_alg_at(size_t i) { return i < catalogue_len ? &catalogue[i] : NULL; }
+OPS_MODULE_ALG_AT
 
 /* ---- cells ---- */
 

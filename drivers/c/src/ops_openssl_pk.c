@@ -142,8 +142,7 @@ static const pk_def DEFS[] = {
 };
 #define NDEFS (sizeof DEFS / sizeof DEFS[0])
 
-static const pk_def *offered[NDEFS];
-static size_t noffered;
+PK_FAMILY_OFFERED(fam)
 
 struct pk_cell {
   const pk_def *def;
@@ -173,17 +172,6 @@ struct pk_cell {
   int refused; /* the library refused the key material: every run answers OPS_REJECTED */
   char err[256];
 };
-
-static const pk_def *find_def(const char *name) {
-  for (size_t i = 0; i < noffered; i++)
-    if (strcmp(offered[i]->name, name) == 0)
-      return offered[i];
-  return NULL;
-}
-
-static int is_rsa(const pk_def *d) {
-  return d->fam == F_RSA || d->fam == F_PSS || d->fam == F_PKCS1 || d->fam == F_OAEP;
-}
 
 static int is_ec(const pk_def *d) {
   return d->fam == F_ECDSA || d->fam == F_ECDH || d->fam == F_SM2;

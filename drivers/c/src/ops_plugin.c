@@ -139,22 +139,18 @@ static const char *quoted(const char *s, char *out, size_t cap) {
 
 /* Which required members are NULL (the first one), or NULL when none is. */
 static const char *missing_member(const cb_provider *t) {
-  if (t->library_name == NULL)
-    return "library_name";
-  if (t->library_version == NULL)
-    return "library_version";
-  if (t->alg_at == NULL)
-    return "alg_at";
-  if (t->cell_new == NULL)
-    return "cell_new";
-  if (t->cell_run == NULL)
-    return "cell_run";
-  if (t->cell_output == NULL)
-    return "cell_output";
-  if (t->cell_error == NULL)
-    return "cell_error";
-  if (t->cell_free == NULL)
-    return "cell_free";
+#define CB_REQUIRED(m)                                                                             \
+  { #m, t->m == NULL }
+  const struct {
+    const char *name;
+    int null;
+  } required[] = {CB_REQUIRED(library_name), CB_REQUIRED(library_version), CB_REQUIRED(alg_at),
+                  CB_REQUIRED(cell_new),     CB_REQUIRED(cell_run),        CB_REQUIRED(cell_output),
+                  CB_REQUIRED(cell_error),   CB_REQUIRED(cell_free)};
+#undef CB_REQUIRED
+  for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+    if (required[i].null)
+      return required[i].name;
   return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <cryptobench/kit.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,6 +42,35 @@ void pk_alg_fill(ops_alg *a, const char *name, enum pk_fam f);
 /* Whether the half really has algorithm alg of family f: a key pair from its pk_keypair, and for a
  * family that signs, a signature over "abc" that verifies, through its own cells. 1 or 0. */
 int pk_probe_keypair(const char *alg, enum pk_fam f);
+
+/* The list of the half's algorithms its catalogue probe accepted (offered[0..noffered), filled by
+ * PK_FAMILY_CATALOGUE), find_def(name) in it (NULL: not offered), and is_rsa(d), over its table
+ * DEFS[0..NDEFS) of pk_def, whose family member FAM names. */
+#define PK_FAMILY_OFFERED(FAM)                                                                     \
+  static const pk_def *offered[NDEFS];                                                             \
+  static size_t noffered;                                                                          \
+  static const pk_def *find_def(const char *name) {                                                \
+    for (size_t i = 0; i < noffered; i++)                                                          \
+      if (strcmp(offered[i]->name, name) == 0)                                                     \
+        return offered[i];                                                                         \
+    return NULL;                                                                                   \
+  }                                                                                                \
+  static int is_rsa(const pk_def *d) {                                                             \
+    return d->FAM == F_RSA || d->FAM == F_PSS || d->FAM == F_PKCS1 || d->FAM == F_OAEP;            \
+  }
+
+/* What no Botan half takes: a key from a seed, a context string (ML-DSA's). 0, or -1 with the
+ * protocol's "unsupported: ..." in err. */
+static inline int pk_fam_no_seed_ctx(const ops_params *p, const char *name, char *err,
+                                     size_t errlen) {
+  if (p->seed != NULL)
+    cb_kit_err(err, errlen, "%sa key from a seed (%s)", OPS_UNSUPPORTED, name);
+  else if (p->ctx != NULL)
+    cb_kit_err(err, errlen, "%sa context string: only ML-DSA", OPS_UNSUPPORTED);
+  else
+    return 0;
+  return -1;
+}
 
 /* pk_keypair's first step in every half: *pub = *priv = NULL, then def (the half's find_def(alg)),
  * or NULL with "algorithm not offered: <alg>" in err when it is NULL. */

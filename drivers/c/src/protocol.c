@@ -517,22 +517,16 @@ json_t *cb_handle_request(json_t *req, int *bye) {
   if (!json_is_string(cmd))
     return cb_error("missing field: cmd");
   const char *c = json_string_value(cmd);
-  if (strcmp(c, "hello") == 0)
-    return handle_hello(req);
-  if (strcmp(c, "verify") == 0)
-    return handle_verify(req);
-  if (strcmp(c, "bench") == 0)
-    return handle_bench(req);
-  if (strcmp(c, "keypair") == 0)
-    return handle_keypair(req);
-  if (strcmp(c, "leak") == 0)
-    return cb_handle_leak(req);
-  if (strcmp(c, "tls-serve") == 0)
-    return tls_handle_serve(req);
-  if (strcmp(c, "tls-result") == 0)
-    return tls_handle_result(req);
-  if (strcmp(c, "tls-connect") == 0)
-    return tls_handle_connect(req);
+  static const struct {
+    const char *cmd;
+    json_t *(*handle)(json_t *req);
+  } commands[] = {{"hello", handle_hello},           {"verify", handle_verify},
+                  {"bench", handle_bench},           {"keypair", handle_keypair},
+                  {"leak", cb_handle_leak},          {"tls-serve", tls_handle_serve},
+                  {"tls-result", tls_handle_result}, {"tls-connect", tls_handle_connect}};
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(c, commands[i].cmd) == 0)
+      return commands[i].handle(req);
   if (strcmp(c, "bye") == 0) {
     *bye = 1;
     return json_pack("{s:b}", "ok", 1);
