@@ -129,6 +129,17 @@ static void mac_leak_free(mac_leak *m, size_t n) {
   free(m->b_len);
 }
 
+/* The response's arrays: the measured times, in order, and each input's outcome. */
+static void leak_arrays(const leak_state *s, json_t **times, json_t **outcomes) {
+  static const char *const words[] = {"unused", "ok", "rejected"};
+  *times = json_array();
+  *outcomes = json_array();
+  for (size_t i = 0; i < s->n_cells; i++)
+    json_array_append_new(*times, json_integer((json_int_t)s->times[i]));
+  for (size_t i = 0; i < s->n_inputs; i++)
+    json_array_append_new(*outcomes, json_string(words[s->outcome[i]]));
+}
+
 static json_t *handle_mac_leak(const char *alg, const char *op, json_t *inputs, json_t *order) {
   const char *cmp_name;
   plugin_memcmp_fn cmp = plugin_compare(&cmp_name);
@@ -219,13 +230,8 @@ static json_t *handle_mac_leak(const char *alg, const char *op, json_t *inputs, 
       s.outcome[input] = differ ? 2 : 1;
     sink += (uint64_t)differ;
   }
-  json_t *times = json_array(), *outcomes = json_array();
-  for (size_t i = 0; i < s.n_cells; i++)
-    json_array_append_new(times, json_integer((json_int_t)s.times[i]));
-  for (size_t i = 0; i < s.n_inputs; i++)
-    json_array_append_new(outcomes, json_string(s.outcome[i] == 2   ? "rejected"
-                                                : s.outcome[i] == 1 ? "ok"
-                                                                    : "unused"));
+  json_t *times, *outcomes;
+  leak_arrays(&s, &times, &outcomes);
   res = json_pack("{s:b, s:s, s:o, s:o, s:I, s:s}", "ok", 1, "counter", LEAK_COUNTER, "times",
                   times, "outcomes", outcomes, "sink", (json_int_t)sink, "compare", cmp_name);
 done:
@@ -272,13 +278,8 @@ json_t *cb_handle_leak(json_t *req) {
       s.outcome[input] = r == OPS_REJECTED ? 2 : 1;
     sink += r == OPS_REJECTED ? 0u : (uint64_t)r;
   }
-  json_t *times = json_array(), *outcomes = json_array();
-  for (size_t i = 0; i < s.n_cells; i++)
-    json_array_append_new(times, json_integer((json_int_t)s.times[i]));
-  for (size_t i = 0; i < s.n_inputs; i++)
-    json_array_append_new(outcomes, json_string(s.outcome[i] == 2   ? "rejected"
-                                                : s.outcome[i] == 1 ? "ok"
-                                                                    : "unused"));
+  json_t *times, *outcomes;
+  leak_arrays(&s, &times, &outcomes);
   leak_free(&s);
   return json_pack("{s:b, s:s, s:o, s:o, s:I}", "ok", 1, "counter", LEAK_COUNTER, "times", times,
                    "outcomes", outcomes, "sink", (json_int_t)(sink & 0x7fffffff));
