@@ -110,7 +110,8 @@ lint-pqntor:
 	@$(CACHED) lint-pqntor --in protocols/pqntor $(CC_TOOLS) $(GO_TOOLS) -- $(MAKE) -C protocols/pqntor lint
 
 # The tests mostly wait on drivers and subprocesses, so more workers than cores pay; tests sharing a
-# module's fixture run in one worker (tests/conftest.py). Tests marked `timing` pass or fail on
+# module's fixture run in one worker (tests/conftest.py), and the longest are handed out first
+# (tests/durations.tsv; --no-loadscope-reorder keeps that order). Tests marked `timing` pass or fail on
 # measured speeds, so they run after the others, alone on the machine. PYTEST_WORKERS=0: one process.
 PYTEST_WORKERS ?= 4
 pytest:
@@ -125,7 +126,7 @@ PYTEST_INPUTS := --in . $(CASES) --in $(CBCACHE)/openssl --in $(CBCACHE)/liboqs 
   libcrypto++-dev libtomcrypt-dev libgnutls28-dev'
 pytest-parallel:
 	@$(CACHED) pytest-parallel $(PYTEST_INPUTS) \
-	  -- $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not timing" tests
+	  -- $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder -m "not timing" tests
 
 pytest-timing:
 	@$(CACHED) pytest-timing $(PYTEST_INPUTS) -- $(PY) -m pytest -q -m timing tests

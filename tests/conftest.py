@@ -141,11 +141,58 @@ def store_url(request, tmp_path):
     return request.getfixturevalue("pg_server").new_database()
 
 
+# Wall seconds each test took in a recent run (CRYPTOBENCH_TEST_CPU's lines: cpu, wall, id), for the order
+# in which the workers are handed their tests: longest first, so no long test starts last and runs alone
+# while the other workers have nothing left. A test it does not list counts as DEFAULT_SECONDS.
+DURATIONS = Path(__file__).resolve().parent / "durations.tsv"
+DEFAULT_SECONDS = 2.0
+
+
+def _bare_id(nodeid: str) -> str:
+    """A test's id without the `@group` xdist appends to a grouped test's (an '@' inside a parameter stays)."""
+    return nodeid[: nodeid.rfind("@")] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
+
+
+def expected_seconds(path: Path = DURATIONS) -> dict[str, float]:
+    """Each test's wall seconds as `path` recorded them (a missing file, or a line of another shape: none)."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return {}
+    out: dict[str, float] = {}
+    for line in lines:
+        fields = line.split("\t")
+        try:
+            out[_bare_id(fields[2])] = float(fields[1])
+        except (IndexError, ValueError):
+            continue
+    return out
+
+
+def longest_first(items: list, scope_of, seconds: dict[str, float]) -> list:
+    """`items` reordered so the work units xdist hands out (a group's tests together, any other test alone)
+    come longest first by `seconds`; a unit's tests keep their order, and units of equal length theirs."""
+    cost: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        scope = scope_of(item)
+        cost[scope] = cost.get(scope, 0.0) + seconds.get(_bare_id(item.nodeid), DEFAULT_SECONDS)
+        first.setdefault(scope, i)
+    order = {id(item): i for i, item in enumerate(items)}
+    return sorted(items, key=lambda it: (-cost[scope_of(it)], first[scope_of(it)], order[id(it)]))
+
+
+def _xdist_scope(item) -> str:
+    group = item.get_closest_marker("xdist_group")
+    return f"@{group.args[0] if group.args else group.kwargs.get('name', 'default')}" if group else item.nodeid
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     """Under `pytest -n N --dist loadgroup` (make pytest), the tests that share a module-scoped fixture
     (one real run read by several tests, a built plugin, a browser) go to one worker, so it is made once;
-    every other test is handed to whichever worker is free."""
+    every other test is handed to whichever worker is free, the longest first (tests/durations.tsv; the
+    Makefile keeps that order with --no-loadscope-reorder). Run without workers, the order is the files'."""
     for item in items:
         defs = getattr(item, "_fixtureinfo", None)
         shared = defs and any(
@@ -153,6 +200,8 @@ def pytest_collection_modifyitems(items):
         )
         if shared and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker sorts alike: xdist checks their collections agree
+        items[:] = longest_first(items, _xdist_scope, expected_seconds())
 
 
 @pytest.hookimpl(hookwrapper=True)
