@@ -64,6 +64,15 @@ static inline void ops_tap_fold(ops_tap *t, const uint8_t *b, size_t n) { cb_tap
 
 typedef struct ops_cell ops_cell;
 
+/* The cell functions of a sub-cell type T, a half that a module's cells hand their work to
+ * (ops_pk.h, ops_hs.h, ops_tls.h; ops_module.h's OPS_SUBCELLS): T_run, T_output, T_error,
+ * T_free, with the contracts of the ops_cell_ functions below. */
+#define OPS_SUBCELL_FUNCTIONS(T)                                                                   \
+  int T##_run(T *c);                                                                               \
+  const uint8_t *T##_output(const T *c, size_t *len);                                              \
+  const char *T##_error(const T *c);                                                               \
+  void T##_free(T *c);
+
 /* Set-up at start-up (probe which algorithms the library has). 0 or -1 with a message. */
 int ops_init(char *err, size_t errlen);
 

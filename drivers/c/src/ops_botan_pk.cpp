@@ -476,9 +476,7 @@ size_t pk_notes(const char **notes, size_t max) {
       "not in Botan 2, so not offered: Ed448, X448, ML-KEM, ML-DSA (Botan 2 has only the "
       "round-3 Kyber and Dilithium, not FIPS 203/204)",
   };
-  size_t n = 0;
-  n += cb_kit_notes(text, sizeof text / sizeof text[0], notes + n, max - n);
-  return n;
+  return cb_kit_notes(text, sizeof text / sizeof text[0], notes, max);
 }
 
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen) {

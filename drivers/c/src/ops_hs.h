@@ -23,10 +23,7 @@ size_t hs_notes(const char **notes, size_t max);
 /* The ops.h cell functions for an algorithm of hs_catalogue(). */
 hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen);
 int hs_cell_prepare(hs_cell *c, uint64_t n);
-int hs_cell_run(hs_cell *c);
-const uint8_t *hs_cell_output(const hs_cell *c, size_t *len);
-const char *hs_cell_error(const hs_cell *c);
-void hs_cell_free(hs_cell *c);
+OPS_SUBCELL_FUNCTIONS(hs_cell)
 
 /* Tests only (tests/test_driver.c): the ops_cell's handshake half, NULL for another cell; and
  * flip one bit of every prepared reply not yet used, so the following client-finish operations

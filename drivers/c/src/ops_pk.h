@@ -21,10 +21,7 @@ size_t pk_notes(const char **notes, size_t max);
 
 /* The ops.h cell functions and ops_keypair() for a public-key algorithm of the catalogue. */
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen);
-int pk_cell_run(pk_cell *c);
-const uint8_t *pk_cell_output(const pk_cell *c, size_t *len);
-const char *pk_cell_error(const pk_cell *c);
-void pk_cell_free(pk_cell *c);
+OPS_SUBCELL_FUNCTIONS(pk_cell)
 int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                char *err, size_t errlen);
 

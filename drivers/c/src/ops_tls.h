@@ -53,12 +53,9 @@ void tls_err(char *err, size_t errlen, const char *what);
  * (ops_regen.h), to which a client or server cell adds the other side's time. */
 tls_cell *tls_cell_new(const ops_params *p, uint64_t *untimed_ns, char *err, size_t errlen);
 int tls_cell_prepare(tls_cell *c, uint64_t n);
-int tls_cell_run(tls_cell *c);
-const uint8_t *tls_cell_output(const tls_cell *c, size_t *len);
-const char *tls_cell_error(const tls_cell *c);
+OPS_SUBCELL_FUNCTIONS(tls_cell)
 /* The bench response's "tls" object of the last handshake, as JSON text. */
 const char *tls_cell_report(tls_cell *c);
-void tls_cell_free(tls_cell *c);
 
 /* The interop commands (tls_iface.h): tls-serve (a thread serves; one at a time), tls-result,
  * tls-connect. Results are malloc()ed JSON arrays of handshake objects. */
