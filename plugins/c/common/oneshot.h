@@ -116,6 +116,15 @@ enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP }
         keypair                                                                                    \
   }
 
+/* A cleanup function fn for a set-up whose state holds library allocations: FREE (a statement
+ * on c->ctx, e.g. mbedtls_gcm_free(c->ctx)) when there is a state, then the state itself. */
+#define ONESHOT_CLEANUP(fn, FREE)                                                                  \
+  static void fn(oneshot_cell *c) {                                                                \
+    if (c->ctx != NULL)                                                                            \
+      FREE;                                                                                        \
+    oneshot_free_ctx(c);                                                                           \
+  }
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);

@@ -334,10 +334,11 @@ static const tls_kit_lib hs = {transport, client_new, server_new, step,        r
 
 /* ---- interop over sockets (blocking: a receive timeout fails the connection) ---- */
 
-static void *server_ctx(const tls_kit_cfg *cfg, const char *chain, const char *key, char *err,
-                        size_t errlen) {
+/* a fresh configuration (a server's: chain and key; a client's: ca and server_name), or NULL */
+static gconf *conf_new(const tls_kit_cfg *cfg, const char *chain, const char *key, const char *ca,
+                       const char *server_name, char *err, size_t errlen) {
   gconf *c = cb_kit_zalloc(sizeof *c, err, errlen);
-  if (c != NULL && conf_init(c, cfg, chain, key, NULL, NULL, err, errlen) != 0) {
+  if (c != NULL && conf_init(c, cfg, chain, key, ca, server_name, err, errlen) != 0) {
     conf_free(c);
     free(c);
     c = NULL;
@@ -345,15 +346,13 @@ static void *server_ctx(const tls_kit_cfg *cfg, const char *chain, const char *k
   return c;
 }
 
+static void *server_ctx(const tls_kit_cfg *cfg, const char *chain, const char *key, char *err,
+                        size_t errlen) {
+  return conf_new(cfg, chain, key, NULL, NULL, err, errlen);
+}
 static void *client_ctx(const tls_kit_cfg *cfg, const char *ca, const char *server_name, char *err,
                         size_t errlen) {
-  gconf *c = cb_kit_zalloc(sizeof *c, err, errlen);
-  if (c != NULL && conf_init(c, cfg, NULL, NULL, ca, server_name, err, errlen) != 0) {
-    conf_free(c);
-    free(c);
-    c = NULL;
-  }
-  return c;
+  return conf_new(cfg, NULL, NULL, ca, server_name, err, errlen);
 }
 
 static void ctx_free(void *ctx) {

@@ -51,11 +51,7 @@ static int hmac(oneshot_cell *c) {
     return oneshot_fail(c, "mbedtls_md_hmac failed");
   return 0;
 }
-static void hmac_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    mbedtls_md_free(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(hmac_cleanup, mbedtls_md_free(c->ctx))
 
 /* ---- AES-CBC and AES-CTR: both key schedules once, the IV copied per message
  * ---- */
@@ -141,11 +137,7 @@ static int gcm_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_gcm_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-static void gcm_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    mbedtls_gcm_free(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(gcm_cleanup, mbedtls_gcm_free(c->ctx))
 
 /* ---- AES-CCM, 16-byte tag ---- */
 
@@ -171,11 +163,7 @@ static int ccm_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ccm_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-static void ccm_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    mbedtls_ccm_free(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(ccm_cleanup, mbedtls_ccm_free(c->ctx))
 
 /* ---- ChaCha20-Poly1305 ---- */
 
@@ -201,11 +189,7 @@ static int chapo_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_chachapoly_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-static void chapo_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    mbedtls_chachapoly_free(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(chapo_cleanup, mbedtls_chachapoly_free(c->ctx))
 
 /* ---- ECDSA P-256, ECDH P-256, X25519 (mbedtls_ecdsa / mbedtls_ecdh / mbedtls_pk) ---- */
 
@@ -400,11 +384,7 @@ static int rsa_setup(oneshot_cell *c) {
   }
   return 0;
 }
-static void rsa_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    mbedtls_pk_free(&((rsa_state *)c->ctx)->pk);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(rsa_cleanup, mbedtls_pk_free(&((rsa_state *)c->ctx)->pk))
 
 /* sign: the SHA-256 of the message, then the scheme's padding; salt = 32 bytes (the hash size) */
 static int rsa_sign(oneshot_cell *c) {

@@ -60,11 +60,7 @@ static int cbc_setup(oneshot_cell *c) {
   CHECK(cbc_start(aes, c->p.iv, c->p.key, (int)c->p.key_len, 0, c->ctx));
   return 0;
 }
-static void cbc_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    cbc_done(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(cbc_cleanup, cbc_done(c->ctx))
 static int cbc_enc(oneshot_cell *c) {
   CHECK(cbc_setiv(c->p.iv, c->p.iv_len, c->ctx));
   CHECK(cbc_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
@@ -84,11 +80,7 @@ static int ecb_setup(oneshot_cell *c) {
   CHECK(ecb_start(aes, c->p.key, (int)c->p.key_len, 0, c->ctx));
   return 0;
 }
-static void ecb_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    ecb_done(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(ecb_cleanup, ecb_done(c->ctx))
 static int ecb_enc(oneshot_cell *c) {
   CHECK(ecb_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));
   return 0;
@@ -104,11 +96,7 @@ static int ctr_setup(oneshot_cell *c) { /* the whole 16-byte block is the big-en
   CHECK(ctr_start(aes, c->p.iv, c->p.key, (int)c->p.key_len, 0, CTR_COUNTER_BIG_ENDIAN, c->ctx));
   return 0;
 }
-static void ctr_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    ctr_done(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(ctr_cleanup, ctr_done(c->ctx))
 static int ctr(oneshot_cell *c) {
   CHECK(ctr_setiv(c->p.iv, c->p.iv_len, c->ctx));
   CHECK(ctr_encrypt(c->p.msg, c->out, c->p.msg_len, c->ctx));

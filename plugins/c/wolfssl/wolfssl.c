@@ -79,11 +79,7 @@ static int hmac(oneshot_cell *c) {
   CHECK(wc_HmacFinal(c->ctx, c->out));
   return 0;
 }
-static void hmac_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    wc_HmacFree(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(hmac_cleanup, wc_HmacFree(c->ctx))
 
 /* ---- AES: an encryption and a decryption key schedule, once per cell ---- */
 
@@ -217,11 +213,7 @@ static int ed_sign_setup(oneshot_cell *c) {
   CHECK(wc_ed25519_import_private_key(c->p.priv, ED25519_KEY_SIZE, pub, sizeof pub, c->ctx));
   return 0;
 }
-static void ed_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    wc_ed25519_free(c->ctx);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(ed_cleanup, wc_ed25519_free(c->ctx))
 static int ed_sign(oneshot_cell *c) {
   if (c->ctx == NULL)
     return oneshot_fail(c, "Ed25519 private key of %zu bytes", c->p.priv_len), CB_REJECTED;
@@ -490,11 +482,7 @@ static int rsa_setup(oneshot_cell *c) {
           wc_RsaEncryptSize(&s->key) * 8 == c->def->arg;
   return 0;
 }
-static void rsa_cleanup(oneshot_cell *c) {
-  if (c->ctx != NULL)
-    wc_FreeRsaKey(&((rsa_state *)c->ctx)->key);
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP(rsa_cleanup, wc_FreeRsaKey(&((rsa_state *)c->ctx)->key))
 #define RSA_REFUSED(c, what) (oneshot_fail(c, "%s refused", what), CB_REJECTED)
 
 static int rsa_sign(oneshot_cell *c) {
