@@ -74,3 +74,21 @@ def test_costs_come_from_the_last_run_and_a_guess_before_any(tmp_path):
     assert schedule.Costs(path).of("sha256", 3.0) < 1.0
     (tmp_path / "verify" / "seconds.json").write_text("not json")
     assert schedule.Costs(path).of("sha256", 3.0) == 3.0  # a broken file is only a lost order
+
+
+def test_no_more_drivers_work_at_once_than_the_slots():
+    providers = schedule.Providers(at_once=2)
+    inside, most = [0], [0]
+    lock = threading.Lock()
+
+    def ask(pid: str) -> None:
+        with providers.using(pid, "differential"):
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+            time.sleep(0.01)
+            with lock:
+                inside[0] -= 1
+
+    schedule.at_once([f"p{i}" for i in range(8)], ask, 8)
+    assert most[0] == 2  # eight providers, eight threads: two drivers at work at a time

@@ -29,7 +29,7 @@ from cryptobench.versions import cache
 # algorithms verified at once, each through its stages on its own (verify/schedule.py): a slow
 # provider's SLH-DSA no longer holds every other algorithm's next stage; the drivers are separate
 # processes, and most of a slow driver's time is its own latency, not the machine's cores
-ALGS_AT_ONCE = 4
+ALGS_AT_ONCE = 8  # how many drivers work at once is schedule.DRIVERS_AT_ONCE's
 INTEROP = "TLS interop"  # the stage, and the one job of every TLS cell
 # seconds per provider an algorithm of each kind is guessed to take, before a run here has timed it
 GUESS = {"sig": 8.0, "kem": 4.0, "tls": 6.0, "kex": 3.0}

@@ -34,8 +34,9 @@ class CrossRecord:
 
 
 # providers asked at once (their key pairs, their signatures, their checks of the others'): separate
-# processes, most of whose time is their own library's
-AT_ONCE = 4
+# processes, most of whose time is their own library's; in a run, how many of them work at once is
+# bounded by schedule.DRIVERS_AT_ONCE, so a slow signer at the head of the queue holds up no other
+AT_ONCE = 16
 
 
 class _Peer:

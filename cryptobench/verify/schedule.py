@@ -72,11 +72,21 @@ def at_once(items: Sequence[T], fn: Callable[[T], R], workers: int, cost: Callab
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+# drivers working at once, whatever the number of jobs waiting: a request's timeout runs on the wall
+# clock, and thirty CPU-bound requests on two cores (SLH-DSA's 's' signing in wasm or pure JS: tens
+# of seconds alone) made each take thirty times as long, past the timeout; the verification stages
+# one after another asked four at once
+DRIVERS_AT_ONCE = 6
+
+
 class Providers:
     """One lock per provider, and what each held it for, per stage: `busy` is the time a provider's
-    driver was asked something (or a job held it to ask several things in a row)."""
+    driver was asked something (or a job held it to ask several things in a row). A request takes
+    its provider's lock, then one of `at_once` slots: never the other way round, so a thread holding
+    a slot waits on nothing, and the slots bound how many drivers compete for the machine's cores."""
 
-    def __init__(self) -> None:
+    def __init__(self, at_once: int = DRIVERS_AT_ONCE) -> None:
+        self._slots = threading.BoundedSemaphore(at_once)
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self.t0 = time.monotonic()
@@ -91,7 +101,7 @@ class Providers:
     @contextmanager
     def using(self, pid: str, stage: str):
         """Hold `pid`'s driver for one request or job; counts toward its busy time in `stage`."""
-        with self._lock(pid):
+        with self._lock(pid), self._slots:
             t = time.monotonic()
             try:
                 yield
