@@ -6,12 +6,15 @@ other providers). Skipped, in one line, when the build is absent (its first buil
 `.ci/run` makes it before `make test`, so CI always runs these); a build that fails is a failure."""
 
 import json
+import re
 import subprocess
+import sys
 
 import pytest
 from conftest import REPO, run_cli
 
 WASM = REPO / "drivers/c/build/wasm/cbdriver-openssl.wasm"
+NATIVE_TESTS = REPO / "drivers/c/build/wasm/test_driver.wasm"  # drivers/c/tests/test_driver.c for wasm32-wasi
 BUILD = REPO / "scripts/wasm/build.sh"
 NODE = ["node", "--no-warnings", str(REPO / "drivers/js/src/wasi_node.mjs"), str(WASM)]
 # sha256 of the 1 KiB input pattern at this seed: the native driver's known answer (scripts/openssl/build.sh)
@@ -75,3 +78,29 @@ def test_verify_under_node(built, tmp_path):
         # known answers (NIST, Wycheproof) and the differential inputs, all agreeing with a witness
         assert r["status"] == "passed" and r["failed"] == 0 and r["passed"] >= 20, (alg, r)
         assert r["differential"]["disagreements"] == 0 and r["differential"]["agreed"] >= 20, (alg, r)
+
+
+def test_the_native_tests_pass_under_wasmtime(built, tmp_path):
+    """drivers/c/tests/test_driver.c (what `make -C drivers/c test-openssl` runs natively) compiled for
+    wasm32-wasi against the driver's own objects, run in wasmtime: the fixed input, the vector cases,
+    a bench of every symmetric algorithm and of one public-key algorithm per family (all of them take
+    minutes in wasm's portable C bignum), bounded streaming in linear memory, the error answers. No
+    TLS part (no sockets under WASI). About 12 CPU seconds."""
+    res = subprocess.run(["make", "-s", "-C", str(REPO / "drivers/c"), "-f", "wasm.mk", "wasm-test-bin"],
+                         capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    cases = REPO / "build/cases"  # the vector cases every driver's native tests read (setup exports them)
+    if not cases.is_dir():
+        cases = tmp_path / "cases"
+        export = [sys.executable, "-m", "cryptobench.verify.vectors.export", str(cases)]
+        subprocess.run(export, cwd=REPO, check=True, capture_output=True, timeout=300)
+    run = [sys.executable, str(REPO / "drivers/c/wasm/run_wasmtime.py"), "--dir", str(cases),
+           "--env", f"CRYPTOBENCH_CASES={cases}", str(NATIVE_TESTS)]  # fmt: skip
+    res = subprocess.run(run, capture_output=True, text=True, timeout=900)
+    out = res.stdout
+    assert res.returncode == 0, out[-4000:] + res.stderr[-2000:]
+    assert out.startswith("provider wasm:openssl, library: OpenSSL 3.6.3 "), out[:300]
+    m = re.search(r"^(\d+) passed, 0 failed$", out, re.M)
+    assert m and int(m.group(1)) > 1000, out[-2000:]
+    assert re.search(r"^vectors aes-128-gcm\s+\d+/\d+ cases pass", out, re.M), out[:3000]
+    assert re.search(r"^bounded aes-128-ctr\s+encrypt", out, re.M), out[:3000]  # streamed in linear memory

@@ -43,15 +43,6 @@ static size_t notes(const char *provider, const char **out, size_t max) {
   return n + (module->notes != NULL ? module->notes(provider, out + n, max - n) : 0);
 }
 
-/* ABI version 1's shim (src/ops_plugin_v1.c) adapts dlopen'd plugins, which WASI cannot load; the
- * one module here is version 2. */
-int plugin_v1_adapt(void *handle, const void *raw, const char *file, cb_provider *t, char *err,
-                    size_t errlen) {
-  (void)handle, (void)raw, (void)t;
-  snprintf(err, errlen, "plugin %s: ABI version 1 plugins are not loaded under WASI", file);
-  return -1;
-}
-
 static int usage(const char *argv0) {
   fprintf(stderr, "usage: %s [--provider <provider-id>] [--engine <engine and version>]\n", argv0);
   return 2;

@@ -3,6 +3,10 @@ from PyPI's `wasmtime` package: the module's standard input, output and error ar
 so it speaks the driver protocol's JSON lines as the native driver does.
 
     python run_wasmtime.py build/wasm/cbdriver-openssl.wasm --provider wasm:openssl-wasmtime
+    python run_wasmtime.py --dir DIR --env NAME=VALUE build/wasm/test_driver.wasm
+
+`--dir DIR` (repeatable) lets the module read DIR at the same path; `--env NAME=VALUE` (repeatable)
+sets its environment (empty otherwise): the native tests read their vector cases that way.
 
 Compiled code is kept in wasmtime's own cache (Config.cache), so a driver started again does not
 compile the module again. Exit status: the module's (proc_exit), 2 for bad arguments or a missing
@@ -16,8 +20,12 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 1 or argv[0].startswith("-"):
-        print("usage: run_wasmtime.py FILE.wasm [driver arguments...]", file=sys.stderr)
+    dirs, env = [], []
+    while len(argv) >= 2 and argv[0] in ("--dir", "--env"):
+        (dirs if argv[0] == "--dir" else env).append(argv[1])
+        argv = argv[2:]
+    if len(argv) < 1 or argv[0].startswith("-") or any("=" not in e for e in env):
+        print("usage: run_wasmtime.py [--dir DIR] [--env NAME=VALUE] FILE.wasm [arguments...]", file=sys.stderr)
         return 2
     wasm, rest = Path(argv[0]), argv[1:]
     if not wasm.is_file():
@@ -43,6 +51,10 @@ def main(argv: list[str]) -> int:
     wasi.inherit_stdin()
     wasi.inherit_stdout()
     wasi.inherit_stderr()
+    for d in dirs:
+        wasi.preopen_dir(d, d, False)  # read only
+    if env:
+        wasi.env = [tuple(e.split("=", 1)) for e in env]
     store.set_wasi(wasi)
     instance = linker.instantiate(store, module)
     start = instance.exports(store)["_start"]
