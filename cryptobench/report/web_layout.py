@@ -52,8 +52,8 @@ def _speed(row: Row | None, ref: Row | None) -> str:
     r = within_run_ratio(row, ref)
     x, lo, hi = r.speedup
     if single(row) or single(ref):
-        return f"{x:.3f}x ({ONE_SAMPLE})"
-    return f"{x:.3f}x [{lo:.3f}-{hi:.3f}]"
+        return f"{x:.3g}x ({ONE_SAMPLE})"
+    return f"{x:.3g}x [{lo:.3g}-{hi:.3g}]"  # three significant digits: wasm is 0.001x to 1x of native
 
 
 def _mbs(row: Row | None) -> str:
