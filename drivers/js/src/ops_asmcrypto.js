@@ -25,8 +25,9 @@ import {
   Sha256,
   Sha512,
 } from "asmcrypto.js/asmcrypto.all.es8.js";
-import { Fnv64, PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
-import { checkBlocks, checkLen, EMPTY, first, noopAlg, NotOffered, Rejected } from "./ops.js";
+import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
+import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
+import { checkBlocks, checkLen, EMPTY, noopAlg, NotOffered, Rejected } from "./ops.js";
 
 function piecesOf(p) {
   return new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk);
@@ -34,31 +35,16 @@ function piecesOf(p) {
 
 // ---- hashes and HMAC ------------------------------------------------------
 
-// HashCell: the hash object is made once per cell (its heap and asm.js
-// module); one operation is reset(), process (whole message or per piece),
-// finish(), whose .result is a new Uint8Array.
-class HashCell {
-  constructor(h, msg, pieces) {
-    this.async = false;
-    this.h = h;
-    this.msg = msg;
-    this.pieces = pieces;
-    this.out = EMPTY;
+// AsmHashCell (a HashCell, cells.js): one operation is make() — for a hash, reset() of the object
+// made once per cell (its heap and asm.js module); for HMAC a new
+// HmacSha256(key) (see hmacAlg) — then process (whole message or per
+// piece), finish(), whose .result is a new Uint8Array.
+class AsmHashCell extends HashCell {
+  absorb(h, data) {
+    h.process(data);
   }
-  run() {
-    const h = this.h.reset();
-    const p = this.pieces;
-    if (p === null) {
-      h.process(this.msg);
-    } else {
-      for (let k = 0; k < p.count; k++) h.process(p.at(k));
-    }
-    const d = h.finish().result;
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
+  finish(h) {
+    return h.finish().result;
   }
 }
 
@@ -68,47 +54,28 @@ function hashAlg(name, Cons) {
     ops: ["hash"],
     stream: true,
     exec: (c) => new Cons().process(c.msg).finish().result,
-    cell: (p) => new HashCell(new Cons(), p.msg, p.chunk > 0 ? piecesOf(p) : null),
+    cell: (p) => {
+      const h = new Cons();
+      return new AsmHashCell(() => h.reset(), p.msg, p.chunk > 0 ? piecesOf(p) : null);
+    },
   };
 }
 
-// HmacCell: new HmacSha256(key) per message — asmcrypto's Hmac keeps its
+// HMAC: new HmacSha256(key) per message — asmcrypto's Hmac keeps its
 // result after finish() and its reset() does not clear it, so an instance
 // computes one MAC (a second process() throws "state must be reset"); the
 // constructor makes a Sha256 (heap + asm.js module) and absorbs the padded
-// key. Then process (whole message or per piece), finish().
-class HmacCell {
-  constructor(key, msg, pieces) {
-    this.async = false;
-    this.key = key;
-    this.msg = msg;
-    this.pieces = pieces;
-    this.out = EMPTY;
-  }
-  run() {
-    const h = new HmacSha256(this.key);
-    const p = this.pieces;
-    if (p === null) {
-      h.process(this.msg);
-    } else {
-      for (let k = 0; k < p.count; k++) h.process(p.at(k));
-    }
-    const d = h.finish().result;
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
-  }
-}
-
+// key.
 function hmacAlg() {
   return {
     name: "hmac-sha256",
     ops: ["mac"],
     stream: true,
     exec: (c) => new HmacSha256(c.key).process(c.msg).finish().result,
-    cell: (p) => new HmacCell(p.key, p.msg, p.chunk > 0 ? piecesOf(p) : null),
+    cell: (p) => {
+      const key = p.key;
+      return new AsmHashCell(() => new HmacSha256(key), p.msg, p.chunk > 0 ? piecesOf(p) : null);
+    },
   };
 }
 
@@ -159,64 +126,14 @@ const MODES = {
   },
 };
 
-// OneShotCell: one operation = a new object (key schedule, IV/nonce, CCM's
-// length) and its one-shot encrypt/decrypt (process + finish + a joined
-// new output array: the library's own one-shot path, what AES_CBC.encrypt
-// (data, key, padding, iv) and the other static helpers do).
-class OneShotCell {
-  constructor(make, input) {
-    this.async = false;
-    this.make = make;
-    this.in = input;
-    this.last = EMPTY;
-  }
-  run() {
-    const o = this.make(this.in);
-    this.last = o;
-    return first(o);
-  }
-  output() {
-    return this.last;
-  }
-}
-
-// StreamCell: one operation = a new object, process() per piece (each call
-// returns a new array of the whole blocks it completed, dropped after its
-// first byte goes to the sink: memory stays bounded), finish() (for seal:
-// the last partial block and the tag).
-class StreamCell {
-  constructor(s, pieces) {
-    this.async = false;
-    this.s = s;
-    this.pieces = pieces;
-  }
-  run() {
-    const s = this.s;
-    const p = this.pieces;
-    const o = s.make();
-    let r = 0;
-    for (let k = 0; k < p.count; k++) {
-      const out = s.proc(o, p.at(k));
-      if (out.length !== 0) r = out[0];
-    }
-    const f = s.fin(o);
-    return f.length !== 0 ? f[0] : r;
-  }
-  checksum() {
-    return streamOut(this.s, this.pieces, new Fnv64()).checksum();
-  }
-  takeUntimedNs() {
-    return this.pieces.takeUntimedNs();
-  }
-}
-
-// streamOut runs one streamed operation into sink.update (the output stream).
-function streamOut(s, p, sink) {
-  const o = s.make();
-  for (let k = 0; k < p.count; k++) sink.update(s.proc(o, p.at(k)));
-  sink.update(s.fin(o));
-  return sink;
-}
+// One-shot (a CallCell, cells.js): one operation = a new object (key
+// schedule, IV/nonce, CCM's length) and its one-shot encrypt/decrypt
+// (process + finish + a joined new output array: the library's own one-shot
+// path, what AES_CBC.encrypt(data, key, padding, iv) and the other static
+// helpers do). Streamed (a StreamCell, cells.js): one operation = a new
+// object, process() per piece (each call returns a new array of the whole
+// blocks it completed), finish() (for seal: the last partial block and the
+// tag).
 
 // asmcrypto.js 2.3.2's AES_GCM_Decrypt_process and AES_CCM_Decrypt_process
 // hold back the last 16 bytes of each call (they may be the tag) and, on the
@@ -226,21 +143,6 @@ function streamOut(s, p, sink) {
 // open is therefore not offered; the one-shot open is.
 export const STREAMED_OPEN =
   "asmcrypto.js 2.3.2's AES_GCM/AES_CCM _Decrypt_process holds back 16 bytes per call and on the next call authenticates and decrypts only as many bytes as that call brought, starting at the held ones, dropping the rest, so a ciphertext fed in more than one piece always fails its tag (a library bug, reproduced by test/asmcrypto.test.js); only one-shot open is offered";
-
-// Collector keeps a streamed output whole (the ciphertext a streamed
-// decrypt/open reads below the regeneration threshold).
-class Collector {
-  constructor(size) {
-    this.buf = new Uint8Array(size);
-    this.length = 0;
-  }
-  update(b) {
-    if (this.length + b.length > this.buf.length) throw new Error("output longer than expected");
-    this.buf.set(b, this.length);
-    this.length += b.length;
-    return this;
-  }
-}
 
 // Above this a streamed decrypt/open makes its ciphertext again piece by
 // piece (RegenPieces) instead of holding it (docs/protocol.md); an object
@@ -287,9 +189,9 @@ function cipherAlg(name, keyLen, modeName) {
       const size = p.size;
       const forward = p.op === "encrypt" || p.op === "seal";
       if (p.chunk === 0) {
-        if (forward) return new OneShotCell((i) => m.make(key, iv, size).encrypt(i), p.msg);
+        if (forward) return new CallCell((i) => m.make(key, iv, size).encrypt(i), p.msg);
         const ct = m.make(key, iv, size).encrypt(p.msg); // made once, outside the timed region
-        return new OneShotCell((i) => m.make(key, iv, size).decrypt(i), ct);
+        return new CallCell((i) => m.make(key, iv, size).decrypt(i), ct);
       }
       if (aead && !forward) throw new NotOffered(`streamed ${name} open: ${STREAMED_OPEN}`);
       const [proc, fin] = forward ? m.enc : m.dec;

@@ -5,6 +5,7 @@
 
 import { createBLAKE2b, createBLAKE2s, createHMAC, createSHA256, createSHA3, createSHA512, createSM3 } from "hash-wasm";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
+import { HashCell } from "./cells.js";
 import { noopAlg } from "./ops.js";
 
 // hash-wasm's create*() functions are async (they instantiate the wasm
@@ -12,36 +13,21 @@ import { noopAlg } from "./ops.js";
 // the hasher is made once per cell, outside the timed region, and the
 // timed operation is init(), update (whole message or per piece),
 // digest('binary') (which copies the digest out of wasm memory into a new
-// Uint8Array). update copies its input into the wasm memory.
-class HasherCell {
-  constructor(h, msg, pieces) {
-    this.async = false;
-    this.h = h;
-    this.msg = msg;
-    this.pieces = pieces;
-    this.out = new Uint8Array(0);
-  }
-  run() {
-    const h = this.h;
-    h.init();
-    const p = this.pieces;
-    if (p === null) {
-      h.update(this.msg);
-    } else {
-      for (let k = 0; k < p.count; k++) h.update(p.at(k));
-    }
-    const d = h.digest("binary");
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
+// Uint8Array). update copies its input into the wasm memory. HasherCell is
+// a HashCell (cells.js).
+class HasherCell extends HashCell {
+  finish(h) {
+    return h.digest("binary");
   }
 }
 
 function cellFor(h, p) {
   const pieces = p.chunk > 0 ? new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk) : null;
-  return new HasherCell(h, p.msg, pieces);
+  const init = () => {
+    h.init();
+    return h;
+  };
+  return new HasherCell(init, p.msg, pieces);
 }
 
 function digestOnce(h, msg) {

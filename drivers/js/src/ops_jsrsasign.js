@@ -85,7 +85,16 @@ function rsaEngine(bitsLen, scheme) {
       return k;
     },
     importPrivate: (b) => rsaPrivate(b),
-    // the timed sign: new Signature, init(key), updateHex(message), sign() -> hex
+    ...signing(params),
+    sigIn,
+    sigOut,
+  };
+}
+
+// signing: the timed sign (new Signature, init(key), updateHex(message),
+// sign() -> hex) and verify of a signature algorithm (RSA and ECDSA alike).
+function signing(params) {
+  return {
     signer: (priv) => {
       const hex = hexMemo();
       return (m) => {
@@ -104,8 +113,6 @@ function rsaEngine(bitsLen, scheme) {
         return v.verify(sigHex) === true;
       };
     },
-    sigIn,
-    sigOut,
   };
 }
 
@@ -138,24 +145,7 @@ function ecEngine(info, curveName, alg) {
       checkLen("EC private key", b, info.bytes);
       return new KJUR.crypto.ECDSA({ curve: curveName, prv: toHex(b) });
     },
-    signer: (priv) => {
-      const hex = hexMemo();
-      return (m) => {
-        const s = new KJUR.crypto.Signature(params);
-        s.init(priv);
-        s.updateHex(hex(m));
-        return s.sign();
-      };
-    },
-    verifier: (pub) => {
-      const hex = hexMemo();
-      return (m, sigHex) => {
-        const v = new KJUR.crypto.Signature(params);
-        v.init(pub);
-        v.updateHex(hex(m));
-        return v.verify(sigHex) === true;
-      };
-    },
+    ...signing(params),
     sigIn,
     sigOut,
   };

@@ -20,8 +20,9 @@ import { ml_dsa44, ml_dsa65, ml_dsa87 } from "@noble/post-quantum/ml-dsa.js";
 import * as slh from "@noble/post-quantum/slh-dsa.js";
 import { falcon512, falcon1024 } from "@noble/post-quantum/falcon.js";
 import { ml_kem768_x25519 } from "@noble/post-quantum/hybrid.js";
+import { CallCell, HashCell } from "./cells.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
-import { checkBlocks, checkLen, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import { checkBlocks, checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -31,43 +32,19 @@ function piecesOf(p) {
 
 // ---- hashes ---------------------------------------------------------------
 
-// HashOneShotCell: chunk 0 uses the one-shot function (sha256(msg) and
-// friends), which returns a new digest array.
-class HashOneShotCell {
-  constructor(fn, msg) {
-    this.async = false;
-    this.fn = fn;
-    this.msg = msg;
-    this.out = new Uint8Array(0);
+// Hashes, chunk 0: a CallCell (cells.js) of the one-shot function
+// (sha256(msg) and friends), which returns a new digest array.
+// DigestIntoCell (a HashCell, cells.js): update, then digestInto a buffer
+// made once per cell. Hashes, chunk > 0: fn.create() per message (noble
+// hashes have no reset).
+class DigestIntoCell extends HashCell {
+  constructor(make, msg, pieces, outputLen) {
+    super(make, msg, pieces);
+    this.buf = new Uint8Array(outputLen);
   }
-  run() {
-    const d = this.fn(this.msg);
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
-  }
-}
-
-// HashStreamCell: chunk > 0: fn.create() per message (noble hashes have no
-// reset), update per piece, digestInto a buffer made once per cell.
-class HashStreamCell {
-  constructor(fn, pieces) {
-    this.async = false;
-    this.fn = fn;
-    this.pieces = pieces;
-    this.out = new Uint8Array(fn.outputLen);
-  }
-  run() {
-    const h = this.fn.create();
-    const p = this.pieces;
-    for (let k = 0; k < p.count; k++) h.update(p.at(k));
-    h.digestInto(this.out);
-    return this.out[0];
-  }
-  output() {
-    return this.out;
+  finish(h) {
+    h.digestInto(this.buf);
+    return this.buf;
   }
 }
 
@@ -77,45 +54,27 @@ function hashAlg(name, fn) {
     ops: ["hash"],
     stream: true,
     exec: (c) => fn(c.msg),
-    cell: (p) => (p.chunk > 0 ? new HashStreamCell(fn, piecesOf(p)) : new HashOneShotCell(fn, p.msg)),
+    cell: (p) =>
+      p.chunk > 0
+        ? new DigestIntoCell(() => fn.create(), null, piecesOf(p), fn.outputLen)
+        : new CallCell((m) => fn(m), p.msg),
   };
 }
 
-// HmacCell: hmac.create(sha256, key) once per cell (the key is absorbed
-// into the inner and outer states there); one operation is clone() of that
-// keyed instance, update (whole message or per piece), digestInto a buffer
-// made once per cell.
-class HmacCell {
-  constructor(keyed, msg, pieces) {
-    this.async = false;
-    this.keyed = keyed;
-    this.msg = msg;
-    this.pieces = pieces;
-    this.out = new Uint8Array(32);
-  }
-  run() {
-    const h = this.keyed.clone();
-    const p = this.pieces;
-    if (p === null) {
-      h.update(this.msg);
-    } else {
-      for (let k = 0; k < p.count; k++) h.update(p.at(k));
-    }
-    h.digestInto(this.out);
-    return this.out[0];
-  }
-  output() {
-    return this.out;
-  }
-}
-
+// HMAC: hmac.create(sha256, key) once per cell (the key is absorbed into
+// the inner and outer states there); one operation is clone() of that keyed
+// instance, update (whole message or per piece), digestInto a buffer made
+// once per cell.
 function hmacAlg() {
   return {
     name: "hmac-sha256",
     ops: ["mac"],
     stream: true,
     exec: (c) => hmac(sha256, c.key, c.msg),
-    cell: (p) => new HmacCell(hmac.create(sha256, p.key), p.msg, p.chunk > 0 ? piecesOf(p) : null),
+    cell: (p) => {
+      const keyed = hmac.create(sha256, p.key);
+      return new DigestIntoCell(() => keyed.clone(), p.msg, p.chunk > 0 ? piecesOf(p) : null, 32);
+    },
   };
 }
 
@@ -128,25 +87,6 @@ function hmacAlg() {
 // a buffer made once per cell where the API takes one (ECB, CBC, CTR,
 // ChaCha20, (X)ChaCha20-Poly1305); AES-GCM's encrypt/decrypt take none and
 // return a new array.
-class CipherCell {
-  // make(input, out) performs one operation and returns its output.
-  constructor(make, input, out) {
-    this.async = false;
-    this.make = make;
-    this.in = input;
-    this.out = out;
-    this.last = out;
-  }
-  run() {
-    const o = this.make(this.in, this.out);
-    this.last = o;
-    return first(o);
-  }
-  output() {
-    return this.last;
-  }
-}
-
 const NO_PADDING = Object.freeze({ disablePadding: true });
 
 // blockAlg: aes-*-ecb/cbc/ctr. mode: "ecb" | "cbc" | "ctr".
@@ -179,7 +119,7 @@ function blockAlg(name, keyLen, mode) {
       check(p.key, p.iv, p.size);
       const enc = p.op === "encrypt";
       const input = enc ? p.msg : make(p.key, p.iv, true)(p.msg, undefined);
-      return new CipherCell(make(p.key, p.iv, enc), input, new Uint8Array(p.size));
+      return new CallCell(make(p.key, p.iv, enc), input, new Uint8Array(p.size));
     },
   };
 }
@@ -201,7 +141,7 @@ function chacha20Alg() {
       const key = p.key;
       const nonce = p.iv;
       const input = p.op === "encrypt" ? p.msg : chacha20(key, nonce, p.msg);
-      return new CipherCell((i, o) => chacha20(key, nonce, i, o, 0), input, new Uint8Array(p.size));
+      return new CallCell((i, o) => chacha20(key, nonce, i, o, 0), input, new Uint8Array(p.size));
     },
   };
 }
@@ -235,11 +175,11 @@ function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
       const seal = p.op === "seal";
       if (seal) {
         const run = withOutput ? (i, o) => cons(key, nonce).encrypt(i, o) : (i) => cons(key, nonce).encrypt(i);
-        return new CipherCell(run, p.msg, withOutput ? new Uint8Array(p.size + 16) : null);
+        return new CallCell(run, p.msg, withOutput ? new Uint8Array(p.size + 16) : null);
       }
       const ct = cons(key, nonce).encrypt(p.msg);
       const run = withOutput ? (i, o) => cons(key, nonce).decrypt(i, o) : (i) => cons(key, nonce).decrypt(i);
-      return new CipherCell(run, ct, withOutput ? new Uint8Array(p.size) : null);
+      return new CallCell(run, ct, withOutput ? new Uint8Array(p.size) : null);
     },
   };
 }

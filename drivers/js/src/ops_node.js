@@ -5,7 +5,8 @@
 
 import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
-import { Fnv64, PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
+import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
+import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
 import { checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
@@ -16,52 +17,10 @@ const hasOneShot = typeof nc.hash === "function";
 
 // ---- hashes ---------------------------------------------------------------
 
-class HashOneShotCell {
-  constructor(name, msg) {
-    this.async = false;
-    this.name = name;
-    this.msg = msg;
-    this.out = EMPTY;
-  }
-  run() {
-    const d = nc.hash(this.name, this.msg, "buffer");
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
-  }
-}
-
-// HashCell: createHash per message (a Node Hash cannot be reset), update
+// HashCell (cells.js): createHash per message (a Node Hash cannot be reset), update
 // with the whole message (chunk 0, Node without crypto.hash) or piece by
 // piece, digest into a new Buffer. HMAC is the same with createHmac and
 // the KeyObject made once per cell.
-class HashCell {
-  constructor(make, msg, pieces) {
-    this.async = false;
-    this.make = make;
-    this.msg = msg;
-    this.pieces = pieces;
-    this.out = EMPTY;
-  }
-  run() {
-    const h = this.make();
-    const p = this.pieces;
-    if (p === null) {
-      h.update(this.msg);
-    } else {
-      for (let k = 0; k < p.count; k++) h.update(p.at(k));
-    }
-    const d = h.digest();
-    this.out = d;
-    return d[0];
-  }
-  output() {
-    return this.out;
-  }
-}
-
 function piecesOf(p) {
   return p.chunk > 0 ? new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk) : null;
 }
@@ -73,7 +32,7 @@ function hashAlg(name, nodeName) {
     stream: true,
     exec: (c) => nc.createHash(nodeName).update(c.msg).digest(),
     cell: (p) => {
-      if (p.chunk === 0 && hasOneShot) return new HashOneShotCell(nodeName, p.msg);
+      if (p.chunk === 0 && hasOneShot) return new CallCell((m) => nc.hash(nodeName, m, "buffer"), p.msg);
       return new HashCell(() => nc.createHash(nodeName), p.msg, piecesOf(p));
     },
   };
@@ -128,45 +87,19 @@ class CipherCell {
   }
 }
 
-// CipherStreamCell: the same API fed piece by piece; each update's output
-// is a fresh piece-sized Buffer that is dropped (its first byte goes to
-// the sink), so memory stays bounded.
-class CipherStreamCell {
-  constructor(s, pieces) {
-    this.async = false;
-    this.s = s;
-    this.pieces = pieces;
-  }
-  run() {
-    const s = this.s;
-    const p = this.pieces;
-    const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
-    if (s.block) c.setAutoPadding(false);
-    let r = 0;
-    for (let k = 0; k < p.count; k++) {
-      const o = c.update(p.at(k));
-      if (o.length !== 0) r = o[0];
-    }
-    const f = c.final();
-    return f.length !== 0 ? f[0] : r;
-  }
-  // checksum performs one operation and checksums its output stream.
-  checksum() {
-    return streamOut(this.s, this.pieces, new Fnv64()).checksum();
-  }
-  takeUntimedNs() {
-    return this.pieces.takeUntimedNs();
-  }
-}
-
-// streamOut runs one streamed operation, handing every output piece to
-// sink.update (an Fnv64, or a Collector for the ciphertext of a decrypt).
-function streamOut(s, p, sink) {
-  const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
-  if (s.block) c.setAutoPadding(false);
-  for (let k = 0; k < p.count; k++) sink.update(c.update(p.at(k)));
-  sink.update(c.final());
-  return sink;
+// Streamed (a StreamCell, cells.js): the same API fed piece by piece
+// (cipherStream); each update's output is a fresh piece-sized Buffer that is
+// dropped (its first byte goes to the sink), so memory stays bounded.
+function cipherStream(s) {
+  return {
+    make: () => {
+      const c = s.encrypt ? nc.createCipheriv(s.node, s.key, s.iv) : nc.createDecipheriv(s.node, s.key, s.iv);
+      if (s.block) c.setAutoPadding(false);
+      return c;
+    },
+    proc: (c, d) => c.update(d),
+    fin: (c) => c.final(),
+  };
 }
 
 // Above this a streamed decrypt/open makes its ciphertext again piece by
@@ -185,24 +118,6 @@ const hrNs = () => Number(process.hrtime.bigint() - HR0);
 function ciphertextPieces(p, pieces, fresh, keep) {
   if (p.size > REGENERATE.above) return new RegenPieces(pieces, fresh, hrNs);
   return new Pieces(keep(), 0, p.size, p.chunk);
-}
-
-// DISCARD is a sink that keeps nothing (a big open's seal, run for its tag).
-const DISCARD = { update: () => DISCARD };
-
-// Collector keeps a streamed output whole (the ciphertext a streamed
-// decrypt/open reads: the only size-proportional buffer).
-class Collector {
-  constructor(size) {
-    this.buf = new Uint8Array(size);
-    this.length = 0;
-  }
-  update(b) {
-    if (this.length + b.length > this.buf.length) throw new Error("output longer than the message");
-    this.buf.set(b, this.length);
-    this.length += b.length;
-    return this;
-  }
 }
 
 // mode: "ecb" | "cbc" | "ctr" | "chacha20"
@@ -244,15 +159,12 @@ function cipherAlg(name, nodeName, keyLen, mode) {
       }
       let pieces = piecesOf(p);
       if (!s.encrypt) {
-        const fresh = () => {
-          const c = nc.createCipheriv(enc.node, enc.key, enc.iv);
-          if (block) c.setAutoPadding(false);
-          return c;
-        };
+        const encStream = cipherStream(enc);
         // the ciphertext, made by the streaming encrypt of the message
-        pieces = ciphertextPieces(p, pieces, fresh, () => streamOut(enc, pieces, new Collector(p.size)).buf);
+        const keep = () => streamOut(encStream, pieces, new Collector(p.size)).buf;
+        pieces = ciphertextPieces(p, pieces, encStream.make, keep);
       }
-      return new CipherStreamCell(s, pieces);
+      return new StreamCell(cipherStream(s), pieces);
     },
   };
 }
@@ -295,60 +207,38 @@ class AeadCell {
   }
 }
 
-// AeadStreamCell: GCM and ChaCha20-Poly1305 fed piece by piece (Node's
-// AEAD ciphers are streams; CCM is not: it needs the whole message in one
-// update).
-class AeadStreamCell {
-  constructor(s, pieces, tag) {
-    this.async = false;
-    this.s = s;
-    this.pieces = pieces;
-    this.tag = tag;
-  }
-  run() {
-    const s = this.s;
-    const p = this.pieces;
-    let c;
-    if (s.seal) {
-      c = nc.createCipheriv(s.node, s.key, s.iv, s.opts);
-    } else {
-      c = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
-      c.setAuthTag(this.tag);
-    }
-    let r = 0;
-    for (let k = 0; k < p.count; k++) {
-      const o = c.update(p.at(k));
-      if (o.length !== 0) r = o[0];
-    }
-    c.final();
-    return s.seal ? c.getAuthTag()[0] : r;
-  }
-  takeUntimedNs() {
-    return this.pieces.takeUntimedNs();
-  }
-  checksum() {
-    return aeadStreamOut(this.s, this.pieces, this.tag, new Fnv64()).sink.checksum();
-  }
+// Streamed AEADs (a StreamCell, cells.js): GCM and ChaCha20-Poly1305 fed
+// piece by piece (Node's AEAD ciphers are streams; CCM is not: it needs the
+// whole message in one update). fin is final() (empty for these ciphers)
+// and, for seal, the tag: the output stream is ciphertext ‖ tag, and a
+// seal's sink value is the tag's first byte.
+function aeadStream(s, tag) {
+  return {
+    make: () => {
+      if (s.seal) return nc.createCipheriv(s.node, s.key, s.iv, s.opts);
+      const c = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
+      c.setAuthTag(tag);
+      return c;
+    },
+    proc: (c, d) => c.update(d),
+    fin: (c) => {
+      const f = c.final();
+      if (!s.seal) return f;
+      return f.length === 0 ? c.getAuthTag() : concat(f, c.getAuthTag());
+    },
+  };
 }
 
-// aeadStreamOut runs one streamed seal/open; for seal the tag is appended
-// to the output stream (ciphertext ‖ tag) and also returned.
-function aeadStreamOut(s, p, tag, sink) {
-  let c;
-  if (s.seal) {
-    c = nc.createCipheriv(s.node, s.key, s.iv, s.opts);
-  } else {
-    c = nc.createDecipheriv(s.node, s.key, s.iv, s.opts);
-    c.setAuthTag(tag);
+// Tail is a sink that keeps only the last piece (a big open's seal, run for
+// its tag: the end of its last piece).
+class Tail {
+  constructor() {
+    this.last = EMPTY;
   }
-  for (let k = 0; k < p.count; k++) sink.update(c.update(p.at(k)));
-  sink.update(c.final());
-  let t = null;
-  if (s.seal) {
-    t = c.getAuthTag();
-    sink.update(t);
+  update(b) {
+    this.last = b;
+    return this;
   }
-  return { sink, tag: t };
 }
 
 function aeadAlg(name, nodeName, keyLen, stream) {
@@ -398,14 +288,15 @@ function aeadAlg(name, nodeName, keyLen, stream) {
         return new AeadCell(s, sc.out, sc.outTag);
       }
       const pieces = piecesOf(p);
-      if (s.seal) return new AeadStreamCell(s, pieces, null);
+      if (s.seal) return new StreamCell(aeadStream(s, null), pieces);
       // ciphertext and tag made by the streaming seal of the message (the tag is the same every
       // time: a big cell keeps it and makes the ciphertext again per piece)
       const big = p.size > REGENERATE.above;
-      const made = aeadStreamOut(sealer, pieces, null, big ? DISCARD : new Collector(p.size + 16));
-      const fresh = () => nc.createCipheriv(sealer.node, sealer.key, sealer.iv, sealer.opts);
-      const ct = ciphertextPieces(p, pieces, fresh, () => made.sink.buf.subarray(0, p.size));
-      return new AeadStreamCell(s, ct, made.tag);
+      const sealing = aeadStream(sealer, null);
+      const made = streamOut(sealing, pieces, big ? new Tail() : new Collector(p.size + 16));
+      const tag = big ? made.last.subarray(made.last.length - 16) : made.buf.subarray(p.size);
+      const ct = ciphertextPieces(p, pieces, sealing.make, () => made.buf.subarray(0, p.size));
+      return new StreamCell(aeadStream(s, tag), ct);
     },
   };
 }

@@ -68,21 +68,16 @@ class PkCell {
   }
 }
 
-class AsyncPkCell {
+class AsyncPkCell extends PkCell {
   constructor(fn, out) {
+    super(fn, out);
     this.async = true;
-    this.fn = fn;
-    this.out = out;
-    this.last = null;
   }
   async run() {
     const o = await this.fn();
     if (o === false) throw new Error(NOT_VERIFIED);
     this.last = o;
     return sinkOf(o);
-  }
-  output() {
-    return this.out(this.last);
   }
 }
 
