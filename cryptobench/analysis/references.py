@@ -17,12 +17,12 @@ draw no ratio between machines unless the reader states a normalisation.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from cryptobench.core import algorithms
 from cryptobench.core.errors import UserError
+from cryptobench.core.tomlfile import read_toml
 
 
 @dataclass
@@ -46,16 +46,7 @@ class Reference:
 
 
 def load_file(path: Path) -> list[Reference]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"reference file {str(path)!r} not found") from None
-    except OSError as e:
-        raise UserError(f"cannot read reference file {str(path)!r}: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"{path}: malformed reference file: not UTF-8 text (byte {e.start})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"{path}: malformed reference file: {e}") from None
+    data = read_toml(path, "reference file", f"{path}: malformed reference file")
     source, machine = data.get("source"), data.get("machine")
     if not isinstance(source, str) or not source.strip():
         raise UserError(f'{path}: a reference file needs source = "where the figures were published"')

@@ -83,6 +83,12 @@ def _kem(name: str, pk: int, sk: int, ct: int, ss: int, standard: str) -> Algori
     return Algorithm(name, "kem", KEM_OPS, sizes=tuple(x for x in sizes if x[1]), standard=standard)
 
 
+def _x_kex(name: str, size: int) -> Algorithm:
+    """X25519 and X448 (RFC 7748): keys and shared secret of one size."""
+    sizes = (("public key", size), ("secret key", size), ("shared secret", size))
+    return Algorithm(name, "kex", ("keygen", "derive"), sizes=sizes, standard="RFC 7748")
+
+
 def _slh_dsa(name: str, params: str, standard: str) -> Algorithm:
     return Algorithm(name, "sig", SIG_OPS, sizes=_sig_sizes(*_SLH_SIZES[params.split("-")[1]]), standard=standard)
 
@@ -178,20 +184,7 @@ ALGORITHMS: dict[str, Algorithm] = {
         *[Algorithm(f"ecdh-{c}", "kex", ("derive",)) for c in ("p256", "p384", "secp256k1")],
         Algorithm("ed25519", "sig", SIG_OPS, sizes=_sig_sizes(32, 32, 64), standard="RFC 8032"),
         Algorithm("ed448", "sig", SIG_OPS, sizes=_sig_sizes(57, 57, 114), standard="RFC 8032"),
-        Algorithm(
-            "x25519",
-            "kex",
-            ("keygen", "derive"),
-            sizes=(("public key", 32), ("secret key", 32), ("shared secret", 32)),
-            standard="RFC 7748",
-        ),  # fmt: skip
-        Algorithm(
-            "x448",
-            "kex",
-            ("keygen", "derive"),
-            sizes=(("public key", 56), ("secret key", 56), ("shared secret", 56)),
-            standard="RFC 7748",
-        ),  # fmt: skip
+        *[_x_kex(f"x{n}", size) for n, size in (("25519", 32), ("448", 56))],
         *[_kem(f"ml-kem-{n}", *sz, 32, "FIPS 203") for n, sz in _ML_KEM_SIZES.items()],
         *[
             Algorithm(f"ml-dsa-{n}", "sig", SIG_OPS, sizes=_sig_sizes(*sz), standard="FIPS 204")

@@ -12,13 +12,13 @@ import os
 import shutil
 import signal
 import subprocess
-import tomllib
 from dataclasses import replace
 from pathlib import Path
 
 from cryptobench.core import declared
 from cryptobench.core.errors import UserError
 from cryptobench.core.textsafe import printable
+from cryptobench.core.tomlfile import read_toml
 from cryptobench.drivers import cpu_features
 from cryptobench.drivers.programs import (
     C_HOST,
@@ -341,16 +341,7 @@ def _exit_reason(code: int) -> str:
 
 
 def _load_providers_file(path: Path) -> list[Provider]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserError(f"providers file {str(path)!r} not found") from None
-    except OSError as e:
-        raise UserError(f"cannot read providers file {str(path)!r}: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise UserError(f"providers file {str(path)!r}: not UTF-8 text (byte {e.start})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"providers file {str(path)!r}: {e}") from None
+    data = read_toml(path, "providers file", f"providers file {str(path)!r}")
     out = []
     for i, entry in enumerate(data.get("provider", [])):
         if isinstance(entry.get("plugin"), str):  # [[provider]] plugin = "./mine.py"

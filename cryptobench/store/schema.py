@@ -14,72 +14,72 @@ SCHEMA_VERSION = 4
 
 metadata = MetaData()
 
-meta = Table("meta", metadata, Column("key", Text, primary_key=True), Column("value", Text, nullable=False))
+
+def required(type_, *names: str, **kw) -> list[Column]:
+    """NOT NULL columns of one type, in order."""
+    return [Column(name, type_, nullable=False, **kw) for name in names]
+
+
+def run_ref(**kw) -> Column:
+    """The run a row belongs to."""
+    return Column("run_id", Integer, ForeignKey("runs.id"), **kw)
+
+
+def serial() -> Column:
+    return Column("id", Integer, primary_key=True, autoincrement=True)
+
+
+def keyed(name: str, keys: tuple[str, ...], *columns) -> Table:
+    """A table whose key is the run and the text columns `keys` (provider, alg)."""
+    return Table(
+        name, metadata, run_ref(primary_key=True), *(Column(k, Text, primary_key=True) for k in keys), *columns
+    )
+
+
+meta = Table("meta", metadata, Column("key", Text, primary_key=True), *required(Text, "value"))
 
 runs = Table(
     "runs",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("started", Text, nullable=False),
+    serial(),
+    *required(Text, "started"),
     Column("finished", Text),
-    Column("status", Text, nullable=False),
-    Column("suite", Text, nullable=False),
-    Column("label", Text, nullable=False, server_default=""),
-    Column("settings", Text, nullable=False),
-    Column("env", Text, nullable=False),
+    *required(Text, "status", "suite"),
+    *required(Text, "label", server_default=""),
+    *required(Text, "settings", "env"),
     # 0002: a run's global id (the same in every store it is copied to), its machine, its job
-    Column("uid", Text, nullable=False),
-    Column("machine_id", Text, nullable=False, server_default=""),
-    Column("machine_label", Text, nullable=False, server_default=""),
+    *required(Text, "uid"),
+    *required(Text, "machine_id", "machine_label", server_default=""),
     Column("job", Text),
     Index("runs_uid", "uid", unique=True),
     Index("runs_machine", "machine_label"),
     sqlite_autoincrement=True,
 )
 
-providers = Table(
-    "providers",
-    metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), primary_key=True),
-    Column("provider", Text, primary_key=True),
-    Column("hello", Text, nullable=False),
-)
+providers = keyed("providers", ("provider",), *required(Text, "hello"))
 
-verifications = Table(
+verifications = keyed(
     "verifications",
-    metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), primary_key=True),
-    Column("provider", Text, primary_key=True),
-    Column("alg", Text, primary_key=True),
-    Column("status", Text, nullable=False),
-    Column("passed", Integer, nullable=False),
-    Column("failed", Integer, nullable=False),
-    Column("skipped", Integer, nullable=False),
-    Column("detail", Text, nullable=False),
+    ("provider", "alg"),
+    *required(Text, "status"),
+    *required(Integer, "passed", "failed", "skipped"),
+    *required(Text, "detail"),
 )
 
 cells = Table(
     "cells",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
-    Column("provider", Text, nullable=False),
-    Column("alg", Text, nullable=False),
-    Column("op", Text, nullable=False),
+    serial(),
+    run_ref(nullable=False),
+    *required(Text, "provider", "alg", "op"),
     # 0003: 64-bit, as every figure a driver or a result file puts in a cell (a batch may be 2^40)
-    Column("size", BigInteger, nullable=False),
-    Column("chunk", BigInteger, nullable=False),
-    Column("status", Text, nullable=False),
-    Column("reason", Text, nullable=False),
-    Column("batch", BigInteger, nullable=False),
-    Column("samples_ns", Text, nullable=False),
-    Column("checksum", Text, nullable=False),
-    Column("checksums_seen", Text, nullable=False),
-    Column("peak_rss_kb", BigInteger, nullable=False),
-    Column("rounds", Integer, nullable=False),
-    Column("started", Text, nullable=False),
-    Column("finished", Text, nullable=False),
-    Column("extra", Text, nullable=False),
+    *required(BigInteger, "size", "chunk"),
+    *required(Text, "status", "reason"),
+    *required(BigInteger, "batch"),
+    *required(Text, "samples_ns", "checksum", "checksums_seen"),
+    *required(BigInteger, "peak_rss_kb"),
+    *required(Integer, "rounds"),
+    *required(Text, "started", "finished", "extra"),
     Index("cells_run", "run_id"),
     Index("cells_series", "alg", "provider"),  # 0002: history reads one algorithm's cells over runs
     sqlite_autoincrement=True,
@@ -88,38 +88,23 @@ cells = Table(
 refs = Table(
     "refs",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("added", Text, nullable=False),
-    Column("source", Text, nullable=False),
-    Column("machine", Text, nullable=False),
-    Column("url", Text, nullable=False),
-    Column("alg", Text, nullable=False),
-    Column("op", Text, nullable=False),
-    Column("size", BigInteger, nullable=False),  # 0003
-    Column("ns_per_op", Float, nullable=False),
+    serial(),
+    *required(Text, "added", "source", "machine", "url", "alg", "op"),
+    *required(BigInteger, "size"),  # 0003
+    *required(Float, "ns_per_op"),
     sqlite_autoincrement=True,
 )
 
-conformance = Table(
-    "conformance",
-    metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), primary_key=True),
-    Column("provider", Text, primary_key=True),
-    Column("alg", Text, primary_key=True),
-    Column("data", Text, nullable=False),
-)
+conformance = keyed("conformance", ("provider", "alg"), *required(Text, "data"))
 
 crosschecks = Table(
     "crosschecks",
     metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
-    Column("alg", Text, nullable=False),
-    Column("producer", Text, nullable=False),
-    Column("consumer", Text, nullable=False),
-    Column("check_name", Text, nullable=False),
-    Column("passed", Integer, nullable=False),
-    Column("detail", Text, nullable=False),
-    Column("seq", Integer, nullable=False, server_default="0"),  # 0002: their order (SQLite had rowid)
+    run_ref(nullable=False),
+    *required(Text, "alg", "producer", "consumer", "check_name"),
+    *required(Integer, "passed"),
+    *required(Text, "detail"),
+    *required(Integer, "seq", server_default="0"),  # 0002: their order (SQLite had rowid)
 )
 
 # 0004: the phases after the timing, each record as written (`data`, JSON) beside the columns that find it;
@@ -127,29 +112,23 @@ crosschecks = Table(
 scaling = Table(
     "scaling",
     metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
-    Column("seq", Integer, nullable=False),  # the order they were measured in
-    Column("provider", Text, nullable=False),
-    Column("alg", Text, nullable=False),
-    Column("op", Text, nullable=False),
-    Column("size", BigInteger, nullable=False),
-    Column("workers", Integer, nullable=False),
-    Column("data", Text, nullable=False),
+    run_ref(nullable=False),
+    *required(Integer, "seq"),  # the order they were measured in
+    *required(Text, "provider", "alg", "op"),
+    *required(BigInteger, "size"),
+    *required(Integer, "workers"),
+    *required(Text, "data"),
     Index("scaling_run", "run_id"),
 )
 
 leak_checks = Table(
     "leak_checks",
     metadata,
-    Column("run_id", Integer, ForeignKey("runs.id"), nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("provider", Text, nullable=False),
-    Column("alg", Text, nullable=False),
-    Column("op", Text, nullable=False),
-    Column("size", BigInteger, nullable=False),
-    Column("leak_class", Text, nullable=False),
-    Column("status", Text, nullable=False),
-    Column("data", Text, nullable=False),
+    run_ref(nullable=False),
+    *required(Integer, "seq"),
+    *required(Text, "provider", "alg", "op"),
+    *required(BigInteger, "size"),
+    *required(Text, "leak_class", "status", "data"),
     Index("leak_checks_run", "run_id"),
 )
 
