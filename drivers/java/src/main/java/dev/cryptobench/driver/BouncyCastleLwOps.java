@@ -219,17 +219,12 @@ final class BouncyCastleLwOps {
   }
 
   /** Digest: update and doFinal into a preallocated buffer; streamed: update per piece. */
-  static final class DigestCell extends Cell {
+  static final class DigestCell extends Provider.MessageCell {
     private final Digest d;
-    private final byte[] msg;
-    private final Pieces pieces;
-    private final byte[] out;
 
     DigestCell(Digest d, CellParams p) throws Exception {
+      super(p, d.getDigestSize());
       this.d = d;
-      this.out = new byte[d.getDigestSize()];
-      this.msg = p.chunk() == 0 ? p.message() : null;
-      this.pieces = p.chunk() == 0 ? null : p.pieces();
     }
 
     @Override
@@ -248,32 +243,22 @@ final class BouncyCastleLwOps {
     }
 
     @Override
-    long loop(long n) {
+    long loop(long n) throws Exception {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return out;
-    }
   }
 
   /** HMac keyed once per cell: update and doFinal; streamed: update per piece. */
-  static final class MacCell extends Cell {
+  static final class MacCell extends Provider.MessageCell {
     private final Mac m;
-    private final byte[] msg;
-    private final Pieces pieces;
-    private final byte[] out;
 
     MacCell(Mac m, CellParams p) throws Exception {
+      super(p, m.getMacSize());
       this.m = m;
-      this.out = new byte[m.getMacSize()];
-      this.msg = p.chunk() == 0 ? p.message() : null;
-      this.pieces = p.chunk() == 0 ? null : p.pieces();
     }
 
     @Override
@@ -292,17 +277,12 @@ final class BouncyCastleLwOps {
     }
 
     @Override
-    long loop(long n) {
+    long loop(long n) throws Exception {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return out;
     }
   }
 
@@ -652,22 +632,6 @@ final class BouncyCastleLwOps {
       return ct;
     }
 
-    @Override
-    long run() throws InvalidCipherTextException {
-      int i = next;
-      if (params != null) {
-        engine.init(params[i]);
-        next = i + 1 == params.length ? 0 : i + 1;
-      }
-      if (in != null) {
-        byte[] src = in[i];
-        int w = engine.update(src, 0, src.length, out, 0);
-        outLen = w + engine.finish(out, w);
-        return out.length == 0 ? 0 : out[0] & 0xff;
-      }
-      return regen != null ? remade(i, null) : stream(pieces[i], null);
-    }
-
     /**
      * A streamed decrypt/open whose ciphertext is made again piece by piece (nonce i) just before
      * the piece is decrypted; the time spent making it goes to untimedNs (as JcaOps.CipherCell).
@@ -756,17 +720,33 @@ final class BouncyCastleLwOps {
     }
 
     @Override
+    byte[] output() {
+      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
+    }
+
+    @Override
+    long run() throws InvalidCipherTextException {
+      int i = next;
+      if (params != null) {
+        engine.init(params[i]);
+        next = i + 1 == params.length ? 0 : i + 1;
+      }
+      if (in != null) {
+        byte[] src = in[i];
+        int w = engine.update(src, 0, src.length, out, 0);
+        outLen = w + engine.finish(out, w);
+        return out.length == 0 ? 0 : out[0] & 0xff;
+      }
+      return regen != null ? remade(i, null) : stream(pieces[i], null);
+    }
+
+    @Override
     long loop(long n) throws InvalidCipherTextException {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
     }
   }
 }

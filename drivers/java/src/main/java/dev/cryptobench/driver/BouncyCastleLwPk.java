@@ -2,11 +2,13 @@ package dev.cryptobench.driver;
 
 import dev.cryptobench.driver.Pk.Gen;
 import dev.cryptobench.driver.Pk.Pair;
+import dev.cryptobench.driver.Pk.Rfc8410;
 import dev.cryptobench.driver.Provider.Alg;
 import java.math.BigInteger;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -18,6 +20,8 @@ import org.bouncycastle.crypto.AsymmetricCipherKeyPairGenerator;
 import org.bouncycastle.crypto.CipherParameters;
 import org.bouncycastle.crypto.CryptoServicesRegistrar;
 import org.bouncycastle.crypto.Digest;
+import org.bouncycastle.crypto.KeyGenerationParameters;
+import org.bouncycastle.crypto.RawAgreement;
 import org.bouncycastle.crypto.SecretWithEncapsulation;
 import org.bouncycastle.crypto.Signer;
 import org.bouncycastle.crypto.agreement.ECDHBasicAgreement;
@@ -44,11 +48,7 @@ import org.bouncycastle.crypto.params.ECNamedDomainParameters;
 import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
 import org.bouncycastle.crypto.params.ECPublicKeyParameters;
 import org.bouncycastle.crypto.params.Ed25519KeyGenerationParameters;
-import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.crypto.params.Ed448KeyGenerationParameters;
-import org.bouncycastle.crypto.params.Ed448PrivateKeyParameters;
-import org.bouncycastle.crypto.params.Ed448PublicKeyParameters;
 import org.bouncycastle.crypto.params.MLDSAKeyGenerationParameters;
 import org.bouncycastle.crypto.params.MLDSAParameters;
 import org.bouncycastle.crypto.params.MLDSAPrivateKeyParameters;
@@ -64,11 +64,7 @@ import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
 import org.bouncycastle.crypto.params.RSAKeyParameters;
 import org.bouncycastle.crypto.params.RSAPrivateCrtKeyParameters;
 import org.bouncycastle.crypto.params.X25519KeyGenerationParameters;
-import org.bouncycastle.crypto.params.X25519PrivateKeyParameters;
-import org.bouncycastle.crypto.params.X25519PublicKeyParameters;
 import org.bouncycastle.crypto.params.X448KeyGenerationParameters;
-import org.bouncycastle.crypto.params.X448PrivateKeyParameters;
-import org.bouncycastle.crypto.params.X448PublicKeyParameters;
 import org.bouncycastle.crypto.signers.DSADigestSigner;
 import org.bouncycastle.crypto.signers.ECDSASigner;
 import org.bouncycastle.crypto.signers.Ed25519Signer;
@@ -121,10 +117,10 @@ final class BouncyCastleLwPk {
     algs.add(Pk.kex("ecdh-p256", false, new Ecdh(p256)));
     algs.add(Pk.kex("ecdh-p384", false, new Ecdh(p384)));
     algs.add(Pk.kex("ecdh-secp256k1", false, new Ecdh(k256)));
-    algs.add(Pk.sig("ed25519", true, new Ed25519()));
-    algs.add(Pk.sig("ed448", true, new Ed448()));
-    algs.add(Pk.kex("x25519", true, new X25519()));
-    algs.add(Pk.kex("x448", true, new X448()));
+    algs.add(Pk.sig("ed25519", true, new EdDsa(ED25519, Ed25519Signer::new)));
+    algs.add(Pk.sig("ed448", true, new EdDsa(ED448, () -> new Ed448Signer(NO_CONTEXT))));
+    algs.add(Pk.kex("x25519", true, new Xdh(X25519, X25519Agreement::new)));
+    algs.add(Pk.kex("x448", true, new Xdh(X448, X448Agreement::new)));
     algs.add(Pk.sig("sm2", true, new Sm2(sm2)));
     algs.add(Pk.kem("ml-kem-512", new MlKem(MLKEMParameters.ml_kem_512)));
     algs.add(Pk.kem("ml-kem-768", new MlKem(MLKEMParameters.ml_kem_768)));
@@ -154,14 +150,7 @@ final class BouncyCastleLwPk {
             + " itself uses for private-key operations; public-key operations are the same modPow"
             + " either way. Keys: SubjectPublicKeyInfoFactory / PrivateKeyInfoFactory (X.509,"
             + " PKCS#8) and PublicKeyFactory / PrivateKeyFactory.",
-        "RSA key generation (rsa-2048/3072/4096 keygen, one key per sample as the orchestrator"
-            + " asks): the warm-up is capped at "
-            + Pk.RSA_KEYGEN_WARMUP
-            + " keys per request (the first request for the cell in this process runs all "
-            + Pk.RSA_KEYGEN_WARMUP
-            + ", later ones stop once warmup_ns has passed, after at least one key) and runs no"
-            + " JIT rounds (single keys vary by a factor of several); the bench response's warmup"
-            + " says jit_stop \"capped\".",
+        Pk.RSA_KEYGEN_NOTE,
         "ECDSA: DSADigestSigner(ECDSASigner(), SHA-256 / SHA-384) with DER signatures and a"
             + " random k (ECDSASigner's default RandomDSAKCalculator, as BouncyCastle's JCA"
             + " provider signs; HMacDSAKCalculator would give RFC 6979 nonces); ECDH:"
@@ -192,7 +181,9 @@ final class BouncyCastleLwPk {
             + " SLH-DSA and X-Wing only.");
   }
 
-  private static Gen gen(AsymmetricCipherKeyPairGenerator g) {
+  /** A generator initialised once with p: one generateKeyPair() per call. */
+  static Gen gen(AsymmetricCipherKeyPairGenerator g, KeyGenerationParameters p) {
+    g.init(p);
     return () -> {
       AsymmetricCipherKeyPair kp = g.generateKeyPair();
       return new Pair(kp.getPrivate(), kp.getPublic());
@@ -204,12 +195,38 @@ final class BouncyCastleLwPk {
         .getEncoded(ASN1Encoding.DER);
   }
 
+  private static byte[] pkcs8(Object priv) throws Exception {
+    return PrivateKeyInfoFactory.createPrivateKeyInfo((AsymmetricKeyParameter) priv)
+        .getEncoded(ASN1Encoding.DER);
+  }
+
   /** Signs with a lightweight Signer initialised once: update(msg) and generateSignature(). */
   private static Pk.Signing signing(Signer s) {
     return msg -> {
       s.update(msg, 0, msg.length);
       return s.generateSignature();
     };
+  }
+
+  /**
+   * A signer with a context string and a deterministic variant (ML-DSA, SLH-DSA) initialised once:
+   * with ParametersWithRandom (hedged) or the bare key (deterministic), wrapped in
+   * ParametersWithContext when there is a context.
+   */
+  static Pk.Signing contextSigning(Signer s, Object priv, byte[] ctx, boolean deterministic) {
+    CipherParameters k = (CipherParameters) priv;
+    s.init(true, withContext(deterministic ? k : new ParametersWithRandom(k, random()), ctx));
+    return signing(s);
+  }
+
+  /** The verifier of {@link #contextSigning}. */
+  static Pk.Verifying contextVerifying(Signer s, Object pub, byte[] ctx) {
+    s.init(false, withContext((CipherParameters) pub, ctx));
+    return verifying(s);
+  }
+
+  private static CipherParameters withContext(CipherParameters p, byte[] ctx) {
+    return ctx == null ? p : new ParametersWithContext(p, ctx);
   }
 
   private static Pk.Verifying verifying(Signer s) {
@@ -234,11 +251,10 @@ final class BouncyCastleLwPk {
 
     @Override
     public Gen generator() {
-      RSAKeyPairGenerator g = new RSAKeyPairGenerator();
-      g.init(
+      return gen(
+          new RSAKeyPairGenerator(),
           new RSAKeyGenerationParameters(
               F4, random(), bits, PrimeCertaintyCalculator.getDefaultCertainty(bits)));
-      return gen(g);
     }
 
     @Override
@@ -248,8 +264,7 @@ final class BouncyCastleLwPk {
 
     @Override
     public byte[] encodePrivate(Pair k) throws Exception {
-      return PrivateKeyInfoFactory.createPrivateKeyInfo((AsymmetricKeyParameter) k.priv())
-          .getEncoded(ASN1Encoding.DER);
+      return pkcs8(k.priv());
     }
 
     @Override
@@ -368,9 +383,7 @@ final class BouncyCastleLwPk {
 
     @Override
     public Gen generator() {
-      ECKeyPairGenerator g = new ECKeyPairGenerator();
-      g.init(new ECKeyGenerationParameters(ec.domain(), random()));
-      return gen(g);
+      return gen(new ECKeyPairGenerator(), new ECKeyGenerationParameters(ec.domain(), random()));
     }
 
     @Override
@@ -495,177 +508,104 @@ final class BouncyCastleLwPk {
 
   // ---- Edwards and Montgomery curves ----------------------------------------------------------
 
-  /** Raw-key algorithms: the parameters' getEncoded() is the protocol's encoding. */
-  abstract static class Raw implements Pk.Keys {
-    @Override
-    public byte[] encodePublic(Pair k) {
-      return encoded(k.pub());
+  /**
+   * A curve with raw keys (RFC 8032 / RFC 7748): BouncyCastle's key-pair generator and its
+   * generation parameters; the raw keys travel through the RFC 8410 forms ({@link Pk.Rfc8410}):
+   * wrapped into them for PublicKeyFactory / PrivateKeyFactory, unwrapped from what
+   * SubjectPublicKeyInfoFactory / PrivateKeyInfoFactory make of the key parameters.
+   */
+  record Curve(
+      Rfc8410 f,
+      Supplier<AsymmetricCipherKeyPairGenerator> generator,
+      Function<SecureRandom, KeyGenerationParameters> params) {}
+
+  private static final Curve ED25519 =
+      new Curve(Rfc8410.ED25519, Ed25519KeyPairGenerator::new, Ed25519KeyGenerationParameters::new);
+  private static final Curve ED448 =
+      new Curve(Rfc8410.ED448, Ed448KeyPairGenerator::new, Ed448KeyGenerationParameters::new);
+  private static final Curve X25519 =
+      new Curve(Rfc8410.X25519, X25519KeyPairGenerator::new, X25519KeyGenerationParameters::new);
+  private static final Curve X448 =
+      new Curve(Rfc8410.X448, X448KeyPairGenerator::new, X448KeyGenerationParameters::new);
+
+  /** Ed448Signer's context for pure Ed448: empty. */
+  private static final byte[] NO_CONTEXT = new byte[0];
+
+  /** Raw-key algorithms: one implementation of the keys for the four curves. */
+  abstract static class CurveKeys implements Pk.Keys {
+    final Curve c;
+
+    CurveKeys(Curve c) {
+      this.c = c;
     }
 
-    @Override
-    public byte[] encodePrivate(Pair k) {
-      return encoded(k.priv());
-    }
-
-    abstract byte[] encoded(Object key);
-  }
-
-  /** Ed25519Signer (pure Ed25519), raw 32-byte keys. */
-  static final class Ed25519 extends Raw implements Pk.SigScheme {
     @Override
     public Gen generator() {
-      Ed25519KeyPairGenerator g = new Ed25519KeyPairGenerator();
-      g.init(new Ed25519KeyGenerationParameters(random()));
-      return gen(g);
+      return gen(c.generator().get(), c.params().apply(random()));
     }
 
     @Override
-    byte[] encoded(Object key) {
-      return key instanceof Ed25519PublicKeyParameters p
-          ? p.getEncoded()
-          : ((Ed25519PrivateKeyParameters) key).getEncoded();
+    public byte[] encodePublic(Pair k) throws Exception {
+      return c.f().rawPublic(spki(k.pub()));
     }
 
     @Override
-    public Object parsePublic(byte[] b) {
-      return new Ed25519PublicKeyParameters(b);
+    public byte[] encodePrivate(Pair k) throws Exception {
+      return c.f().rawPrivate(pkcs8(k.priv()));
     }
 
     @Override
-    public Object parsePrivate(byte[] b) {
-      return new Ed25519PrivateKeyParameters(b);
+    public Object parsePublic(byte[] b) throws Exception {
+      return PublicKeyFactory.createKey(c.f().spki(b));
+    }
+
+    @Override
+    public Object parsePrivate(byte[] b) throws Exception {
+      return PrivateKeyFactory.createKey(c.f().pkcs8(b));
+    }
+  }
+
+  /** Ed25519Signer, Ed448Signer(empty context) (pure EdDSA), raw 32- / 57-byte keys. */
+  static final class EdDsa extends CurveKeys implements Pk.SigScheme {
+    private final Supplier<Signer> signer;
+
+    EdDsa(Curve c, Supplier<Signer> signer) {
+      super(c);
+      this.signer = signer;
     }
 
     @Override
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
-      Pk.noContext(ctx, "Ed25519");
-      Signer s = new Ed25519Signer();
+      Pk.noContext(ctx, c.f().name());
+      Signer s = signer.get();
       s.init(true, (CipherParameters) priv);
       return signing(s);
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
-      Pk.noContext(ctx, "Ed25519");
-      Signer s = new Ed25519Signer();
+      Pk.noContext(ctx, c.f().name());
+      Signer s = signer.get();
       s.init(false, (CipherParameters) pub);
       return verifying(s);
     }
   }
 
-  /** Ed448Signer with the empty context (pure Ed448), raw 57-byte keys. */
-  static final class Ed448 extends Raw implements Pk.SigScheme {
-    private static final byte[] NO_CONTEXT = new byte[0];
+  /**
+   * X25519Agreement / X448Agreement initialised once; calculateAgreement(peer, out, 0) into a fresh
+   * array per operation.
+   */
+  static final class Xdh extends CurveKeys implements Pk.KexScheme {
+    private final Supplier<RawAgreement> agreement;
 
-    @Override
-    public Gen generator() {
-      Ed448KeyPairGenerator g = new Ed448KeyPairGenerator();
-      g.init(new Ed448KeyGenerationParameters(random()));
-      return gen(g);
-    }
-
-    @Override
-    byte[] encoded(Object key) {
-      return key instanceof Ed448PublicKeyParameters p
-          ? p.getEncoded()
-          : ((Ed448PrivateKeyParameters) key).getEncoded();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) {
-      return new Ed448PublicKeyParameters(b);
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) {
-      return new Ed448PrivateKeyParameters(b);
-    }
-
-    @Override
-    public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
-      Pk.noContext(ctx, "Ed448");
-      Signer s = new Ed448Signer(NO_CONTEXT);
-      s.init(true, (CipherParameters) priv);
-      return signing(s);
-    }
-
-    @Override
-    public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
-      Pk.noContext(ctx, "Ed448");
-      Signer s = new Ed448Signer(NO_CONTEXT);
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
-    }
-  }
-
-  /** X25519Agreement initialised once; calculateAgreement(peer, out, 0) per operation. */
-  static final class X25519 extends Raw implements Pk.KexScheme {
-    @Override
-    public Gen generator() {
-      X25519KeyPairGenerator g = new X25519KeyPairGenerator();
-      g.init(new X25519KeyGenerationParameters(random()));
-      return gen(g);
-    }
-
-    @Override
-    byte[] encoded(Object key) {
-      return key instanceof X25519PublicKeyParameters p
-          ? p.getEncoded()
-          : ((X25519PrivateKeyParameters) key).getEncoded();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) {
-      return new X25519PublicKeyParameters(b);
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) {
-      return new X25519PrivateKeyParameters(b);
+    Xdh(Curve c, Supplier<RawAgreement> agreement) {
+      super(c);
+      this.agreement = agreement;
     }
 
     @Override
     public Pk.Deriving agreement(Object priv, Object peerPub) {
-      X25519Agreement a = new X25519Agreement();
-      a.init((CipherParameters) priv);
-      CipherParameters peer = (CipherParameters) peerPub;
-      return () -> {
-        byte[] out = new byte[a.getAgreementSize()];
-        a.calculateAgreement(peer, out, 0);
-        return out;
-      };
-    }
-  }
-
-  /** X448Agreement initialised once; calculateAgreement(peer, out, 0) per operation. */
-  static final class X448 extends Raw implements Pk.KexScheme {
-    @Override
-    public Gen generator() {
-      X448KeyPairGenerator g = new X448KeyPairGenerator();
-      g.init(new X448KeyGenerationParameters(random()));
-      return gen(g);
-    }
-
-    @Override
-    byte[] encoded(Object key) {
-      return key instanceof X448PublicKeyParameters p
-          ? p.getEncoded()
-          : ((X448PrivateKeyParameters) key).getEncoded();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) {
-      return new X448PublicKeyParameters(b);
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) {
-      return new X448PrivateKeyParameters(b);
-    }
-
-    @Override
-    public Pk.Deriving agreement(Object priv, Object peerPub) {
-      X448Agreement a = new X448Agreement();
+      RawAgreement a = agreement.get();
       a.init((CipherParameters) priv);
       CipherParameters peer = (CipherParameters) peerPub;
       return () -> {
@@ -679,39 +619,52 @@ final class BouncyCastleLwPk {
   // ---- ML-KEM and ML-DSA ----------------------------------------------------------------------
 
   /**
-   * ML-KEM (FIPS 203): MLKEMKeyPairGenerator; private keys from the 64-byte seed d || z
-   * (MLKEMPrivateKeyParameters(params, seed), getSeed()); encapsulation
-   * MLKEMGenerator.generateEncapsulated (one generator per cell), derandomised
-   * MLKEMGenerator.internalGenerateEncapsulated(key, m); decapsulation
-   * MLKEMExtractor.extractSecret.
+   * ML-KEM and ML-DSA keys: MLKEMKeyPairGenerator / MLDSAKeyPairGenerator; public keys raw
+   * (getEncoded()), private keys the seed they expand from (MLKEMPrivateKeyParameters(params, seed)
+   * with the 64-byte d || z, MLDSAPrivateKeyParameters(params, seed) with 32 bytes; getSeed()).
+   * BouncyCastle gives the two families no common interface: each method asks which one it has.
    */
-  static final class MlKem implements Pk.KemScheme {
-    private final MLKEMParameters params;
+  abstract static class MlKeys implements Pk.Keys {
+    /** MLKEMParameters or MLDSAParameters. */
+    final Object params;
 
-    MlKem(MLKEMParameters params) {
+    private final String seedName;
+    private final int seedLen;
+
+    MlKeys(Object params, String seedName, int seedLen) {
       this.params = params;
+      this.seedName = seedName;
+      this.seedLen = seedLen;
     }
 
     @Override
     public Gen generator() {
-      MLKEMKeyPairGenerator g = new MLKEMKeyPairGenerator();
-      g.init(new MLKEMKeyGenerationParameters(random(), params));
-      return gen(g);
+      return params instanceof MLKEMParameters p
+          ? gen(new MLKEMKeyPairGenerator(), new MLKEMKeyGenerationParameters(random(), p))
+          : gen(
+              new MLDSAKeyPairGenerator(),
+              new MLDSAKeyGenerationParameters(random(), (MLDSAParameters) params));
     }
 
     @Override
     public byte[] encodePublic(Pair k) {
-      return ((MLKEMPublicKeyParameters) k.pub()).getEncoded();
+      return k.pub() instanceof MLKEMPublicKeyParameters p
+          ? p.getEncoded()
+          : ((MLDSAPublicKeyParameters) k.pub()).getEncoded();
     }
 
     @Override
     public byte[] encodePrivate(Pair k) {
-      return ((MLKEMPrivateKeyParameters) k.priv()).getSeed();
+      return k.priv() instanceof MLKEMPrivateKeyParameters p
+          ? p.getSeed()
+          : ((MLDSAPrivateKeyParameters) k.priv()).getSeed();
     }
 
     @Override
     public Object parsePublic(byte[] b) {
-      return new MLKEMPublicKeyParameters(params, b);
+      return params instanceof MLKEMParameters p
+          ? new MLKEMPublicKeyParameters(p, b)
+          : new MLDSAPublicKeyParameters((MLDSAParameters) params, b);
     }
 
     @Override
@@ -721,9 +674,24 @@ final class BouncyCastleLwPk {
 
     @Override
     public Pair fromSeed(byte[] seed) throws Exception {
-      Pk.checkLen("ML-KEM seed d || z", seed, 64);
-      MLKEMPrivateKeyParameters k = new MLKEMPrivateKeyParameters(params, seed);
+      Pk.checkLen(seedName, seed, seedLen);
+      if (params instanceof MLKEMParameters p) {
+        MLKEMPrivateKeyParameters k = new MLKEMPrivateKeyParameters(p, seed);
+        return new Pair(k, k.getPublicKeyParameters());
+      }
+      MLDSAPrivateKeyParameters k = new MLDSAPrivateKeyParameters((MLDSAParameters) params, seed);
       return new Pair(k, k.getPublicKeyParameters());
+    }
+  }
+
+  /**
+   * ML-KEM (FIPS 203): encapsulation MLKEMGenerator.generateEncapsulated (one generator per cell),
+   * derandomised MLKEMGenerator.internalGenerateEncapsulated(key, m); decapsulation
+   * MLKEMExtractor.extractSecret.
+   */
+  static final class MlKem extends MlKeys implements Pk.KemScheme {
+    MlKem(MLKEMParameters params) {
+      super(params, "ML-KEM seed d || z", 64);
     }
 
     @Override
@@ -752,69 +720,23 @@ final class BouncyCastleLwPk {
   }
 
   /**
-   * Pure ML-DSA (FIPS 204): MLDSAKeyPairGenerator; private keys from the 32-byte seed
-   * (MLDSAPrivateKeyParameters(params, seed), getSeed()); MLDSASigner initialised once with
-   * ParametersWithRandom (hedged) or the bare key (deterministic, rnd = 0), wrapped in
-   * ParametersWithContext when the case has a context.
+   * Pure ML-DSA (FIPS 204): MLDSASigner initialised once with ParametersWithRandom (hedged) or the
+   * bare key (deterministic, rnd = 0), wrapped in ParametersWithContext when the case has a
+   * context.
    */
-  static final class MlDsa implements Pk.SigScheme {
-    private final MLDSAParameters params;
-
+  static final class MlDsa extends MlKeys implements Pk.SigScheme {
     MlDsa(MLDSAParameters params) {
-      this.params = params;
-    }
-
-    @Override
-    public Gen generator() {
-      MLDSAKeyPairGenerator g = new MLDSAKeyPairGenerator();
-      g.init(new MLDSAKeyGenerationParameters(random(), params));
-      return gen(g);
-    }
-
-    @Override
-    public byte[] encodePublic(Pair k) {
-      return ((MLDSAPublicKeyParameters) k.pub()).getEncoded();
-    }
-
-    @Override
-    public byte[] encodePrivate(Pair k) {
-      return ((MLDSAPrivateKeyParameters) k.priv()).getSeed();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) {
-      return new MLDSAPublicKeyParameters(params, b);
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) throws Exception {
-      return fromSeed(b).priv();
-    }
-
-    @Override
-    public Pair fromSeed(byte[] seed) throws Exception {
-      Pk.checkLen("ML-DSA seed", seed, 32);
-      MLDSAPrivateKeyParameters k = new MLDSAPrivateKeyParameters(params, seed);
-      return new Pair(k, k.getPublicKeyParameters());
-    }
-
-    private static CipherParameters withContext(CipherParameters p, byte[] ctx) {
-      return ctx == null ? p : new ParametersWithContext(p, ctx);
+      super(params, "ML-DSA seed", 32);
     }
 
     @Override
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) {
-      MLDSASigner s = new MLDSASigner();
-      CipherParameters k = (CipherParameters) priv;
-      s.init(true, withContext(deterministic ? k : new ParametersWithRandom(k, random()), ctx));
-      return signing(s);
+      return contextSigning(new MLDSASigner(), priv, ctx, deterministic);
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) {
-      MLDSASigner s = new MLDSASigner();
-      s.init(false, withContext((CipherParameters) pub, ctx));
-      return verifying(s);
+      return contextVerifying(new MLDSASigner(), pub, ctx);
     }
   }
 }

@@ -371,17 +371,12 @@ final class JcaOps {
   /**
    * MessageDigest: update(msg) and digest into a preallocated buffer; streamed: update per piece.
    */
-  static final class DigestCell extends Cell {
+  static final class DigestCell extends Provider.MessageCell {
     private final MessageDigest md;
-    private final byte[] msg;
-    private final Pieces pieces;
-    private final byte[] out;
 
     DigestCell(MessageDigest md, CellParams p) throws Exception {
+      super(p, md.getDigestLength());
       this.md = md;
-      this.out = new byte[md.getDigestLength()];
-      this.msg = p.chunk() == 0 ? p.message() : null;
-      this.pieces = p.chunk() == 0 ? null : p.pieces();
     }
 
     @Override
@@ -407,25 +402,15 @@ final class JcaOps {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return out;
-    }
   }
 
   /** Mac initialised once per cell: update(msg) and doFinal(buf, 0); streamed: update per piece. */
-  static final class MacCell extends Cell {
+  static final class MacCell extends Provider.MessageCell {
     private final Mac mac;
-    private final byte[] msg;
-    private final Pieces pieces;
-    private final byte[] out;
 
     MacCell(Mac mac, CellParams p) throws Exception {
+      super(p, mac.getMacLength());
       this.mac = mac;
-      this.out = new byte[mac.getMacLength()];
-      this.msg = p.chunk() == 0 ? p.message() : null;
-      this.pieces = p.chunk() == 0 ? null : p.pieces();
     }
 
     @Override
@@ -450,11 +435,6 @@ final class JcaOps {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return out;
     }
   }
 
@@ -630,21 +610,6 @@ final class JcaOps {
       }
     }
 
-    @Override
-    long run() throws GeneralSecurityException {
-      int i = next;
-      if (specs != null) {
-        cipher.init(mode, key, specs[i]);
-        next = i + 1 == specs.length ? 0 : i + 1;
-      }
-      if (in != null) {
-        byte[] src = in[i];
-        outLen = cipher.doFinal(src, 0, src.length, out, 0);
-        return out.length == 0 ? 0 : out[0] & 0xff;
-      }
-      return regen != null ? remade(i, null) : stream(pieces[i], null);
-    }
-
     private long stream(Pieces ps, Input.Fnv fold) throws GeneralSecurityException {
       byte[] src = ps.src();
       byte[] buf = out;
@@ -778,17 +743,32 @@ final class JcaOps {
     }
 
     @Override
+    byte[] output() {
+      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
+    }
+
+    @Override
+    long run() throws GeneralSecurityException {
+      int i = next;
+      if (specs != null) {
+        cipher.init(mode, key, specs[i]);
+        next = i + 1 == specs.length ? 0 : i + 1;
+      }
+      if (in != null) {
+        byte[] src = in[i];
+        outLen = cipher.doFinal(src, 0, src.length, out, 0);
+        return out.length == 0 ? 0 : out[0] & 0xff;
+      }
+      return regen != null ? remade(i, null) : stream(pieces[i], null);
+    }
+
+    @Override
     long loop(long n) throws GeneralSecurityException {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return outLen == out.length ? out : java.util.Arrays.copyOf(out, outLen);
     }
   }
 }

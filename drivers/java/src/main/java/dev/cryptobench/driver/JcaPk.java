@@ -23,6 +23,7 @@ import java.security.Signature;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.ECParameterSpec;
 import java.security.spec.ECPrivateKeySpec;
@@ -38,21 +39,15 @@ import javax.crypto.KeyAgreement;
 import javax.crypto.KeyGenerator;
 import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
+import org.bouncycastle.crypto.params.MLDSAParameters;
+import org.bouncycastle.crypto.params.MLKEMParameters;
 import org.bouncycastle.crypto.prng.FixedSecureRandom;
 import org.bouncycastle.jcajce.SecretKeyWithEncapsulation;
 import org.bouncycastle.jcajce.interfaces.MLDSAPrivateKey;
-import org.bouncycastle.jcajce.interfaces.MLDSAPublicKey;
 import org.bouncycastle.jcajce.interfaces.MLKEMPrivateKey;
-import org.bouncycastle.jcajce.interfaces.MLKEMPublicKey;
 import org.bouncycastle.jcajce.spec.ContextParameterSpec;
 import org.bouncycastle.jcajce.spec.KEMExtractSpec;
 import org.bouncycastle.jcajce.spec.KEMGenerateSpec;
-import org.bouncycastle.jcajce.spec.MLDSAParameterSpec;
-import org.bouncycastle.jcajce.spec.MLDSAPrivateKeySpec;
-import org.bouncycastle.jcajce.spec.MLDSAPublicKeySpec;
-import org.bouncycastle.jcajce.spec.MLKEMParameterSpec;
-import org.bouncycastle.jcajce.spec.MLKEMPrivateKeySpec;
-import org.bouncycastle.jcajce.spec.MLKEMPublicKeySpec;
 import org.bouncycastle.jcajce.spec.SM2ParameterSpec;
 
 /**
@@ -113,12 +108,12 @@ final class JcaPk {
     algs.add(Pk.sig("ecdsa-secp256k1", true, new Ecdsa("secp256k1", bc, "SHA256withECDSA", false)));
     algs.add(Pk.kex("ecdh-secp256k1", false, new Ecdh("secp256k1", bc)));
     algs.add(Pk.sig("sm2", true, new Ecdsa("sm2p256v1", bc, "SM3withSM2", true)));
-    algs.add(Pk.kem("ml-kem-512", new MlKem("ML-KEM-512", MLKEMParameterSpec.ml_kem_512, bc)));
-    algs.add(Pk.kem("ml-kem-768", new MlKem("ML-KEM-768", MLKEMParameterSpec.ml_kem_768, bc)));
-    algs.add(Pk.kem("ml-kem-1024", new MlKem("ML-KEM-1024", MLKEMParameterSpec.ml_kem_1024, bc)));
-    algs.add(Pk.sig("ml-dsa-44", true, new MlDsa("ML-DSA-44", MLDSAParameterSpec.ml_dsa_44, bc)));
-    algs.add(Pk.sig("ml-dsa-65", true, new MlDsa("ML-DSA-65", MLDSAParameterSpec.ml_dsa_65, bc)));
-    algs.add(Pk.sig("ml-dsa-87", true, new MlDsa("ML-DSA-87", MLDSAParameterSpec.ml_dsa_87, bc)));
+    algs.add(Pk.kem("ml-kem-512", new MlKem("ML-KEM-512", MLKEMParameters.ml_kem_512, bc)));
+    algs.add(Pk.kem("ml-kem-768", new MlKem("ML-KEM-768", MLKEMParameters.ml_kem_768, bc)));
+    algs.add(Pk.kem("ml-kem-1024", new MlKem("ML-KEM-1024", MLKEMParameters.ml_kem_1024, bc)));
+    algs.add(Pk.sig("ml-dsa-44", true, new MlDsa("ML-DSA-44", MLDSAParameters.ml_dsa_44, bc)));
+    algs.add(Pk.sig("ml-dsa-65", true, new MlDsa("ML-DSA-65", MLDSAParameters.ml_dsa_65, bc)));
+    algs.add(Pk.sig("ml-dsa-87", true, new MlDsa("ML-DSA-87", MLDSAParameters.ml_dsa_87, bc)));
     return algs;
   }
 
@@ -142,15 +137,7 @@ final class JcaPk {
             + " MGF1, MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT) (the MGF1 hash is set"
             + " explicitly: the JCA's default for this transformation is MGF1-SHA-1). Keys are"
             + " X.509 SubjectPublicKeyInfo and PKCS#8 through KeyFactory \"RSA\".",
-        "RSA key generation (rsa-2048/3072/4096 keygen, one key per sample as the orchestrator"
-            + " asks): the warm-up is capped at "
-            + Pk.RSA_KEYGEN_WARMUP
-            + " keys per request (the first request for the cell in this process runs all "
-            + Pk.RSA_KEYGEN_WARMUP
-            + ", later ones stop once warmup_ns has passed, after at least one key) and runs no"
-            + " JIT rounds: one key takes 50 ms to seconds and its time varies by a factor of"
-            + " several (the prime search), so the stability rule cannot apply; the bench"
-            + " response's warmup says jit_stop \"capped\".",
+        Pk.RSA_KEYGEN_NOTE,
         "ECDSA: KeyPairGenerator \"EC\" with ECGenParameterSpec(secp256r1 / secp384r1 /"
             + " secp256k1), Signature \"SHA256withECDSA\" / \"SHA384withECDSA\" (DER, random k"
             + " from the provider's SecureRandom); ECDH: KeyAgreement \"ECDH\" (the x coordinate,"
@@ -184,39 +171,159 @@ final class JcaPk {
             + " 256).withNoKdf(), one generateKey() (a SecretKeyWithEncapsulation: ciphertext and"
             + " the 32-byte shared key) per operation; decaps a KeyGenerator initialised with"
             + " KEMExtractSpec.Builder(private key, ciphertext, ...).withNoKdf(), one generateKey()"
-            + " per operation. Keys: MLKEMPublicKey.getPublicData() (the encapsulation key) and"
-            + " MLKEMPrivateKey.getSeed() (d || z), parsed with MLKEMPublicKeySpec /"
-            + " MLKEMPrivateKeySpec. Derandomised encapsulation (the m of encaps cases): the"
+            + " per operation. Keys: the raw encapsulation key and the seed d || z, made by"
+            + " BouncyCastle's lightweight MLKEMPublicKeyParameters / MLKEMPrivateKeyParameters"
+            + " (getEncoded(), getSeed()) and carried as X.509 / PKCS#8 to and from KeyFactory"
+            + " (the private key from its seed: KeyFactory expands it). Derandomised encapsulation (the m of encaps cases): the"
             + " KeyGenerator initialised with the KEMGenerateSpec and BouncyCastle's"
             + " FixedSecureRandom(m), of which it draws exactly m (checked: used up).",
         "ML-DSA (FIPS 204, pure): Signature \"ML-DSA-44/65/87\"; the bench signs hedged,"
             + " initSign(key, new SecureRandom()); deterministic cases (rnd = 0) are initSign(key)"
             + " without a SecureRandom (BouncyCastle then signs deterministically); the context"
-            + " is ContextParameterSpec. Keys: MLDSAPublicKey.getPublicData() and"
-            + " MLDSAPrivateKey.getSeed() (the 32-byte seed), parsed with MLDSAPublicKeySpec /"
-            + " MLDSAPrivateKeySpec.");
+            + " is ContextParameterSpec. Keys: the raw public key and the 32-byte seed, as for"
+            + " ML-KEM (MLDSAPublicKeyParameters / MLDSAPrivateKeyParameters, X.509 / PKCS#8).");
   }
 
   private static Pair pair(KeyPair kp) {
     return new Pair(kp.getPrivate(), kp.getPublic());
   }
 
-  // ---- RSA ------------------------------------------------------------------------------------
+  /** One signature per call of a Signature after initSign: update(msg) and sign(). */
+  static Signing signing(Signature s) {
+    return msg -> {
+      s.update(msg);
+      return s.sign();
+    };
+  }
 
-  /** RSA keys: KeyPairGenerator "RSA" with e = 65537; SubjectPublicKeyInfo and PKCS#8. */
-  static class Rsa implements Pk.Keys {
-    final int bits;
-    final Provs p;
+  /** One verification per call of a Signature after initVerify: update(msg) and verify(sig). */
+  static Verifying verifying(Signature s) {
+    return (msg, sig) -> {
+      s.update(msg);
+      return s.verify(sig);
+    };
+  }
 
-    Rsa(int bits, Provs p) {
-      this.bits = bits;
-      this.p = p;
+  /** A Signature initialised once with initSign(priv): see {@link #signing(Signature)}. */
+  static Signing signing(Signature s, Object priv) throws Exception {
+    s.initSign((PrivateKey) priv);
+    return signing(s);
+  }
+
+  /** A Signature initialised once with initVerify(pub): see {@link #verifying(Signature)}. */
+  static Verifying verifying(Signature s, Object pub) throws Exception {
+    s.initVerify((PublicKey) pub);
+    return verifying(s);
+  }
+
+  /** A KeyAgreement alg initialised once with priv: doPhase(peer, true) and generateSecret(). */
+  static Deriving agreement(String alg, String prov, Object priv, Object peerPub) throws Exception {
+    KeyAgreement ka = KeyAgreement.getInstance(alg, prov);
+    ka.init((PrivateKey) priv);
+    PublicKey peer = (PublicKey) peerPub;
+    return () -> {
+      ka.doPhase(peer, true);
+      return ka.generateSecret();
+    };
+  }
+
+  /**
+   * A Signature with a context string and a deterministic variant (ML-DSA, SLH-DSA): initSign(key,
+   * SecureRandom) for hedged signing, initSign(key) for deterministic; the context through
+   * ContextParameterSpec.
+   */
+  static Signing contextSigning(
+      String name, String prov, Object priv, byte[] ctx, boolean deterministic) throws Exception {
+    Signature s = Signature.getInstance(name, prov);
+    PrivateKey k = (PrivateKey) priv;
+    if (deterministic) {
+      s.initSign(k);
+    } else {
+      s.initSign(k, new SecureRandom());
+    }
+    return signing(withContext(s, ctx));
+  }
+
+  /** Verification with a context string (ML-DSA, SLH-DSA). */
+  static Verifying contextVerifying(String name, String prov, Object pub, byte[] ctx)
+      throws Exception {
+    Signature s = Signature.getInstance(name, prov);
+    s.initVerify((PublicKey) pub);
+    return verifying(withContext(s, ctx));
+  }
+
+  private static Signature withContext(Signature s, byte[] ctx) throws Exception {
+    if (ctx != null) {
+      s.setParameter(new ContextParameterSpec(ctx));
+    }
+    return s;
+  }
+
+  /**
+   * A KEM's encapsulation through BouncyCastle's KeyGenerator API (Java 17 has no
+   * javax.crypto.KEM): the KeyGenerator initialised with KEMGenerateSpec(public key, 256 bits, no
+   * KDF) and, for a derandomised encapsulation, the SecureRandom to draw from (null: the
+   * provider's).
+   */
+  static KeyGenerator kemGenerator(String name, String prov, Object pub, SecureRandom r)
+      throws Exception {
+    KeyGenerator kg = KeyGenerator.getInstance(name, prov);
+    KEMGenerateSpec spec =
+        new KEMGenerateSpec.Builder((PublicKey) pub, "Generic", 256).withNoKdf().build();
+    if (r == null) {
+      kg.init(spec);
+    } else {
+      kg.init(spec, r);
+    }
+    return kg;
+  }
+
+  /** {ciphertext, shared key} of a KeyGenerator's SecretKeyWithEncapsulation. */
+  static byte[][] encapsulation(KeyGenerator kg) {
+    SecretKeyWithEncapsulation k = (SecretKeyWithEncapsulation) kg.generateKey();
+    return new byte[][] {k.getEncapsulation(), k.getEncoded()};
+  }
+
+  /** Derandomised encapsulation: the KeyGenerator draws exactly the given bytes (checked). */
+  static byte[][] encapsulation(String name, String prov, Object pub, byte[] m) throws Exception {
+    FixedSecureRandom fixed = new FixedSecureRandom(m);
+    byte[][] r = encapsulation(kemGenerator(name, prov, pub, fixed));
+    BouncyCastleLwPq.usedUp(fixed, name + " encapsulation");
+    return r;
+  }
+
+  /** Decapsulation: a KeyGenerator initialised with KEMExtractSpec(private key, ct, no KDF). */
+  static Decapsulating decapsulating(String name, String prov, Object priv, byte[] ct)
+      throws Exception {
+    KeyGenerator kg = KeyGenerator.getInstance(name, prov);
+    kg.init(new KEMExtractSpec.Builder((PrivateKey) priv, ct, "Generic", 256).withNoKdf().build());
+    return () -> kg.generateKey().getEncoded();
+  }
+
+  /**
+   * Keys whose public half is the X.509 SubjectPublicKeyInfo the JCA key encodes itself as (RSA,
+   * EC): KeyPairGenerator keyAlg initialised with the generation spec, KeyFactory keyAlg for the
+   * encoded keys; each subclass parses (EC checks the curve).
+   */
+  abstract static class X509Keys implements Pk.Keys {
+    final String keyAlg;
+    final String prov;
+    private final AlgorithmParameterSpec generation;
+
+    X509Keys(String keyAlg, String prov, AlgorithmParameterSpec generation) {
+      this.keyAlg = keyAlg;
+      this.prov = prov;
+      this.generation = generation;
+    }
+
+    KeyFactory factory() throws Exception {
+      return KeyFactory.getInstance(keyAlg, prov);
     }
 
     @Override
     public Gen generator() throws Exception {
-      KeyPairGenerator g = KeyPairGenerator.getInstance("RSA", p.rsa());
-      g.initialize(new RSAKeyGenParameterSpec(bits, RSAKeyGenParameterSpec.F4));
+      KeyPairGenerator g = KeyPairGenerator.getInstance(keyAlg, prov);
+      g.initialize(generation);
       return () -> pair(g.generateKeyPair());
     }
 
@@ -225,19 +332,37 @@ final class JcaPk {
       return ((PublicKey) k.pub()).getEncoded();
     }
 
+    /** The public key of an X.509 SubjectPublicKeyInfo, through the KeyFactory. */
+    PublicKey x509(byte[] b) throws Exception {
+      return factory().generatePublic(new X509EncodedKeySpec(b));
+    }
+  }
+
+  // ---- RSA ------------------------------------------------------------------------------------
+
+  /** RSA keys: KeyPairGenerator "RSA" with e = 65537; SubjectPublicKeyInfo and PKCS#8. */
+  static class Rsa extends X509Keys {
+    final Provs p;
+
+    Rsa(int bits, Provs p) {
+      super("RSA", p.rsa(), new RSAKeyGenParameterSpec(bits, RSAKeyGenParameterSpec.F4));
+      this.p = p;
+    }
+
+    @Override
+    public Object parsePublic(byte[] b) throws Exception {
+      return x509(b);
+    }
+
+    /** PKCS#8, as the JCA key encodes itself. */
     @Override
     public byte[] encodePrivate(Pair k) {
       return ((PrivateKey) k.priv()).getEncoded();
     }
 
     @Override
-    public Object parsePublic(byte[] b) throws Exception {
-      return KeyFactory.getInstance("RSA", p.rsa()).generatePublic(new X509EncodedKeySpec(b));
-    }
-
-    @Override
     public Object parsePrivate(byte[] b) throws Exception {
-      return KeyFactory.getInstance("RSA", p.rsa()).generatePrivate(new PKCS8EncodedKeySpec(b));
+      return factory().generatePrivate(new PKCS8EncodedKeySpec(b));
     }
   }
 
@@ -264,23 +389,13 @@ final class JcaPk {
       if (pss) {
         Pk.noDeterministic(deterministic, "RSA-PSS");
       }
-      Signature s = instance();
-      s.initSign((PrivateKey) priv);
-      return msg -> {
-        s.update(msg);
-        return s.sign();
-      };
+      return signing(instance(), priv);
     }
 
     @Override
     public Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "RSA");
-      Signature s = instance();
-      s.initVerify((PublicKey) pub);
-      return (msg, sig) -> {
-        s.update(msg);
-        return s.verify(sig);
-      };
+      return verifying(instance(), pub);
     }
   }
 
@@ -321,14 +436,13 @@ final class JcaPk {
    * SubjectPublicKeyInfo getEncoded() gives (named curve, uncompressed point), private keys the
    * scalar padded to the field size (ECPrivateKeySpec with the curve's parameters).
    */
-  static class Ec implements Pk.Keys {
+  static class Ec extends X509Keys {
     final String curve;
-    final String prov;
     private ECParameterSpec params;
 
     Ec(String curve, String prov) {
+      super("EC", prov, new ECGenParameterSpec(curve));
       this.curve = curve;
-      this.prov = prov;
     }
 
     /** The curve's parameters from the provider (looked up on first use). */
@@ -346,18 +460,6 @@ final class JcaPk {
     }
 
     @Override
-    public Gen generator() throws Exception {
-      KeyPairGenerator g = KeyPairGenerator.getInstance("EC", prov);
-      g.initialize(new ECGenParameterSpec(curve));
-      return () -> pair(g.generateKeyPair());
-    }
-
-    @Override
-    public byte[] encodePublic(Pair k) {
-      return ((PublicKey) k.pub()).getEncoded();
-    }
-
-    @Override
     public byte[] encodePrivate(Pair k) throws Exception {
       return Pk.fixed(((ECPrivateKey) k.priv()).getS(), fieldBytes());
     }
@@ -367,7 +469,7 @@ final class JcaPk {
       if (!Pk.Der.namedCurve(b)) {
         throw new Provider.Rejected("EC public key with explicit curve parameters");
       }
-      PublicKey k = KeyFactory.getInstance("EC", prov).generatePublic(new X509EncodedKeySpec(b));
+      PublicKey k = x509(b);
       ECParameterSpec got = ((ECPublicKey) k).getParams();
       ECParameterSpec want = params();
       if (!got.getCurve().equals(want.getCurve())
@@ -387,7 +489,7 @@ final class JcaPk {
       if (s.signum() == 0 || s.compareTo(params().getOrder()) >= 0) {
         throw new Provider.Rejected("private scalar out of range");
       }
-      return KeyFactory.getInstance("EC", prov).generatePrivate(new ECPrivateKeySpec(s, params()));
+      return factory().generatePrivate(new ECPrivateKeySpec(s, params()));
     }
   }
 
@@ -418,23 +520,13 @@ final class JcaPk {
     public Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, alg);
       Pk.noDeterministic(deterministic, alg);
-      Signature s = instance();
-      s.initSign((PrivateKey) priv);
-      return msg -> {
-        s.update(msg);
-        return s.sign();
-      };
+      return signing(instance(), priv);
     }
 
     @Override
     public Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, alg);
-      Signature s = instance();
-      s.initVerify((PublicKey) pub);
-      return (msg, sig) -> {
-        s.update(msg);
-        return s.verify(sig);
-      };
+      return verifying(instance(), pub);
     }
   }
 
@@ -446,13 +538,7 @@ final class JcaPk {
 
     @Override
     public Deriving agreement(Object priv, Object peerPub) throws Exception {
-      KeyAgreement ka = KeyAgreement.getInstance("ECDH", prov);
-      ka.init((PrivateKey) priv);
-      PublicKey peer = (PublicKey) peerPub;
-      return () -> {
-        ka.doPhase(peer, true);
-        return ka.generateSecret();
-      };
+      return JcaPk.agreement("ECDH", prov, priv, peerPub);
     }
   }
 
@@ -507,23 +593,13 @@ final class JcaPk {
     @Override
     public Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, f.name());
-      Signature s = Signature.getInstance(f.name(), prov);
-      s.initSign((PrivateKey) priv);
-      return msg -> {
-        s.update(msg);
-        return s.sign();
-      };
+      return signing(Signature.getInstance(f.name(), prov), priv);
     }
 
     @Override
     public Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, f.name());
-      Signature s = Signature.getInstance(f.name(), prov);
-      s.initVerify((PublicKey) pub);
-      return (msg, sig) -> {
-        s.update(msg);
-        return s.verify(sig);
-      };
+      return verifying(Signature.getInstance(f.name(), prov), pub);
     }
   }
 
@@ -535,81 +611,48 @@ final class JcaPk {
 
     @Override
     public Deriving agreement(Object priv, Object peerPub) throws Exception {
-      KeyAgreement ka = KeyAgreement.getInstance(f.name(), prov);
-      ka.init((PrivateKey) priv);
-      PublicKey peer = (PublicKey) peerPub;
-      return () -> {
-        ka.doPhase(peer, true);
-        return ka.generateSecret();
-      };
+      return JcaPk.agreement(f.name(), prov, priv, peerPub);
     }
   }
 
   // ---- ML-KEM and ML-DSA (BouncyCastle's JCA provider) ----------------------------------------
 
   /**
-   * ML-KEM through BouncyCastle's JCA provider on Java 17 (which has no javax.crypto.KEM):
-   * KeyPairGenerator "ML-KEM-768"; keys as MLKEMPublicKey.getPublicData() and
-   * MLKEMPrivateKey.getSeed(), parsed with MLKEMPublicKeySpec / MLKEMPrivateKeySpec; encapsulation
-   * is a KeyGenerator initialised once with KEMGenerateSpec(public key, 256 bits, no KDF), one
-   * generateKey() per operation (a SecretKeyWithEncapsulation); decapsulation a KeyGenerator
-   * initialised with KEMExtractSpec(private key, ciphertext, no KDF).
+   * ML-KEM and ML-DSA keys through BouncyCastle's JCA provider, with the protocol's raw encodings
+   * made by the lightweight scheme ({@link BouncyCastleLwPk.MlKem}, {@link BouncyCastleLwPk.MlDsa}:
+   * the public key raw, the private key its seed) and carried to and from the JCA keys as X.509 /
+   * PKCS#8, as {@link JcaPq.Keys} does for the other post-quantum schemes. A key pair from a seed
+   * is the private key parsed from it (KeyFactory expands the seed) and the public key it carries.
    */
-  static final class MlKem implements Pk.KemScheme {
-    private final String name;
-    private final MLKEMParameterSpec spec;
-    private final String prov;
-
-    MlKem(String name, MLKEMParameterSpec spec, String prov) {
-      this.name = name;
-      this.spec = spec;
-      this.prov = prov;
-    }
-
-    @Override
-    public Gen generator() throws Exception {
-      KeyPairGenerator g = KeyPairGenerator.getInstance(name, prov);
-      return () -> pair(g.generateKeyPair());
-    }
-
-    @Override
-    public byte[] encodePublic(Pair k) {
-      return ((MLKEMPublicKey) k.pub()).getPublicData();
-    }
-
-    @Override
-    public byte[] encodePrivate(Pair k) {
-      return ((MLKEMPrivateKey) k.priv()).getSeed();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) throws Exception {
-      return KeyFactory.getInstance(name, prov).generatePublic(new MLKEMPublicKeySpec(spec, b));
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) throws Exception {
-      return fromSeed(b).priv();
+  abstract static class MlKeys extends JcaPq.Keys {
+    MlKeys(String name, String prov, Pk.Keys raw) {
+      super(name, prov, raw, JcaPq.Codec.CORE);
     }
 
     @Override
     public Pair fromSeed(byte[] seed) throws Exception {
-      Pk.checkLen("ML-KEM seed d || z", seed, 64);
-      MLKEMPrivateKey k =
-          (MLKEMPrivateKey)
-              KeyFactory.getInstance(name, prov)
-                  .generatePrivate(new MLKEMPrivateKeySpec(spec, seed));
-      return new Pair(k, k.getPublicKey());
+      PrivateKey k = (PrivateKey) parsePrivate(seed);
+      PublicKey pub =
+          k instanceof MLKEMPrivateKey m ? m.getPublicKey() : ((MLDSAPrivateKey) k).getPublicKey();
+      return new Pair(k, pub);
+    }
+  }
+
+  /**
+   * ML-KEM through BouncyCastle's JCA provider on Java 17 (which has no javax.crypto.KEM):
+   * encapsulation is a KeyGenerator initialised once with KEMGenerateSpec(public key, 256 bits, no
+   * KDF), one generateKey() per operation (a SecretKeyWithEncapsulation); decapsulation a
+   * KeyGenerator initialised with KEMExtractSpec(private key, ciphertext, no KDF).
+   */
+  static final class MlKem extends MlKeys implements Pk.KemScheme {
+    MlKem(String name, MLKEMParameters params, String prov) {
+      super(name, prov, new BouncyCastleLwPk.MlKem(params));
     }
 
     @Override
     public Encapsulating encapsulator(Object pub) throws Exception {
-      KeyGenerator kg = KeyGenerator.getInstance(name, prov);
-      kg.init(new KEMGenerateSpec.Builder((PublicKey) pub, "Generic", 256).withNoKdf().build());
-      return () -> {
-        SecretKeyWithEncapsulation k = (SecretKeyWithEncapsulation) kg.generateKey();
-        return new byte[][] {k.getEncapsulation(), k.getEncoded()};
-      };
+      KeyGenerator kg = kemGenerator(name, prov, pub, null);
+      return () -> encapsulation(kg);
     }
 
     /**
@@ -620,105 +663,33 @@ final class JcaPk {
     @Override
     public byte[][] encapsulate(Object pub, byte[] m) throws Exception {
       Pk.checkLen("ML-KEM m", m, 32);
-      KeyGenerator kg = KeyGenerator.getInstance(name, prov);
-      FixedSecureRandom fixed = new FixedSecureRandom(m);
-      kg.init(
-          new KEMGenerateSpec.Builder((PublicKey) pub, "Generic", 256).withNoKdf().build(), fixed);
-      SecretKeyWithEncapsulation k = (SecretKeyWithEncapsulation) kg.generateKey();
-      BouncyCastleLwPq.usedUp(fixed, name + " encapsulation");
-      return new byte[][] {k.getEncapsulation(), k.getEncoded()};
+      return encapsulation(name, prov, pub, m);
     }
 
     @Override
     public Decapsulating decapsulator(Object priv, byte[] ct) throws Exception {
-      KeyGenerator kg = KeyGenerator.getInstance(name, prov);
-      kg.init(
-          new KEMExtractSpec.Builder((PrivateKey) priv, ct, "Generic", 256).withNoKdf().build());
-      return () -> kg.generateKey().getEncoded();
+      return decapsulating(name, prov, priv, ct);
     }
   }
 
   /**
    * Pure ML-DSA through BouncyCastle's JCA provider: Signature "ML-DSA-65" ...; hedged signing is
    * initSign(key, SecureRandom), deterministic signing (rnd = 0) initSign(key) without one; the
-   * context through ContextParameterSpec. Keys as MLDSAPublicKey.getPublicData() and
-   * MLDSAPrivateKey.getSeed(), parsed with MLDSAPublicKeySpec / MLDSAPrivateKeySpec.
+   * context through ContextParameterSpec.
    */
-  static final class MlDsa implements Pk.SigScheme {
-    private final String name;
-    private final MLDSAParameterSpec spec;
-    private final String prov;
-
-    MlDsa(String name, MLDSAParameterSpec spec, String prov) {
-      this.name = name;
-      this.spec = spec;
-      this.prov = prov;
-    }
-
-    @Override
-    public Gen generator() throws Exception {
-      KeyPairGenerator g = KeyPairGenerator.getInstance(name, prov);
-      return () -> pair(g.generateKeyPair());
-    }
-
-    @Override
-    public byte[] encodePublic(Pair k) {
-      return ((MLDSAPublicKey) k.pub()).getPublicData();
-    }
-
-    @Override
-    public byte[] encodePrivate(Pair k) {
-      return ((MLDSAPrivateKey) k.priv()).getSeed();
-    }
-
-    @Override
-    public Object parsePublic(byte[] b) throws Exception {
-      return KeyFactory.getInstance(name, prov).generatePublic(new MLDSAPublicKeySpec(spec, b));
-    }
-
-    @Override
-    public Object parsePrivate(byte[] b) throws Exception {
-      return fromSeed(b).priv();
-    }
-
-    @Override
-    public Pair fromSeed(byte[] seed) throws Exception {
-      Pk.checkLen("ML-DSA seed", seed, 32);
-      MLDSAPrivateKey k =
-          (MLDSAPrivateKey)
-              KeyFactory.getInstance(name, prov)
-                  .generatePrivate(new MLDSAPrivateKeySpec(spec, seed));
-      return new Pair(k, k.getPublicKey());
+  static final class MlDsa extends MlKeys implements Pk.SigScheme {
+    MlDsa(String name, MLDSAParameters params, String prov) {
+      super(name, prov, new BouncyCastleLwPk.MlDsa(params));
     }
 
     @Override
     public Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
-      Signature s = Signature.getInstance(name, prov);
-      if (deterministic) {
-        s.initSign((PrivateKey) priv);
-      } else {
-        s.initSign((PrivateKey) priv, new SecureRandom());
-      }
-      if (ctx != null) {
-        s.setParameter(new ContextParameterSpec(ctx));
-      }
-      return msg -> {
-        s.update(msg);
-        return s.sign();
-      };
+      return contextSigning(name, prov, priv, ctx, deterministic);
     }
 
     @Override
     public Verifying verifier(Object pub, byte[] ctx) throws Exception {
-      Signature s = Signature.getInstance(name, prov);
-      s.initVerify((PublicKey) pub);
-      if (ctx != null) {
-        s.setParameter(new ContextParameterSpec(ctx));
-      }
-      return (msg, sig) -> {
-        s.update(msg);
-        return s.verify(sig);
-      };
+      return contextVerifying(name, prov, pub, ctx);
     }
   }
 }

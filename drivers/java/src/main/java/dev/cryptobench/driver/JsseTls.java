@@ -529,25 +529,6 @@ final class JsseTls implements Provider, Provider.TlsSupport {
     }
 
     @Override
-    long run() throws Exception {
-      long t0 = System.nanoTime();
-      long[] ns = handshake();
-      if (side != 0) {
-        untimed += System.nanoTime() - t0 - ns[side - 1];
-      }
-      return flights[1] & 0xff;
-    }
-
-    @Override
-    long loop(long n) throws Exception {
-      long s = 0;
-      for (long i = 0; i < n; i++) {
-        s += run();
-      }
-      return s;
-    }
-
-    @Override
     long takeUntimedNs() {
       long u = untimed;
       untimed = 0;
@@ -617,6 +598,25 @@ final class JsseTls implements Provider, Provider.TlsSupport {
     @Override
     ObjectNode tlsReport() {
       return report;
+    }
+
+    @Override
+    long run() throws Exception {
+      long t0 = System.nanoTime();
+      long[] ns = handshake();
+      if (side != 0) {
+        untimed += System.nanoTime() - t0 - ns[side - 1];
+      }
+      return flights[1] & 0xff;
+    }
+
+    @Override
+    long loop(long n) throws Exception {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.cryptobench.driver.Provider.Alg;
 import dev.cryptobench.driver.Provider.Case;
 import dev.cryptobench.driver.Provider.Cell;
 import dev.cryptobench.driver.Provider.CellParams;
+import dev.cryptobench.driver.Provider.Prepared;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
@@ -212,6 +213,18 @@ final class Pk {
    */
   static final int RSA_KEYGEN_WARMUP = 3;
 
+  /** What hello.notes says about RSA key generation cells (both RSA providers write them so). */
+  static final String RSA_KEYGEN_NOTE =
+      "RSA key generation (rsa-2048/3072/4096 keygen, one key per sample as the orchestrator"
+          + " asks): the warm-up is capped at "
+          + RSA_KEYGEN_WARMUP
+          + " keys per request (the first request for the cell in this process runs all "
+          + RSA_KEYGEN_WARMUP
+          + ", later ones stop once warmup_ns has passed, after at least one key) and runs no"
+          + " JIT rounds: one key takes 50 ms to seconds and its time varies by a factor of"
+          + " several (the prime search), so the stability rule cannot apply; the bench"
+          + " response's warmup says jit_stop \"capped\".";
+
   /** An algorithm whose only operation is key generation (rsa-2048/3072/4096). */
   static Alg keygenOnly(String name, Keys k) {
     return new Alg(
@@ -226,7 +239,8 @@ final class Pk {
           throw noCase(c.op(), name);
         },
         p -> new KeygenCell(k, RSA_KEYGEN_WARMUP, RSA_KEYGEN_WARMUP),
-        () -> keypair(k));
+        () -> keypair(k),
+        null); // no private-key operation for the leak request
   }
 
   /** A signature algorithm; keygen: whether keygen is one of its bench ops. */
@@ -240,25 +254,54 @@ final class Pk {
         c -> execSig(name, s, c),
         p -> sigCell(s, p),
         () -> keypair(s),
-        c -> {
-          if (!c.op().equals("sign")) {
-            throw noCase(c.op(), name);
-          }
-          Object priv = refusing(() -> s.parsePrivate(c.priv()));
-          Signing signer = refusing(() -> s.signer(priv, c.ctx(), c.deterministic()));
-          byte[] msg = c.msg();
-          return () -> refusing(() -> signer.sign(msg));
-        });
+        preparer(name, "sign", c -> prepareSign(s, c)));
+  }
+
+  /**
+   * The leak request's preparer of an algorithm whose private-key operation is op; the case
+   * executor runs the same preparation for that op, so the call a leak check times is the call the
+   * vectors check.
+   */
+  private static Provider.Preparer preparer(String name, String op, Provider.Preparer prepare) {
+    return c -> {
+      if (!c.op().equals(op)) {
+        throw noCase(c.op(), name);
+      }
+      return prepare.prepare(c);
+    };
+  }
+
+  private static Prepared prepareSign(SigScheme s, Case c) throws Exception {
+    Object priv = refusing(() -> s.parsePrivate(c.priv()));
+    Signing signer = refusing(() -> s.signer(priv, c.ctx(), c.deterministic()));
+    byte[] msg = c.msg();
+    return () -> refusing(() -> signer.sign(msg));
+  }
+
+  private static Prepared prepareDerive(KexScheme s, Case c) throws Exception {
+    Object priv = refusing(() -> s.parsePrivate(c.priv()));
+    Object pub = refusing(() -> s.parsePublic(c.pub()));
+    Deriving d = refusing(() -> s.agreement(priv, pub));
+    return () -> refusing(d::derive);
+  }
+
+  private static Prepared prepareDecaps(KemScheme s, Case c) throws Exception {
+    Object priv = refusing(() -> s.parsePrivate(c.priv()));
+    Decapsulating d = refusing(() -> s.decapsulator(priv, c.msg()));
+    return () -> refusing(d::decaps);
+  }
+
+  private static Prepared prepareDecrypt(PkeScheme s, Case c) throws Exception {
+    Object priv = refusing(() -> s.parsePrivate(c.priv()));
+    Decrypting d = refusing(() -> s.decryptor(priv));
+    byte[] ct = c.msg();
+    return () -> refusing(() -> d.decrypt(ct)); // a refused padding: rejected, inside the call
   }
 
   private static byte[] execSig(String name, SigScheme s, Case c) throws Exception {
     switch (c.op()) {
       case "sign":
-        {
-          Object priv = refusing(() -> s.parsePrivate(c.priv()));
-          Signing signer = refusing(() -> s.signer(priv, c.ctx(), c.deterministic()));
-          return refusing(() -> signer.sign(c.msg()));
-        }
+        return prepareSign(s, c).run();
       case "verify":
         {
           Object pub = refusing(() -> s.parsePublic(c.pub()));
@@ -304,12 +347,7 @@ final class Pk {
         c -> {
           switch (c.op()) {
             case "derive":
-              {
-                Object priv = refusing(() -> s.parsePrivate(c.priv()));
-                Object pub = refusing(() -> s.parsePublic(c.pub()));
-                Deriving d = refusing(() -> s.agreement(priv, pub));
-                return refusing(d::derive);
-              }
+              return prepareDerive(s, c).run();
             case "keygen":
               throw new Provider.Unsupported(name + ": no key generation from a seed");
             default:
@@ -327,15 +365,7 @@ final class Pk {
           return new DeriveCell(s, k, peer, s.agreement(k.priv(), peerPub));
         },
         () -> keypair(s),
-        c -> {
-          if (!c.op().equals("derive")) {
-            throw noCase(c.op(), name);
-          }
-          Object priv = refusing(() -> s.parsePrivate(c.priv()));
-          Object pub = refusing(() -> s.parsePublic(c.pub()));
-          Deriving d = refusing(() -> s.agreement(priv, pub));
-          return () -> refusing(d::derive);
-        });
+        preparer(name, "derive", c -> prepareDerive(s, c)));
   }
 
   /** A KEM (ML-KEM): keygen, encaps, decaps. */
@@ -362,11 +392,7 @@ final class Pk {
                 return concat(r[0], r[1]);
               }
             case "decaps":
-              {
-                Object priv = refusing(() -> s.parsePrivate(c.priv()));
-                Decapsulating d = refusing(() -> s.decapsulator(priv, c.msg()));
-                return refusing(d::decaps);
-              }
+              return prepareDecaps(s, c).run();
             default:
               throw noCase(c.op(), name);
           }
@@ -385,14 +411,7 @@ final class Pk {
           return new DecapsCell(s, k, s.decapsulator(k.priv(), ct), ct);
         },
         () -> keypair(s),
-        c -> {
-          if (!c.op().equals("decaps")) {
-            throw noCase(c.op(), name);
-          }
-          Object priv = refusing(() -> s.parsePrivate(c.priv()));
-          Decapsulating d = refusing(() -> s.decapsulator(priv, c.msg()));
-          return () -> refusing(d::decaps);
-        });
+        preparer(name, "decaps", c -> prepareDecaps(s, c)));
   }
 
   /** Public-key encryption (RSA-OAEP): encrypt, decrypt. */
@@ -411,11 +430,7 @@ final class Pk {
                 return refusing(() -> e.encrypt(c.msg()));
               }
             case "decrypt":
-              {
-                Object priv = refusing(() -> s.parsePrivate(c.priv()));
-                Decrypting d = refusing(() -> s.decryptor(priv));
-                return refusing(() -> d.decrypt(c.msg()));
-              }
+              return prepareDecrypt(s, c).run();
             default:
               throw noCase(c.op(), name);
           }
@@ -441,16 +456,7 @@ final class Pk {
           return new DecryptCell(s, k, s.decryptor(k.priv()), ct);
         },
         () -> keypair(s),
-        c -> {
-          if (!c.op().equals("decrypt")) {
-            throw noCase(c.op(), name);
-          }
-          Object priv = refusing(() -> s.parsePrivate(c.priv()));
-          Decrypting d = refusing(() -> s.decryptor(priv));
-          byte[] ct = c.msg();
-          return () ->
-              refusing(() -> d.decrypt(ct)); // a refused padding: rejected, inside the call
-        });
+        preparer(name, "decrypt", c -> prepareDecrypt(s, c)));
   }
 
   // ---- cells ----------------------------------------------------------------------------------
@@ -492,21 +498,6 @@ final class Pk {
     }
 
     @Override
-    long run() throws Exception {
-      pair = gen.generate();
-      return 1;
-    }
-
-    @Override
-    long loop(long n) throws Exception {
-      long s = 0;
-      for (long i = 0; i < n; i++) {
-        s += run();
-      }
-      return s;
-    }
-
-    @Override
     byte[] output() throws Exception {
       return keys.encodePublic(pair);
     }
@@ -520,24 +511,11 @@ final class Pk {
     int firstWarmup() {
       return first;
     }
-  }
-
-  static final class SignCell extends PkCell {
-    private final Signing signer;
-    private final byte[] msg;
-    private byte[] out;
-
-    SignCell(Keys keys, Pair pair, Signing signer, byte[] msg) {
-      super(keys, pair);
-      this.signer = signer;
-      this.msg = msg;
-    }
 
     @Override
     long run() throws Exception {
-      byte[] s = signer.sign(msg);
-      out = s;
-      return s[0] & 0xff;
+      pair = gen.generate();
+      return 1;
     }
 
     @Override
@@ -548,10 +526,59 @@ final class Pk {
       }
       return s;
     }
+  }
+
+  /**
+   * A cell whose operation returns one array: {@link #keep} stores it for the checksum and gives
+   * its first byte to the sink. Each subclass still writes its own run() and loop(), so that the
+   * call inside its loop has one receiver class ({@link Cell#loop}).
+   */
+  abstract static class OneShot extends PkCell {
+    private byte[] out;
+
+    OneShot(Keys keys, Pair pair) {
+      super(keys, pair);
+    }
+
+    final long keep(byte[] r) {
+      out = r;
+      return r[0] & 0xff;
+    }
+
+    /** {@link #keep} for an output that may be empty (a decrypted plaintext). */
+    final long keepAny(byte[] r) {
+      out = r;
+      return Provider.first(r);
+    }
 
     @Override
     byte[] output() {
       return out;
+    }
+  }
+
+  static final class SignCell extends OneShot {
+    private final Signing signer;
+    private final byte[] msg;
+
+    SignCell(Keys keys, Pair pair, Signing signer, byte[] msg) {
+      super(keys, pair);
+      this.signer = signer;
+      this.msg = msg;
+    }
+
+    @Override
+    long run() throws Exception {
+      return keep(signer.sign(msg));
+    }
+
+    @Override
+    long loop(long n) throws Exception {
+      long s = 0;
+      for (long i = 0; i < n; i++) {
+        s += run();
+      }
+      return s;
     }
   }
 
@@ -565,6 +592,11 @@ final class Pk {
       this.verifier = verifier;
       this.msg = msg;
       this.sig = sig;
+    }
+
+    @Override
+    byte[] output() {
+      return VERIFY_OK;
     }
 
     @Override
@@ -583,17 +615,11 @@ final class Pk {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return VERIFY_OK;
-    }
   }
 
-  static final class DeriveCell extends PkCell {
+  static final class DeriveCell extends OneShot {
     private final Deriving agreement;
     final Pair peer;
-    private byte[] out;
 
     DeriveCell(Keys keys, Pair pair, Pair peer, Deriving agreement) {
       super(keys, pair);
@@ -603,9 +629,7 @@ final class Pk {
 
     @Override
     long run() throws Exception {
-      byte[] s = agreement.derive();
-      out = s;
-      return s[0] & 0xff;
+      return keep(agreement.derive());
     }
 
     @Override
@@ -616,11 +640,6 @@ final class Pk {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return out;
-    }
   }
 
   static final class EncapsCell extends PkCell {
@@ -630,6 +649,11 @@ final class Pk {
     EncapsCell(Keys keys, Pair pair, Encapsulating enc) {
       super(keys, pair);
       this.enc = enc;
+    }
+
+    @Override
+    byte[] output() {
+      return concat(out[0], out[1]);
     }
 
     @Override
@@ -647,17 +671,11 @@ final class Pk {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return concat(out[0], out[1]);
-    }
   }
 
-  static final class DecapsCell extends PkCell {
+  static final class DecapsCell extends OneShot {
     private final Decapsulating dec;
     final byte[] ct;
-    private byte[] out;
 
     DecapsCell(Keys keys, Pair pair, Decapsulating dec, byte[] ct) {
       super(keys, pair);
@@ -667,9 +685,7 @@ final class Pk {
 
     @Override
     long run() throws Exception {
-      byte[] k = dec.decaps();
-      out = k;
-      return k[0] & 0xff;
+      return keep(dec.decaps());
     }
 
     @Override
@@ -680,17 +696,11 @@ final class Pk {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return out;
-    }
   }
 
-  static final class EncryptCell extends PkCell {
+  static final class EncryptCell extends OneShot {
     private final Encrypting enc;
     private final byte[] msg;
-    private byte[] out;
 
     EncryptCell(Keys keys, Pair pair, Encrypting enc, byte[] msg) {
       super(keys, pair);
@@ -700,9 +710,7 @@ final class Pk {
 
     @Override
     long run() throws Exception {
-      byte[] c = enc.encrypt(msg);
-      out = c;
-      return c[0] & 0xff;
+      return keep(enc.encrypt(msg));
     }
 
     @Override
@@ -713,17 +721,11 @@ final class Pk {
       }
       return s;
     }
-
-    @Override
-    byte[] output() {
-      return out;
-    }
   }
 
-  static final class DecryptCell extends PkCell {
+  static final class DecryptCell extends OneShot {
     private final Decrypting dec;
     final byte[] ct;
-    private byte[] out;
 
     DecryptCell(Keys keys, Pair pair, Decrypting dec, byte[] ct) {
       super(keys, pair);
@@ -733,9 +735,7 @@ final class Pk {
 
     @Override
     long run() throws Exception {
-      byte[] m = dec.decrypt(ct);
-      out = m;
-      return Provider.first(m);
+      return keepAny(dec.decrypt(ct));
     }
 
     @Override
@@ -745,11 +745,6 @@ final class Pk {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return out;
     }
   }
 

@@ -98,18 +98,6 @@ interface Provider {
       CellFactory cells,
       KeypairGen keypair,
       Preparer prepare) {
-    /** A public-key algorithm whose leak request answers not offered (no {@link Preparer}). */
-    Alg(
-        String name,
-        List<String> ops,
-        Set<String> streamOps,
-        String noStream,
-        Executor exec,
-        CellFactory cells,
-        KeypairGen keypair) {
-      this(name, ops, streamOps, noStream, exec, cells, keypair, null);
-    }
-
     /** A symmetric algorithm (no key pairs). */
     Alg(
         String name,
@@ -343,6 +331,33 @@ interface Provider {
   }
 
   /**
+   * A hash or MAC cell's input and output: the message whole (one-shot) or read in pieces straight
+   * from the pattern (streamed), and an output buffer of the digest's length. Each library's final
+   * subclass writes its own run() (its update calls, then its final call into {@link #out}) and
+   * loop() ({@link Cell#loop}).
+   */
+  abstract class MessageCell extends Cell {
+    /** The whole message (one-shot), or null. */
+    final byte[] msg;
+
+    /** The message in pieces (streamed), or null. */
+    final Pieces pieces;
+
+    final byte[] out;
+
+    MessageCell(CellParams p, int outLen) throws NotOffered {
+      this.out = new byte[outLen];
+      this.msg = p.chunk() == 0 ? p.message() : null;
+      this.pieces = p.chunk() == 0 ? null : p.pieces();
+    }
+
+    @Override
+    byte[] output() {
+      return out;
+    }
+  }
+
+  /**
    * The library has no API for this variant of the operation (deterministic ML-KEM encapsulation
    * through the JCA, a context string for Ed25519): the case result is {@code unsupported}.
    */
@@ -430,22 +445,22 @@ interface Provider {
     private volatile long value;
 
     @Override
+    byte[] output() {
+      return EMPTY;
+    }
+
+    @Override
     long run() {
       return value;
     }
 
     @Override
-    long loop(long n) {
+    long loop(long n) throws Exception {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return EMPTY;
     }
   }
 }

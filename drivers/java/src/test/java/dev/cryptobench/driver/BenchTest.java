@@ -125,43 +125,57 @@ class BenchTest {
         what + ": incomplete response " + r);
   }
 
-  @TestFactory
-  Stream<DynamicTest> everyOffer() {
-    List<DynamicTest> tests = new ArrayList<>();
+  /** One algorithm of a provider, and the protocol handler of that provider (one per provider). */
+  record Offer(String id, Protocol d, Provider.Alg a) {}
+
+  /** Every algorithm of every provider of primitives this driver serves. */
+  static List<Offer> everyAlg() {
+    List<Offer> all = new ArrayList<>();
     for (String id : Provider.ids()) {
       Provider p = Provider.create(id);
       Protocol d = new Protocol(p, FAST_JIT, false);
-      byte[] msg = Input.message((int) SEED, 1024);
       for (Provider.Alg a : p.algs()) {
-        if (a.publicKey()) {
-          continue; // PkTest
-        }
-        for (String op : a.ops()) {
-          tests.add(
-              DynamicTest.dynamicTest(
-                  id + " " + a.name() + " " + op,
-                  () -> {
-                    String[] kv = keyIv(a.name());
-                    String want = expected(a, op, kv, msg);
-                    List<Integer> chunks = new ArrayList<>(List.of(0));
-                    if (a.streamOps().contains(op)) {
-                      chunks.addAll(List.of(48, 1000, 4096));
-                    }
-                    for (int chunk : chunks) {
-                      checkOk(
-                          doBench(d, benchLine(a.name(), op, kv, 1024, chunk)),
-                          want,
-                          "chunk " + chunk);
-                    }
-                    if (!a.streamOps().contains(op)) {
-                      JsonNode r = doBench(d, benchLine(a.name(), op, kv, 1024, 64));
-                      assertFalse(r.path("ok").asBoolean(), "chunk on a one-shot op: " + r);
-                      assertTrue(
-                          r.path("error").asText().startsWith("not offered: "),
-                          "chunk on a one-shot op: " + r);
-                    }
-                  }));
-        }
+        all.add(new Offer(id, d, a));
+      }
+    }
+    return all;
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyOffer() {
+    List<DynamicTest> tests = new ArrayList<>();
+    byte[] msg = Input.message((int) SEED, 1024);
+    for (Offer o : everyAlg()) {
+      Provider.Alg a = o.a();
+      Protocol d = o.d();
+      if (a.publicKey()) {
+        continue; // PkTest
+      }
+      for (String op : a.ops()) {
+        tests.add(
+            DynamicTest.dynamicTest(
+                o.id() + " " + a.name() + " " + op,
+                () -> {
+                  String[] kv = keyIv(a.name());
+                  String want = expected(a, op, kv, msg);
+                  List<Integer> chunks = new ArrayList<>(List.of(0));
+                  if (a.streamOps().contains(op)) {
+                    chunks.addAll(List.of(48, 1000, 4096));
+                  }
+                  for (int chunk : chunks) {
+                    checkOk(
+                        doBench(d, benchLine(a.name(), op, kv, 1024, chunk)),
+                        want,
+                        "chunk " + chunk);
+                  }
+                  if (!a.streamOps().contains(op)) {
+                    JsonNode r = doBench(d, benchLine(a.name(), op, kv, 1024, 64));
+                    assertFalse(r.path("ok").asBoolean(), "chunk on a one-shot op: " + r);
+                    assertTrue(
+                        r.path("error").asText().startsWith("not offered: "),
+                        "chunk on a one-shot op: " + r);
+                  }
+                }));
       }
     }
     return tests.stream();
@@ -191,36 +205,34 @@ class BenchTest {
   @TestFactory
   Stream<DynamicTest> oddSizes() {
     List<DynamicTest> tests = new ArrayList<>();
-    for (String id : Provider.ids()) {
-      Provider p = Provider.create(id);
-      Protocol d = new Protocol(p, FAST_JIT, false);
-      for (Provider.Alg a : p.algs()) {
-        String n = a.name();
-        if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop") || a.publicKey()) {
-          continue;
-        }
-        tests.add(
-            DynamicTest.dynamicTest(
-                id + " " + n,
-                () -> {
-                  for (long size : new long[] {0, 1, 4099, (1 << 20) + 3}) {
-                    byte[] msg = Input.message((int) SEED, (int) size);
-                    for (String op : a.ops()) {
-                      String[] kv = keyIv(n);
-                      String want = expected(a, op, kv, msg);
-                      if (size < 1 << 20) {
-                        checkOk(doBench(d, benchLine(n, op, kv, size, 0)), want, op + " " + size);
-                      }
-                      if (a.streamOps().contains(op)) {
-                        checkOk(
-                            doBench(d, benchLine(n, op, kv, size, 1000)),
-                            want,
-                            op + " " + size + " chunk 1000");
-                      }
+    for (Offer o : everyAlg()) {
+      Provider.Alg a = o.a();
+      Protocol d = o.d();
+      String n = a.name();
+      if (n.endsWith("-ecb") || n.endsWith("-cbc") || n.equals("noop") || a.publicKey()) {
+        continue;
+      }
+      tests.add(
+          DynamicTest.dynamicTest(
+              o.id() + " " + n,
+              () -> {
+                for (long size : new long[] {0, 1, 4099, (1 << 20) + 3}) {
+                  byte[] msg = Input.message((int) SEED, (int) size);
+                  for (String op : a.ops()) {
+                    String[] kv = keyIv(n);
+                    String want = expected(a, op, kv, msg);
+                    if (size < 1 << 20) {
+                      checkOk(doBench(d, benchLine(n, op, kv, size, 0)), want, op + " " + size);
+                    }
+                    if (a.streamOps().contains(op)) {
+                      checkOk(
+                          doBench(d, benchLine(n, op, kv, size, 1000)),
+                          want,
+                          op + " " + size + " chunk 1000");
                     }
                   }
-                }));
-      }
+                }
+              }));
     }
     return tests.stream();
   }
@@ -232,55 +244,54 @@ class BenchTest {
   @TestFactory
   Stream<DynamicTest> streamingHoldsBackLittle() {
     List<DynamicTest> tests = new ArrayList<>();
-    for (String id : Provider.ids()) {
-      Provider p = Provider.create(id);
-      for (Provider.Alg a : p.algs()) {
-        for (String op : a.ops()) {
-          if (op.equals("hash") || op.equals("mac") || op.equals("noop") || a.publicKey()) {
-            continue; // a digest's state is fixed-size
-          }
-          boolean streamed = a.streamOps().contains(op);
-          tests.add(
-              DynamicTest.dynamicTest(
-                  id + " " + a.name() + " " + op,
-                  () -> {
-                    String[] kv = keyIv(a.name());
-                    long size = 64 * 1024;
-                    Provider.Cell c =
-                        a.cells()
-                            .make(
-                                new Provider.CellParams(
-                                    op,
-                                    Input.unhex("key", kv[0]),
-                                    Input.unhex("iv", kv[1]),
-                                    (int) SEED,
-                                    size,
-                                    1000));
-                    try {
-                      c.checksum();
-                    } catch (java.security.GeneralSecurityException
-                        | org.bouncycastle.crypto.DataLengthException e) {
-                      // A buffering library emits the whole output at doFinal, which does not
-                      // fit the piece-sized buffer: that too says it held everything back.
-                      assertFalse(streamed, "streamed op failed: " + e);
-                    }
-                    if (streamed && c.memoryReport() != null) {
-                      // streamed, but the library holds the input (SunJCE's GCM and
-                      // ChaCha20-Poly1305 decryption): the cell says so, with the measured figure
-                      assertTrue(
-                          c.maxHeld >= size / 2
-                              && c.memoryReport().get("library_held_bytes").asLong() == c.maxHeld,
-                          "said it buffers but held back " + c.maxHeld + " bytes");
-                    } else if (streamed) {
-                      assertTrue(
-                          c.maxHeld >= 0 && c.maxHeld <= 128, "held back " + c.maxHeld + " bytes");
-                    } else {
-                      assertTrue(
-                          c.maxHeld >= size / 2,
-                          "left out of stream but held back only " + c.maxHeld + " bytes");
-                    }
-                  }));
+    for (Offer o : everyAlg()) {
+      String id = o.id();
+      Provider.Alg a = o.a();
+      for (String op : a.ops()) {
+        if (op.equals("hash") || op.equals("mac") || op.equals("noop") || a.publicKey()) {
+          continue; // a digest's state is fixed-size
         }
+        boolean streamed = a.streamOps().contains(op);
+        tests.add(
+            DynamicTest.dynamicTest(
+                id + " " + a.name() + " " + op,
+                () -> {
+                  String[] kv = keyIv(a.name());
+                  long size = 64 * 1024;
+                  Provider.Cell c =
+                      a.cells()
+                          .make(
+                              new Provider.CellParams(
+                                  op,
+                                  Input.unhex("key", kv[0]),
+                                  Input.unhex("iv", kv[1]),
+                                  (int) SEED,
+                                  size,
+                                  1000));
+                  try {
+                    c.checksum();
+                  } catch (java.security.GeneralSecurityException
+                      | org.bouncycastle.crypto.DataLengthException e) {
+                    // A buffering library emits the whole output at doFinal, which does not
+                    // fit the piece-sized buffer: that too says it held everything back.
+                    assertFalse(streamed, "streamed op failed: " + e);
+                  }
+                  if (streamed && c.memoryReport() != null) {
+                    // streamed, but the library holds the input (SunJCE's GCM and
+                    // ChaCha20-Poly1305 decryption): the cell says so, with the measured figure
+                    assertTrue(
+                        c.maxHeld >= size / 2
+                            && c.memoryReport().get("library_held_bytes").asLong() == c.maxHeld,
+                        "said it buffers but held back " + c.maxHeld + " bytes");
+                  } else if (streamed) {
+                    assertTrue(
+                        c.maxHeld >= 0 && c.maxHeld <= 128, "held back " + c.maxHeld + " bytes");
+                  } else {
+                    assertTrue(
+                        c.maxHeld >= size / 2,
+                        "left out of stream but held back only " + c.maxHeld + " bytes");
+                  }
+                }));
       }
     }
     return tests.stream();

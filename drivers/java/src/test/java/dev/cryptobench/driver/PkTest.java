@@ -98,16 +98,21 @@ class PkTest {
     m.put("x-wing keygen", 1216);
     m.put("x-wing encaps", 1120 + 32);
     m.put("x-wing decaps", 32);
+    // RFC 8032 / 7748 curves: {public key, signature or shared secret}
     m.put("ed25519 sign", 64);
     m.put("ed448 sign", 114);
-    m.put("ed25519 keygen", 32);
-    m.put("ed448 keygen", 57);
-    m.put("x25519 keygen", 32);
-    m.put("x448 keygen", 56);
-    m.put("x25519 derive", 32);
-    m.put("x448 derive", 56);
-    m.put("ecdh-p256 derive", 32);
-    m.put("ecdh-secp256k1 derive", 32);
+    String[] curves = {"ed25519", "ed448", "x25519", "x448"};
+    int[] raw = {32, 57, 32, 56};
+    for (int i = 0; i < curves.length; i++) {
+      m.put(curves[i] + " keygen", raw[i]);
+      if (curves[i].startsWith("x")) {
+        m.put(curves[i] + " derive", raw[i]);
+      }
+    }
+    // ECDH: the x coordinate, field-size bytes
+    for (String c : new String[] {"ecdh-p256", "ecdh-secp256k1"}) {
+      m.put(c + " derive", 32);
+    }
     m.put("ecdh-p384 derive", 48);
     for (int n : new int[] {2048, 3072, 4096}) {
       m.put("rsa-" + n + "-pss sign", n / 8);

@@ -18,6 +18,11 @@ class TimingTest {
     }
 
     @Override
+    byte[] output() {
+      return new byte[0];
+    }
+
+    @Override
     long run() {
       runs++;
       long end = System.nanoTime() + spinNs;
@@ -28,17 +33,12 @@ class TimingTest {
     }
 
     @Override
-    long loop(long n) {
+    long loop(long n) throws Exception {
       long s = 0;
       for (long i = 0; i < n; i++) {
         s += run();
       }
       return s;
-    }
-
-    @Override
-    byte[] output() {
-      return new byte[0];
     }
   }
 
@@ -76,11 +76,16 @@ class TimingTest {
     assertEquals(1, c.runs);
   }
 
+  /** The JIT warm-up of a fresh cell of spinNs per operation, from the given batch. */
+  private static Timing.JitResult jitWarmup(
+      long spinNs, int batch, Timing.JitPolicy p, boolean warm) throws Exception {
+    return new Timing(new SpinCell(spinNs)).jitWarmup(batch, 0, p, 0, warm);
+  }
+
   @Test
   void jitWarmupStopsWhenStableAndEnoughOpsRan() throws Exception {
-    Timing t = new Timing(new SpinCell(20_000));
-    Timing.JitPolicy p = new Timing.JitPolicy(3, 0.5, 100, 1_000_000_000L, 50);
-    Timing.JitResult r = t.jitWarmup(10, 0, p, 0, false);
+    Timing.JitResult r =
+        jitWarmup(20_000, 10, new Timing.JitPolicy(3, 0.5, 100, 1_000_000_000L, 50), false);
     assertTrue(r.stable(), r.toString());
     assertEquals("stable", r.stop());
     assertTrue(r.ops() >= 50, "at least minOps: " + r);
@@ -100,9 +105,8 @@ class TimingTest {
 
   @Test
   void aCellWarmedBeforeRunsOneWindow() throws Exception {
-    Timing t = new Timing(new SpinCell(10_000));
-    Timing.JitPolicy p = new Timing.JitPolicy(4, 0.5, 1000, 1_000_000_000L, 1_000_000);
-    Timing.JitResult r = t.jitWarmup(2, 0, p, 0, true);
+    Timing.JitResult r =
+        jitWarmup(10_000, 2, new Timing.JitPolicy(4, 0.5, 1000, 1_000_000_000L, 1_000_000), true);
     assertEquals(4, r.rounds());
     assertEquals("window", r.stop());
   }
