@@ -63,33 +63,29 @@ def render(rep: Report, library_src: str | None = None) -> str:
     run = rep.run
     ch = Charts(rep)
 
+    # (anchor, heading, the charts it draws, grid, caption): a section only where its charts exist
+    kinds = (
+        ("overview", "Overview: speed against the baseline", heatmap, "grid1", ""),
+        ("throughput", "Throughput against message size", throughput_charts, "grid2",
+         "One line per provider; MB/s = 10^6 bytes per second; error bars: the 95% confidence interval of "
+         "the median."),
+        ("bars", "Throughput by provider", bar_charts, "grid2",
+         "Median MB/s at each message size, providers down; the baseline is drawn in black, whiskers are the "
+         "95% CI."),
+        ("granularity", "Granularity: streaming in chunks", granularity_charts, "grid2",
+         "The same message fed in pieces of the chunk size; a provider flagged ⚠ (red) has an access-path "
+         "pathology."),
+        ("versions", "Speed against release", version_charts, "grid2",
+         "One line per operation and size, releases oldest first; error bars: the 95% confidence interval of "
+         "the median. The tables give each change with its interval and verdict."),
+        ("pubkey", "Public-key operations", pubkey_charts, "grid2",
+         "Median operations per second; the baseline is drawn in black, whiskers are the 95% CI."),
+    )  # fmt: skip
     sections = []
-    heat = heatmap(ch)
-    if heat:
-        sections.append(("overview", "Overview: speed against the baseline", heat, "grid1", ""))
-    thr = throughput_charts(ch)
-    if thr:
-        sections.append(("throughput", "Throughput against message size", thr, "grid2",
-                         "One line per provider; MB/s = 10^6 bytes per second; error bars: the 95% "
-                         "confidence interval of the median."))  # fmt: skip
-    bars = bar_charts(ch)
-    if bars:
-        sections.append(("bars", "Throughput by provider", bars, "grid2",
-                         "Median MB/s at each message size, providers down; the baseline is drawn in black, whiskers are the 95% CI."))  # fmt: skip
-    gran = granularity_charts(ch)
-    if gran:
-        sections.append(("granularity", "Granularity: streaming in chunks", gran, "grid2",
-                         "The same message fed in pieces of the chunk size; a provider flagged ⚠ (red) has an "
-                         "access-path pathology."))  # fmt: skip
-    rel = version_charts(ch)
-    if rel:
-        sections.append(("versions", "Speed against release", rel, "grid2",
-                         "One line per operation and size, releases oldest first; error bars: the 95% confidence "
-                         "interval of the median. The tables give each change with its interval and verdict."))  # fmt: skip
-    pk = pubkey_charts(ch)
-    if pk:
-        sections.append(("pubkey", "Public-key operations", pk, "grid2",
-                         "Median operations per second; the baseline is drawn in black, whiskers are the 95% CI."))  # fmt: skip
+    for anchor, heading, draw, grid, caption in kinds:
+        drawn = draw(ch)
+        if drawn:
+            sections.append((anchor, heading, drawn, grid, caption))
 
     status_cls = {"complete": "ok", "interrupted": "warn"}.get(run.status, "bad")
     title = f"cryptobench report — run {run.id} ({run.suite})"
