@@ -26,10 +26,9 @@ FAIR = "c:openssl-no-aesni@3.6.3"  # native OpenSSL 3.6.3 with AES-NI and VAES m
 WHAT_MEMORY = {
     "wasm:openssl-wasmtime": "the launcher process: Python, wasmtime and the module's linear memory",
     "wasm:openssl-node": "the node process: V8's heap and the module's linear memory",
-    "browser:openssl-wasm": "the largest process of the browser's tree: the renderer running the page and its "
-    "Web Worker (browser, GPU and bridge processes not counted)",
-    "browser:asmcrypto": "the largest process of the browser's tree: the renderer running the page",
 }
+RENDERER = ("the Chromium renderer running the page{worker}, as the bridge reads it (its VmHWM, reset before each "
+            "request); the browser's own processes (browser, GPU, network: {tree} at most) are not counted")  # fmt: skip
 DEFAULT_WHAT = "the driver process"
 BOUNDED = 0.25  # a streamed message whose peak grew by less than this share of its size: bounded
 
@@ -111,6 +110,15 @@ def ratio_notes(rep: Report) -> list[str]:
     ]
 
 
+def _peak_kb(r: Row) -> int:
+    """The cell's peak: for a browser provider the renderer's (the bridge's own figure, docs/wasm.md),
+    not the largest process of the browser's tree, which is the browser process whatever the page does."""
+    own = r.cell.extra.get("driver_peak_kb")
+    if r.provider.startswith("browser:") and isinstance(own, int) and own > 0:
+        return own
+    return r.cell.peak_rss_kb
+
+
 def _largest(rows: list[Row]) -> Row | None:
     ok = [r for r in rows if r.ok]
     return max(ok, key=lambda r: (r.cell.size, r.cell.op in ("seal", "encrypt"))) if ok else None
@@ -128,14 +136,19 @@ def memory_table(rep: Report) -> tuple[list[str], list[list[str]]]:
     rows = []
     for pid in order:
         mine = by_provider.get(pid, [])
-        big = _largest([r for r in mine if r.cell.size >= 64 * 1024 * 1024 and r.cell.peak_rss_kb])
+        big = _largest([r for r in mine if r.cell.size >= 64 * 1024 * 1024 and _peak_kb(r)])
         if big is None:
             continue
-        small = [r.cell.peak_rss_kb for r in mine if r.ok and r.cell.size == 1024 and r.cell.peak_rss_kb]
+        small = [_peak_kb(r) for r in mine if r.ok and r.cell.size == 1024 and _peak_kb(r)]
         base_kb = min(small) if small else 0
-        peak_mb = big.cell.peak_rss_kb / 1024
-        grew = (big.cell.peak_rss_kb - base_kb) * 1024 if base_kb else None
+        peak_mb = _peak_kb(big) / 1024
+        grew = (_peak_kb(big) - base_kb) * 1024 if base_kb else None
         linear = big.cell.extra.get("driver_peak_kb") if pid.startswith("wasm:") else None
+        if pid.startswith("browser:"):
+            worker = " and its Web Worker" if pid == "browser:openssl-wasm" else ""
+            what = RENDERER.format(worker=worker, tree=f"{big.cell.peak_rss_kb / 1024:,.0f} MiB")
+        else:
+            what = WHAT_MEMORY.get(pid, DEFAULT_WHAT)
         if grew is None:
             verdict = "?"
         elif grew < BOUNDED * big.cell.size:
@@ -151,7 +164,7 @@ def memory_table(rep: Report) -> tuple[list[str], list[list[str]]]:
             if grew is not None else "-",
             f"{linear / 1024:,.0f} MiB" if isinstance(linear, int) and linear > 0 else "-",
             verdict,
-            WHAT_MEMORY.get(pid, DEFAULT_WHAT),
+            what,
         ])  # fmt: skip
     return headers, rows
 
@@ -163,8 +176,8 @@ def memory_notes() -> list[str]:
         f"it grew by less than {BOUNDED:.0%} of the message over the same driver's peak at 1 KiB.",
         "Linear memory: what the wasm driver reports, the module's memory.size (it never shrinks, so it is the "
         "module's peak over the driver process's life so far); wasmtime's and V8's own heaps are in the RSS, "
-        "not in it. Chromium's figure is the renderer's resident set, which holds the page, V8, the worker and "
-        "the module together.",
+        "not in it. Chromium's figure is the renderer's peak resident set, which holds the page, V8, the worker "
+        "and the module together (the bridge reads it; the browser process, larger and idle, is not it).",
     ]
 
 
