@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cryptobench.core import algorithms, tls
 from cryptobench.report.cells import size_label
-from cryptobench.report.model import ONE_SAMPLE, Report, Row, Table, single
+from cryptobench.report.model import ONE_SAMPLE, Report, Row, Table, peak_kb, single
 
 OPS_LAYOUTS = ("ops", "sizes", "tls")  # layouts that show operations down, providers across per algorithm
 
@@ -56,8 +56,8 @@ def cell_text(r: Row | None) -> str:
     if r.speedup and not r.is_baseline:
         sp = r.speedup
         text += f" · {sp[0]:.2f}x" + ("" if r.verdict == ONE_SAMPLE else f" [{sp[1]:.2f}-{sp[2]:.2f}]")
-    if r.cell.size >= 64 * 1024 * 1024 and r.cell.peak_rss_kb:
-        text += f" · peak RSS {r.cell.peak_rss_kb / 1024:,.0f} MB"
+    if r.cell.size >= 64 * 1024 * 1024 and peak_kb(r):
+        text += f" · peak RSS {peak_kb(r) / 1024:,.0f} MB"
     if r.checksum_mismatch:
         text += " · OUTPUT DIFFERS"
     return text

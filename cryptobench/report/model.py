@@ -303,6 +303,16 @@ def load_report(store, run_id: int, baseline: str | None = None, layout: str | N
     return rep
 
 
+def peak_kb(r: Row) -> int:
+    """The cell's peak resident set: for a browser provider the renderer's (the bridge's own figure, read
+    after the runner reset it: docs/wasm.md), not the largest process of the browser's tree, which is
+    the browser process whatever the page does."""
+    own = r.cell.extra.get("driver_peak_kb")
+    if r.provider.startswith("browser:") and isinstance(own, int) and own > 0:
+        return own
+    return r.cell.peak_rss_kb
+
+
 ONE_SAMPLE = "n=1: no interval"  # the verdict of a ratio one side of which is a single operation
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from cryptobench.core.units import format_size
 from cryptobench.report.cells import size_label
-from cryptobench.report.model import ONE_SAMPLE, Report, Row, single, within_run_ratio
+from cryptobench.report.model import ONE_SAMPLE, Report, Row, peak_kb, single, within_run_ratio
 
 # the same .wasm on three engines (docs/wasm.md), and what each one's memory figure is
 ENGINES = (
@@ -110,15 +110,6 @@ def ratio_notes(rep: Report) -> list[str]:
     ]
 
 
-def _peak_kb(r: Row) -> int:
-    """The cell's peak: for a browser provider the renderer's (the bridge's own figure, docs/wasm.md),
-    not the largest process of the browser's tree, which is the browser process whatever the page does."""
-    own = r.cell.extra.get("driver_peak_kb")
-    if r.provider.startswith("browser:") and isinstance(own, int) and own > 0:
-        return own
-    return r.cell.peak_rss_kb
-
-
 def _largest(rows: list[Row]) -> Row | None:
     ok = [r for r in rows if r.ok]
     return max(ok, key=lambda r: (r.cell.size, r.cell.op in ("seal", "encrypt"))) if ok else None
@@ -136,13 +127,13 @@ def memory_table(rep: Report) -> tuple[list[str], list[list[str]]]:
     rows = []
     for pid in order:
         mine = by_provider.get(pid, [])
-        big = _largest([r for r in mine if r.cell.size >= 64 * 1024 * 1024 and _peak_kb(r)])
+        big = _largest([r for r in mine if r.cell.size >= 64 * 1024 * 1024 and peak_kb(r)])
         if big is None:
             continue
-        small = [_peak_kb(r) for r in mine if r.ok and r.cell.size == 1024 and _peak_kb(r)]
+        small = [peak_kb(r) for r in mine if r.ok and r.cell.size == 1024 and peak_kb(r)]
         base_kb = min(small) if small else 0
-        peak_mb = _peak_kb(big) / 1024
-        grew = (_peak_kb(big) - base_kb) * 1024 if base_kb else None
+        peak_mb = peak_kb(big) / 1024
+        grew = (peak_kb(big) - base_kb) * 1024 if base_kb else None
         linear = big.cell.extra.get("driver_peak_kb") if pid.startswith("wasm:") else None
         if pid.startswith("browser:"):
             worker = " and its Web Worker" if pid == "browser:openssl-wasm" else ""
