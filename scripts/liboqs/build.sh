@@ -19,6 +19,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 # shellcheck source=scripts/lib/crate-source.sh
 source "$REPO/scripts/lib/crate-source.sh"
+# shellcheck source=scripts/lib/staged-install.sh
+source "$REPO/scripts/lib/staged-install.sh"
 CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
 JOBS=${JOBS:-$(nproc)}
 export CC=${CC:-gcc}
@@ -121,12 +123,7 @@ compiler $CC: $("$CC" --version | head -1)"
   cmake --install "$bld" --prefix "$stage" >>"$buildlog" 2>&1 || die "liboqs $VERSION: install failed (log: $buildlog)"
   [[ -f $stage/lib/liboqs.a && -f $stage/include/oqs/oqs.h ]] || die "liboqs $VERSION: install left no lib/liboqs.a"
   grep -E '^-- (Algorithms|OQS_|Build type)|^-- The C compiler' "$buildlog" >"$stage/configure.out" || true
-  printf 'build_seconds %s\njobs %s\nhost %s\ndate %s\n' "$((t1 - t0))" "$JOBS" \
-    "$(uname -sm), $(nproc) cpus" "$(date -u +%FT%TZ)" >"$stage/build-time.txt"
-  printf '%s\n' "$want" >"$stage/cryptobench-build.stamp"
-  rm -rf "$prefix"
-  mv "$stage" "$prefix"
-  [[ ${KEEP_BUILD:-0} == 1 ]] || rm -rf "$bld"
+  install_staged "$stage" "$prefix" "$((t1 - t0))" "$want" "$bld"
   log "liboqs $VERSION: built in $((t1 - t0)) s -> $prefix"
   echo "$prefix"
 }

@@ -22,6 +22,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 # shellcheck source=scripts/lib/crate-source.sh
 source "$REPO/scripts/lib/crate-source.sh"
+# shellcheck source=scripts/lib/staged-install.sh
+source "$REPO/scripts/lib/staged-install.sh"
 CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
 JOBS=${JOBS:-$(nproc)}
 
@@ -160,12 +162,7 @@ compiler ${WASI_CC[*]}: $(clang --version | head -1)"
   cp "$bld"/include/openssl/*.h "$stage/include/openssl/"
   cp "$bld/libcrypto.a" "$stage/lib/"
   t1=$(date +%s)
-  printf 'build_seconds %s\njobs %s\nhost %s\ndate %s\n' "$((t1 - t0))" "$JOBS" \
-    "$(uname -sm), $(nproc) cpus" "$(date -u +%FT%TZ)" >"$stage/build-time.txt"
-  printf '%s\n' "$want" >"$stage/cryptobench-build.stamp"
-  rm -rf "$prefix"
-  mv "$stage" "$prefix"
-  [[ ${KEEP_BUILD:-0} == 1 ]] || rm -rf "$bld"
+  install_staged "$stage" "$prefix" "$((t1 - t0))" "$want" "$bld"
   log "OpenSSL $VERSION for wasm32-wasi: built in $((t1 - t0)) s -> $prefix"
   echo "$prefix"
 }
