@@ -32,7 +32,7 @@ from cryptobench.versions import cache
 ALGS_AT_ONCE = 8  # how many drivers work at once is schedule.DRIVERS_AT_ONCE's
 INTEROP = "TLS interop"  # the stage, and the one job of every TLS cell
 # seconds per provider an algorithm of each kind is guessed to take, before a run here has timed it
-GUESS = {"sig": 8.0, "kem": 4.0, "tls": 6.0, "kex": 3.0}
+GUESS = {"sig": 8.0, "kem": 4.0, "tls": 1.0, "kex": 3.0}
 
 
 @dataclass
@@ -175,21 +175,21 @@ class Verifier:
             askers.setdefault(a, []).append(pid)
         self.steps.totals = _stage_totals(askers, algs, handshakes)
         costs = schedule.Costs(str(cache.base() / "verify" / "seconds.json"))
-        jobs = sorted(a for a in askers if a not in handshakes) + ([INTEROP] if handshakes else [])
+        sizes = {a: (algs[a].kind, len(askers[a])) for a in askers if a not in handshakes}  # per job, for its cost
+        if handshakes:  # every TLS cell in one job: the servers are one process per provider
+            sizes[INTEROP] = ("tls", sum(len(askers[a]) for a in handshakes))
+        key = {job: f"{job}/{n}" for job, (_, n) in sizes.items()}  # a small run's time must not order a large one
 
         def one(job: str) -> None:
-            with costs.measure(job):
-                if job == INTEROP:  # every TLS cell in one job: the servers are one process per provider
+            with costs.measure(key[job]):
+                if job == INTEROP:
                     self.interop.run([algs[a] for a in sorted(handshakes)], askers)
                 else:
                     self._verify_alg(algs[job], askers[job])
 
-        def guess(job: str) -> float:  # before a run here has measured it: more providers, slower kinds
-            kind, n = ("tls", len(handshakes)) if job == INTEROP else (algs[job].kind, len(askers[job]))
-            return costs.of(job, GUESS.get(kind, 1.0) * n)
-
-        try:
-            schedule.at_once(jobs, one, ALGS_AT_ONCE, stop=self.stop, cost=guess)
+        try:  # before a run here has timed a job, a guess: more providers, slower kinds
+            schedule.at_once(sorted(sizes), one, ALGS_AT_ONCE, stop=self.stop,
+                             cost=lambda j: costs.of(key[j], GUESS.get(sizes[j][0], 1.0) * sizes[j][1]))  # fmt: skip
         finally:
             self.interop.close()
             self.providers.write_profile()
