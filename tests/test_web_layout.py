@@ -8,7 +8,7 @@ from cryptobench.core.settings import Settings
 from cryptobench.measure import sampler
 from cryptobench.report import build_report, web_layout
 from cryptobench.report.formats import markdown
-from cryptobench.report.model import ONE_SAMPLE
+from cryptobench.report.row_figures import ONE_SAMPLE
 from cryptobench.store import CellRecord, RunRecord
 
 BIG = 500_000_000

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from cryptobench.core.units import format_ns, format_rate, format_size
 from cryptobench.measure import cycles
-from cryptobench.report.model import ONE_SAMPLE, Row, single
+from cryptobench.report.model import Row
+from cryptobench.report.row_figures import ONE_SAMPLE, single
 
 # the figures a table can show (`--unit`, repeatable): their column titles
 UNIT_TITLES = {"ns": "median/op", "mbs": "MB/s", "ops": "ops/s", "cpb": "TSC cycles"}

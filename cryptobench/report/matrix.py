@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from cryptobench.core import algorithms, tls
 from cryptobench.report.cells import size_label
-from cryptobench.report.model import ONE_SAMPLE, Report, Row, Table, peak_kb, single
+from cryptobench.report.model import Report, Row, Table
+from cryptobench.report.row_figures import ONE_SAMPLE, peak_kb, single
 
 OPS_LAYOUTS = ("ops", "sizes", "tls")  # layouts that show operations down, providers across per algorithm
 

@@ -15,6 +15,7 @@ from cryptobench.core.units import format_ns, format_size
 from cryptobench.measure import cycles
 from cryptobench.measure.sampler import CLOCK_FACTOR  # a sample should last this many clock ticks at least
 from cryptobench.report import noise_level, precision
+from cryptobench.report.row_figures import ONE_SAMPLE, single
 from cryptobench.store.model import CellRecord, RunRecord, VerifyRecord
 
 CV_LIMIT = 0.05
@@ -301,25 +302,6 @@ def load_report(store, run_id: int, baseline: str | None = None, layout: str | N
             cycles.require(rep.run.env, run_id)
         rep.units = tuple(units)
     return rep
-
-
-def peak_kb(r: Row) -> int:
-    """The cell's peak resident set: for a browser provider the renderer's (the bridge's own figure, read
-    after the runner reset it: docs/wasm.md), not the largest process of the browser's tree, which is
-    the browser process whatever the page does."""
-    own = r.cell.extra.get("driver_peak_kb")
-    if r.provider.startswith("browser:") and isinstance(own, int) and own > 0:
-        return own
-    return r.cell.peak_rss_kb
-
-
-ONE_SAMPLE = "n=1: no interval"  # the verdict of a ratio one side of which is a single operation
-
-
-def single(r: Row | None) -> bool:
-    """Measured once: a long message whose one operation outlasted five budgets (sampler.long_message).
-    Its figure is that operation's time; it has no interval, and no verdict is drawn from it."""
-    return r is not None and r.summary is not None and r.summary.n < 2
 
 
 def within_run_ratio(row: Row, base: Row) -> stats.Ratio:

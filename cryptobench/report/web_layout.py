@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from cryptobench.core.units import format_size
 from cryptobench.report.cells import size_label
-from cryptobench.report.model import ONE_SAMPLE, Report, Row, peak_kb, single, within_run_ratio
+from cryptobench.report.model import Report, Row, within_run_ratio
+from cryptobench.report.row_figures import ONE_SAMPLE, peak_kb, single
 
 # the same .wasm on three engines (docs/wasm.md), and what each one's memory figure is
 ENGINES = (
