@@ -65,7 +65,8 @@ class TimingTest {
     Timing t = new Timing(new SpinCell(1_000));
     long[] w = t.warmUp(5_000_000);
     assertTrue(w[1] >= 5_000_000 && w[0] >= 1, "ops " + w[0] + ", ns " + w[1]);
-    assertTrue(w[1] < 50_000_000, "no runaway: " + w[1]);
+    // no runaway, counted in operations: a wall-time bound fails whenever the machine is busy
+    assertTrue(w[0] < 50_000, "no runaway: " + w[0] + " operations of 1 us for 5 ms");
   }
 
   @Test
