@@ -125,6 +125,16 @@ enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP }
     oneshot_free_ctx(c);                                                                           \
   }
 
+/* The Ed25519 and X25519 entries of a catalogue: the plugin defines ed_sign, ed_verify and
+ * x_derive, and names each entry's set-up and cleanup (NULL: none), arg and key pair function. */
+#define ONESHOT_ED25519(SETUP, CLEANUP, ARG, KEYPAIR)                                              \
+  {                                                                                                \
+    {"ed25519", {"sign", "verify"}, 0, 1, 0}, 0, 0, 0, 64, SETUP, {ed_sign, ed_verify}, CLEANUP,   \
+        ARG, 0, KEYPAIR                                                                            \
+  }
+#define ONESHOT_X25519(SETUP, CLEANUP, ARG, KEYPAIR)                                               \
+  { {"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, SETUP, {x_derive}, CLEANUP, ARG, 0, KEYPAIR }
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);
