@@ -123,3 +123,28 @@ def test_pipelined_peers_give_the_same_records_as_one_request_at_a_time(drivers)
         assert key == [(r.producer, r.consumer, r.check, r.passed) for r in many]
         assert all(r.passed for r in many), [r for r in many if not r.passed]
         assert len({(r.producer, r.consumer) for r in many}) == len(ids) * (len(ids) - 1)
+
+
+def test_the_reference_of_a_dispute_is_the_provider_that_agrees_with_the_others():
+    """A wrong signer that sorts first (no baseline, no c:openssl) must not become the reference and
+    get the right ones failed; with one dispute of two, the trusted order decides."""
+    rec = crosscheck.CrossRecord
+
+    def exchanges(wrong: str, others: list[str]) -> list:
+        out = []
+        for o in others:
+            out += [
+                rec("ed25519", wrong, o, "verify", False, "rejected"),
+                rec("ed25519", o, wrong, "verify", False, "x"),
+            ]
+        out += [rec("ed25519", a, b, "verify", True) for a in others for b in others if a != b]
+        return out
+
+    peers = ["a:wrong", "b:right", "c:right"]
+    records = exchanges("a:wrong", ["b:right", "c:right"])
+    ref = crosscheck.reference(records, peers, trusted=[])
+    assert ref in ("b:right", "c:right")
+    assert set(crosscheck.failed_providers(records, ref)) == {"a:wrong"}
+    two = exchanges("a:wrong", ["b:right"])
+    assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=["b:right"]) == "b:right"
+    assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=[]) == "a:wrong"  # one against one: by name

@@ -7,8 +7,8 @@ a library that fails anything is not timed (run/runner.py)."""
 
 from __future__ import annotations
 
-from cryptobench.store.model import VerifyRecord
 from cryptobench.verify import op_state
+from cryptobench.verify.op_state import VerifyRecord
 
 # the operations whose outputs a check's inputs are (plan/leak_classes.py): forged tags start from the
 # provider's own seal, MAC tags from its mac, ciphertexts from its encrypt / encaps

@@ -323,6 +323,21 @@ def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     return out + sorted(checked, key=lambda r: (order[r.producer], order[r.consumer]))
 
 
+def reference(records: list[CrossRecord], peers: list[str], trusted: list[str]) -> str:
+    """The provider a dispute is judged by: the one in the fewest failed exchanges with the others
+    (a wrong provider fails with everyone, a right one only with the wrong ones), then the first in
+    `trusted` (the baseline, c:openssl, those that passed known answers), then by name. A wrong
+    provider that merely sorts first never becomes the reference while the others agree."""
+    failed = {p: 0 for p in peers}
+    for r in records:
+        if not r.passed and r.producer != r.consumer:
+            for p in (r.producer, r.consumer):
+                if p in failed:
+                    failed[p] += 1
+    rank = {p: i for i, p in reversed(list(enumerate(trusted)))}
+    return min(peers, key=lambda p: (failed[p], rank.get(p, len(trusted)), p))
+
+
 def failed_providers(records: list[CrossRecord], reference: str) -> dict[str, str]:
     """Providers whose exchanges with the reference failed: provider -> first failure."""
     bad: dict[str, str] = {}

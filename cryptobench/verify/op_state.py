@@ -10,7 +10,18 @@ inputs) is not in `ops`: the record's detail then matches none of them, and `blo
 
 from __future__ import annotations
 
-from cryptobench.store.model import VerifyRecord
+from typing import Protocol
+
+
+class VerifyRecord(Protocol):
+    """What this module reads and writes of a verification record (store.model.VerifyRecord, which
+    sits in a higher layer: the verifier's record is passed down, never imported here)."""
+
+    status: str
+    failed: int
+    detail: str
+    conformance: dict
+
 
 KEY = "ops"
 # the operation each role of a cross-check runs: (producer's, consumer's) per algorithm kind
