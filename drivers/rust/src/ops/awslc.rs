@@ -94,18 +94,30 @@ fn unbound(alg: &'static cipher::Algorithm, key: &[u8]) -> Result<UnboundCipherK
     UnboundCipherKey::new(alg, key).map_err(|_| "key rejected".to_string())
 }
 
+/// A key of one direction for `mode`, by that direction's constructors.
+fn mode_key<K>(
+    alg: &'static cipher::Algorithm,
+    key: &[u8],
+    mode: Mode,
+    [ecb, cbc, ctr]: [fn(UnboundCipherKey) -> Result<K, aws_lc_rs::error::Unspecified>; 3],
+    what: &'static str,
+) -> Result<K, String> {
+    let k = unbound(alg, key)?;
+    match mode {
+        Mode::Ecb => ecb(k),
+        Mode::Cbc => cbc(k),
+        Mode::Ctr => ctr(k),
+    }
+    .map_err(unspecified(what))
+}
+
 fn encrypting_key(
     alg: &'static cipher::Algorithm,
     key: &[u8],
     mode: Mode,
 ) -> Result<EncryptingKey, String> {
-    let k = unbound(alg, key)?;
-    match mode {
-        Mode::Ecb => EncryptingKey::ecb(k),
-        Mode::Cbc => EncryptingKey::cbc(k),
-        Mode::Ctr => EncryptingKey::ctr(k),
-    }
-    .map_err(unspecified("EncryptingKey"))
+    let ctors = [EncryptingKey::ecb, EncryptingKey::cbc, EncryptingKey::ctr];
+    mode_key(alg, key, mode, ctors, "EncryptingKey")
 }
 
 fn decrypting_key(
@@ -113,13 +125,8 @@ fn decrypting_key(
     key: &[u8],
     mode: Mode,
 ) -> Result<DecryptingKey, String> {
-    let k = unbound(alg, key)?;
-    match mode {
-        Mode::Ecb => DecryptingKey::ecb(k),
-        Mode::Cbc => DecryptingKey::cbc(k),
-        Mode::Ctr => DecryptingKey::ctr(k),
-    }
-    .map_err(unspecified("DecryptingKey"))
+    let ctors = [DecryptingKey::ecb, DecryptingKey::cbc, DecryptingKey::ctr];
+    mode_key(alg, key, mode, ctors, "DecryptingKey")
 }
 
 /// One whole-message operation the simple way (verify, and the ciphertext

@@ -131,6 +131,13 @@ pub const NOTES: &[&str] = &[
     "Not offered: ECDH secp256k1 (agreement has P-256/P-384/P-521 and X25519 only), Ed448/X448, SM2 (not in aws-lc-rs).",
 ];
 
+// the RSA and Ed25519 cases and prepared signs, the RSA sign (ring_family.rs)
+super::ring_family::ring_family_pk!(lib = aws_lc_rs, modulus_len = rsa_modulus_len);
+
+fn rsa_modulus_len(kp: &RsaKeyPair) -> usize {
+    kp.public_modulus_len()
+}
+
 fn fail<E>(what: &'static str) -> impl Fn(E) -> Failure {
     move |_| Failure::Error(format!("{what} failed"))
 }
@@ -186,32 +193,15 @@ fn rsa_sig(
     pad: &'static dyn signature::RsaEncoding,
     vrf: &'static signature::RsaParameters,
 ) -> Alg {
-    fn sign_into(
-        kp: &RsaKeyPair,
-        pad: &'static dyn signature::RsaEncoding,
-        rng: &SystemRandom,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<usize, String> {
-        let n = kp.public_modulus_len();
-        let sig = out.get_mut(..n).ok_or("signature buffer")?;
-        kp.sign(pad, rng, msg, sig).map_err(unspecified("sign"))?;
-        Ok(n)
-    }
     Alg::new(
         name,
         &[Op::Sign, Op::Verify],
         false,
         move |c: &Case| match c.op {
-            Op::Sign => {
-                let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
-                let mut sig = vec![0; kp.public_modulus_len()];
-                sign_into(&kp, pad, &SystemRandom::new(), &c.msg, &mut sig)?;
-                Ok(sig)
-            }
+            Op::Sign => rsa_sign_case(c, pad),
             Op::Verify => {
                 super::pk::rsa_public_from_spki(&c.public)?;
-                verified(UnparsedPublicKey::new(vrf, &c.public).verify(&c.msg, &c.sig))
+                verify_case(vrf, &c.public, c)
             }
             op => Err(no_case(name, op)),
         },
@@ -222,11 +212,11 @@ fn rsa_sig(
             let msg = message(p);
             match p.op {
                 Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    sign_into(&kp, pad, &rng, m, out)
+                    rsa_sign_into(&kp, pad, &rng, m, out)
                 })),
                 Op::Verify => {
                     let mut sig = vec![0; kp.public_modulus_len()];
-                    sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+                    rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
                     let pk = UnparsedPublicKey::new(vrf, &keys.public)
                         .parse()
                         .map_err(|e| format!("public key: {e}"))?;
@@ -239,19 +229,13 @@ fn rsa_sig(
         },
     )
     .with_keypair(move || rsa_keypair(size))
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case(name, c.op));
-        }
-        let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
-        let (rng, msg) = (SystemRandom::new(), c.msg.clone());
-        let mut sig = vec![0; kp.public_modulus_len()];
-        Ok(Box::new(move || {
-            sign_into(&kp, pad, &rng, &msg, &mut sig)?;
-            black_box(&sig);
-            Ok(())
-        }))
-    })
+    .with_prepare_of(Op::Sign, rsa_sign_prepared(pad))
+}
+
+/// A decrypt case's OAEP key (PKCS#8).
+fn oaep_case_key(c: &Case) -> Result<OaepPrivateDecryptingKey, Failure> {
+    let dk = PrivateDecryptingKey::from_pkcs8(&c.private).map_err(rejected)?;
+    OaepPrivateDecryptingKey::new(dk).map_err(rejected)
 }
 
 fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
@@ -278,8 +262,7 @@ fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
                 Ok(out)
             }
             Op::Decrypt => {
-                let dk = PrivateDecryptingKey::from_pkcs8(&c.private).map_err(rejected)?;
-                let dk = OaepPrivateDecryptingKey::new(dk).map_err(rejected)?;
+                let dk = oaep_case_key(c)?;
                 let mut out = vec![0; dk.min_output_size()];
                 let n = decrypt(&dk, &c.msg, &mut out).map_err(rejected)?;
                 out.truncate(n);
@@ -310,12 +293,8 @@ fn rsa_oaep(name: &'static str, bits: usize, size: KeySize) -> Alg {
         },
     )
     .with_keypair(move || rsa_keypair(size))
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Decrypt {
-            return Err(no_case(name, c.op));
-        }
-        let dk = PrivateDecryptingKey::from_pkcs8(&c.private).map_err(rejected)?;
-        let dk = OaepPrivateDecryptingKey::new(dk).map_err(rejected)?;
+    .with_prepare_of(Op::Decrypt, move |c: &Case| {
+        let dk = oaep_case_key(c)?;
         let (ct, mut out) = (c.msg.clone(), vec![0; dk.min_output_size()]);
         // a refused padding is the library's answer, inside the call: rejected
         Ok(Box::new(move || {
@@ -339,6 +318,16 @@ fn ecdsa_keys(curve: Curve, kp: &EcdsaKeyPair) -> Result<Keys, String> {
     })
 }
 
+/// A sign case's key: the bare scalar as an RFC 5915 ECPrivateKey.
+fn ecdsa_case_key(
+    c: &Case,
+    curve: Curve,
+    alg: &'static EcdsaSigningAlgorithm,
+) -> Result<EcdsaKeyPair, Failure> {
+    let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
+    EcdsaKeyPair::from_private_key_der(alg, &der).map_err(rejected)
+}
+
 fn ecdsa(
     name: &'static str,
     curve: Curve,
@@ -349,17 +338,13 @@ fn ecdsa(
         name,
         move |c: &Case| match c.op {
             Op::Sign => {
-                let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
-                let kp = EcdsaKeyPair::from_private_key_der(alg, &der).map_err(rejected)?;
+                let kp = ecdsa_case_key(c, curve, alg)?;
                 let sig = kp
                     .sign(&SystemRandom::new(), &c.msg)
                     .map_err(fail("sign"))?;
                 Ok(sig.as_ref().to_vec())
             }
-            Op::Verify => {
-                let point = ec_point_from_spki(&c.public, curve)?;
-                verified(UnparsedPublicKey::new(vrf, point).verify(&c.msg, &c.sig))
-            }
+            Op::Verify => ecdsa_verify_case(c, curve, vrf),
             op => Err(no_case(name, op)),
         },
         move |p: &CellParams| {
@@ -396,12 +381,8 @@ fn ecdsa(
         )?;
         Ok(k.into())
     })
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case(name, c.op));
-        }
-        let der = super::pk::ec_private_key_der(curve, ec_scalar(&c.private, curve)?);
-        let kp = EcdsaKeyPair::from_private_key_der(alg, &der).map_err(rejected)?;
+    .with_prepare_of(Op::Sign, move |c: &Case| {
+        let kp = ecdsa_case_key(c, curve, alg)?;
         let (rng, msg) = (SystemRandom::new(), c.msg.clone());
         Ok(Box::new(move || {
             let sig = kp.sign(&rng, &msg).map_err(fail("sign"))?;
@@ -442,6 +423,26 @@ fn agree_into(
     agreement::agree(k, peer, (), |s| put(out, s).map_err(|_| ()))
 }
 
+/// A derive case's private key and parsed peer key (untimed).
+fn agreement_case_keys(
+    c: &Case,
+    curve: Option<Curve>,
+    alg: &'static agreement::Algorithm,
+) -> Result<(AgreementKey, agreement::ParsedPublicKey), Failure> {
+    let k = match curve {
+        Some(cv) => AgreementKey::from_private_key(alg, ec_scalar(&c.private, cv)?),
+        None => AgreementKey::from_private_key(alg, &c.private),
+    }
+    .map_err(rejected)?;
+    let peer = match curve {
+        Some(cv) => ec_point_from_spki(&c.public, cv)?,
+        None => &c.public,
+    };
+    let peer = agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(alg, peer))
+        .map_err(rejected)?;
+    Ok((k, peer))
+}
+
 /// Agreement over `curve` (`None`: X25519, raw keys).
 fn agreement_alg(
     name: &'static str,
@@ -455,19 +456,7 @@ fn agreement_alg(
         false,
         move |c: &Case| match c.op {
             Op::Derive => {
-                let k = match curve {
-                    Some(cv) => AgreementKey::from_private_key(alg, ec_scalar(&c.private, cv)?),
-                    None => AgreementKey::from_private_key(alg, &c.private),
-                }
-                .map_err(rejected)?;
-                let peer = match curve {
-                    Some(cv) => ec_point_from_spki(&c.public, cv)?,
-                    None => &c.public,
-                };
-                let peer = agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(
-                    alg, peer,
-                ))
-                .map_err(rejected)?;
+                let (k, peer) = agreement_case_keys(c, curve, alg)?;
                 let mut out = vec![0; 128];
                 let n = agree_into(&k, peer, &mut out).map_err(rejected)?;
                 out.truncate(n);
@@ -516,22 +505,8 @@ fn agreement_alg(
             private: agreement_private(curve, &k)?,
         })
     })
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Derive {
-            return Err(no_case(name, c.op));
-        }
-        let k = match curve {
-            Some(cv) => AgreementKey::from_private_key(alg, ec_scalar(&c.private, cv)?),
-            None => AgreementKey::from_private_key(alg, &c.private),
-        }
-        .map_err(rejected)?;
-        let peer = match curve {
-            Some(cv) => ec_point_from_spki(&c.public, cv)?,
-            None => &c.public,
-        };
-        let peer =
-            agreement::ParsedPublicKey::try_from(agreement::UnparsedPublicKey::new(alg, peer))
-                .map_err(rejected)?;
+    .with_prepare_of(Op::Derive, move |c: &Case| {
+        let (k, peer) = agreement_case_keys(c, curve, alg)?;
         let mut out = vec![0; 128];
         Ok(Box::new(move || {
             // agree takes the parsed peer by value: cloned inside the call, as the bench cell does
@@ -571,64 +546,36 @@ fn ed25519_keys(kp: &Ed25519KeyPair) -> Result<Keys, String> {
 }
 
 fn ed25519() -> Alg {
-    sign_alg(
-        "ed25519",
-        |c: &Case| match c.op {
-            Op::Sign => {
-                let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
-                Ok(kp.sign(&c.msg).as_ref().to_vec())
-            }
+    sign_alg("ed25519", ed25519_case, |p: &CellParams| {
+        if p.op == Op::Keygen {
+            return Ok(keygen_cell(
+                || Ed25519KeyPair::generate().map_err(unspecified("keygen")),
+                |kp: &Ed25519KeyPair| Ok(kp.public_key().as_ref().to_vec()),
+            ));
+        }
+        let kp = Ed25519KeyPair::generate().map_err(unspecified("keygen"))?;
+        let keys = ed25519_keys(&kp)?;
+        let msg = message(p);
+        match p.op {
+            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                put(out, kp.sign(m).as_ref())
+            })),
             Op::Verify => {
-                if c.public.len() != 32 {
-                    return Err(Failure::Rejected); // raw keys only (protocol.md)
-                }
-                verified(
-                    UnparsedPublicKey::new(&signature::ED25519, &c.public).verify(&c.msg, &c.sig),
-                )
+                let sig = kp.sign(&msg);
+                let pk = ParsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
+                    .map_err(|e| format!("public key: {e}"))?;
+                Ok(verify_cell(keys, msg, move |m| {
+                    pk.verify_sig(m, sig.as_ref()).is_ok()
+                }))
             }
-            op => Err(no_case("ed25519", op)),
-        },
-        |p: &CellParams| {
-            if p.op == Op::Keygen {
-                return Ok(keygen_cell(
-                    || Ed25519KeyPair::generate().map_err(unspecified("keygen")),
-                    |kp: &Ed25519KeyPair| Ok(kp.public_key().as_ref().to_vec()),
-                ));
-            }
-            let kp = Ed25519KeyPair::generate().map_err(unspecified("keygen"))?;
-            let keys = ed25519_keys(&kp)?;
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    put(out, kp.sign(m).as_ref())
-                })),
-                Op::Verify => {
-                    let sig = kp.sign(&msg);
-                    let pk = ParsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
-                        .map_err(|e| format!("public key: {e}"))?;
-                    Ok(verify_cell(keys, msg, move |m| {
-                        pk.verify_sig(m, sig.as_ref()).is_ok()
-                    }))
-                }
-                op => Err(no_cell("ed25519", op)),
-            }
-        },
-    )
+            op => Err(no_cell("ed25519", op)),
+        }
+    })
     .with_keypair(|| {
         let k = ed25519_keys(&Ed25519KeyPair::generate().map_err(unspecified("keygen"))?)?;
         Ok(k.into())
     })
-    .with_prepare(|c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case("ed25519", c.op));
-        }
-        let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
-        let msg = c.msg.clone();
-        Ok(Box::new(move || {
-            black_box(kp.sign(&msg).as_ref());
-            Ok(())
-        }))
-    })
+    .with_prepare_of(Op::Sign, ed25519_prepared)
 }
 
 // ---- ML-KEM -------------------------------------------------------------------
@@ -664,6 +611,16 @@ fn mlkem_expand(which: MlKem, seed: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Failure
     })
 }
 
+/// A decaps case's key: the seed expanded (untimed) and imported.
+fn mlkem_case_key(
+    c: &Case,
+    alg: &'static kem::Algorithm,
+    which: MlKem,
+) -> Result<kem::DecapsulationKey, Failure> {
+    let (dk, _) = mlkem_expand(which, &c.private)?;
+    kem::DecapsulationKey::new(alg, &dk).map_err(rejected)
+}
+
 fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg {
     Alg::new(
         name,
@@ -684,8 +641,7 @@ fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg 
                 Ok([ct.as_ref(), k.as_ref()].concat())
             }
             Op::Decaps => {
-                let (dk, _) = mlkem_expand(which, &c.private)?;
-                let dk = kem::DecapsulationKey::new(alg, &dk).map_err(rejected)?;
+                let dk = mlkem_case_key(c, alg, which)?;
                 let k = dk.decapsulate(c.msg[..].into()).map_err(rejected)?;
                 Ok(k.as_ref().to_vec())
             }
@@ -750,12 +706,8 @@ fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg 
             private: seed.to_vec(),
         })
     })
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Decaps {
-            return Err(no_case(name, c.op));
-        }
-        let (dk, _) = mlkem_expand(which, &c.private)?;
-        let dk = kem::DecapsulationKey::new(alg, &dk).map_err(rejected)?;
+    .with_prepare_of(Op::Decaps, move |c: &Case| {
+        let dk = mlkem_case_key(c, alg, which)?;
         let ct = c.msg.clone();
         Ok(Box::new(move || {
             let k = dk.decapsulate(ct[..].into()).map_err(rejected)?;

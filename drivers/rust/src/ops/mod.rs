@@ -352,6 +352,22 @@ impl Alg {
         self
     }
 
+    /// `with_prepare` for the algorithm's one private-key operation `op`: a
+    /// case of another op is refused before `f` sees it.
+    pub fn with_prepare_of(
+        self,
+        op: Op,
+        f: impl Fn(&Case) -> Result<Prepared, Failure> + 'static,
+    ) -> Alg {
+        let name = self.name;
+        self.with_prepare(move |c| {
+            if c.op != op {
+                return Err(pk::no_case(name, c.op));
+            }
+            f(c)
+        })
+    }
+
     /// Adds the `keypair` command's generator.
     pub fn with_keypair(mut self, f: impl Fn() -> Result<KeyPair, String> + 'static) -> Alg {
         self.keypair = Some(Box::new(f));

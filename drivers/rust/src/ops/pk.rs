@@ -176,6 +176,11 @@ pub fn verified<E>(verdict: Result<(), E>) -> Result<Vec<u8>, Failure> {
     Ok(vec![1])
 }
 
+/// A verify case's answer from a library's yes or no.
+pub fn verdict(ok: bool) -> Result<Vec<u8>, Failure> {
+    verified(if ok { Ok(()) } else { Err(()) })
+}
+
 /// The message of a sign/verify/encrypt cell.
 pub fn message(p: &CellParams) -> Vec<u8> {
     p.message()

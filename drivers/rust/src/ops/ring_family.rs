@@ -225,3 +225,125 @@ macro_rules! ring_family {
 }
 
 pub(crate) use ring_family;
+
+/// The public-key calls that ring and aws-lc-rs spell the same in
+/// `signature` (`RsaKeyPair`, `Ed25519KeyPair`, `UnparsedPublicKey`): the
+/// timed RSA signature into the output buffer, and the sign and verify cases
+/// and the leak request's prepared sign of RSA and Ed25519 (ECDSA: the
+/// verify case). `ring_family_pk!(lib = ring, modulus_len = ...)` in
+/// `ring_pk.rs`, `ring_family_pk!(lib = aws_lc_rs, ...)` in `awslc_pk.rs`;
+/// `modulus_len` names the function giving an RSA key pair's modulus length
+/// (spelt differently by ring 0.16, ring 0.17 and aws-lc-rs). The cells stay
+/// in the provider files: their timed verifications differ (aws-lc-rs
+/// verifies with a key parsed once per cell, ring has no parsed key).
+macro_rules! ring_family_pk {
+    (lib = $lib:ident, modulus_len = $modulus_len:path $(,)?) => {
+        /// The timed RSA signature, into the output buffer: its length.
+        fn rsa_sign_into(
+            kp: &$lib::signature::RsaKeyPair,
+            pad: &'static dyn $lib::signature::RsaEncoding,
+            rng: &$lib::rand::SystemRandom,
+            msg: &[u8],
+            out: &mut [u8],
+        ) -> Result<usize, String> {
+            let n = $modulus_len(kp);
+            let sig = out.get_mut(..n).ok_or("signature buffer")?;
+            kp.sign(pad, rng, msg, sig)
+                .map_err($crate::ops::unspecified("sign"))?;
+            Ok(n)
+        }
+
+        /// A sign case's RSA key (PKCS#8), imported, with a signature buffer.
+        fn rsa_case_key(
+            c: &$crate::ops::Case,
+        ) -> Result<($lib::signature::RsaKeyPair, Vec<u8>), $crate::ops::Failure> {
+            let kp = $lib::signature::RsaKeyPair::from_pkcs8(&c.private)
+                .map_err($crate::ops::pk::rejected)?;
+            let sig = vec![0; $modulus_len(&kp)];
+            Ok((kp, sig))
+        }
+
+        fn rsa_sign_case(
+            c: &$crate::ops::Case,
+            pad: &'static dyn $lib::signature::RsaEncoding,
+        ) -> Result<Vec<u8>, $crate::ops::Failure> {
+            let (kp, mut sig) = rsa_case_key(c)?;
+            rsa_sign_into(&kp, pad, &$lib::rand::SystemRandom::new(), &c.msg, &mut sig)?;
+            Ok(sig)
+        }
+
+        /// The leak request's prepared RSA sign (`with_prepare_of(Op::Sign, ..)`):
+        /// the key imported, one signature timed per call.
+        fn rsa_sign_prepared(
+            pad: &'static dyn $lib::signature::RsaEncoding,
+        ) -> impl Fn(&$crate::ops::Case) -> Result<$crate::ops::Prepared, $crate::ops::Failure> {
+            move |c| {
+                let (kp, mut sig) = rsa_case_key(c)?;
+                let (rng, msg) = ($lib::rand::SystemRandom::new(), c.msg.clone());
+                Ok(Box::new(move || {
+                    rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+                    std::hint::black_box(&sig);
+                    Ok(())
+                }))
+            }
+        }
+
+        /// A signature verify case: the encoded public key as the
+        /// verification algorithm takes it.
+        fn verify_case(
+            vrf: &'static dyn $lib::signature::VerificationAlgorithm,
+            public: &[u8],
+            c: &$crate::ops::Case,
+        ) -> Result<Vec<u8>, $crate::ops::Failure> {
+            $crate::ops::pk::verified(
+                $lib::signature::UnparsedPublicKey::new(vrf, public).verify(&c.msg, &c.sig),
+            )
+        }
+
+        fn ecdsa_verify_case(
+            c: &$crate::ops::Case,
+            curve: $crate::ops::pk::Curve,
+            vrf: &'static dyn $lib::signature::VerificationAlgorithm,
+        ) -> Result<Vec<u8>, $crate::ops::Failure> {
+            verify_case(
+                vrf,
+                $crate::ops::pk::ec_point_from_spki(&c.public, curve)?,
+                c,
+            )
+        }
+
+        /// Ed25519's cases: sign with the seed, verify with the raw public key.
+        fn ed25519_case(c: &$crate::ops::Case) -> Result<Vec<u8>, $crate::ops::Failure> {
+            use $crate::ops::{pk, Op};
+            match c.op {
+                Op::Sign => {
+                    let kp = $lib::signature::Ed25519KeyPair::from_seed_unchecked(&c.private)
+                        .map_err(pk::rejected)?;
+                    Ok(kp.sign(&c.msg).as_ref().to_vec())
+                }
+                Op::Verify => {
+                    if c.public.len() != 32 {
+                        return Err($crate::ops::Failure::Rejected); // raw keys only (protocol.md)
+                    }
+                    verify_case(&$lib::signature::ED25519, &c.public, c)
+                }
+                op => Err(pk::no_case("ed25519", op)),
+            }
+        }
+
+        /// The leak request's prepared Ed25519 sign (`with_prepare_of(Op::Sign, ..)`).
+        fn ed25519_prepared(
+            c: &$crate::ops::Case,
+        ) -> Result<$crate::ops::Prepared, $crate::ops::Failure> {
+            let kp = $lib::signature::Ed25519KeyPair::from_seed_unchecked(&c.private)
+                .map_err($crate::ops::pk::rejected)?;
+            let msg = c.msg.clone();
+            Ok(Box::new(move || {
+                std::hint::black_box(kp.sign(&msg).as_ref());
+                Ok(())
+            }))
+        }
+    };
+}
+
+pub(crate) use ring_family_pk;

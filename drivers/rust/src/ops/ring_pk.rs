@@ -30,9 +30,8 @@ use ring::signature::{
 };
 
 use super::pk::{
-    ec_pkcs8_parts, ec_point_from_spki, ec_scalar, ec_spki, ed25519_pkcs8_parts, keygen_cell,
-    message, no_case, no_cell, op_cell, put, rejected, rsa_public_from_spki, sign_alg, verified,
-    verify_cell, Curve, Keys,
+    ec_pkcs8_parts, ec_scalar, ec_spki, ed25519_pkcs8_parts, keygen_cell, message, no_case,
+    no_cell, op_cell, put, rejected, rsa_public_from_spki, sign_alg, verify_cell, Curve, Keys,
 };
 use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
@@ -83,6 +82,9 @@ pub const NOTES: &[&str] = &[
     "Not offered: RSA keygen and OAEP (not in ring's API); X25519 and ECDH (ring's agreement module only has ephemeral private keys, consumed by agree_ephemeral and never imported: a derive with a given private key — the vectors and cross-checks — is impossible, and a derive cell against a fixed key pair would need a key generation inside every timed operation); ECDSA secp256k1, Ed448/X448, ML-KEM, ML-DSA, SM2 (not in ring).",
 ];
 
+// the RSA and Ed25519 cases and prepared signs, the RSA sign (ring_family.rs)
+super::ring_family::ring_family_pk!(lib = ring, modulus_len = modulus_len);
+
 fn sys() -> SystemRandom {
     SystemRandom::new()
 }
@@ -128,6 +130,30 @@ fn ecdsa_generate(
     Ok((doc.as_ref().to_vec(), keys))
 }
 
+/// A sign case's key: the scalar with its public point (untimed).
+fn ecdsa_case_key(
+    c: &Case,
+    curve: Curve,
+    alg: &'static EcdsaSigningAlgorithm,
+) -> Result<(EcdsaKeyPair, SystemRandom), Failure> {
+    let scalar = ec_scalar(&c.private, curve)?;
+    let point = ec_public_point(curve, scalar)?;
+    let rng = sys();
+    let kp = ecdsa_from_parts(alg, scalar, &point, &rng).map_err(rejected)?;
+    Ok((kp, rng))
+}
+
+/// A case's signature (the sign case, and the leak's timed call).
+#[inline(always)]
+fn ecdsa_sign(
+    kp: &EcdsaKeyPair,
+    rng: &SystemRandom,
+    msg: &[u8],
+) -> Result<signature::Signature, Failure> {
+    kp.sign(rng, msg)
+        .map_err(|_| Failure::Error("sign failed".into()))
+}
+
 fn ecdsa(
     name: &'static str,
     curve: Curve,
@@ -138,19 +164,10 @@ fn ecdsa(
         name,
         move |c: &Case| match c.op {
             Op::Sign => {
-                let scalar = ec_scalar(&c.private, curve)?;
-                let point = ec_public_point(curve, scalar)?;
-                let rng = sys();
-                let kp = ecdsa_from_parts(alg, scalar, &point, &rng).map_err(rejected)?;
-                let sig = kp
-                    .sign(&rng, &c.msg)
-                    .map_err(|_| Failure::Error("sign failed".into()))?;
-                Ok(sig.as_ref().to_vec())
+                let (kp, rng) = ecdsa_case_key(c, curve, alg)?;
+                Ok(ecdsa_sign(&kp, &rng, &c.msg)?.as_ref().to_vec())
             }
-            Op::Verify => {
-                let point = ec_point_from_spki(&c.public, curve)?;
-                verified(UnparsedPublicKey::new(vrf, point).verify(&c.msg, &c.sig))
-            }
+            Op::Verify => ecdsa_verify_case(c, curve, vrf),
             op => Err(no_case(name, op)),
         },
         move |p: &CellParams| {
@@ -188,20 +205,11 @@ fn ecdsa(
         let (_, k) = ecdsa_generate(curve, alg, &sys())?;
         Ok(k.into())
     })
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case(name, c.op));
-        }
-        let scalar = ec_scalar(&c.private, curve)?;
-        let point = ec_public_point(curve, scalar)?;
-        let rng = sys();
-        let kp = ecdsa_from_parts(alg, scalar, &point, &rng).map_err(rejected)?;
+    .with_prepare_of(Op::Sign, move |c: &Case| {
+        let (kp, rng) = ecdsa_case_key(c, curve, alg)?;
         let msg = c.msg.clone();
         Ok(Box::new(move || {
-            let sig = kp
-                .sign(&rng, &msg)
-                .map_err(|_| Failure::Error("sign failed".into()))?;
-            black_box(sig.as_ref());
+            black_box(ecdsa_sign(&kp, &rng, &msg)?.as_ref());
             Ok(())
         }))
     })
@@ -222,63 +230,40 @@ fn ed25519_generate(rng: &SystemRandom) -> Result<(Ed25519KeyPair, Keys), String
 }
 
 fn ed25519() -> Alg {
-    sign_alg(
-        "ed25519",
-        |c: &Case| match c.op {
-            Op::Sign => {
-                let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
-                Ok(kp.sign(&c.msg).as_ref().to_vec())
+    sign_alg("ed25519", ed25519_case, |p: &CellParams| {
+        let rng = sys();
+        if p.op == Op::Keygen {
+            return Ok(keygen_cell(
+                move || Ed25519KeyPair::generate_pkcs8(&rng).map_err(unspecified("keygen")),
+                |doc| {
+                    let (_, pk) = ed25519_pkcs8_parts(doc.as_ref()).ok_or("ring's PKCS#8")?;
+                    Ok(pk.ok_or("no public key")?.to_vec())
+                },
+            ));
+        }
+        let (kp, keys) = ed25519_generate(&rng)?;
+        let msg = message(p);
+        match p.op {
+            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                put(out, kp.sign(m).as_ref())
+            })),
+            Op::Verify => {
+                let sig = kp.sign(&msg);
+                let pk = kp.public_key().as_ref().to_vec();
+                Ok(verify_cell(keys, msg, move |m| {
+                    UnparsedPublicKey::new(&signature::ED25519, &pk)
+                        .verify(m, sig.as_ref())
+                        .is_ok()
+                }))
             }
-            Op::Verify => verified(
-                UnparsedPublicKey::new(&signature::ED25519, &c.public).verify(&c.msg, &c.sig),
-            ),
-            op => Err(no_case("ed25519", op)),
-        },
-        |p: &CellParams| {
-            let rng = sys();
-            if p.op == Op::Keygen {
-                return Ok(keygen_cell(
-                    move || Ed25519KeyPair::generate_pkcs8(&rng).map_err(unspecified("keygen")),
-                    |doc| {
-                        let (_, pk) = ed25519_pkcs8_parts(doc.as_ref()).ok_or("ring's PKCS#8")?;
-                        Ok(pk.ok_or("no public key")?.to_vec())
-                    },
-                ));
-            }
-            let (kp, keys) = ed25519_generate(&rng)?;
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    put(out, kp.sign(m).as_ref())
-                })),
-                Op::Verify => {
-                    let sig = kp.sign(&msg);
-                    let pk = kp.public_key().as_ref().to_vec();
-                    Ok(verify_cell(keys, msg, move |m| {
-                        UnparsedPublicKey::new(&signature::ED25519, &pk)
-                            .verify(m, sig.as_ref())
-                            .is_ok()
-                    }))
-                }
-                op => Err(no_cell("ed25519", op)),
-            }
-        },
-    )
+            op => Err(no_cell("ed25519", op)),
+        }
+    })
     .with_keypair(|| {
         let (_, k) = ed25519_generate(&sys())?;
         Ok(k.into())
     })
-    .with_prepare(|c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case("ed25519", c.op));
-        }
-        let kp = Ed25519KeyPair::from_seed_unchecked(&c.private).map_err(rejected)?;
-        let msg = c.msg.clone();
-        Ok(Box::new(move || {
-            black_box(kp.sign(&msg).as_ref());
-            Ok(())
-        }))
-    })
+    .with_prepare_of(Op::Sign, ed25519_prepared)
 }
 
 // ---- RSA ----------------------------------------------------------------------
@@ -289,33 +274,13 @@ fn rsa(
     pad: &'static dyn signature::RsaEncoding,
     vrf: &'static signature::RsaParameters,
 ) -> Alg {
-    fn sign_into(
-        kp: &RsaKeyPair,
-        pad: &'static dyn signature::RsaEncoding,
-        rng: &SystemRandom,
-        msg: &[u8],
-        out: &mut [u8],
-    ) -> Result<usize, String> {
-        let n = modulus_len(kp);
-        let sig = out.get_mut(..n).ok_or("signature buffer")?;
-        kp.sign(pad, rng, msg, sig).map_err(unspecified("sign"))?;
-        Ok(n)
-    }
     Alg::new(
         name,
         &[Op::Sign, Op::Verify],
         false,
         move |c: &Case| match c.op {
-            Op::Sign => {
-                let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
-                let mut sig = vec![0; modulus_len(&kp)];
-                sign_into(&kp, pad, &sys(), &c.msg, &mut sig)?;
-                Ok(sig)
-            }
-            Op::Verify => {
-                let der = rsa_public_from_spki(&c.public)?;
-                verified(UnparsedPublicKey::new(vrf, der).verify(&c.msg, &c.sig))
-            }
+            Op::Sign => rsa_sign_case(c, pad),
+            Op::Verify => verify_case(vrf, rsa_public_from_spki(&c.public)?, c),
             op => Err(no_case(name, op)),
         },
         move |p: &CellParams| {
@@ -330,11 +295,11 @@ fn rsa(
             let msg = message(p);
             match p.op {
                 Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    sign_into(&kp, pad, &rng, m, out)
+                    rsa_sign_into(&kp, pad, &rng, m, out)
                 })),
                 Op::Verify => {
                     let mut sig = vec![0; modulus_len(&kp)];
-                    sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+                    rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
                     let der = rsa_public_from_spki(&keys.public)
                         .map_err(|_| "public key".to_string())?
                         .to_vec();
@@ -350,19 +315,7 @@ fn rsa(
         let (private, public) = super::awslc_pk::rsa_generate(bits)?;
         Ok(KeyPair { public, private })
     })
-    .with_prepare(move |c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case(name, c.op));
-        }
-        let kp = RsaKeyPair::from_pkcs8(&c.private).map_err(rejected)?;
-        let (rng, msg) = (sys(), c.msg.clone());
-        let mut sig = vec![0; modulus_len(&kp)];
-        Ok(Box::new(move || {
-            sign_into(&kp, pad, &rng, &msg, &mut sig)?;
-            black_box(&sig);
-            Ok(())
-        }))
-    })
+    .with_prepare_of(Op::Sign, rsa_sign_prepared(pad))
 }
 
 // ring 0.17 and 0.16 (a `rust:ring@0.16.x` build, docs/versions.md; build.rs sets the cfg)

@@ -12,7 +12,7 @@ use rand::Rng as _;
 
 use super::pk::{
     array, check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
-    no_cell, op_cell, put, put2, rejected, sign_alg, verified, verify_cell, Curve, Keys,
+    no_cell, op_cell, put, put2, rejected, sign_alg, verdict, verified, verify_cell, Curve, Keys,
 };
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
 
@@ -257,10 +257,7 @@ mod rsa {
             },
         )
         .with_keypair(move || keypair(bits))
-        .with_prepare(move |c: &Case| {
-            if c.op != Op::Sign {
-                return Err(no_case(name, c.op));
-            }
+        .with_prepare_of(Op::Sign, move |c: &Case| {
             let (key, msg, mut r) = (private(&c.private)?, c.msg.clone(), rng06());
             Ok(match pad {
                 Padding::Pss => {
@@ -328,10 +325,7 @@ mod rsa {
             },
         )
         .with_keypair(move || keypair(bits))
-        .with_prepare(move |c: &Case| {
-            if c.op != Op::Decrypt {
-                return Err(no_case(name, c.op));
-            }
+        .with_prepare_of(Op::Decrypt, move |c: &Case| {
             let dk = DecryptingKey::<Sha256>::new(private(&c.private)?);
             let (ct, mut r) = (c.msg.clone(), rng06());
             // a refused padding is the library's answer, inside the call: rejected
@@ -403,10 +397,7 @@ mod ec {
                         Op::Verify => {
                             let vk = VerifyingKey::from(public(&c.public)?);
                             let sig = Signature::from_der(&c.sig).map_err(rejected)?;
-                            if !verify(&vk, &c.msg, &sig) {
-                                return Err(Failure::Rejected);
-                            }
-                            Ok(vec![1])
+                            verdict(verify(&vk, &c.msg, &sig))
                         }
                         op => Err(no_case($ecdsa, op)),
                     },
@@ -444,10 +435,7 @@ mod ec {
                     let k = sk_keys(&SigningKey::generate_from_rng(&mut rng()));
                     Ok(k.into())
                 })
-                .with_prepare(|c: &Case| {
-                    if c.op != Op::Sign {
-                        return Err(no_case($ecdsa, c.op));
-                    }
+                .with_prepare_of(Op::Sign, |c: &Case| {
                     let sk =
                         SigningKey::from_slice(ec_scalar(&c.private, CURVE)?).map_err(rejected)?;
                     let (msg, mut r) = (c.msg.clone(), rng());
@@ -502,10 +490,7 @@ mod ec {
                         private: sk.to_bytes().to_vec(),
                     })
                 })
-                .with_prepare(|c: &Case| {
-                    if c.op != Op::Derive {
-                        return Err(no_case($ecdh, c.op));
-                    }
+                .with_prepare_of(Op::Derive, |c: &Case| {
                     let sk =
                         SecretKey::from_slice(ec_scalar(&c.private, CURVE)?).map_err(rejected)?;
                     let (scalar, point) = (sk.to_nonzero_scalar(), *public(&c.public)?.as_affine());
@@ -553,8 +538,7 @@ fn ed25519() -> Alg {
             Op::Verify => {
                 let vk = VerifyingKey::from_bytes(&array::<32>(&c.public)?).map_err(rejected)?;
                 let sig = Signature::from_slice(&c.sig).map_err(rejected)?;
-                vk.verify(&c.msg, &sig).map_err(rejected)?;
-                Ok(vec![1])
+                verified(vk.verify(&c.msg, &sig))
             }
             op => Err(no_case("ed25519", op)),
         },
@@ -587,10 +571,7 @@ fn ed25519() -> Alg {
         let k = keys(&SigningKey::generate(&mut rng()));
         Ok(k.into())
     })
-    .with_prepare(|c: &Case| {
-        if c.op != Op::Sign {
-            return Err(no_case("ed25519", c.op));
-        }
+    .with_prepare_of(Op::Sign, |c: &Case| {
         // from_bytes computes the public key (a scalar multiplication): outside the call
         let sk = SigningKey::from_bytes(&array::<32>(&c.private)?);
         let msg = c.msg.clone();
@@ -649,10 +630,7 @@ fn x25519() -> Alg {
             private: sk.to_bytes().to_vec(),
         })
     })
-    .with_prepare(|c: &Case| {
-        if c.op != Op::Derive {
-            return Err(no_case("x25519", c.op));
-        }
+    .with_prepare_of(Op::Derive, |c: &Case| {
         let sk = StaticSecret::from(array::<32>(&c.private)?);
         let peer = PublicKey::from(array::<32>(&c.public)?);
         Ok(Box::new(move || {
@@ -760,10 +738,7 @@ mod mlkem {
                 })
                 // the leak request: the key expanded from its seed and the ciphertext read
                 // outside the call, decapsulation (implicit rejection included) inside
-                .with_prepare(|c: &Case| {
-                    if c.op != Op::Decaps {
-                        return Err(no_case($name, c.op));
-                    }
+                .with_prepare_of(Op::Decaps, |c: &Case| {
                     let dk = from_seed(&c.private)?;
                     let ct = Ciphertext::<$p>::try_from(&c.msg[..])
                         .map_err(|_| Failure::Error("ciphertext length".into()))?;
@@ -832,10 +807,7 @@ mod mldsa {
                             let enc =
                                 EncodedSignature::<$p>::try_from(&c.sig[..]).map_err(rejected)?;
                             let sig = Signature::<$p>::decode(&enc).ok_or(Failure::Rejected)?;
-                            if !vk.verify_with_context(&c.msg, &c.ctx, &sig) {
-                                return Err(Failure::Rejected);
-                            }
-                            Ok(vec![1])
+                            verdict(vk.verify_with_context(&c.msg, &c.ctx, &sig))
                         }
                         op => Err(no_case($name, op)),
                     },
@@ -1117,8 +1089,7 @@ fn sm2() -> Alg {
                 let point = ec_point_from_spki(&c.public, Curve::Sm2)?;
                 let vk = VerifyingKey::from_sec1_bytes(SM2_ID, point).map_err(rejected)?;
                 let sig = Signature::from_der(&c.sig).map_err(rejected)?;
-                vk.verify(&c.msg, &sig).map_err(rejected)?;
-                Ok(vec![1])
+                verified(vk.verify(&c.msg, &sig))
             }
             op => Err(no_case("sm2", op)),
         },
