@@ -56,8 +56,9 @@ native-test-c:
 	@$(CACHED) native-c --in drivers/c --in include --in protocols/pqntor/c $(CASES) --in $(CBCACHE)/liboqs \
 	  --in cryptobench/core --in cryptobench/verify \
 	  $(CC_TOOLS) $(DEB_LIBS) --tool 'python3 --version' -- $(MAKE) -C drivers/c test
+# go test's 10-minute default is a hang guard that a loaded CI runner hits (TestVectors alone ran 10 min at load 30)
 native-test-go:
-	@$(CACHED) native-go --in drivers/go $(CASES) $(GO_TOOLS) -- sh -c 'cd drivers/go && go test ./...'
+	@$(CACHED) native-go --in drivers/go $(CASES) $(GO_TOOLS) -- sh -c 'cd drivers/go && go test -timeout 30m ./...'
 native-test-python:
 	@$(CACHED) native-python --in drivers/python $(CASES) $(VENV_TOOLS) -- $(PY) -m pytest -q drivers/python/tests
 native-test-js:
