@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cryptobench.core.errors import UserError
-from cryptobench.verify.vectors.case import Case
+from cryptobench.verify.vectors.case import Case, counts_by_source
 from cryptobench.verify.vectors.files import bundled
 
 SOURCE = "NIST ACVP"
@@ -143,12 +143,7 @@ def cases_from(doc: dict, folder: str, group_alg: GroupAlg, build: Builder, alg:
 
 def acvp_folder_counts(cases: list[Case]) -> dict[str, int]:
     """How many of `cases` each ACVP folder gave, in folder order (for `list algorithms`)."""
-    counts: dict[str, int] = {}
-    for c in cases:
-        if c.id.startswith(PREFIX):
-            folder = c.id[len(PREFIX) :].split("#", 1)[0]
-            counts[folder] = counts.get(folder, 0) + 1
-    return counts
+    return counts_by_source(cases, PREFIX)
 
 
 def hexfield(t: dict, key: str) -> str:

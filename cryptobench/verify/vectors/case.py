@@ -84,3 +84,14 @@ def _matches(case: Case, out: str) -> bool:
     if case.cmp == "prefix":
         return out.startswith(case.out)
     return out == case.out
+
+
+def counts_by_source(cases: list[Case], prefix: str) -> dict[str, int]:
+    """How many of `cases` each source gave — the part of a case id between `prefix` and '#' (an
+    ACVP folder, a KAT file), in the order met (for `list algorithms`)."""
+    counts: dict[str, int] = {}
+    for c in cases:
+        if c.id.startswith(prefix):
+            source = c.id[len(prefix) :].split("#", 1)[0]
+            counts[source] = counts.get(source, 0) + 1
+    return counts

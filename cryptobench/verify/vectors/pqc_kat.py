@@ -27,7 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from cryptobench.verify.vectors.case import Case
+from cryptobench.verify.vectors.case import Case, counts_by_source
 from cryptobench.verify.vectors.files import bundled
 
 SOURCE = "NIST KAT (submission)"
@@ -130,9 +130,4 @@ def pqc_kat_cases(alg: str, vectors_dir: Path | str | None = None) -> list[Case]
 
 def kat_file_counts(cases: list[Case]) -> dict[str, int]:
     """How many of `cases` each KAT file gave (for `list algorithms`)."""
-    counts: dict[str, int] = {}
-    for c in cases:
-        if c.id.startswith(PREFIX):
-            name = c.id[len(PREFIX) :].split("#", 1)[0]
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+    return counts_by_source(cases, PREFIX)
