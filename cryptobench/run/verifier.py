@@ -265,7 +265,8 @@ class Verifier:
             return
         records = crosscheck.crosscheck(alg, {pid: self._requester(pid, "cross-verification") for pid in peers})
         self.keep_crosschecks(records)
-        bad = crosscheck.failed_providers(records, crosscheck.reference(records, peers, self._trusted(mine)))
+        reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine))
+        bad = crosscheck.failed_providers(records, reference)
         for pid in peers:
             rec = mine[pid].record
             rec.conformance["crosschecks_passed"] = sum(r.passed and pid in (r.producer, r.consumer) for r in records)
@@ -277,12 +278,6 @@ class Verifier:
                 rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
             op_state.count_crosschecks(rec, mine[pid].algorithm.kind, records, pid)
         self._crossverify_elsewhere(alg, mine, peers)
-
-    def _trusted(self, mine: dict[str, Verdict]) -> list[str]:
-        """Who a cross-verification dispute trusts first: the baseline, c:openssl, then a provider
-        that passed known answers over one that had none (cross_checks.reference)."""
-        vectors = sorted(pid for pid, v in mine.items() if v.record.status == "passed")
-        return [p for p in (self.s.baseline, "c:openssl") if p] + vectors
 
     def _crossverify_elsewhere(self, alg: str, mine: dict[str, Verdict], peers: list[str]) -> None:
         """A provider whose failures all have their operation (op_state.localized: e.g. a verify that
@@ -423,3 +418,10 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
              "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_FILES),
              "differential": sum(differential.applies_to(algs[a]) for a in askers)}  # fmt: skip
     return kinds
+
+
+def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list[str]:
+    """Who a cross-verification dispute trusts first: the baseline, c:openssl, then a provider that
+    passed known answers over one that had none (cross_checks.reference)."""
+    vectors = sorted(pid for pid, v in mine.items() if v.record.status == "passed")
+    return [p for p in (baseline, "c:openssl") if p] + vectors
