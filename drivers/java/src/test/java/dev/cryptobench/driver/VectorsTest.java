@@ -232,7 +232,9 @@ class VectorsTest {
         new TreeSet<>(known),
         knownFailed,
         "the library's known failures changed: update KNOWN_LIBRARY_FAILURES");
-    assertTrue(passed > 0, "no case passed (all unsupported): " + counts);
+    // every case a known library failure (BouncyCastle's HQC) still ran: only all-unsupported is
+    // empty
+    assertTrue(passed > 0 || !knownFailed.isEmpty(), "no case passed (all unsupported): " + counts);
     System.err.println(
         a.name()
             + ": "
