@@ -284,8 +284,8 @@ class Verifier:
         accepts a malformed signature) is cross-verified too, with one passed provider, so its record
         says which of its other operations are right; it stays failed, and no other provider's verdict
         depends on it. `leak` checks such an operation (leak/gate.py); `run` times none of it."""
-        passed = sorted(pid for pid, v in mine.items() if v.passed)
-        ref = next((p for p in (self.s.baseline, "c:openssl") if p in passed), passed[0] if passed else None)
+        passed = {pid for pid, v in mine.items() if v.passed}
+        ref = next((p for p in _trusted(self.s.baseline, mine) if p in passed), None)
         failed = [p for p, v in sorted(mine.items()) if p not in peers and op_state.localized(v.record)]
         for pid in failed if ref else []:
             if self.drivers.why_broken(pid):
