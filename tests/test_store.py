@@ -54,6 +54,26 @@ def test_round_trip(store_url):
     assert again.resolve_run(run.uid) == rid  # a run's global id names it too
 
 
+def test_writes_from_several_threads_all_land(store_url):
+    """Verification checks algorithms in threads (verify/schedule.py), each writing its cross-checks
+    and verdicts: one connection shared unguarded broke SQLAlchemy's transaction state in CI."""
+    import concurrent.futures
+
+    store = open_store(store_url)
+    rid = store.create_run(RunRecord(None, "t", "s", {}, {}))
+
+    def write(t: int) -> None:
+        for i in range(25):
+            store.add_crosschecks(rid, [CrossRecord(f"alg{t}", "c:openssl", "go:stdlib", f"check{i}", True, "")])
+            store.add_verification(rid, VerifyRecord(f"p:{t}", f"alg{i}", "passed", passed=1))
+
+    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+        list(pool.map(write, range(6)))  # re-raises any thread's error
+    assert len(store.load_crosschecks(rid)) == 150
+    assert len(store.load_run(rid)[1]) == 150
+    store.close()
+
+
 def test_cells_are_committed_immediately(store_url):
     store = open_store(store_url)
     rid = store.create_run(RunRecord(None, "t", "s", {}, {}))

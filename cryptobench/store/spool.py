@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -125,6 +126,7 @@ class SpoolingStore:
         self.store, self.say = store, say
         self.spool: SpoolFile | None = None
         self._written: dict[int, list[dict]] = {}  # run id -> every write of the run, for its report
+        self._lock = threading.RLock()  # verification writes from several threads: one spool, in order
 
     @property
     def url(self) -> str:
@@ -138,6 +140,10 @@ class SpoolingStore:
     # --- writes --------------------------------------------------------------
 
     def _write(self, record: dict, write: Callable[[], object]):
+        with self._lock:
+            return self._write_one(record, write)
+
+    def _write_one(self, record: dict, write: Callable[[], object]):
         run_id = record.get("run_id")
         self._written.setdefault(run_id, []).append(record)
         if self.spool is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
+import threading
 import urllib.parse
 import weakref
 from collections.abc import Iterator
@@ -58,6 +59,7 @@ class SqlStore(RunTables, CellTables, CheckTables, PhaseTables, RefTables):
         self.url = redact(url) if path is None else (f"sqlite:///{path.resolve()}" if path.is_absolute() else str(path))
         self.dialect = "sqlite" if path is not None else "postgresql"
         self._batch = False  # inside transaction(): one commit at the end, not one per call
+        self.lock = threading.RLock()  # one caller at a time on self.conn (store/sqlbase.py's reported)
         if path is not None and read_only:
             check_sqlite_path(path)
             ro = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"

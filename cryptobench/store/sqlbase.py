@@ -49,14 +49,21 @@ def reported(action: str):
     def wrap(method):
         @functools.wraps(method)
         def run(self, *args, **kwargs):
-            try:
-                return method(self, *args, **kwargs)
-            except (exc.DataError, exc.IntegrityError, sqlite3.DataError, sqlite3.IntegrityError, OverflowError) as e:
-                self._recover()  # OverflowError: sqlite3 refusing an integer beyond 64 bits
-                raise RecordRefused(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
-            except (exc.SQLAlchemyError, sqlite3.Error) as e:
-                self._recover()
-                raise StoreError(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
+            with self.lock:  # verification writes from several threads; one connection is not thread-safe
+                try:
+                    return method(self, *args, **kwargs)
+                except (
+                    exc.DataError,
+                    exc.IntegrityError,
+                    sqlite3.DataError,
+                    sqlite3.IntegrityError,
+                    OverflowError,
+                ) as e:
+                    self._recover()  # OverflowError: sqlite3 refusing an integer beyond 64 bits
+                    raise RecordRefused(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
+                except (exc.SQLAlchemyError, sqlite3.Error) as e:
+                    self._recover()
+                    raise StoreError(f"cannot {action} database {self.url!r}: {one_line(e)}") from None
 
         return run
 
