@@ -231,3 +231,26 @@ static const cb_tls_iface iface = {CB_TLS_IFACE_VERSION, report,   serve,
                                    tls_kit_result,       connect_, free_text};
 
 CB_PROVIDER_EXPORT const cb_tls_iface *cryptobench_c_tls(void) { return &iface; }
+
+int tls_plugin_transport(void *state, char *err, size_t errlen) {
+  (void)err, (void)errlen;
+  tls_plugin_pipes *io = state;
+  tls_kit_pipe_reset(&io->c2s);
+  tls_kit_pipe_reset(&io->s2c);
+  return 0;
+}
+
+size_t tls_plugin_written(void *state, int server) {
+  const tls_plugin_pipes *io = state;
+  return server ? io->s2c.written : io->c2s.written;
+}
+
+size_t tls_plugin_pending(void *state) {
+  tls_plugin_pipes *io = state;
+  return tls_kit_pipe_pending(&io->c2s) + tls_kit_pipe_pending(&io->s2c);
+}
+
+void tls_plugin_pipes_free(tls_plugin_pipes *io) {
+  tls_kit_pipe_free(&io->c2s);
+  tls_kit_pipe_free(&io->s2c);
+}

@@ -51,6 +51,18 @@ typedef struct tls_plugin {
 
 extern const tls_plugin tls_plugin_def; /* defined by the plugin */
 
+/* The two in-memory pipes of a cell's handshake (client to server, server to client) as the first
+ * member of a plugin's state: tls_plugin_transport, tls_plugin_written and tls_plugin_pending are
+ * then its tls_kit_lib's transport, written and pending, and its state_free calls
+ * tls_plugin_pipes_free. */
+typedef struct tls_plugin_pipes {
+  tls_kit_pipe c2s, s2c;
+} tls_plugin_pipes;
+int tls_plugin_transport(void *state, char *err, size_t errlen);
+size_t tls_plugin_written(void *state, int server);
+size_t tls_plugin_pending(void *state);
+void tls_plugin_pipes_free(tls_plugin_pipes *io);
+
 const cb_alg *tls_plugin_alg_at(size_t i);
 cb_status tls_plugin_cell_new(const cb_params *p, cb_cell **cell, char *err, size_t errlen);
 int tls_plugin_cell_run(cb_cell *c);

@@ -182,9 +182,9 @@ static int send_ticket(gconf *c, gnutls_session_t s, char *err, size_t errlen) {
 /* ---- the in-memory handshake ---- */
 
 typedef struct gstate {
+  tls_plugin_pipes io; /* first: tls_plugin_transport, _written, _pending */
   gconf sconf, cconf;
   gnutls_session_t cl, sv;
-  tls_kit_pipe c2s, s2c;
 } gstate;
 
 /* a pipe as a transport: pull reads the recv pointer's pipe, push writes the send pointer's */
@@ -230,8 +230,7 @@ static void state_free(void *state) {
   gstate *g = state;
   conf_free(&g->sconf);
   conf_free(&g->cconf);
-  tls_kit_pipe_free(&g->c2s);
-  tls_kit_pipe_free(&g->s2c);
+  tls_plugin_pipes_free(&g->io);
 }
 
 static int has_ticket(void *state) { return ((gstate *)state)->cconf.ticket.data != NULL; }
@@ -243,19 +242,11 @@ static void drop_ticket(void *state) {
   g->cconf.ticket.size = 0;
 }
 
-static int transport(void *state, char *err, size_t errlen) {
-  (void)err, (void)errlen;
-  gstate *g = state;
-  tls_kit_pipe_reset(&g->c2s);
-  tls_kit_pipe_reset(&g->s2c);
-  return 0;
-}
-
 static int client_new(void *state, int use_ticket, char *err, size_t errlen) {
   gstate *g = state;
   if ((g->cl = session_new(&g->cconf, 1, use_ticket, err, errlen)) == NULL)
     return -1;
-  on_pipes(g->cl, &g->s2c, &g->c2s);
+  on_pipes(g->cl, &g->io.s2c, &g->io.c2s);
   return 0;
 }
 
@@ -263,7 +254,7 @@ static int server_new(void *state, char *err, size_t errlen) {
   gstate *g = state;
   if ((g->sv = session_new(&g->sconf, 1, 0, err, errlen)) == NULL)
     return -1;
-  on_pipes(g->sv, &g->c2s, &g->s2c);
+  on_pipes(g->sv, &g->io.c2s, &g->io.s2c);
   return 0;
 }
 
@@ -284,16 +275,6 @@ static int read_ticket(void *state, char *err, size_t errlen) {
   if (r != GNUTLS_E_AGAIN)
     return fail(err, errlen, "client reading the ticket", r < 0 ? (int)r : GNUTLS_E_INTERNAL_ERROR);
   return 0;
-}
-
-static size_t written(void *state, int server) {
-  gstate *g = state;
-  return server ? g->s2c.written : g->c2s.written;
-}
-
-static size_t pending(void *state) {
-  gstate *g = state;
-  return tls_kit_pipe_pending(&g->c2s) + tls_kit_pipe_pending(&g->s2c);
 }
 
 static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed,
@@ -329,8 +310,9 @@ static void end(void *state, int clean) {
   g->cl = g->sv = NULL;
 }
 
-static const tls_kit_lib hs = {transport, client_new, server_new, step,        read_ticket,
-                               written,   pending,    inspect,    keep_ticket, end};
+static const tls_kit_lib hs = {
+    tls_plugin_transport, client_new,         server_new, step,        read_ticket,
+    tls_plugin_written,   tls_plugin_pending, inspect,    keep_ticket, end};
 
 /* ---- interop over sockets (blocking: a receive timeout fails the connection) ---- */
 

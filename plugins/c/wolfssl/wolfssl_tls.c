@@ -163,10 +163,10 @@ static WOLFSSL *client_ssl(WOLFSSL_CTX *ctx, const tls_kit_cfg *cfg, const char 
 /* ---- the in-memory handshake ---- */
 
 typedef struct wstate {
+  tls_plugin_pipes io; /* first: tls_plugin_transport, _written, _pending */
   tls_kit_cfg cfg;
   WOLFSSL_CTX *cctx, *sctx;
   WOLFSSL *cl, *sv;
-  tls_kit_pipe c2s, s2c;
   WOLFSSL_SESSION *ticket;
   char server_name[1024];
 } wstate;
@@ -203,8 +203,7 @@ static void state_free(void *state) {
   wolfSSL_SESSION_free(w->ticket);
   wolfSSL_CTX_free(w->cctx);
   wolfSSL_CTX_free(w->sctx);
-  tls_kit_pipe_free(&w->c2s);
-  tls_kit_pipe_free(&w->s2c);
+  tls_plugin_pipes_free(&w->io);
 }
 
 static int has_ticket(void *state) { return ((wstate *)state)->ticket != NULL; }
@@ -215,21 +214,13 @@ static void drop_ticket(void *state) {
   w->ticket = NULL;
 }
 
-static int transport(void *state, char *err, size_t errlen) {
-  (void)err, (void)errlen;
-  wstate *w = state;
-  tls_kit_pipe_reset(&w->c2s);
-  tls_kit_pipe_reset(&w->s2c);
-  return 0;
-}
-
 static int client_new(void *state, int use_ticket, char *err, size_t errlen) {
   wstate *w = state;
   w->cl = client_ssl(w->cctx, &w->cfg, w->server_name, use_ticket ? w->ticket : NULL, err, errlen);
   if (w->cl == NULL)
     return -1;
-  wolfSSL_SetIOReadCtx(w->cl, &w->s2c);
-  wolfSSL_SetIOWriteCtx(w->cl, &w->c2s);
+  wolfSSL_SetIOReadCtx(w->cl, &w->io.s2c);
+  wolfSSL_SetIOWriteCtx(w->cl, &w->io.c2s);
   return 0;
 }
 
@@ -237,8 +228,8 @@ static int server_new(void *state, char *err, size_t errlen) {
   wstate *w = state;
   if ((w->sv = wolfSSL_new(w->sctx)) == NULL)
     return fail(err, errlen, "server connection", 0);
-  wolfSSL_SetIOReadCtx(w->sv, &w->c2s);
-  wolfSSL_SetIOWriteCtx(w->sv, &w->s2c);
+  wolfSSL_SetIOReadCtx(w->sv, &w->io.c2s);
+  wolfSSL_SetIOWriteCtx(w->sv, &w->io.s2c);
   return 0;
 }
 
@@ -255,16 +246,6 @@ static int read_ticket(void *state, char *err, size_t errlen) {
   if (r > 0 || wolfSSL_get_error(w->cl, r) != WOLFSSL_ERROR_WANT_READ)
     return fail(err, errlen, "client reading the ticket", wolfSSL_get_error(w->cl, r));
   return 0;
-}
-
-static size_t written(void *state, int server) {
-  wstate *w = state;
-  return server ? w->s2c.written : w->c2s.written;
-}
-
-static size_t pending(void *state) {
-  wstate *w = state;
-  return tls_kit_pipe_pending(&w->c2s) + tls_kit_pipe_pending(&w->s2c);
 }
 
 static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed,
@@ -298,8 +279,9 @@ static void end(void *state, int clean) {
   w->cl = w->sv = NULL;
 }
 
-static const tls_kit_lib hs = {transport, client_new, server_new, step,        read_ticket,
-                               written,   pending,    inspect,    keep_ticket, end};
+static const tls_kit_lib hs = {
+    tls_plugin_transport, client_new,         server_new, step,        read_ticket,
+    tls_plugin_written,   tls_plugin_pending, inspect,    keep_ticket, end};
 
 /* ---- interop over sockets ---- */
 
