@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_cli
+from line_driver import LineDriver
 
 from cryptobench.core.errors import UserError
 from cryptobench.drivers.registry import C_HOST, C_PLUGINS, REPO
@@ -100,21 +101,11 @@ def loud_leaky(tmp_path_factory):
     return _build_leaky(tmp_path_factory, 64)
 
 
-class Driver:
+class Driver(LineDriver):
     def __init__(self, *argv):
-        self.p = subprocess.Popen([str(C_HOST), *map(str, argv)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True)  # fmt: skip
+        super().__init__([str(C_HOST), *map(str, argv)])
         # the leak request is version 5; a driver answers the highest version it speaks (7 with TLS cells)
         assert self.ask({"cmd": "hello", "protocol": 5})["protocol"] >= 5
-
-    def ask(self, msg: dict) -> dict:
-        self.p.stdin.write(json.dumps(msg) + "\n")
-        self.p.stdin.flush()
-        return json.loads(self.p.stdout.readline())
-
-    def close(self):
-        self.p.stdin.close()
-        self.p.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")  # once per pytest worker: these tests spread (tests/conftest.py)

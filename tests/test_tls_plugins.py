@@ -5,10 +5,8 @@ themselves (a second process) and go:stdlib through the orchestrator's judge (do
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
+from line_driver import LineDriver
 
 from cryptobench.core import tls
 from cryptobench.core.cell import CellSpec
@@ -29,7 +27,7 @@ def pki(tmp_path_factory):
     return {auth: p.request() for auth, p in made.items()}
 
 
-class Driver:
+class Driver(LineDriver):
     """One driver process on the line protocol; a Request of tls_interop."""
 
     def __init__(self, pid: str):
@@ -37,17 +35,10 @@ class Driver:
         ok, why = Registry().usable(provider)
         if not ok:
             pytest.skip(f"{pid}: {why}")
-        self.proc = subprocess.Popen(provider.argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        super().__init__(provider.argv())
         self.hello = self({"cmd": "hello", "protocol": 7})
 
-    def __call__(self, msg: dict) -> dict:
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def close(self):
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
+    __call__ = LineDriver.ask
 
 
 @pytest.fixture(params=PLUGINS)
