@@ -17,12 +17,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-# shellcheck source=scripts/lib/crate-source.sh
-source "$REPO/scripts/lib/crate-source.sh"
-# shellcheck source=scripts/lib/staged-install.sh
-source "$REPO/scripts/lib/staged-install.sh"
-CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
-JOBS=${JOBS:-$(nproc)}
+# shellcheck source=scripts/lib/cached-build.sh
+source "$REPO/scripts/lib/cached-build.sh"
 export CC=${CC:-gcc}
 DRIVER_DIR=$REPO/drivers/c
 
@@ -110,10 +106,7 @@ compiler $CC: $("$CC" --version | head -1)"
       -DOQS_BUILD_ONLY_LIB=ON -DOQS_USE_OPENSSL=OFF -DOQS_DIST_BUILD=ON \
       "$EXTRA" -DOQS_MINIMAL_BUILD="$ALGS"
     ninja -C "$bld" -j"$JOBS"
-  ) >"$buildlog" 2>&1 || {
-    tail -n 30 "$buildlog" >&2
-    die "liboqs $VERSION: build failed (full log: $buildlog)"
-  }
+  ) >"$buildlog" 2>&1 || build_failed "$buildlog" "liboqs $VERSION"
   t1=$(date +%s)
 
   # Install into a staging prefix that replaces the old one only when complete (the files that

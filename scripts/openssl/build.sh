@@ -20,13 +20,9 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-# shellcheck source=scripts/lib/crate-source.sh
-source "$REPO/scripts/lib/crate-source.sh"
-# shellcheck source=scripts/lib/staged-install.sh
-source "$REPO/scripts/lib/staged-install.sh"
+# shellcheck source=scripts/lib/cached-build.sh
+source "$REPO/scripts/lib/cached-build.sh"
 VERSIONS=$HERE/versions.txt
-CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
-JOBS=${JOBS:-$(nproc)}
 export CC=${CC:-gcc}
 DRIVER_DIR=$REPO/drivers/c
 # A known answer of the driver: sha256 of the 1 KiB input pattern for this seed.
@@ -157,10 +153,7 @@ compiler $CC: $("$CC" --version | head -1)"
     eval "$configure"
     make build_generated
     make -j"$JOBS" libcrypto.a libssl.a apps/openssl
-  ) >"$buildlog" 2>&1 || {
-    tail -n 30 "$buildlog" >&2
-    die "OpenSSL $ver: build failed (full log: $buildlog)"
-  }
+  ) >"$buildlog" 2>&1 || build_failed "$buildlog" "OpenSSL $ver"
   t1=$(date +%s)
 
   # Install by hand (install_dev would build the shared libraries too): headers, the two

@@ -20,12 +20,8 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-# shellcheck source=scripts/lib/crate-source.sh
-source "$REPO/scripts/lib/crate-source.sh"
-# shellcheck source=scripts/lib/staged-install.sh
-source "$REPO/scripts/lib/staged-install.sh"
-CACHE=${CRYPTOBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cryptobench}
-JOBS=${JOBS:-$(nproc)}
+# shellcheck source=scripts/lib/cached-build.sh
+source "$REPO/scripts/lib/cached-build.sh"
 
 # The pin: the native c:openssl@3.6.3's crate (versions.txt), and Debian 12's jansson.
 CRATE=300.6.1+3.6.3
@@ -154,10 +150,7 @@ compiler ${WASI_CC[*]}: $(clang --version | head -1)"
     eval "$configure"
     make build_generated
     make -j"$JOBS" libcrypto.a
-  ) >"$buildlog" 2>&1 || {
-    tail -n 30 "$buildlog" >&2
-    die "OpenSSL $VERSION for wasm32-wasi: build failed (full log: $buildlog)"
-  }
+  ) >"$buildlog" 2>&1 || build_failed "$buildlog" "OpenSSL $VERSION for wasm32-wasi"
   mkdir -p "$stage/include/openssl" "$stage/lib"
   cp "$bld"/include/openssl/*.h "$stage/include/openssl/"
   cp "$bld/libcrypto.a" "$stage/lib/"
