@@ -11,10 +11,9 @@ APT_PACKAGES=(pkg-config libssl-dev libjansson-dev clang-format g++ libsodium-de
   libclang1-14 libclang-common-14-dev  # bindgen's libclang, for the optional `cryptobench build rust:boring`
   clang lld llvm wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev)  # the wasm32-wasi OpenSSL build (docs/wasm.md)
 
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+# shellcheck source=scripts/lib/debian-packages.sh
+. scripts/lib/debian-packages.sh
+mapfile -t missing < <(missing_debs "${APT_PACKAGES[@]}")
 if ((${#missing[@]})); then
   echo "setup: installing Debian packages: ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -18,10 +18,9 @@ set -euo pipefail
 cd "$REPO"
 
 # ---- the host's tools ----
-missing=()
-for p in "${HOST_DEBS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+# shellcheck source=scripts/lib/debian-packages.sh
+. scripts/lib/debian-packages.sh
+mapfile -t missing < <(missing_debs "${HOST_DEBS[@]}")
 if ((${#missing[@]})); then
   echo "arm64: installing Debian packages: ${missing[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

@@ -22,6 +22,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 # shellcheck source=scripts/lib/cached-build.sh
 source "$REPO/scripts/lib/cached-build.sh"
+# shellcheck source=scripts/lib/debian-packages.sh
+source "$REPO/scripts/lib/debian-packages.sh"
 
 # The pin: the native c:openssl@3.6.3's crate (versions.txt), and Debian 12's jansson.
 CRATE=300.6.1+3.6.3
@@ -43,10 +45,9 @@ die() {
 
 # The toolchain, or one line naming what to install.
 check_tools() {
-  local missing=() p
-  for p in $DEB_PACKAGES; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
+  local missing
+  # shellcheck disable=SC2086 # the list splits into its names
+  mapfile -t missing < <(missing_debs $DEB_PACKAGES)
   if ((${#missing[@]})); then
     die "the wasm32-wasi toolchain is missing: apt-get install -y ${missing[*]}"
   fi
