@@ -81,11 +81,13 @@ static int hmac(oneshot_cell *c) {
 }
 ONESHOT_CLEANUP(hmac_cleanup, wc_HmacFree(c->ctx))
 
-/* ---- AES: an encryption and a decryption key schedule, once per cell ---- */
+/* ---- AES: an encryption and a decryption key schedule, once per cell; GCM and CCM (arg
+ * AES_GCM, AES_CCM) have their own key set-up, into enc ---- */
 
 typedef struct aes_keys {
   Aes enc, dec;
 } aes_keys;
+enum { AES_BLOCK_MODE, AES_GCM, AES_CCM };
 
 static int aes_setup(oneshot_cell *c) {
   if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
@@ -93,8 +95,10 @@ static int aes_setup(oneshot_cell *c) {
   aes_keys *k = c->ctx;
   CHECK(wc_AesInit(&k->enc, NULL, INVALID_DEVID));
   CHECK(wc_AesInit(&k->dec, NULL, INVALID_DEVID));
-  if (c->p.iv_len == 12) /* GCM */
+  if (c->def->arg == AES_GCM)
     CHECK(wc_AesGcmSetKey(&k->enc, c->p.key, N(c->p.key_len)));
+  else if (c->def->arg == AES_CCM)
+    CHECK(wc_AesCcmSetKey(&k->enc, c->p.key, N(c->p.key_len)));
   else {
     CHECK(wc_AesSetKey(&k->enc, c->p.key, N(c->p.key_len), c->p.iv, AES_ENCRYPTION));
     CHECK(wc_AesSetKey(&k->dec, c->p.key, N(c->p.key_len), c->p.iv, AES_DECRYPTION));
@@ -139,49 +143,27 @@ static int ctr(oneshot_cell *c) { /* wc_AesSetIV also drops the previous
   return 0;
 }
 
-static int gcm_seal(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  size_t n = c->p.msg_len;
-  CHECK(wc_AesGcmEncrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->out + n,
-                         CB_TAG_LEN, c->p.aad, N(c->p.aad_len)));
-  return 0;
-}
-static int gcm_open(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  size_t n = c->p.msg_len - CB_TAG_LEN;
-  int r = wc_AesGcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->p.msg + n,
-                           CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
-  if (r == AES_GCM_AUTH_E)
-    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
-  return r == 0 ? 0 : oneshot_fail(c, "wc_AesGcmDecrypt: %s", wc_GetErrorString(r));
-}
-
-/* AES-CCM (arg 1): its own key set-up, wc_AesCcmSetKey, once per cell */
-static int ccm_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
-    return CB_FAIL;
-  aes_keys *k = c->ctx;
-  CHECK(wc_AesInit(&k->enc, NULL, INVALID_DEVID));
-  CHECK(wc_AesInit(&k->dec, NULL, INVALID_DEVID));
-  CHECK(wc_AesCcmSetKey(&k->enc, c->p.key, N(c->p.key_len)));
-  return 0;
-}
-static int ccm_seal(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  size_t n = c->p.msg_len;
-  CHECK(wc_AesCcmEncrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->out + n,
-                         CB_TAG_LEN, c->p.aad, N(c->p.aad_len)));
-  return 0;
-}
-static int ccm_open(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  size_t n = c->p.msg_len - CB_TAG_LEN;
-  int r = wc_AesCcmDecrypt(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->p.msg + n,
-                           CB_TAG_LEN, c->p.aad, N(c->p.aad_len));
-  if (r == AES_CCM_AUTH_E)
-    return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
-  return r == 0 ? 0 : oneshot_fail(c, "wc_AesCcmDecrypt: %s", wc_GetErrorString(r));
-}
+/* AES-GCM and AES-CCM seal and open: wolfSSL gives the two modes the same calls' shape, and each
+ * its own tag-mismatch code */
+#define AES_AEAD(SEAL, OPEN, ENCRYPT, DECRYPT, AUTH_E)                                             \
+  static int SEAL(oneshot_cell *c) {                                                               \
+    aes_keys *k = c->ctx;                                                                          \
+    size_t n = c->p.msg_len;                                                                       \
+    CHECK(ENCRYPT(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->out + n,            \
+                  CB_TAG_LEN, c->p.aad, N(c->p.aad_len)));                                         \
+    return 0;                                                                                      \
+  }                                                                                                \
+  static int OPEN(oneshot_cell *c) {                                                               \
+    aes_keys *k = c->ctx;                                                                          \
+    size_t n = c->p.msg_len - CB_TAG_LEN;                                                          \
+    int r = DECRYPT(&k->enc, c->out, c->p.msg, N(n), c->p.iv, N(c->p.iv_len), c->p.msg + n,        \
+                    CB_TAG_LEN, c->p.aad, N(c->p.aad_len));                                        \
+    if (r == AUTH_E)                                                                               \
+      return oneshot_fail(c, "tag mismatch"), CB_REJECTED;                                         \
+    return r == 0 ? 0 : oneshot_fail(c, #DECRYPT ": %s", wc_GetErrorString(r));                    \
+  }
+AES_AEAD(gcm_seal, gcm_open, wc_AesGcmEncrypt, wc_AesGcmDecrypt, AES_GCM_AUTH_E)
+AES_AEAD(ccm_seal, ccm_open, wc_AesCcmEncrypt, wc_AesCcmDecrypt, AES_CCM_AUTH_E)
 
 static int chapo_seal(oneshot_cell *c) {
   size_t n = c->p.msg_len;
@@ -596,8 +578,8 @@ ONESHOT_RSA_KEYPAIRS
   }
 #define CIPHER(name, key, block, enc, dec)                                                         \
   { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
-#define GCM(name, key)                                                                             \
-  { {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {gcm_seal, gcm_open}, aes_cleanup }
+#define AEAD(name, key, seal, open, mode)                                                          \
+  { {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {seal, open}, aes_cleanup, mode }
 
 /* HKDF-SHA256: IKM = msg, salt = key, info = iv */
 static int hkdf(oneshot_cell *c) {
@@ -623,24 +605,10 @@ const oneshot_alg oneshot_algs[] = {
     ECB("aes-256-ecb", 32),
     CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
     CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
-    GCM("aes-128-gcm", 16),
-    GCM("aes-256-gcm", 32),
-    {{"aes-128-ccm", {"seal", "open"}, 0, 0, 0},
-     16,
-     12,
-     0,
-     0,
-     ccm_setup,
-     {ccm_seal, ccm_open},
-     aes_cleanup},
-    {{"aes-256-ccm", {"seal", "open"}, 0, 0, 0},
-     32,
-     12,
-     0,
-     0,
-     ccm_setup,
-     {ccm_seal, ccm_open},
-     aes_cleanup},
+    AEAD("aes-128-gcm", 16, gcm_seal, gcm_open, AES_GCM),
+    AEAD("aes-256-gcm", 32, gcm_seal, gcm_open, AES_GCM),
+    AEAD("aes-128-ccm", 16, ccm_seal, ccm_open, AES_CCM),
+    AEAD("aes-256-ccm", 32, ccm_seal, ccm_open, AES_CCM),
     {{"chacha20-poly1305", {"seal", "open"}, 0, 0, 0},
      32,
      12,
