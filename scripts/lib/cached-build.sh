@@ -16,3 +16,19 @@ build_failed() {
   tail -n 30 "$1" >&2
   die "$2: build failed (full log: $1)"
 }
+
+# script_help SCRIPT: a build script's --help, its header comment (line 2 up to `set -euo`).
+script_help() {
+  sed -n '2,/^set -euo/p' "$1" | sed '$d; s/^# \{0,1\}//'
+}
+
+# smoke_plugin PLUGIN PROVIDER PROTOCOL BENCH: the C driver (drivers/c/build/cbdriver) with PLUGIN
+# as PROVIDER, asked hello at PROTOCOL and then the BENCH request (a JSON line); sets SMOKE_VERSION
+# (the hello's library_version) and SMOKE_BENCH (the bench response line).
+smoke_plugin() {
+  local reply
+  reply=$(printf '%s\n' "{\"cmd\":\"hello\",\"protocol\":$3}" "$4" |
+    "$REPO/drivers/c/build/cbdriver" --plugin "$1" --provider "$2")
+  SMOKE_BENCH=$(sed -n 2p <<<"$reply")
+  SMOKE_VERSION=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["library_version"])' "$(sed -n 1p <<<"$reply")")
+}

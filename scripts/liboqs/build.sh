@@ -139,16 +139,11 @@ build_driver() {
 
   # By hand: hello reports this version, and an ML-KEM-768 key generation gives a public key of
   # FIPS 203's length (1184 bytes).
-  local reply hello bench
-  reply=$(printf '%s\n' '{"cmd":"hello","protocol":3}' \
-    '{"cmd":"bench","alg":"ml-kem-768","op":"keygen","size":0,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}' |
-    "$DRIVER_DIR/build/cbdriver" --plugin "$bin" --provider "$PROVIDER")
-  hello=$(sed -n 1p <<<"$reply")
-  bench=$(sed -n 2p <<<"$reply")
-  local lv
-  lv=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["library_version"])' "$hello")
+  smoke_plugin "$bin" "$PROVIDER" 3 \
+    '{"cmd":"bench","alg":"ml-kem-768","op":"keygen","size":0,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}'
+  local lv=$SMOKE_VERSION
   [[ $lv == "$VERSION" ]] || die "$out: hello says '$lv', expected $VERSION"
-  grep -q '"checksum":"000004a0:' <<<"$bench" || die "$out: ml-kem-768 keygen bench gave $bench"
+  grep -q '"checksum":"000004a0:' <<<"$SMOKE_BENCH" || die "$out: ml-kem-768 keygen bench gave $SMOKE_BENCH"
   log "driver: cbdriver --plugin $out --provider $PROVIDER: liboqs $lv; ml-kem-768 keygen: 1184-byte public keys"
 }
 
@@ -180,7 +175,7 @@ main() {
     --lib-only) LIB_ONLY=1 ;;
     --no-test) NO_TEST=1 ;;
     -h | --help)
-      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      script_help "$0"
       return
       ;;
     list) list && return ;;

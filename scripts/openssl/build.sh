@@ -188,16 +188,11 @@ build_driver() {
   fi
 
   # By hand: hello reports this version, sha256 of 1 KiB gives the known checksum.
-  local reply hello bench
-  reply=$(printf '%s\n' '{"cmd":"hello","protocol":1}' \
-    '{"cmd":"bench","alg":"sha256","op":"hash","size":1024,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}' |
-    "$DRIVER_DIR/build/cbdriver" --plugin "$bin" --provider "$prov")
-  hello=$(sed -n 1p <<<"$reply")
-  bench=$(sed -n 2p <<<"$reply")
-  local lv
-  lv=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["library_version"])' "$hello")
+  smoke_plugin "$bin" "$prov" 1 \
+    '{"cmd":"bench","alg":"sha256","op":"hash","size":1024,"chunk":0,"seed":2654435769,"batch":0,"target_ns":1000000,"warmup_ns":1000000,"samples":3}'
+  local lv=$SMOKE_VERSION
   [[ $lv == "OpenSSL $ver "* ]] || die "$out: hello says '$lv', expected OpenSSL $ver"
-  grep -q "\"checksum\":\"$SHA256_1K_CHECKSUM\"" <<<"$bench" || die "$out: sha256 1 KiB bench gave $bench"
+  grep -q "\"checksum\":\"$SHA256_1K_CHECKSUM\"" <<<"$SMOKE_BENCH" || die "$out: sha256 1 KiB bench gave $SMOKE_BENCH"
   log "driver: $out --provider $prov: $lv; sha256 1 KiB checksum $SHA256_1K_CHECKSUM"
 }
 
@@ -236,7 +231,7 @@ main() {
     --lib-only) LIB_ONLY=1 ;;
     --no-test) NO_TEST=1 ;;
     -h | --help)
-      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      script_help "$0"
       return
       ;;
     -*) die "unknown option $arg" ;;

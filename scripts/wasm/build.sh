@@ -173,7 +173,7 @@ main() {
       return
       ;;
     -h | --help)
-      sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+      script_help "$0"
       return
       ;;
     *) die "unknown argument $arg (see --help)" ;;
