@@ -32,3 +32,19 @@ smoke_plugin() {
   SMOKE_BENCH=$(sed -n 2p <<<"$reply")
   SMOKE_VERSION=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["library_version"])' "$(sed -n 1p <<<"$reply")")
 }
+
+# build_option ARG: the options every cached build takes: --force (FORCE=1), --lib-only (LIB_ONLY=1),
+# --no-test (NO_TEST=1; only in a script that defines NO_TEST) and -h/--help (script_help, then
+# exit); false for any other argument.
+build_option() {
+  case $1 in
+  --force) FORCE=1 ;;
+  --lib-only) LIB_ONLY=1 ;;
+  --no-test) [[ -v NO_TEST ]] && NO_TEST=1 ;;
+  -h | --help)
+    script_help "$0"
+    exit 0
+    ;;
+  *) return 1 ;;
+  esac
+}

@@ -170,14 +170,8 @@ check() {
 main() {
   local arg
   for arg in "$@"; do
+    build_option "$arg" && continue
     case $arg in
-    --force) FORCE=1 ;;
-    --lib-only) LIB_ONLY=1 ;;
-    --no-test) NO_TEST=1 ;;
-    -h | --help)
-      script_help "$0"
-      return
-      ;;
     list) list && return ;;
     check) check && return ;;
     *) die "unknown argument $arg (usage: $0 [--force] [--lib-only] [--no-test] | list | check)" ;;

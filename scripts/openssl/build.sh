@@ -226,14 +226,8 @@ check() {
 main() {
   local specs=() arg
   for arg in "$@"; do
+    build_option "$arg" && continue
     case $arg in
-    --force) FORCE=1 ;;
-    --lib-only) LIB_ONLY=1 ;;
-    --no-test) NO_TEST=1 ;;
-    -h | --help)
-      script_help "$0"
-      return
-      ;;
     -*) die "unknown option $arg" ;;
     *) specs+=("$arg") ;;
     esac

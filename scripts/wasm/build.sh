@@ -164,16 +164,11 @@ compiler ${WASI_CC[*]}: $(clang --version | head -1)"
 main() {
   local arg
   for arg in "$@"; do
+    build_option "$arg" && continue
     case $arg in
-    --force) FORCE=1 ;;
-    --lib-only) LIB_ONLY=1 ;;
     check-tools)
       check_tools
       log "toolchain: ok ($DEB_PACKAGES)"
-      return
-      ;;
-    -h | --help)
-      script_help "$0"
       return
       ;;
     *) die "unknown argument $arg (see --help)" ;;
