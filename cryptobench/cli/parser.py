@@ -120,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="lockstep pairs: the baseline's and each other provider's batch run at the same moment, each driver "
         "pinned to a core of its own (needs 2 cores; opt-in: bench/paired --designs paired,duet measures whether it helps on your host)",
     )
-    r.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
+    _add_timeout(r)
     r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     _add_provider_sources(r, "TOML file adding providers: [[provider]] id, command")
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
@@ -155,11 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="what to measure: time (default), instructions (instructions per operation of the native drivers, "
         "counted by valgrind or hardware counters, docs/measurement.md); repeatable, e.g. time,instructions",
     )
-    r.add_argument("--quiet", action="store_true", help="no progress output")
+    _add_quiet(r)
 
     v = cmd("verify", "Verify providers without timing them: known answers, Monte Carlo, differential tests.")
     v.add_argument("--suite", default="default", help="whose algorithms and providers to verify (default: default)")
-    v.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
+    _add_algs(v)
     v.add_argument(
         "--provider",
         action="append",
@@ -177,13 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
-    v.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
-    v.add_argument("--quiet", action="store_true", help="no progress output")
+    _add_timeout(v)
+    _add_quiet(v)
 
     lk = cmd("leak", "Check whether operations' time depends on their secret input (dudect-style, docs/leak.md).")
     lk.add_argument("--suite", default="leak", help="whose cells to check (default: leak)")
-    lk.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
-    lk.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    _add_algs(lk)
+    _add_providers(lk)
     lk.add_argument("--size", action="append", help="message sizes (comma-separated; repeat to add)")
     lk.add_argument(
         "--class",
@@ -236,10 +236,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=exporters.stdout_formats(exporters.LEAK), default="terminal", help="format on stdout"
     )
     exporters.add_file_flags(lk, exporters.LEAK)
-    lk.add_argument(
-        "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
-    )
-    lk.add_argument("--quiet", action="store_true", help="no progress output")
+    _add_timeout(lk)
+    _add_quiet(lk)
 
     ls = cmd("list", "List providers, algorithms or suites.")
     ls.add_argument("what", nargs="?", default="providers", choices=["providers", "algorithms", "suites"])
@@ -319,11 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     rf.add_argument("--db", help=db_help)
 
     ck = cmd("check-driver", "Check drivers against the protocol's rules (warm-up, calibration, samples, errors).")
-    ck.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+    _add_providers(ck)
     _add_provider_sources(ck)
-    ck.add_argument(
-        "--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)"
-    )
+    _add_timeout(ck)
     ck.add_argument("--json", metavar="FILE", help="also write the findings as JSON")
 
     pl = cmd("plugin", "Start a plugin (`new`) or check one without timing it (`check`).")
@@ -356,6 +352,22 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--newest", type=int, default=3, metavar="N", help="a version range builds its N newest")
     fleet.add_commands(cmd, db_help)
     return p
+
+
+def _add_timeout(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-request driver timeout (default 60 s)")
+
+
+def _add_quiet(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _add_algs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--alg", action="append", help="these algorithms (comma-separated globs; repeat to add)")
+
+
+def _add_providers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
 
 
 def _add_provider_sources(p: argparse.ArgumentParser, file_help: str = "TOML file adding providers") -> None:
