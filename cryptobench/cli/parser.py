@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
         "pinned to a core of its own (needs 2 cores; opt-in: bench/paired --designs paired,duet measures whether it helps on your host)",
     )
     _add_timeout(r)
-    r.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    _add_vectors(r)
     _add_provider_sources(r, "TOML file adding providers: [[provider]] id, command")
     r.add_argument("--label", default="", help="a note stored with the run, e.g. 'before upgrade'")
     _add_machine_label(r)
@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
     _add_provider_sources(v)
     _add_machine_label(v)
-    v.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    _add_vectors(v)
     v.add_argument("--db", help=db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
     _add_timeout(v)
@@ -230,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     lk.add_argument("--label", default="", help="a label stored with the run")
     _add_provider_sources(lk)
     _add_machine_label(lk)
-    lk.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+    _add_vectors(lk)
     lk.add_argument("--db", help=db_help)
     lk.add_argument(
         "--format", choices=exporters.stdout_formats(exporters.LEAK), default="terminal", help="format on stdout"
@@ -368,6 +368,10 @@ def _add_algs(p: argparse.ArgumentParser) -> None:
 
 def _add_providers(p: argparse.ArgumentParser) -> None:
     p.add_argument("--provider", action="append", help="these providers (comma-separated globs; repeat to add)")
+
+
+def _add_vectors(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
 
 
 def _add_provider_sources(p: argparse.ArgumentParser, file_help: str = "TOML file adding providers") -> None:
