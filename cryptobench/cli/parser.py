@@ -172,10 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--monte", type=int, default=3, metavar="N", help="Monte Carlo checkpoints for SHA-2/3 (default 3)")
     v.add_argument("--seed", type=int, default=1, help="seed of the differential inputs (default 1)")
     v.add_argument("--replay", metavar="SPEC", help="run one differential input on every provider and show each output")
-    _add_provider_sources(v)
-    _add_machine_label(v)
-    _add_vectors(v)
-    v.add_argument("--db", help=db_help)
+    _add_stored_check(v, db_help)
     exporters.add_file_flags(v, exporters.VERIFY)
     _add_timeout(v)
     _add_quiet(v)
@@ -228,10 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lk.add_argument("--seed", type=int, default=1, help="seed of the inputs and their order (default 1)")
     lk.add_argument("--label", default="", help="a label stored with the run")
-    _add_provider_sources(lk)
-    _add_machine_label(lk)
-    _add_vectors(lk)
-    lk.add_argument("--db", help=db_help)
+    _add_stored_check(lk, db_help)
     lk.add_argument(
         "--format", choices=exporters.stdout_formats(exporters.LEAK), default="terminal", help="format on stdout"
     )
@@ -372,6 +366,15 @@ def _add_providers(p: argparse.ArgumentParser) -> None:
 
 def _add_vectors(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vectors", metavar="DIR", help=f"test vector directory (default {default_vectors_dir()})")
+
+
+def _add_stored_check(p: argparse.ArgumentParser, db_help: str) -> None:
+    """What a check that stores its run (verify, leak) is given besides its cells: extra providers, the
+    machine's label, the vector directory and the store."""
+    _add_provider_sources(p)
+    _add_machine_label(p)
+    _add_vectors(p)
+    p.add_argument("--db", help=db_help)
 
 
 def _add_provider_sources(p: argparse.ArgumentParser, file_help: str = "TOML file adding providers") -> None:
