@@ -17,6 +17,12 @@ from cryptobench.verify.vectors.files import wycheproof_groups
 VERIFY_OK = "01"
 
 
+def _case(file: str, t: dict, op: str, fields: dict, expected: str, part: str = "") -> Case:
+    """Wycheproof test t of file as a protocol case, named by the file and tcId (and part, for a test
+    that gives several cases)."""
+    return Case(f"wycheproof/{file}#{t['tcId']}{part}", op, fields, t["result"], expected)
+
+
 def _sig_verify(file: str, public_of):
     def build(alg: str, vdir: Path) -> list[Case]:
         cases = []
@@ -24,7 +30,7 @@ def _sig_verify(file: str, public_of):
             fields = {"public": public_of(g), "msg": t["msg"], "sig": t["sig"]}
             if "ctx" in t:
                 fields["ctx"] = t["ctx"]
-            cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "verify", fields, t["result"], VERIFY_OK))
+            cases.append(_case(file, t, "verify", fields, VERIFY_OK))
         return cases
 
     return build
@@ -41,7 +47,7 @@ def _ecdh(file: str, field_bytes: int):
         cases = []
         for _, t in wycheproof_groups(vdir, file):
             fields = {"private": _scalar(t["private"], field_bytes), "public": t["public"]}
-            cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "derive", fields, t["result"], t["shared"]))
+            cases.append(_case(file, t, "derive", fields, t["shared"]))
         return cases
 
     return build
@@ -50,13 +56,7 @@ def _ecdh(file: str, field_bytes: int):
 def _xdh(file: str):
     def build(alg: str, vdir: Path) -> list[Case]:
         return [
-            Case(
-                f"wycheproof/{file}#{t['tcId']}",
-                "derive",
-                {"private": t["private"], "public": t["public"]},
-                t["result"],
-                t["shared"],
-            )  # fmt: skip
+            _case(file, t, "derive", {"private": t["private"], "public": t["public"]}, t["shared"])
             for _, t in wycheproof_groups(vdir, file)
         ]
 
@@ -70,7 +70,7 @@ def _oaep(file: str):
             if t.get("label"):
                 continue  # our contract uses the empty label
             fields = {"private": g["privateKeyPkcs8"], "msg": t["ct"]}
-            cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "decrypt", fields, t["result"], t["msg"]))
+            cases.append(_case(file, t, "decrypt", fields, t["msg"]))
         return cases
 
     return build
@@ -81,15 +81,15 @@ def _mlkem(n: int):
         cases = []
         f = f"mlkem_{n}_keygen_seed_test.json"
         for _, t in wycheproof_groups(vdir, f):
-            cases.append(Case(f"wycheproof/{f}#{t['tcId']}", "keygen", {"seed": t["seed"]}, t["result"], t["ek"]))
+            cases.append(_case(f, t, "keygen", {"seed": t["seed"]}, t["ek"]))
         f = f"mlkem_{n}_encaps_test.json"
         for _, t in wycheproof_groups(vdir, f):
             fields = {"public": t["ek"], "m": t["m"]}
-            cases.append(Case(f"wycheproof/{f}#{t['tcId']}", "encaps", fields, t["result"], t["c"] + t["K"]))
+            cases.append(_case(f, t, "encaps", fields, t["c"] + t["K"]))
         f = f"mlkem_{n}_test.json"
         for _, t in wycheproof_groups(vdir, f):
             fields = {"private": t["seed"], "msg": t["c"]}
-            cases.append(Case(f"wycheproof/{f}#{t['tcId']}/decaps", "decaps", fields, t["result"], t["K"]))
+            cases.append(_case(f, t, "decaps", fields, t["K"], "/decaps"))
         return cases
 
     return build
@@ -105,7 +105,7 @@ def _mldsa(n: int):
             fields = {"private": g["privateSeed"], "msg": t["msg"], "deterministic": True}
             if "ctx" in t:
                 fields["ctx"] = t["ctx"]
-            cases.append(Case(f"wycheproof/{f}#{t['tcId']}/sign", "sign", fields, t["result"], t["sig"]))
+            cases.append(_case(f, t, "sign", fields, t["sig"], "/sign"))
         return cases
 
     return build
@@ -141,7 +141,7 @@ def _hkdf(file: str):
         cases = []
         for _, t in wycheproof_groups(vdir, file):
             fields = {"ikm": t["ikm"], "salt": t["salt"], "info": t["info"], "size": int(t["size"])}
-            cases.append(Case(f"wycheproof/{file}#{t['tcId']}", "derive", fields, t["result"], t["okm"]))
+            cases.append(_case(file, t, "derive", fields, t["okm"]))
         return cases
 
     return build
