@@ -462,11 +462,8 @@
           formatter: function (p) {
             var c = p.data.c;
             return (
-              "<b>" +
-              esc(spec.providers[c.x]) +
-              "</b><br>" +
-              esc(spec.rows[c.y]) +
-              "<br>speed: " +
+              cellHeading(spec, c) +
+              "speed: " +
               esc(speedText(c.speed)) +
               (c.differs ? '<br><span style="color:#d62728">⚠ output differs</span>' : "")
             );
@@ -491,20 +488,17 @@
         tooltip: {
           formatter: function (p) {
             var m = p.data.m;
-            return (
-              "<b>" +
-              esc(spec.providers[m.x]) +
-              "</b><br>" +
-              esc(spec.rows[m.y]) +
-              "<br>" +
-              esc(m.text) +
-              (m.reason ? ": " + esc(m.reason) : "")
-            );
+            return cellHeading(spec, m) + esc(m.text) + (m.reason ? ": " + esc(m.reason) : "");
           },
         },
       },
     ];
     return finish(opt);
+  }
+
+  // A heatmap cell's tooltip heading: its provider (bold) and its row, each on a line.
+  function cellHeading(spec, cell) {
+    return "<b>" + esc(spec.providers[cell.x]) + "</b><br>" + esc(spec.rows[cell.y]) + "<br>";
   }
 
   // Speed against release (the versions layout): the line chart of one provider's releases, x is
