@@ -80,6 +80,7 @@ def _builtin() -> list[Provider]:
         Provider(
             "python:ref", "python", "PyPI reference implementations (slh-dsa): correctness, not speed", "python", py
         ),
+        Provider("python:pqcrypto", "python", "PyPI pqcrypto: Backbone's Rust HQC and SLH-DSA (PyO3)", "python", py),
         # plugins shipped with cryptobench: the same interface a user's own library uses (docs/plugins.md)
         Provider(
             "python:pycryptodome",

@@ -13,6 +13,8 @@ PROVIDERS = {
     "python:hashlib": "cbdriver.ops_hashlib",
     # reference implementations from PyPI (slh-dsa): correctness, not speed
     "python:ref": "cbdriver.ops_reference",
+    # PyPI pqcrypto: Backbone's Rust HQC (v5.0.0) and SLH-DSA through PyO3
+    "python:pqcrypto": "cbdriver.ops_pqcrypto",
     # a deliberately broken test path (1-byte updates): see ops_bytewise.py
     "python:cryptography-bytewise": "cbdriver.ops_bytewise",
 }

@@ -18,6 +18,7 @@ ANSWER_FIELDS = ("expect", "out", "cmp")
 NO_SHARED_VECTORS = {
     "ed448",
     "x448",
+    "hqc-5",  # vectors/pqc-kat has HQC-1 and -3 only; test_pqcrypto.py round-trips it
     *(f"rsa-{n}" for n in (2048, 3072, 4096)),
     *(f"rsa-{n}-{p}" for n in (3072, 4096) for p in ("pss", "pkcs1", "oaep")),
 }
@@ -73,6 +74,10 @@ def load_cases(alg: str) -> list[dict]:
     return cases
 
 
+# Case operations a provider's API has no input for, answered `unsupported` (its notes say why):
+# pqcrypto takes no seed and no randomness (keygen from a seed, deterministic signing, encaps with m)
+CANNOT_TAKE = {"python:pqcrypto": {"keygen", "sign", "encaps"}}
+
 # python:ref's pure-Python SLH-DSA signs in a second or more: its 128-bit sets here, all of them with
 # CRYPTOBENCH_SLOW_TESTS=1 (and in `cryptobench verify`)
 SLOW = os.environ.get("CRYPTOBENCH_SLOW_TESTS") == "1"
@@ -103,12 +108,14 @@ def test_vectors(provider_id, alg):
     response = protocol.handle(provider, request)
     assert response["ok"], response
     assert len(response["results"]) == len(cases)
+    allowed = CANNOT_TAKE.get(provider_id, set())
     failures = [
         f"{c['id']}: {why}"
         for c, r in zip(cases, response["results"], strict=True)
-        if (why := judge(c, r)) is not None
+        if not (r.get("unsupported") and c.get("op") in allowed) and (why := judge(c, r)) is not None
     ]
     assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n" + "\n".join(failures[:20])
+    assert any(not r.get("unsupported") for r in response["results"]), "every case unsupported: none checked"
 
 
 def test_verify_rejects_unoffered_alg():
