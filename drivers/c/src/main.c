@@ -4,36 +4,24 @@
  * exits: the orchestrator's way to learn a user plugin's id, and to check that it loads. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ops.h"
 #include "ops_plugin.h"
 #include "protocol.h"
-#include "timing.h"
 
 static int usage(const char *argv0) {
   fprintf(stderr, "usage: %s --plugin <file.so> [--provider <provider-id>] [--print-id]\n", argv0);
   return 2;
 }
 
-/* "--name value" or "--name=value" at argv[*i]: the value (advancing *i), else NULL */
-static const char *option(char **argv, int argc, int *i, const char *name) {
-  size_t n = strlen(name);
-  if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-    return argv[++*i];
-  if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  return NULL;
-}
-
 int main(int argc, char **argv) {
   const char *provider = NULL, *plugin = NULL, *v;
   int print_id = 0;
   for (int i = 1; i < argc; i++) {
-    if ((v = option(argv, argc, &i, "--provider")) != NULL)
+    if ((v = cb_option(argv, argc, &i, "--provider")) != NULL)
       provider = v;
-    else if ((v = option(argv, argc, &i, "--plugin")) != NULL)
+    else if ((v = cb_option(argv, argc, &i, "--plugin")) != NULL)
       plugin = v;
     else if (strcmp(argv[i], "--print-id") == 0)
       print_id = 1;
@@ -59,30 +47,5 @@ int main(int argc, char **argv) {
   }
   if (strncmp(provider, "plugin:", 7) == 0)
     cb_set_language(plugin_language());
-  cb_set_runtime(plugin_runtime());
-  plugin_serving();
-  cb_set_provider(provider);
-  (void)timing_resolution_ns(); /* measured once, at start-up */
-
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  int bye = 0;
-  while (!bye && (n = getline(&line, &cap, stdin)) >= 0) {
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-      line[--n] = '\0';
-    char *resp = cb_handle_line(line, (size_t)n, &bye);
-    if (resp == NULL) {
-      fputs("{\"ok\":false,\"error\":\"out of memory\"}\n", stdout);
-    } else {
-      fputs(resp, stdout);
-      fputc('\n', stdout);
-      free(resp);
-    }
-    if (fflush(stdout) != 0)
-      break;
-  }
-  free(line);
-  ops_fini();
-  return 0;
+  return cb_serve(provider);
 }

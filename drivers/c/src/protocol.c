@@ -549,3 +549,41 @@ char *cb_handle_line(const char *line, size_t len, int *bye) {
   json_decref(resp);
   return s;
 }
+
+const char *cb_option(char **argv, int argc, int *i, const char *name) {
+  size_t n = strlen(name);
+  if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+    return argv[++*i];
+  if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+    return argv[*i] + n + 1;
+  return NULL;
+}
+
+int cb_serve(const char *provider) {
+  cb_set_runtime(plugin_runtime());
+  plugin_serving();
+  cb_set_provider(provider);
+  (void)timing_resolution_ns(); /* measured once, at start-up */
+
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int bye = 0;
+  while (!bye && (n = getline(&line, &cap, stdin)) >= 0) {
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+      line[--n] = '\0';
+    char *resp = cb_handle_line(line, (size_t)n, &bye);
+    if (resp == NULL) {
+      fputs("{\"ok\":false,\"error\":\"out of memory\"}\n", stdout);
+    } else {
+      fputs(resp, stdout);
+      fputc('\n', stdout);
+      free(resp);
+    }
+    if (fflush(stdout) != 0)
+      break;
+  }
+  free(line);
+  ops_fini();
+  return 0;
+}

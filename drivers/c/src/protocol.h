@@ -22,6 +22,15 @@ json_t *cb_handle_request(json_t *req, int *bye);
  * compact JSON, no newline, freshly allocated (free()); NULL only when out of memory. */
 char *cb_handle_line(const char *line, size_t len, int *bye);
 
+/* Serve the loaded plugin (ops_plugin.h, after ops_init) as `provider`: hello's runtime from the
+ * plugin, one response line on stdout per request line on stdin until `bye` or end of input, then
+ * ops_fini(). Returns main's exit status (0). The language (cb_set_language) is the caller's. */
+int cb_serve(const char *provider);
+
+/* A command-line option "--name value" or "--name=value" at argv[*i]: its value (advancing *i past
+ * a separate value), else NULL. */
+const char *cb_option(char **argv, int argc, int *i, const char *name);
+
 /* {"ok": false, "error": <formatted message>} */
 json_t *cb_error(const char *fmt, ...)
 #ifdef __GNUC__

@@ -18,7 +18,6 @@
 #include "ops.h"
 #include "ops_plugin.h"
 #include "protocol.h"
-#include "timing.h"
 
 #define WASM_FEATURES                                                                              \
   "CPU features: none (wasm32, no SIMD): OpenSSL " OPENSSL_VERSION_STR " built no-asm, its "       \
@@ -48,21 +47,12 @@ static int usage(const char *argv0) {
   return 2;
 }
 
-static const char *option(char **argv, int argc, int *i, const char *name) {
-  size_t n = strlen(name);
-  if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
-    return argv[++*i];
-  if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  return NULL;
-}
-
 int main(int argc, char **argv) {
   const char *provider = "wasm:openssl", *engine = "an unnamed wasm engine", *v;
   for (int i = 1; i < argc; i++) {
-    if ((v = option(argv, argc, &i, "--provider")) != NULL)
+    if ((v = cb_option(argv, argc, &i, "--provider")) != NULL)
       provider = v;
-    else if ((v = option(argv, argc, &i, "--engine")) != NULL)
+    else if ((v = cb_option(argv, argc, &i, "--engine")) != NULL)
       engine = v;
     else
       return usage(argc > 0 ? argv[0] : "cbdriver-openssl.wasm");
@@ -93,30 +83,5 @@ int main(int argc, char **argv) {
     return 1;
   }
   cb_set_language("wasm");
-  cb_set_runtime(plugin_runtime());
-  plugin_serving();
-  cb_set_provider(provider);
-  (void)timing_resolution_ns();
-
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t n;
-  int bye = 0;
-  while (!bye && (n = getline(&line, &cap, stdin)) >= 0) {
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-      line[--n] = '\0';
-    char *resp = cb_handle_line(line, (size_t)n, &bye);
-    if (resp == NULL) {
-      fputs("{\"ok\":false,\"error\":\"out of memory\"}\n", stdout);
-    } else {
-      fputs(resp, stdout);
-      fputc('\n', stdout);
-      free(resp);
-    }
-    if (fflush(stdout) != 0)
-      break;
-  }
-  free(line);
-  ops_fini();
-  return 0;
+  return cb_serve(provider);
 }
