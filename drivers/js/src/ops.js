@@ -86,6 +86,12 @@ export function checkBlocks(size, alg) {
   }
 }
 
+// A library's AES entries of the given modes in both key sizes: make(name,
+// keyLen, mode) for aes-128-<mode> and aes-256-<mode>, mode by mode.
+export function aesAlgs(make, modes) {
+  return modes.flatMap((m) => [make(`aes-128-${m}`, 16, m), make(`aes-256-${m}`, 32, m)]);
+}
+
 // Key and IV/nonce lengths of the shared algorithm names.
 export function keyLen(alg) {
   if (alg.startsWith("aes-128-")) return 16;

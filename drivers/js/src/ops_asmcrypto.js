@@ -27,7 +27,7 @@ import {
 } from "asmcrypto.js/asmcrypto.all.es8.js";
 import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
 import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
-import { checkBlocks, checkLen, EMPTY, noopAlg, NotOffered, Rejected } from "./ops.js";
+import { aesAlgs, checkBlocks, checkLen, EMPTY, noopAlg, NotOffered, Rejected } from "./ops.js";
 
 function piecesOf(p) {
   return new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk);
@@ -245,16 +245,7 @@ export function createProvider(env = {}) {
       hashAlg("sha256", Sha256),
       hashAlg("sha512", Sha512),
       hmacAlg(),
-      cipherAlg("aes-128-ecb", 16, "ecb"),
-      cipherAlg("aes-256-ecb", 32, "ecb"),
-      cipherAlg("aes-128-cbc", 16, "cbc"),
-      cipherAlg("aes-256-cbc", 32, "cbc"),
-      cipherAlg("aes-128-ctr", 16, "ctr"),
-      cipherAlg("aes-256-ctr", 32, "ctr"),
-      cipherAlg("aes-128-gcm", 16, "gcm"),
-      cipherAlg("aes-256-gcm", 32, "gcm"),
-      cipherAlg("aes-128-ccm", 16, "ccm"),
-      cipherAlg("aes-256-ccm", 32, "ccm"),
+      ...aesAlgs(cipherAlg, ["ecb", "cbc", "ctr", "gcm", "ccm"]),
     ],
   };
 }

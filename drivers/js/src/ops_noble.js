@@ -22,7 +22,7 @@ import { falcon512, falcon1024 } from "@noble/post-quantum/falcon.js";
 import { ml_kem768_x25519 } from "@noble/post-quantum/hybrid.js";
 import { CallCell, HashCell } from "./cells.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
-import { checkBlocks, checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import { aesAlgs, checkBlocks, checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -286,14 +286,21 @@ function mlkemEngine(kem) {
     const k = kem.keygen(seed);
     return { pub: k.publicKey, priv: k.secretKey, seed };
   };
+  return seedKemEngine(kem, 64, fromSeed, (b) => fromSeed(b).priv);
+}
+
+// A noble KEM whose protocol private key is its seed (ML-KEM, X-Wing): pairs
+// from fromSeed(seed of seedLen random bytes), the private key of a case from
+// importPrivate, and the library's encapsulate / decapsulate.
+function seedKemEngine(kem, seedLen, fromSeed, importPrivate) {
   return {
     async: false,
-    generate: () => fromSeed(randomBytes(64)),
+    generate: () => fromSeed(randomBytes(seedLen)),
     fromSeed,
     exportPair: (k) => ({ public: k.pub, private: k.seed }),
     publicOf: (k) => k.pub,
     importPublic: (b) => b,
-    importPrivate: (b) => fromSeed(b).priv,
+    importPrivate,
     encapsulator: (pub) => (m) => kem.encapsulate(pub, m),
     encapsParts: (r) => ({ ct: r.cipherText, ss: r.sharedSecret }),
     decapsulator: (priv) => (ct) => kem.decapsulate(ct, priv),
@@ -424,21 +431,10 @@ function xwingEngine(kem) {
     checkLen("X-Wing seed", seed, 32);
     return { pub: kem.keygen(seed).publicKey, priv: seed, seed };
   };
-  return {
-    async: false,
-    generate: () => fromSeed(randomBytes(32)),
-    fromSeed,
-    exportPair: (k) => ({ public: k.pub, private: k.seed }),
-    publicOf: (k) => k.pub,
-    importPublic: (b) => b,
-    importPrivate: (b) => {
-      checkLen("X-Wing private key", b, 32);
-      return b;
-    },
-    encapsulator: (pub) => (m) => kem.encapsulate(pub, m),
-    encapsParts: (r) => ({ ct: r.cipherText, ss: r.sharedSecret }),
-    decapsulator: (priv) => (ct) => kem.decapsulate(ct, priv),
-  };
+  return seedKemEngine(kem, 32, fromSeed, (b) => {
+    checkLen("X-Wing private key", b, 32);
+    return b;
+  });
 }
 
 // The SLH-DSA sets offered: those whose one signature takes at most a few
@@ -525,12 +521,7 @@ export function createProvider(env = {}) {
       hashAlg("blake2b-512", blake2b),
       hashAlg("blake2s-256", blake2s),
       hmacAlg(),
-      blockAlg("aes-128-ecb", 16, "ecb"),
-      blockAlg("aes-256-ecb", 32, "ecb"),
-      blockAlg("aes-128-cbc", 16, "cbc"),
-      blockAlg("aes-256-cbc", 32, "cbc"),
-      blockAlg("aes-128-ctr", 16, "ctr"),
-      blockAlg("aes-256-ctr", 32, "ctr"),
+      ...aesAlgs(blockAlg, ["ecb", "cbc", "ctr"]),
       chacha20Alg(),
       aeadAlg("aes-128-gcm", gcm, 16, 12, false),
       aeadAlg("aes-256-gcm", gcm, 32, 12, false),

@@ -7,7 +7,7 @@ import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
 import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
 import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
-import { checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import { aesAlgs, checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -488,12 +488,7 @@ export function createProvider(env = {}) {
       noopAlg(),
       ...hashes.map(([n, nn]) => hashAlg(n, nn)),
       hmacAlg("hmac-sha256", "sha256"),
-      cipherAlg("aes-128-ecb", "aes-128-ecb", 16, "ecb"),
-      cipherAlg("aes-256-ecb", "aes-256-ecb", 32, "ecb"),
-      cipherAlg("aes-128-cbc", "aes-128-cbc", 16, "cbc"),
-      cipherAlg("aes-256-cbc", "aes-256-cbc", 32, "cbc"),
-      cipherAlg("aes-128-ctr", "aes-128-ctr", 16, "ctr"),
-      cipherAlg("aes-256-ctr", "aes-256-ctr", 32, "ctr"),
+      ...aesAlgs((name, key, mode) => cipherAlg(name, name, key, mode), ["ecb", "cbc", "ctr"]),
       cipherAlg("chacha20", "chacha20", 32, "chacha20"),
       aeadAlg("aes-128-gcm", "aes-128-gcm", 16, true),
       aeadAlg("aes-256-gcm", "aes-256-gcm", 32, true),

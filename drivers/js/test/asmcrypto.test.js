@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AES_CCM, AES_GCM } from "asmcrypto.js/asmcrypto.all.es8.js";
-import { driverFor, keyIV, request } from "./helpers.js";
+import { driverFor, keyIV, request, withRegenerationAbove } from "./helpers.js";
 
 const SEED = 2654435769;
 
@@ -48,10 +48,7 @@ test("js:asmcrypto: streamed open is not offered, with the reason", async () => 
 });
 
 test("js:asmcrypto: a big streamed decrypt regenerates its ciphertext (same checksum as js:node)", async () => {
-  const { REGENERATE } = await import("../src/ops_asmcrypto.js");
-  const saved = REGENERATE.above;
-  REGENERATE.above = 100;
-  try {
+  await withRegenerationAbove("../src/ops_asmcrypto.js", 100, async () => {
     const a = await driverFor("js:asmcrypto");
     const n = await driverFor("js:node");
     for (const alg of ["aes-128-cbc", "aes-128-ctr", "aes-256-ecb"]) {
@@ -75,7 +72,5 @@ test("js:asmcrypto: a big streamed decrypt regenerates its ciphertext (same chec
       assert.equal(ra.checksum_after, ra.checksum, `${alg}: checksum_after`);
       for (const ns of ra.samples_ns) assert.ok(ns > 0, `${alg}: sample ${ns}`);
     }
-  } finally {
-    REGENERATE.above = saved;
-  }
+  });
 });

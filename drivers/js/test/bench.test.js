@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { checksum, fromHex, message, toHex } from "../src/input.js";
 import { runCase } from "../src/protocol.js";
-import { PROVIDER_IDS, SLOW, driverFor, keyIV, request } from "./helpers.js";
+import { PROVIDER_IDS, SLOW, driverFor, keyIV, request, withRegenerationAbove } from "./helpers.js";
 
 const SEED = 2654435769;
 
@@ -353,10 +353,7 @@ test("leak times one prepared call per measurement and says which inputs were re
 // ciphertext again per piece off the clock: the same plaintext, and time
 // handed to the loop to subtract (docs/protocol.md, "With chunk > 0").
 test("js:node: a big streamed decrypt/open regenerates its ciphertext", async () => {
-  const { REGENERATE } = await import("../src/ops_node.js");
-  const saved = REGENERATE.above;
-  REGENERATE.above = 100;
-  try {
+  await withRegenerationAbove("../src/ops_node.js", 100, async () => {
     const d = await driverFor("js:node");
     const size = 4096 + 32;
     const want = checksum(message(SEED, size));
@@ -386,7 +383,5 @@ test("js:node: a big streamed decrypt/open regenerates its ciphertext", async ()
       cell.run();
       assert.ok(cell.takeUntimedNs() > 0, `${alg} ${op}: no regeneration time measured`);
     }
-  } finally {
-    REGENERATE.above = saved;
-  }
+  });
 });

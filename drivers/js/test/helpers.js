@@ -53,3 +53,17 @@ export function keyIV(alg) {
   else if (alg.endsWith("-gcm") || alg.endsWith("-ccm") || alg.startsWith("chacha20")) ivLen = 12;
   return { key: hexOf(keyLen, 0x10), iv: hexOf(ivLen, 0xa0) };
 }
+
+// withRegenerationAbove runs body with a driver module's REGENERATE.above (the
+// input size above which a streamed decrypt/open makes its ciphertext again
+// per piece) lowered to `above`, and restores it after.
+export async function withRegenerationAbove(module, above, body) {
+  const { REGENERATE } = await import(module);
+  const saved = REGENERATE.above;
+  REGENERATE.above = above;
+  try {
+    await body();
+  } finally {
+    REGENERATE.above = saved;
+  }
+}

@@ -46,6 +46,22 @@ async function caseOf(d, alg, op, fields) {
   return r.results[0];
 }
 
+// A signature scheme with a context (ML-DSA, SLH-DSA): deterministic signing is
+// reproducible, hedged signing differs, and the signature verifies under its
+// own context only.
+async function signsWithContext(d, alg, kp) {
+  const f = { private: kp.private, msg: MSG, ctx: "0102", deterministic: true };
+  const a = await caseOf(d, alg, "sign", f);
+  const b = await caseOf(d, alg, "sign", f);
+  assert.equal(a.out, b.out, "deterministic signing is reproducible");
+  const h = await caseOf(d, alg, "sign", { ...f, deterministic: false });
+  assert.notEqual(h.out, a.out, "hedged signing differs");
+  const v = await caseOf(d, alg, "verify", { public: kp.public, msg: MSG, sig: a.out, ctx: "0102" });
+  assert.equal(v.out, "01");
+  const w = await caseOf(d, alg, "verify", { public: kp.public, msg: MSG, sig: a.out });
+  assert.equal(w.rejected, true, "another context rejects");
+}
+
 async function keypair(d, alg) {
   const r = await request(d, { cmd: "keypair", alg });
   assert.equal(r.ok, true, `${d.prov.id} keypair ${alg}: ${r.error}`);
@@ -446,16 +462,7 @@ test("variants a library has no API for are unsupported, not failed", async () =
   // noble's ML-DSA has both: the deterministic signature is reproducible
   const d = await driverFor("js:noble");
   const kp = await keypair(d, "ml-dsa-44");
-  const f = { private: kp.private, msg: MSG, ctx: "0102", deterministic: true };
-  const a = await caseOf(d, "ml-dsa-44", "sign", f);
-  const b = await caseOf(d, "ml-dsa-44", "sign", f);
-  assert.equal(a.out, b.out);
-  const h = await caseOf(d, "ml-dsa-44", "sign", { ...f, deterministic: false });
-  assert.notEqual(h.out, a.out, "hedged signing differs");
-  const v = await caseOf(d, "ml-dsa-44", "verify", { public: kp.public, msg: MSG, sig: a.out, ctx: "0102" });
-  assert.equal(v.out, "01");
-  const w = await caseOf(d, "ml-dsa-44", "verify", { public: kp.public, msg: MSG, sig: a.out });
-  assert.equal(w.rejected, true, "another context rejects");
+  await signsWithContext(d, "ml-dsa-44", kp);
 });
 
 // ---- encoding glue ---------------------------------------------------------
@@ -576,16 +583,7 @@ test("slh-dsa-sha2-128f: seeded keygen, deterministic and hedged signing, contex
   assert.equal(kp.public.length, 64);
   assert.equal(kp.private.length, 128);
   assert.equal(kp.private.slice(64), kp.public, "private key ends with the public key");
-  const f = { private: kp.private, msg: MSG, ctx: "0102", deterministic: true };
-  const a = await caseOf(d, "slh-dsa-sha2-128f", "sign", f);
-  const b = await caseOf(d, "slh-dsa-sha2-128f", "sign", f);
-  assert.equal(a.out, b.out, "deterministic signing is reproducible");
-  const h = await caseOf(d, "slh-dsa-sha2-128f", "sign", { ...f, deterministic: false });
-  assert.notEqual(h.out, a.out, "hedged signing differs");
-  const v = await caseOf(d, "slh-dsa-sha2-128f", "verify", { public: kp.public, msg: MSG, sig: a.out, ctx: "0102" });
-  assert.equal(v.out, "01");
-  const w = await caseOf(d, "slh-dsa-sha2-128f", "verify", { public: kp.public, msg: MSG, sig: a.out });
-  assert.equal(w.rejected, true, "another context rejects");
+  await signsWithContext(d, "slh-dsa-sha2-128f", kp);
   const short = await caseOf(d, "slh-dsa-sha2-128f", "keygen", { seed: "00".repeat(47) });
   assert.equal(short.rejected, true);
 });
