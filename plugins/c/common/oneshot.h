@@ -61,6 +61,14 @@ struct oneshot_cell {
 extern const oneshot_alg oneshot_algs[];
 extern const size_t oneshot_nalgs;
 
+/* The protocol's SHA-2, SHA-3 and BLAKE2 hashes with their output lengths, for a catalogue:
+ * H(name, id, output length) for each, where the plugin names its id (a function, the library's
+ * algorithm number, a class) of sha256, sha512, sha3-256, sha3-512, blake2b-512 and blake2s-256. */
+#define ONESHOT_HASHES(H, SHA256, SHA512, SHA3_256, SHA3_512, BLAKE2B_512, BLAKE2S_256)            \
+  H("sha256", SHA256, 32), H("sha512", SHA512, 64), H("sha3-256", SHA3_256, 32),                   \
+      H("sha3-512", SHA3_512, 64), H("blake2b-512", BLAKE2B_512, 64),                              \
+      H("blake2s-256", BLAKE2S_256, 32)
+
 /* HKDF-SHA256 (RFC 5869) can give at most 255 hash lengths: a longer `size` is rejected */
 #define ONESHOT_HKDF_MAX (255 * 32)
 #define ONESHOT_HKDF(name, fn)                                                                     \

@@ -549,12 +549,7 @@ static int hkdf(oneshot_cell *c) {
 }
 
 const oneshot_alg oneshot_algs[] = {
-    HASH("sha256", SHA256, 32),
-    HASH("sha512", SHA512, 64),
-    HASH("sha3-256", SHA3_256, 32),
-    HASH("sha3-512", SHA3_512, 64),
-    HASH("blake2b-512", BLAKE2b, 64),
-    HASH("blake2s-256", BLAKE2s, 32),
+    ONESHOT_HASHES(HASH, SHA256, SHA512, SHA3_256, SHA3_512, BLAKE2b, BLAKE2s),
     HASH("sm3", SM3, 32),
     {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, hmac_setup, {hmac}, cleanup},
     ONESHOT_HKDF("hkdf-sha256", hkdf),

@@ -261,12 +261,8 @@ static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_
   }
 
 const oneshot_alg oneshot_algs[] = {
-    HASH("sha256", GCRY_MD_SHA256, 32),
-    HASH("sha512", GCRY_MD_SHA512, 64),
-    HASH("sha3-256", GCRY_MD_SHA3_256, 32),
-    HASH("sha3-512", GCRY_MD_SHA3_512, 64),
-    HASH("blake2b-512", GCRY_MD_BLAKE2B_512, 64),
-    HASH("blake2s-256", GCRY_MD_BLAKE2S_256, 32),
+    ONESHOT_HASHES(HASH, GCRY_MD_SHA256, GCRY_MD_SHA512, GCRY_MD_SHA3_256, GCRY_MD_SHA3_512,
+                   GCRY_MD_BLAKE2B_512, GCRY_MD_BLAKE2S_256),
     HASH("sm3", GCRY_MD_SM3, 32),
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup, 0, 0},
     CIPHER("aes-128-cbc", 16, 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC),

@@ -207,12 +207,7 @@ static int hkdf_sha256(oneshot_cell *c) {
 }
 
 const oneshot_alg oneshot_algs[] = {
-    HASH("sha256", 0, 32),
-    HASH("sha512", 1, 64),
-    HASH("sha3-256", 2, 32),
-    HASH("sha3-512", 3, 64),
-    HASH("blake2b-512", 4, 64),
-    HASH("blake2s-256", 5, 32),
+    ONESHOT_HASHES(HASH, 0, 1, 2, 3, 4, 5),
     {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, NULL, {hmac}, NULL},
     ONESHOT_HKDF("hkdf-sha256", hkdf_sha256),
     CBC("aes-128-cbc", 16),

@@ -591,12 +591,7 @@ static int hkdf(oneshot_cell *c) {
 }
 
 const oneshot_alg oneshot_algs[] = {
-    HASH("sha256", sha256, 32),
-    HASH("sha512", sha512, 64),
-    HASH("sha3-256", sha3_256, 32),
-    HASH("sha3-512", sha3_512, 64),
-    HASH("blake2b-512", blake2b_512, 64),
-    HASH("blake2s-256", blake2s_256, 32),
+    ONESHOT_HASHES(HASH, sha256, sha512, sha3_256, sha3_512, blake2b_512, blake2s_256),
     ONESHOT_HKDF("hkdf-sha256", hkdf),
     {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
     CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
