@@ -203,12 +203,32 @@ enum {
   REP_CT_LAST,
   REP_Y_FIRST,
   REP_Y_HIGH,
-  REP_Y_ZERO,
-  REP_Y_ONE,
-  REP_TRUNC,
-  REP_EXTEND,
-  REP_EMPTY
 };
+/* What client and server failures both do to the message they alter (a reply, an onionskin):
+ * its length one byte short, one zero byte longer or empty, or its X25519 point (the relay's Y,
+ * the client's X) replaced by a low-order one, 0 or 1. Apart from both enums above and below. */
+enum { MOD_TRUNC = 64, MOD_EXTEND, MOD_EMPTY, MOD_POINT0, MOD_POINT1 };
+
+/* Applies mod to msg (len bytes; point: its X25519 point) if it is one of the above: 1, else 0. */
+static int shared_mod(int mod, uint8_t *msg, size_t *len, uint8_t *point) {
+  switch (mod) {
+  case MOD_TRUNC:
+    (*len)--;
+    return 1;
+  case MOD_EXTEND:
+    msg[(*len)++] = 0;
+    return 1;
+  case MOD_EMPTY:
+    *len = 0;
+    return 1;
+  case MOD_POINT0:
+  case MOD_POINT1:
+    memset(point, 0, 32);
+    point[0] = mod == MOD_POINT1;
+    return 1;
+  }
+  return 0;
+}
 
 static json_t *client_failure(const inputs *in, const pqntor_relay *relay, const char *base,
                               const fcase *c, int flip_id, int flip_B, int os_mod, int rep_mod,
@@ -252,40 +272,27 @@ static json_t *client_failure(const inputs *in, const pqntor_relay *relay, const
     die("the relay did not answer a client-finish failure's onionskin");
   }
   size_t auth = 32 + si->ct_len;
-  switch (rep_mod) {
-  case REP_AUTH_FIRST:
-    rep[auth] ^= 0x01;
-    break;
-  case REP_AUTH_LAST:
-    rep[rlen - 1] ^= 0x80;
-    break;
-  case REP_CT_FIRST:
-    rep[32] ^= 0x01;
-    break;
-  case REP_CT_LAST:
-    rep[32 + si->ct_len - 1] ^= 0x80;
-    break;
-  case REP_Y_FIRST:
-    rep[0] ^= 0x01;
-    break;
-  case REP_Y_HIGH:
-    rep[31] ^= 0x80;
-    break;
-  case REP_Y_ZERO:
-  case REP_Y_ONE:
-    memset(rep, 0, 32);
-    rep[0] = rep_mod == REP_Y_ONE;
-    break;
-  case REP_TRUNC:
-    rlen--;
-    break;
-  case REP_EXTEND:
-    rep[rlen++] = 0;
-    break;
-  case REP_EMPTY:
-    rlen = 0;
-    break;
-  }
+  if (!shared_mod(rep_mod, rep, &rlen, rep))
+    switch (rep_mod) {
+    case REP_AUTH_FIRST:
+      rep[auth] ^= 0x01;
+      break;
+    case REP_AUTH_LAST:
+      rep[rlen - 1] ^= 0x80;
+      break;
+    case REP_CT_FIRST:
+      rep[32] ^= 0x01;
+      break;
+    case REP_CT_LAST:
+      rep[32 + si->ct_len - 1] ^= 0x80;
+      break;
+    case REP_Y_FIRST:
+      rep[0] ^= 0x01;
+      break;
+    case REP_Y_HIGH:
+      rep[31] ^= 0x80;
+      break;
+    }
   int rc = pqntor_client_finish(st, rep, rlen, keys, in->L, NULL);
   pqntor_client_free(st);
   free(keys);
@@ -301,7 +308,7 @@ static json_t *client_failure(const inputs *in, const pqntor_relay *relay, const
   return f;
 }
 
-enum { SOS_TRUNC, SOS_EXTEND, SOS_EMPTY, SOS_ID, SOS_B, SOS_X0, SOS_X1, SOS_XP, SOS_EK_Q };
+enum { SOS_ID, SOS_B, SOS_XP, SOS_EK_Q };
 
 static json_t *server_failure(const inputs *in, const pqntor_relay *relay, const char *base,
                               const fcase *c, const uint8_t *os0, size_t olen0, int mod,
@@ -311,37 +318,24 @@ static json_t *server_failure(const inputs *in, const pqntor_relay *relay, const
   uint8_t *keys = malloc(in->L), *X = os + si->id_len + 32, *ek = os + si->id_len + 64;
   size_t olen = olen0, rlen;
   memcpy(os, os0, olen0);
-  switch (mod) {
-  case SOS_TRUNC:
-    olen--;
-    break;
-  case SOS_EXTEND:
-    os[olen++] = 0;
-    break;
-  case SOS_EMPTY:
-    olen = 0;
-    break;
-  case SOS_ID:
-    os[0] ^= 1;
-    break;
-  case SOS_B:
-    os[si->id_len] ^= 1;
-    break;
-  case SOS_X0:
-  case SOS_X1:
-    memset(X, 0, 32);
-    X[0] = mod == SOS_X1;
-    break;
-  case SOS_XP: /* 2^255 - 19, little-endian */
-    memset(X, 0xff, 32);
-    X[0] = 0xed;
-    X[31] = 0x7f;
-    break;
-  case SOS_EK_Q: /* the first 12-bit coefficient (byte 0, low nibble of byte 1) := 3329 */
-    ek[0] = 3329 & 0xff;
-    ek[1] = (uint8_t)((ek[1] & 0xf0) | (3329 >> 8));
-    break;
-  }
+  if (!shared_mod(mod, os, &olen, X))
+    switch (mod) {
+    case SOS_ID:
+      os[0] ^= 1;
+      break;
+    case SOS_B:
+      os[si->id_len] ^= 1;
+      break;
+    case SOS_XP: /* 2^255 - 19, little-endian */
+      memset(X, 0xff, 32);
+      X[0] = 0xed;
+      X[31] = 0x7f;
+      break;
+    case SOS_EK_Q: /* the first 12-bit coefficient (byte 0, low nibble of byte 1) := 3329 */
+      ek[0] = 3329 & 0xff;
+      ek[1] = (uint8_t)((ek[1] & 0xf0) | (3329 >> 8));
+      break;
+    }
   int rc = reply(in, relay, os, olen, rep, &rlen, keys, NULL);
   free(keys);
 
@@ -475,22 +469,22 @@ static json_t *generate(const pqntor_suite_info *si) {
        0,
        0,
        OS_NONE,
-       REP_Y_ZERO,
+       MOD_POINT0,
        "handshake-failed"},
       {{"y-one", "Y = 1 (low order): EXP(Y,x) is all-zero"},
        0,
        0,
        OS_NONE,
-       REP_Y_ONE,
+       MOD_POINT1,
        "handshake-failed"},
-      {{"reply-truncated", "reply one byte short"}, 0, 0, OS_NONE, REP_TRUNC, "malformed"},
+      {{"reply-truncated", "reply one byte short"}, 0, 0, OS_NONE, MOD_TRUNC, "malformed"},
       {{"reply-extended", "reply with one extra zero byte"},
        0,
        0,
        OS_NONE,
-       REP_EXTEND,
+       MOD_EXTEND,
        "malformed"},
-      {{"reply-empty", "empty reply"}, 0, 0, OS_NONE, REP_EMPTY, "malformed"},
+      {{"reply-empty", "empty reply"}, 0, 0, OS_NONE, MOD_EMPTY, "malformed"},
       {{"id-tampered",
         "client believes relay ID with bit 0 of byte 0 flipped; in transit the ID was rewritten "
         "to the relay's, which replied; the client's ID differs from the relay's"},
@@ -525,13 +519,13 @@ static json_t *generate(const pqntor_suite_info *si) {
     int mod;
     const char *cls;
   } sf[] = {
-      {{"onionskin-truncated", "onionskin one byte short"}, SOS_TRUNC, "malformed"},
-      {{"onionskin-extended", "onionskin with one extra zero byte"}, SOS_EXTEND, "malformed"},
-      {{"onionskin-empty", "empty onionskin"}, SOS_EMPTY, "malformed"},
+      {{"onionskin-truncated", "onionskin one byte short"}, MOD_TRUNC, "malformed"},
+      {{"onionskin-extended", "onionskin with one extra zero byte"}, MOD_EXTEND, "malformed"},
+      {{"onionskin-empty", "empty onionskin"}, MOD_EMPTY, "malformed"},
       {{"id-first-bit", "relay ID with bit 0 of its first byte flipped"}, SOS_ID, "unknown-relay"},
       {{"b-first-bit", "onion key B with bit 0 of its first byte flipped"}, SOS_B, "unknown-relay"},
-      {{"x-zero", "X = 0 (low order): EXP(X,y) is all-zero"}, SOS_X0, "bad-key"},
-      {{"x-one", "X = 1 (low order): EXP(X,y) is all-zero"}, SOS_X1, "bad-key"},
+      {{"x-zero", "X = 0 (low order): EXP(X,y) is all-zero"}, MOD_POINT0, "bad-key"},
+      {{"x-one", "X = 1 (low order): EXP(X,y) is all-zero"}, MOD_POINT1, "bad-key"},
       {{"x-p", "X = 2^255-19, a non-canonical encoding of 0: EXP(X,y) is all-zero"},
        SOS_XP,
        "bad-key"},
