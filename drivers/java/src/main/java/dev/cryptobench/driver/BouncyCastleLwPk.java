@@ -200,40 +200,45 @@ final class BouncyCastleLwPk {
         .getEncoded(ASN1Encoding.DER);
   }
 
-  /** Signs with a lightweight Signer initialised once: update(msg) and generateSignature(). */
-  private static Pk.Signing signing(Signer s) {
+  /** A key with the library's randomness: for randomised (or hedged) signing, for encryption. */
+  static ParametersWithRandom hedged(Object key) {
+    return new ParametersWithRandom((CipherParameters) key, random());
+  }
+
+  /**
+   * A lightweight Signer initialised once with k for signing: one operation is update(msg) and
+   * generateSignature().
+   */
+  private static Pk.Signing signing(Signer s, CipherParameters k) {
+    s.init(true, k);
     return msg -> {
       s.update(msg, 0, msg.length);
       return s.generateSignature();
     };
   }
 
-  /**
-   * A signer with a context string and a deterministic variant (ML-DSA, SLH-DSA) initialised once:
-   * with ParametersWithRandom (hedged) or the bare key (deterministic), wrapped in
-   * ParametersWithContext when there is a context.
-   */
-  static Pk.Signing contextSigning(Signer s, Object priv, byte[] ctx, boolean deterministic) {
-    CipherParameters k = (CipherParameters) priv;
-    s.init(true, withContext(deterministic ? k : new ParametersWithRandom(k, random()), ctx));
-    return signing(s);
-  }
-
-  /** The verifier of {@link #contextSigning}. */
-  static Pk.Verifying contextVerifying(Signer s, Object pub, byte[] ctx) {
-    s.init(false, withContext((CipherParameters) pub, ctx));
-    return verifying(s);
-  }
-
-  private static CipherParameters withContext(CipherParameters p, byte[] ctx) {
-    return ctx == null ? p : new ParametersWithContext(p, ctx);
-  }
-
-  private static Pk.Verifying verifying(Signer s) {
+  /** The verifier of {@link #signing}: initialised once with the public key k. */
+  private static Pk.Verifying verifying(Signer s, Object k) {
+    s.init(false, (CipherParameters) k);
     return (msg, sig) -> {
       s.update(msg, 0, msg.length);
       return s.verifySignature(sig);
     };
+  }
+
+  /**
+   * The signing key of a scheme with a context string and a deterministic variant (ML-DSA,
+   * SLH-DSA): with ParametersWithRandom (hedged) or bare (deterministic), wrapped in
+   * ParametersWithContext when there is a context.
+   */
+  static CipherParameters contextKey(Object priv, byte[] ctx, boolean deterministic) {
+    return withContext(deterministic ? (CipherParameters) priv : hedged(priv), ctx);
+  }
+
+  /** A public key in ParametersWithContext when there is a context. */
+  static CipherParameters withContext(Object k, byte[] ctx) {
+    CipherParameters p = (CipherParameters) k;
+    return ctx == null ? p : new ParametersWithContext(p, ctx);
   }
 
   // ---- RSA ------------------------------------------------------------------------------------
@@ -310,17 +315,13 @@ final class BouncyCastleLwPk {
       if (pss) {
         Pk.noDeterministic(deterministic, "RSA-PSS");
       }
-      Signer s = instance();
-      s.init(true, new ParametersWithRandom((CipherParameters) priv, random()));
-      return signing(s);
+      return signing(instance(), hedged(priv));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "RSA");
-      Signer s = instance();
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
+      return verifying(instance(), pub);
     }
   }
 
@@ -338,7 +339,7 @@ final class BouncyCastleLwPk {
     @Override
     public Pk.Encrypting encryptor(Object pub) {
       AsymmetricBlockCipher c = oaep();
-      c.init(true, new ParametersWithRandom((CipherParameters) pub, random()));
+      c.init(true, hedged(pub));
       return msg -> c.processBlock(msg, 0, msg.length);
     }
 
@@ -442,17 +443,13 @@ final class BouncyCastleLwPk {
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, "ECDSA");
       Pk.noDeterministic(deterministic, "ECDSA");
-      Signer s = new DSADigestSigner(new ECDSASigner(), digest.get());
-      s.init(true, new ParametersWithRandom((CipherParameters) priv, random()));
-      return signing(s);
+      return signing(new DSADigestSigner(new ECDSASigner(), digest.get()), hedged(priv));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "ECDSA");
-      Signer s = new DSADigestSigner(new ECDSASigner(), digest.get());
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
+      return verifying(new DSADigestSigner(new ECDSASigner(), digest.get()), pub);
     }
   }
 
@@ -470,20 +467,13 @@ final class BouncyCastleLwPk {
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, "SM2");
       Pk.noDeterministic(deterministic, "SM2");
-      Signer s = new SM2Signer();
-      s.init(
-          true,
-          new ParametersWithID(
-              new ParametersWithRandom((CipherParameters) priv, random()), JcaPk.SM2_ID));
-      return signing(s);
+      return signing(new SM2Signer(), new ParametersWithID(hedged(priv), JcaPk.SM2_ID));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "SM2");
-      Signer s = new SM2Signer();
-      s.init(false, new ParametersWithID((CipherParameters) pub, JcaPk.SM2_ID));
-      return verifying(s);
+      return verifying(new SM2Signer(), new ParametersWithID((CipherParameters) pub, JcaPk.SM2_ID));
     }
   }
 
@@ -577,17 +567,13 @@ final class BouncyCastleLwPk {
     @Override
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, c.f().name());
-      Signer s = signer.get();
-      s.init(true, (CipherParameters) priv);
-      return signing(s);
+      return signing(signer.get(), (CipherParameters) priv);
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, c.f().name());
-      Signer s = signer.get();
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
+      return verifying(signer.get(), pub);
     }
   }
 
@@ -731,12 +717,12 @@ final class BouncyCastleLwPk {
 
     @Override
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) {
-      return contextSigning(new MLDSASigner(), priv, ctx, deterministic);
+      return signing(new MLDSASigner(), contextKey(priv, ctx, deterministic));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) {
-      return contextVerifying(new MLDSASigner(), pub, ctx);
+      return verifying(new MLDSASigner(), withContext(pub, ctx));
     }
   }
 }

@@ -7,15 +7,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
-import org.bouncycastle.crypto.AsymmetricCipherKeyPairGenerator;
 import org.bouncycastle.crypto.CipherParameters;
 import org.bouncycastle.crypto.EncapsulatedSecretExtractor;
 import org.bouncycastle.crypto.EncapsulatedSecretGenerator;
 import org.bouncycastle.crypto.SecretWithEncapsulation;
 import org.bouncycastle.crypto.generators.SLHDSAKeyPairGenerator;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
-import org.bouncycastle.crypto.params.ParametersWithContext;
-import org.bouncycastle.crypto.params.ParametersWithRandom;
 import org.bouncycastle.crypto.params.SLHDSAKeyGenerationParameters;
 import org.bouncycastle.crypto.params.SLHDSAParameters;
 import org.bouncycastle.crypto.params.SLHDSAPrivateKeyParameters;
@@ -162,24 +159,18 @@ final class BouncyCastleLwPq {
             + " LAMPS composite KEM with a SHA3 combiner, another scheme).");
   }
 
-  private static Gen gen(AsymmetricCipherKeyPairGenerator g) {
-    return () -> {
-      AsymmetricCipherKeyPair kp = g.generateKeyPair();
-      return new Pair(kp.getPrivate(), kp.getPublic());
-    };
-  }
-
-  /** Signs with a MessageSigner initialised once: generateSignature(msg). */
-  private static Pk.Signing signing(MessageSigner s) {
+  /**
+   * A MessageSigner initialised once with k for signing: one operation is generateSignature(msg).
+   */
+  private static Pk.Signing signing(MessageSigner s, CipherParameters k) {
+    s.init(true, k);
     return s::generateSignature;
   }
 
-  private static Pk.Verifying verifying(MessageSigner s) {
+  /** The verifier of {@link #signing}: initialised once with the public key k. */
+  private static Pk.Verifying verifying(MessageSigner s, Object k) {
+    s.init(false, (CipherParameters) k);
     return s::verifySignature;
-  }
-
-  private static CipherParameters withContext(CipherParameters p, byte[] ctx) {
-    return ctx == null ? p : new ParametersWithContext(p, ctx);
   }
 
   // ---- SLH-DSA --------------------------------------------------------------------------------
@@ -203,15 +194,13 @@ final class BouncyCastleLwPq {
       return n;
     }
 
-    private SLHDSAKeyPairGenerator generatorFor() {
-      SLHDSAKeyPairGenerator g = new SLHDSAKeyPairGenerator();
-      g.init(new SLHDSAKeyGenerationParameters(BouncyCastleLwPk.random(), params));
-      return g;
+    private SLHDSAKeyGenerationParameters keyGeneration() {
+      return new SLHDSAKeyGenerationParameters(BouncyCastleLwPk.random(), params);
     }
 
     @Override
     public Gen generator() {
-      return gen(generatorFor());
+      return BouncyCastleLwPk.gen(new SLHDSAKeyPairGenerator(), keyGeneration());
     }
 
     @Override
@@ -239,31 +228,24 @@ final class BouncyCastleLwPq {
     @Override
     public Pair fromSeed(byte[] seed) throws Exception {
       Pk.checkLen("SLH-DSA seed SK.seed || SK.prf || PK.seed", seed, 3 * n);
+      SLHDSAKeyPairGenerator g = new SLHDSAKeyPairGenerator();
+      g.init(keyGeneration());
       AsymmetricCipherKeyPair kp =
-          generatorFor()
-              .internalGenerateKeyPair(
-                  Arrays.copyOfRange(seed, 0, n),
-                  Arrays.copyOfRange(seed, n, 2 * n),
-                  Arrays.copyOfRange(seed, 2 * n, 3 * n));
+          g.internalGenerateKeyPair(
+              Arrays.copyOfRange(seed, 0, n),
+              Arrays.copyOfRange(seed, n, 2 * n),
+              Arrays.copyOfRange(seed, 2 * n, 3 * n));
       return new Pair(kp.getPrivate(), kp.getPublic());
     }
 
     @Override
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) {
-      SLHDSASigner s = new SLHDSASigner();
-      CipherParameters k = (CipherParameters) priv;
-      s.init(
-          true,
-          withContext(
-              deterministic ? k : new ParametersWithRandom(k, BouncyCastleLwPk.random()), ctx));
-      return signing(s);
+      return signing(new SLHDSASigner(), BouncyCastleLwPk.contextKey(priv, ctx, deterministic));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) {
-      SLHDSASigner s = new SLHDSASigner();
-      s.init(false, withContext((CipherParameters) pub, ctx));
-      return verifying(s);
+      return verifying(new SLHDSASigner(), BouncyCastleLwPk.withContext(pub, ctx));
     }
   }
 
@@ -286,9 +268,9 @@ final class BouncyCastleLwPq {
 
     @Override
     public Gen generator() {
-      SPHINCSPlusKeyPairGenerator g = new SPHINCSPlusKeyPairGenerator();
-      g.init(new SPHINCSPlusKeyGenerationParameters(BouncyCastleLwPk.random(), params));
-      return gen(g);
+      return BouncyCastleLwPk.gen(
+          new SPHINCSPlusKeyPairGenerator(),
+          new SPHINCSPlusKeyGenerationParameters(BouncyCastleLwPk.random(), params));
     }
 
     @Override
@@ -317,17 +299,13 @@ final class BouncyCastleLwPq {
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, "SPHINCS+");
       Pk.noDeterministic(deterministic, "SPHINCS+");
-      SPHINCSPlusSigner s = new SPHINCSPlusSigner();
-      s.init(true, new ParametersWithRandom((CipherParameters) priv, BouncyCastleLwPk.random()));
-      return signing(s);
+      return signing(new SPHINCSPlusSigner(), BouncyCastleLwPk.hedged(priv));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "SPHINCS+");
-      SPHINCSPlusSigner s = new SPHINCSPlusSigner();
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
+      return verifying(new SPHINCSPlusSigner(), pub);
     }
   }
 
@@ -355,9 +333,9 @@ final class BouncyCastleLwPq {
 
     @Override
     public Gen generator() {
-      FalconKeyPairGenerator g = new FalconKeyPairGenerator();
-      g.init(new FalconKeyGenerationParameters(BouncyCastleLwPk.random(), params));
-      return gen(g);
+      return BouncyCastleLwPk.gen(
+          new FalconKeyPairGenerator(),
+          new FalconKeyGenerationParameters(BouncyCastleLwPk.random(), params));
     }
 
     @Override
@@ -403,17 +381,13 @@ final class BouncyCastleLwPq {
     public Pk.Signing signer(Object priv, byte[] ctx, boolean deterministic) throws Exception {
       Pk.noContext(ctx, "Falcon");
       Pk.noDeterministic(deterministic, "Falcon");
-      FalconSigner s = new FalconSigner();
-      s.init(true, new ParametersWithRandom((CipherParameters) priv, BouncyCastleLwPk.random()));
-      return signing(s);
+      return signing(new FalconSigner(), BouncyCastleLwPk.hedged(priv));
     }
 
     @Override
     public Pk.Verifying verifier(Object pub, byte[] ctx) throws Exception {
       Pk.noContext(ctx, "Falcon");
-      FalconSigner s = new FalconSigner();
-      s.init(false, (CipherParameters) pub);
-      return verifying(s);
+      return verifying(new FalconSigner(), pub);
     }
   }
 
@@ -455,9 +429,9 @@ final class BouncyCastleLwPq {
 
     @Override
     public Gen generator() {
-      HQCKeyPairGenerator g = new HQCKeyPairGenerator();
-      g.init(new HQCKeyGenerationParameters(BouncyCastleLwPk.random(), params));
-      return gen(g);
+      return BouncyCastleLwPk.gen(
+          new HQCKeyPairGenerator(),
+          new HQCKeyGenerationParameters(BouncyCastleLwPk.random(), params));
     }
 
     @Override
@@ -519,9 +493,8 @@ final class BouncyCastleLwPq {
   static final class XWing implements Pk.KemScheme {
     @Override
     public Gen generator() {
-      XWingKeyPairGenerator g = new XWingKeyPairGenerator();
-      g.init(new XWingKeyGenerationParameters(BouncyCastleLwPk.random()));
-      return gen(g);
+      return BouncyCastleLwPk.gen(
+          new XWingKeyPairGenerator(), new XWingKeyGenerationParameters(BouncyCastleLwPk.random()));
     }
 
     @Override
