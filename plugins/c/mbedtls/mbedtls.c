@@ -113,16 +113,22 @@ static int ctr(oneshot_cell *c) { /* the whole 16-byte block is the big-endian c
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_aes_crypt_ctr: -0x%04x", (unsigned)-r);
 }
 
+/* ---- the AEADs: a context keyed once per cell (mbedtls_<X>_context, _init, _setkey with the
+ * arguments given after the cell's context), freed by the cleanup ---- */
+#define AEAD_CONTEXT(prefix, X, ...)                                                               \
+  static int prefix##_setup(oneshot_cell *c) {                                                     \
+    if (oneshot_ctx(c, sizeof(mbedtls_##X##_context)) != 0)                                        \
+      return CB_FAIL;                                                                              \
+    mbedtls_##X##_init(c->ctx);                                                                    \
+    if (mbedtls_##X##_setkey(c->ctx, __VA_ARGS__) != 0)                                            \
+      return oneshot_fail(c, "mbedtls_" #X "_setkey failed");                                      \
+    return 0;                                                                                      \
+  }                                                                                                \
+  ONESHOT_CLEANUP(prefix##_cleanup, mbedtls_##X##_free(c->ctx))
+
 /* ---- AES-GCM ---- */
 
-static int gcm_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(mbedtls_gcm_context)) != 0)
-    return CB_FAIL;
-  mbedtls_gcm_init(c->ctx);
-  if (mbedtls_gcm_setkey(c->ctx, MBEDTLS_CIPHER_ID_AES, c->p.key, (unsigned)c->p.key_len * 8))
-    return oneshot_fail(c, "mbedtls_gcm_setkey failed");
-  return 0;
-}
+AEAD_CONTEXT(gcm, gcm, MBEDTLS_CIPHER_ID_AES, c->p.key, (unsigned)c->p.key_len * 8)
 static int gcm_seal(oneshot_cell *c) {
   size_t n = c->p.msg_len;
   int r = mbedtls_gcm_crypt_and_tag(c->ctx, MBEDTLS_GCM_ENCRYPT, n, c->p.iv, c->p.iv_len, c->p.aad,
@@ -137,18 +143,10 @@ static int gcm_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_gcm_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-ONESHOT_CLEANUP(gcm_cleanup, mbedtls_gcm_free(c->ctx))
 
 /* ---- AES-CCM, 16-byte tag ---- */
 
-static int ccm_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(mbedtls_ccm_context)) != 0)
-    return CB_FAIL;
-  mbedtls_ccm_init(c->ctx);
-  if (mbedtls_ccm_setkey(c->ctx, MBEDTLS_CIPHER_ID_AES, c->p.key, (unsigned)c->p.key_len * 8))
-    return oneshot_fail(c, "mbedtls_ccm_setkey failed");
-  return 0;
-}
+AEAD_CONTEXT(ccm, ccm, MBEDTLS_CIPHER_ID_AES, c->p.key, (unsigned)c->p.key_len * 8)
 static int ccm_seal(oneshot_cell *c) {
   size_t n = c->p.msg_len;
   int r = mbedtls_ccm_encrypt_and_tag(c->ctx, n, c->p.iv, c->p.iv_len, c->p.aad, c->p.aad_len,
@@ -163,18 +161,10 @@ static int ccm_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_ccm_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-ONESHOT_CLEANUP(ccm_cleanup, mbedtls_ccm_free(c->ctx))
 
 /* ---- ChaCha20-Poly1305 ---- */
 
-static int chapo_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(mbedtls_chachapoly_context)) != 0)
-    return CB_FAIL;
-  mbedtls_chachapoly_init(c->ctx);
-  if (mbedtls_chachapoly_setkey(c->ctx, c->p.key) != 0)
-    return oneshot_fail(c, "mbedtls_chachapoly_setkey failed");
-  return 0;
-}
+AEAD_CONTEXT(chapo, chachapoly, c->p.key)
 static int chapo_seal(oneshot_cell *c) {
   size_t n = c->p.msg_len;
   int r = mbedtls_chachapoly_encrypt_and_tag(c->ctx, n, c->p.iv, c->p.aad, c->p.aad_len, c->p.msg,
@@ -189,7 +179,6 @@ static int chapo_open(oneshot_cell *c) {
     return oneshot_fail(c, "tag mismatch"), CB_REJECTED;
   return r == 0 ? 0 : oneshot_fail(c, "mbedtls_chachapoly_auth_decrypt: -0x%04x", (unsigned)-r);
 }
-ONESHOT_CLEANUP(chapo_cleanup, mbedtls_chachapoly_free(c->ctx))
 
 /* ---- ECDSA P-256, ECDH P-256, X25519 (mbedtls_ecdsa / mbedtls_ecdh / mbedtls_pk) ---- */
 

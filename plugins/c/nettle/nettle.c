@@ -82,20 +82,18 @@ static int aes_setup(oneshot_cell *c) {
   return 0;
 }
 
-static int cbc_enc(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  uint8_t iv[AES_BLOCK_SIZE];
-  memcpy(iv, c->p.iv, sizeof iv);
-  cbc_encrypt(&k->enc, k->encrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
-  return 0;
-}
-static int cbc_dec(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  uint8_t iv[AES_BLOCK_SIZE];
-  memcpy(iv, c->p.iv, sizeof iv);
-  cbc_decrypt(&k->dec, k->decrypt, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);
-  return 0;
-}
+/* CBC one way: nettle's cbc_encrypt or cbc_decrypt with that way's key schedule and block
+ * function, on a copy of the IV */
+#define CBC_WAY(fn, NETTLE_CBC, schedule, block_fn)                                                \
+  static int fn(oneshot_cell *c) {                                                                 \
+    aes_keys *k = c->ctx;                                                                          \
+    uint8_t iv[AES_BLOCK_SIZE];                                                                    \
+    memcpy(iv, c->p.iv, sizeof iv);                                                                \
+    NETTLE_CBC(&k->schedule, k->block_fn, AES_BLOCK_SIZE, iv, c->p.msg_len, c->out, c->p.msg);     \
+    return 0;                                                                                      \
+  }
+CBC_WAY(cbc_enc, cbc_encrypt, enc, encrypt)
+CBC_WAY(cbc_dec, cbc_decrypt, dec, decrypt)
 static int ecb_enc(oneshot_cell *c) { /* nettle's block functions take any multiple of 16 */
   aes_keys *k = c->ctx;
   k->encrypt(&k->enc, c->p.msg_len, c->out, c->p.msg);
