@@ -143,6 +143,16 @@ enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP }
 #define ONESHOT_X25519(SETUP, CLEANUP, ARG, KEYPAIR)                                               \
   { {"x25519", {"derive"}, 0, 1, 0}, 0, 0, 0, 32, SETUP, {x_derive}, CLEANUP, ARG, 0, KEYPAIR }
 
+/* In a cell function: when a library call does not give OK, fail the cell with the call's text
+ * (TEXT, #call where the plugin writes it, before its macros are expanded) and the library's words
+ * for the code. A plugin defines CHECK(call) as ONESHOT_CHECK(call, #call, TYPE, OK, STRERROR). */
+#define ONESHOT_CHECK(call, TEXT, TYPE, OK, STRERROR)                                              \
+  do {                                                                                             \
+    TYPE r_ = (call);                                                                              \
+    if (r_ != (OK))                                                                                \
+      return oneshot_fail(c, "%s: %s", TEXT, STRERROR(r_));                                        \
+  } while (0)
+
 /* Record a one-line error on the cell; returns CB_FAIL (or use the code you
  * return). */
 int oneshot_fail(oneshot_cell *c, const char *fmt, ...);

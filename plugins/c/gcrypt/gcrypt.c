@@ -10,12 +10,7 @@
 
 #include "../common/oneshot.h"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    gcry_error_t e_ = (call);                                                                      \
-    if (e_ != 0)                                                                                   \
-      return oneshot_fail(c, "%s: %s", #call, gcry_strerror(e_));                                  \
-  } while (0)
+#define CHECK(call) ONESHOT_CHECK(call, #call, gcry_error_t, 0, gcry_strerror)
 
 static cb_status init(char *err, size_t errlen) {
   if (gcry_check_version(GCRYPT_VERSION) == NULL) {

@@ -10,12 +10,7 @@
 
 #include "../common/oneshot.h"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    int r_ = (call);                                                                               \
-    if (r_ != CRYPT_OK)                                                                            \
-      return oneshot_fail(c, "%s: %s", #call, error_to_string(r_));                                \
-  } while (0)
+#define CHECK(call) ONESHOT_CHECK(call, #call, int, CRYPT_OK, error_to_string)
 
 static const struct ltc_hash_descriptor *const HASHES[] = {
     &sha256_desc,   &sha512_desc,      &sha3_256_desc,

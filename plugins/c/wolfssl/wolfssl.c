@@ -26,12 +26,7 @@
 #include "../common/oneshot.h"
 #include "../common/tls_plugin.h"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    int r_ = (call);                                                                               \
-    if (r_ != 0)                                                                                   \
-      return oneshot_fail(c, "%s: %s", #call, wc_GetErrorString(r_));                              \
-  } while (0)
+#define CHECK(call) ONESHOT_CHECK(call, #call, int, 0, wc_GetErrorString)
 
 #define N(x) ((word32)(x))
 
