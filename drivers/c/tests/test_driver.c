@@ -40,6 +40,13 @@
 #include <oqs/oqs.h> /* which ML-DSA code runs (known_deviations_active) */
 #endif
 
+/* RSA with each padding at three sizes, ECDSA and ECDH on three curves: Botan and OpenSSL alike */
+#define RSA_EC_PK                                                                                  \
+  "rsa-2048", "rsa-3072", "rsa-4096", "rsa-2048-pss", "rsa-3072-pss", "rsa-4096-pss",              \
+      "rsa-2048-pkcs1", "rsa-3072-pkcs1", "rsa-4096-pkcs1", "rsa-2048-oaep", "rsa-3072-oaep",      \
+      "rsa-4096-oaep", "ecdsa-p256", "ecdsa-p384", "ecdsa-secp256k1", "ecdh-p256", "ecdh-p384",    \
+      "ecdh-secp256k1"
+
 /* What each module must offer and stream (absent: must not be offered or streamed). ANY_CHUNK: the
  * library's streaming API takes pieces of any length (no granularity: chunk 100 must work). */
 #if defined(CB_TEST_OPS_sodium)
@@ -133,32 +140,8 @@ static const char *const MUST_STREAM[] = {
     NULL};
 static const char *const NEVER_OFFER[] = {"blake2s-256", "ed448",     "x448",
                                           "ml-kem-768",  "ml-dsa-65", NULL};
-static const char *const MUST_OFFER_PK[] = {"rsa-2048",
-                                            "rsa-3072",
-                                            "rsa-4096",
-                                            "rsa-2048-pss",
-                                            "rsa-3072-pss",
-                                            "rsa-4096-pss",
-                                            "rsa-2048-pkcs1",
-                                            "rsa-3072-pkcs1",
-                                            "rsa-4096-pkcs1",
-                                            "rsa-2048-oaep",
-                                            "rsa-3072-oaep",
-                                            "rsa-4096-oaep",
-                                            "ecdsa-p256",
-                                            "ecdsa-p384",
-                                            "ecdsa-secp256k1",
-                                            "ecdh-p256",
-                                            "ecdh-p384",
-                                            "ecdh-secp256k1",
-                                            "ed25519",
-                                            "x25519",
-                                            "sm2",
-                                            "sm4-ecb",
-                                            "sm4-cbc",
-                                            "sm4-ctr",
-                                            "sm4-gcm",
-                                            NULL};
+static const char *const MUST_OFFER_PK[] = {RSA_EC_PK, "ed25519", "x25519",  "sm2", "sm4-ecb",
+                                            "sm4-cbc", "sm4-ctr", "sm4-gcm", NULL};
 #define MIN_OFFERS 46
 #define ANY_CHUNK 0
 #else /* OpenSSL: what every supported version (1.1.1 .. 4.0) has */
@@ -173,24 +156,7 @@ static const char *const MUST_STREAM[] = {
 static const char *const MUST_OFFER_PK[] = {"sm4-ecb",
                                             "sm4-cbc",
                                             "sm4-ctr",
-                                            "rsa-2048",
-                                            "rsa-3072",
-                                            "rsa-4096",
-                                            "rsa-2048-pss",
-                                            "rsa-3072-pss",
-                                            "rsa-4096-pss",
-                                            "rsa-2048-pkcs1",
-                                            "rsa-3072-pkcs1",
-                                            "rsa-4096-pkcs1",
-                                            "rsa-2048-oaep",
-                                            "rsa-3072-oaep",
-                                            "rsa-4096-oaep",
-                                            "ecdsa-p256",
-                                            "ecdsa-p384",
-                                            "ecdsa-secp256k1",
-                                            "ecdh-p256",
-                                            "ecdh-p384",
-                                            "ecdh-secp256k1",
+                                            RSA_EC_PK,
                                             "ed25519",
                                             "ed448",
                                             "x25519",
@@ -569,14 +535,9 @@ static size_t iv_len_for(const char *alg) {
   return 12;
 }
 
-static json_t *bench_req_n(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
-                           size_t samples, uint64_t warmup_ns) {
-  uint8_t key[32], iv[24];
-  for (int i = 0; i < 32; i++)
-    key[i] = (uint8_t)(i * 7 + 1);
-  for (int i = 0; i < 24; i++)
-    iv[i] = (uint8_t)(0xa0 + i);
-  char *k = hex(key, key_len_for(alg)), *v = hex(iv, iv_len_for(alg));
+/* A bench request with the key k and IV v in hex (both freed here). */
+static json_t *bench_req_hex(const char *alg, const char *op, size_t size, size_t chunk,
+                             size_t batch, size_t samples, uint64_t warmup_ns, char *k, char *v) {
   json_t *req = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "cmd",
                           "bench", "alg", alg, "op", op, "size", (json_int_t)size, "chunk",
                           (json_int_t)chunk, "key", k, "iv", v, "seed", (json_int_t)SEED, "batch",
@@ -585,6 +546,17 @@ static json_t *bench_req_n(const char *alg, const char *op, size_t size, size_t 
   free(k);
   free(v);
   return req;
+}
+
+static json_t *bench_req_n(const char *alg, const char *op, size_t size, size_t chunk, size_t batch,
+                           size_t samples, uint64_t warmup_ns) {
+  uint8_t key[32], iv[24];
+  for (int i = 0; i < 32; i++)
+    key[i] = (uint8_t)(i * 7 + 1);
+  for (int i = 0; i < 24; i++)
+    iv[i] = (uint8_t)(0xa0 + i);
+  return bench_req_hex(alg, op, size, chunk, batch, samples, warmup_ns, hex(key, key_len_for(alg)),
+                       hex(iv, iv_len_for(alg)));
 }
 
 static json_t *bench_req(const char *alg, const char *op, size_t size, size_t chunk, size_t batch) {
@@ -1219,6 +1191,41 @@ static void self_kex(const char *alg) {
   json_decref(b);
 }
 
+/* ctk: an encapsulation to a's public key, the ciphertext then the key (its last kh hex digits).
+ * decaps of the ciphertext under a's private key gives the key, under b's another key (or a
+ * rejection); a truncated ciphertext, and with bad_key a malformed private key, is rejected. */
+static void check_decaps(const char *alg, json_t *a, json_t *b, const char *ctk, size_t kh,
+                         int bad_key) {
+  size_t n = strlen(ctk);
+  if (n <= kh)
+    return;
+  char *ct = strndup(ctk, n - kh), *shortct = strndup(ctk, n - kh - 2);
+  json_t *d = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(a, "private"), "msg", ct));
+  json_t *w = pk_case(
+      alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(b, "private"), "msg", ct));
+  json_t *t = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
+                                     str(a, "private"), "msg", shortct));
+  json_t *z =
+      bad_key
+          ? pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", "00", "msg", ct))
+          : NULL;
+  check(strcmp(str(d, "out"), ctk + n - kh) == 0, "%s: decaps gives the encapsulated key", alg);
+  check(rejected(w) || (*str(w, "out") != '\0' && strcmp(str(w, "out"), ctk + n - kh) != 0),
+        "%s: decaps under another key gives another key", alg);
+  if (bad_key)
+    check(rejected(t) && rejected(z), "%s: a truncated ciphertext, a malformed key are rejected",
+          alg);
+  else
+    check(rejected(t), "%s: a truncated ciphertext is rejected", alg);
+  json_decref(d);
+  json_decref(w);
+  json_decref(t);
+  json_decref(z);
+  free(ct);
+  free(shortct);
+}
+
 static void self_kem(const char *alg) {
   json_t *a = keypair(alg), *b = keypair(alg);
   json_t *e = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", str(a, "public")));
@@ -1226,24 +1233,7 @@ static void self_kem(const char *alg) {
   long klen = pk_out_len(alg, "decaps");
   size_t n = strlen(ctk), kh = 2 * (size_t)(klen > 0 ? klen : 32); /* the key's hex digits */
   check((long)n == 2 * pk_out_len(alg, "encaps"), "%s encaps: %s", alg, str(e, "error"));
-  if (n > kh) {
-    char *ct = strndup(ctk, n - kh), *shortct = strndup(ctk, n - kh - 2);
-    json_t *d = pk_case(
-        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(a, "private"), "msg", ct));
-    json_t *w = pk_case(
-        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(b, "private"), "msg", ct));
-    json_t *t = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
-                                       str(a, "private"), "msg", shortct));
-    check(strcmp(str(d, "out"), ctk + n - kh) == 0, "%s: decaps gives the encapsulated key", alg);
-    check(rejected(w) || (*str(w, "out") != '\0' && strcmp(str(w, "out"), ctk + n - kh) != 0),
-          "%s: decaps under another key gives another key", alg);
-    check(rejected(t), "%s: a truncated ciphertext is rejected", alg);
-    json_decref(d);
-    json_decref(w);
-    json_decref(t);
-    free(ct);
-    free(shortct);
-  }
+  check_decaps(alg, a, b, ctk, kh, 0);
   json_t *m1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", "00"));
   check(rejected(m1), "%s: a malformed encapsulation key is rejected", alg);
   /* keygen from a seed repeats; a deterministic encapsulation too */
@@ -1378,28 +1368,7 @@ static void self_hybrid(const char *alg) {
   size_t n = strlen(ctk);
   check((long)n == 2 * pk_out_len(alg, "encaps") && strlen(apub) == ekh + pth, "%s encaps: %s", alg,
         str(e, "error"));
-  if (n > kh) {
-    char *ct = strndup(ctk, n - kh), *shortct = strndup(ctk, n - kh - 2);
-    json_t *d = pk_case(
-        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(a, "private"), "msg", ct));
-    json_t *w = pk_case(
-        alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", str(b, "private"), "msg", ct));
-    json_t *t = pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private",
-                                       str(a, "private"), "msg", shortct));
-    json_t *z =
-        pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "decaps", "private", "00", "msg", ct));
-    check(strcmp(str(d, "out"), ctk + n - kh) == 0, "%s: decaps gives the encapsulated key", alg);
-    check(rejected(w) || (*str(w, "out") != '\0' && strcmp(str(w, "out"), ctk + n - kh) != 0),
-          "%s: decaps under another key gives another key", alg);
-    check(rejected(t) && rejected(z), "%s: a truncated ciphertext, a malformed key are rejected",
-          alg);
-    json_decref(d);
-    json_decref(w);
-    json_decref(t);
-    json_decref(z);
-    free(ct);
-    free(shortct);
-  }
+  check_decaps(alg, a, b, ctk, kh, 1);
   json_t *m1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "encaps", "public", "00"));
   json_t *g = pk_case(alg, json_pack("{s:s}", "op", "keygen"));
   json_t *u1 = pk_case(alg, json_pack("{s:s, s:s}", "op", "keygen", "seed",
@@ -1773,15 +1742,8 @@ static void hkdf_ref(const uint8_t *ikm, size_t ikm_len, const uint8_t *salt, si
 
 static json_t *hkdf_bench_req(size_t size, size_t chunk, size_t batch, const uint8_t key[32],
                               const uint8_t iv[16]) {
-  char *k = hex(key, 32), *v = hex(iv, 16);
-  json_t *req = json_pack("{s:s, s:s, s:s, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "cmd",
-                          "bench", "alg", "hkdf-sha256", "op", "derive", "size", (json_int_t)size,
-                          "chunk", (json_int_t)chunk, "key", k, "iv", v, "seed", (json_int_t)SEED,
-                          "batch", (json_int_t)batch, "target_ns", (json_int_t)200000, "warmup_ns",
-                          (json_int_t)1000000, "samples", (json_int_t)3);
-  free(k);
-  free(v);
-  return req;
+  return bench_req_hex("hkdf-sha256", "derive", size, chunk, batch, 3, 1000000, hex(key, 32),
+                       hex(iv, 16));
 }
 
 static void test_hkdf(void) {
