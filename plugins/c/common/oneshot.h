@@ -69,6 +69,24 @@ extern const size_t oneshot_nalgs;
       H("sha3-512", SHA3_512, 64), H("blake2b-512", BLAKE2B_512, 64),                              \
       H("blake2s-256", BLAKE2S_256, 32)
 
+/* HMAC-SHA256's entry: SETUP (or NULL) keys c->ctx once per cell, RUN is one MAC, CLEANUP (or
+ * NULL) frees c->ctx. */
+#define ONESHOT_HMAC_SHA256(SETUP, RUN, CLEANUP)                                                   \
+  { {"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, SETUP, {RUN}, CLEANUP }
+
+/* AES-CBC, AES-ECB and AES-CTR in both key sizes, in that order, for a plugin that defines
+ * aes_setup (the cell's key schedules) and aes_cleanup, and cbc_enc, cbc_dec, ecb_enc, ecb_dec and
+ * ctr (which is its own inverse). */
+#define ONESHOT_AES_CIPHER(name, key, iv, block, enc, dec)                                         \
+  { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, iv, block, 0, aes_setup, {enc, dec}, aes_cleanup }
+#define ONESHOT_AES_CBC_ECB_CTR                                                                    \
+  ONESHOT_AES_CIPHER("aes-128-cbc", 16, 16, 16, cbc_enc, cbc_dec),                                 \
+      ONESHOT_AES_CIPHER("aes-256-cbc", 32, 16, 16, cbc_enc, cbc_dec),                             \
+      ONESHOT_AES_CIPHER("aes-128-ecb", 16, 0, 16, ecb_enc, ecb_dec),                              \
+      ONESHOT_AES_CIPHER("aes-256-ecb", 32, 0, 16, ecb_enc, ecb_dec),                              \
+      ONESHOT_AES_CIPHER("aes-128-ctr", 16, 16, 0, ctr, ctr),                                      \
+      ONESHOT_AES_CIPHER("aes-256-ctr", 32, 16, 0, ctr, ctr)
+
 /* HKDF-SHA256 (RFC 5869) can give at most 255 hash lengths: a longer `size` is rejected */
 #define ONESHOT_HKDF_MAX (255 * 32)
 #define ONESHOT_HKDF(name, fn)                                                                     \

@@ -551,7 +551,7 @@ static int hkdf(oneshot_cell *c) {
 const oneshot_alg oneshot_algs[] = {
     ONESHOT_HASHES(HASH, SHA256, SHA512, SHA3_256, SHA3_512, BLAKE2b, BLAKE2s),
     HASH("sm3", SM3, 32),
-    {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, hmac_setup, {hmac}, cleanup},
+    ONESHOT_HMAC_SHA256(hmac_setup, hmac, cleanup),
     ONESHOT_HKDF("hkdf-sha256", hkdf),
     CBC("aes-128-cbc", 16),
     CBC("aes-256-cbc", 32),

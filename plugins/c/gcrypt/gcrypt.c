@@ -259,7 +259,7 @@ const oneshot_alg oneshot_algs[] = {
     ONESHOT_HASHES(HASH, GCRY_MD_SHA256, GCRY_MD_SHA512, GCRY_MD_SHA3_256, GCRY_MD_SHA3_512,
                    GCRY_MD_BLAKE2B_512, GCRY_MD_BLAKE2S_256),
     HASH("sm3", GCRY_MD_SM3, 32),
-    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup, 0, 0},
+    ONESHOT_HMAC_SHA256(hmac_setup, hmac, hmac_cleanup),
     CIPHER("aes-128-cbc", 16, 16, GCRY_CIPHER_AES128, GCRY_CIPHER_MODE_CBC),
     CIPHER("aes-256-cbc", 32, 16, GCRY_CIPHER_AES256, GCRY_CIPHER_MODE_CBC),
     ECB("aes-128-ecb", 16, GCRY_CIPHER_AES128),

@@ -479,13 +479,6 @@ static int rsa_keypair(unsigned bits, uint8_t **pub, size_t *pub_len, uint8_t **
 }
 ONESHOT_RSA_KEYPAIRS
 
-#define ECB(name, key)                                                                             \
-  {                                                                                                \
-    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 0, 16, 0, aes_setup, {ecb_enc, ecb_dec},         \
-        aes_cleanup                                                                                \
-  }
-#define CIPHER(name, key, block, enc, dec)                                                         \
-  { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define AEAD(name, key, prefix)                                                                    \
   {                                                                                                \
     {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                              \
@@ -504,13 +497,8 @@ static int hkdf(oneshot_cell *c) {
 const oneshot_alg oneshot_algs[] = {
     {{"sha256", {"hash"}, 0, 0, 0}, 0, 0, 0, 32, NULL, {sha256}, NULL},
     {{"sha512", {"hash"}, 0, 0, 0}, 0, 0, 0, 64, NULL, {sha512}, NULL},
-    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
-    CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
-    CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
-    ECB("aes-128-ecb", 16),
-    ECB("aes-256-ecb", 32),
-    CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
-    CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
+    ONESHOT_HMAC_SHA256(hmac_setup, hmac, hmac_cleanup),
+    ONESHOT_AES_CBC_ECB_CTR,
     AEAD("aes-128-gcm", 16, gcm),
     AEAD("aes-256-gcm", 32, gcm),
     AEAD("chacha20-poly1305", 32, chapo),

@@ -64,6 +64,9 @@ typedef struct aes_keys {
   nettle_cipher_func *encrypt, *decrypt;
 } aes_keys;
 
+/* the key schedules hold no library allocations: ONESHOT_AES_CBC_ECB_CTR's cleanup frees c->ctx */
+#define aes_cleanup oneshot_free_ctx
+
 static int aes_setup(oneshot_cell *c) {
   if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
     return CB_FAIL;
@@ -250,11 +253,6 @@ static int ccm_open(oneshot_cell *c) {
 
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
-#define CIPHER(name, key, enc, dec)                                                                \
-  {                                                                                                \
-    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, 0, 0, aes_setup, {enc, dec},                 \
-        oneshot_free_ctx                                                                           \
-  }
 #define AEAD(name, key, prefix)                                                                    \
   {                                                                                                \
     {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, prefix##_setup,                              \
@@ -283,48 +281,8 @@ const oneshot_alg oneshot_algs[] = {
     HASH("sha512", sha512, SHA512_DIGEST_SIZE),
     HASH("sha3-256", sha3_256, SHA3_256_DIGEST_SIZE),
     HASH("sha3-512", sha3_512, SHA3_512_DIGEST_SIZE),
-    {{"hmac-sha256", {"mac"}, 0, 0, 0},
-     0,
-     0,
-     0,
-     SHA256_DIGEST_SIZE,
-     hmac_setup,
-     {hmac},
-     oneshot_free_ctx},
-    {{"aes-128-cbc", {"encrypt", "decrypt"}, 0, 0, 0},
-     16,
-     16,
-     16,
-     0,
-     aes_setup,
-     {cbc_enc, cbc_dec},
-     oneshot_free_ctx},
-    {{"aes-256-cbc", {"encrypt", "decrypt"}, 0, 0, 0},
-     32,
-     16,
-     16,
-     0,
-     aes_setup,
-     {cbc_enc, cbc_dec},
-     oneshot_free_ctx},
-    {{"aes-128-ecb", {"encrypt", "decrypt"}, 0, 0, 0},
-     16,
-     0,
-     16,
-     0,
-     aes_setup,
-     {ecb_enc, ecb_dec},
-     oneshot_free_ctx},
-    {{"aes-256-ecb", {"encrypt", "decrypt"}, 0, 0, 0},
-     32,
-     0,
-     16,
-     0,
-     aes_setup,
-     {ecb_enc, ecb_dec},
-     oneshot_free_ctx},
-    CIPHER("aes-128-ctr", 16, ctr, ctr),
-    CIPHER("aes-256-ctr", 32, ctr, ctr),
+    ONESHOT_HMAC_SHA256(hmac_setup, hmac, oneshot_free_ctx),
+    ONESHOT_AES_CBC_ECB_CTR,
     AEAD("aes-128-gcm", 16, gcm128),
     AEAD("aes-256-gcm", 32, gcm256),
     AEAD("chacha20-poly1305", 32, chapo),

@@ -203,7 +203,7 @@ static int hkdf_sha256(oneshot_cell *c) {
 
 const oneshot_alg oneshot_algs[] = {
     ONESHOT_HASHES(HASH, 0, 1, 2, 3, 4, 5),
-    {{"hmac-sha256", {"mac"}}, 0, 0, 0, 32, NULL, {hmac}, NULL},
+    ONESHOT_HMAC_SHA256(NULL, hmac, NULL),
     ONESHOT_HKDF("hkdf-sha256", hkdf_sha256),
     CBC("aes-128-cbc", 16),
     CBC("aes-256-cbc", 32),

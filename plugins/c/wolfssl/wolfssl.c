@@ -566,13 +566,6 @@ ONESHOT_RSA_KEYPAIRS
 
 #define HASH(name, fn, size)                                                                       \
   { {name, {"hash"}, 0, 0, 0}, 0, 0, 0, size, NULL, {fn}, NULL }
-#define ECB(name, key)                                                                             \
-  {                                                                                                \
-    {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 0, 16, 0, aes_setup, {ecb_enc, ecb_dec},         \
-        aes_cleanup                                                                                \
-  }
-#define CIPHER(name, key, block, enc, dec)                                                         \
-  { {name, {"encrypt", "decrypt"}, 0, 0, 0}, key, 16, block, 0, aes_setup, {enc, dec}, aes_cleanup }
 #define AEAD(name, key, seal, open, mode)                                                          \
   { {name, {"seal", "open"}, 0, 0, 0}, key, 12, 0, 0, aes_setup, {seal, open}, aes_cleanup, mode }
 
@@ -588,13 +581,8 @@ static int hkdf(oneshot_cell *c) {
 const oneshot_alg oneshot_algs[] = {
     ONESHOT_HASHES(HASH, sha256, sha512, sha3_256, sha3_512, blake2b_512, blake2s_256),
     ONESHOT_HKDF("hkdf-sha256", hkdf),
-    {{"hmac-sha256", {"mac"}, 0, 0, 0}, 0, 0, 0, 32, hmac_setup, {hmac}, hmac_cleanup},
-    CIPHER("aes-128-cbc", 16, 16, cbc_enc, cbc_dec),
-    CIPHER("aes-256-cbc", 32, 16, cbc_enc, cbc_dec),
-    ECB("aes-128-ecb", 16),
-    ECB("aes-256-ecb", 32),
-    CIPHER("aes-128-ctr", 16, 0, ctr, ctr),
-    CIPHER("aes-256-ctr", 32, 0, ctr, ctr),
+    ONESHOT_HMAC_SHA256(hmac_setup, hmac, hmac_cleanup),
+    ONESHOT_AES_CBC_ECB_CTR,
     AEAD("aes-128-gcm", 16, gcm_seal, gcm_open, AES_GCM),
     AEAD("aes-256-gcm", 32, gcm_seal, gcm_open, AES_GCM),
     AEAD("aes-128-ccm", 16, ccm_seal, ccm_open, AES_CCM),
