@@ -14,22 +14,18 @@
     });
   }
 
+  // n in the first unit (binary ones first, largest first) that divides it: 4 KiB, 1 MB; 1500 B.
   function fmtSize(n) {
     var units = [
       ["GiB", 1073741824],
       ["MiB", 1048576],
       ["KiB", 1024],
-    ];
-    for (var i = 0; i < units.length; i++) {
-      if (n >= units[i][1] && n % units[i][1] === 0) return n / units[i][1] + " " + units[i][0];
-    }
-    var dec = [
       ["GB", 1e9],
       ["MB", 1e6],
       ["kB", 1e3],
     ];
-    for (var j = 0; j < dec.length; j++) {
-      if (n >= dec[j][1] && n % dec[j][1] === 0) return n / dec[j][1] + " " + dec[j][0];
+    for (var i = 0; i < units.length; i++) {
+      if (n >= units[i][1] && n % units[i][1] === 0) return n / units[i][1] + " " + units[i][0];
     }
     return Math.round(n) + " B";
   }
