@@ -94,39 +94,39 @@ fn unbound(alg: &'static cipher::Algorithm, key: &[u8]) -> Result<UnboundCipherK
     UnboundCipherKey::new(alg, key).map_err(|_| "key rejected".to_string())
 }
 
+/// A key of one direction (encrypting or decrypting): its constructor per
+/// mode, and its name for errors.
+trait ModeKey: Sized {
+    const NAME: &'static str;
+    const CTORS: [fn(UnboundCipherKey) -> Result<Self, aws_lc_rs::error::Unspecified>; 3];
+}
+
+impl ModeKey for EncryptingKey {
+    const NAME: &'static str = "EncryptingKey";
+    const CTORS: [fn(UnboundCipherKey) -> Result<Self, aws_lc_rs::error::Unspecified>; 3] =
+        [EncryptingKey::ecb, EncryptingKey::cbc, EncryptingKey::ctr];
+}
+
+impl ModeKey for DecryptingKey {
+    const NAME: &'static str = "DecryptingKey";
+    const CTORS: [fn(UnboundCipherKey) -> Result<Self, aws_lc_rs::error::Unspecified>; 3] =
+        [DecryptingKey::ecb, DecryptingKey::cbc, DecryptingKey::ctr];
+}
+
 /// A key of one direction for `mode`, by that direction's constructors.
-fn mode_key<K>(
+fn mode_key<K: ModeKey>(
     alg: &'static cipher::Algorithm,
     key: &[u8],
     mode: Mode,
-    [ecb, cbc, ctr]: [fn(UnboundCipherKey) -> Result<K, aws_lc_rs::error::Unspecified>; 3],
-    what: &'static str,
 ) -> Result<K, String> {
     let k = unbound(alg, key)?;
+    let [ecb, cbc, ctr] = K::CTORS;
     match mode {
         Mode::Ecb => ecb(k),
         Mode::Cbc => cbc(k),
         Mode::Ctr => ctr(k),
     }
-    .map_err(unspecified(what))
-}
-
-fn encrypting_key(
-    alg: &'static cipher::Algorithm,
-    key: &[u8],
-    mode: Mode,
-) -> Result<EncryptingKey, String> {
-    let ctors = [EncryptingKey::ecb, EncryptingKey::cbc, EncryptingKey::ctr];
-    mode_key(alg, key, mode, ctors, "EncryptingKey")
-}
-
-fn decrypting_key(
-    alg: &'static cipher::Algorithm,
-    key: &[u8],
-    mode: Mode,
-) -> Result<DecryptingKey, String> {
-    let ctors = [DecryptingKey::ecb, DecryptingKey::cbc, DecryptingKey::ctr];
-    mode_key(alg, key, mode, ctors, "DecryptingKey")
+    .map_err(unspecified(K::NAME))
 }
 
 /// One whole-message operation the simple way (verify, and the ciphertext
@@ -141,11 +141,11 @@ fn crypt(
 ) -> Result<Vec<u8>, String> {
     let mut buf = msg.to_vec();
     if encrypt {
-        encrypting_key(alg, key, mode)?
+        mode_key::<EncryptingKey>(alg, key, mode)?
             .less_safe_encrypt(&mut buf, enc_context(mode, iv))
             .map_err(unspecified("encrypt"))?;
     } else {
-        decrypting_key(alg, key, mode)?
+        mode_key::<DecryptingKey>(alg, key, mode)?
             .decrypt(&mut buf, dec_context(mode, iv))
             .map_err(unspecified("decrypt"))?;
     }
@@ -160,37 +160,57 @@ struct CtrStream {
     encrypt: bool,
 }
 
+/// A streaming key of either direction: the same update; finish differs
+/// only in what it returns besides the bytes written.
+trait Streaming: Sized {
+    fn update_len(&mut self, piece: &[u8], out: &mut [u8]) -> Result<usize, String>;
+    fn finish_len(self, out: &mut [u8]) -> Result<usize, String>;
+}
+
+/// Streaming for a key type; `$fin => $update` picks the BufferUpdate out
+/// of what its finish returns.
+macro_rules! streaming {
+    ($key:ty, $fin:pat => $update:expr) => {
+        impl Streaming for $key {
+            #[inline(always)]
+            fn update_len(&mut self, piece: &[u8], out: &mut [u8]) -> Result<usize, String> {
+                self.update(piece, out)
+                    .map(|u| u.written().len())
+                    .map_err(unspecified("update"))
+            }
+            #[inline(always)]
+            fn finish_len(self, out: &mut [u8]) -> Result<usize, String> {
+                self.finish(out)
+                    .map(|$fin| $update.written().len())
+                    .map_err(unspecified("finish"))
+            }
+        }
+    };
+}
+
+streaming!(StreamingEncryptingKey, (_, u) => u);
+streaming!(StreamingDecryptingKey, u => u);
+
+/// The pieces through one streaming key, then its finish.
+#[inline(always)]
+fn stream<S: Streaming, H: Hook>(mut s: S, p: &mut Pieces<'_, H>) -> Result<(), String> {
+    p.each(|piece, out| s.update_len(piece, out))?;
+    p.finish(|out| s.finish_len(out))
+}
+
 impl StreamOp for CtrStream {
     fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
         let k = unbound(self.alg, &self.key)?;
         if self.encrypt {
             let ctx = EncryptionContext::Iv128(FixedLength::from(self.iv));
-            let mut s = StreamingEncryptingKey::less_safe_ctr(k, ctx)
+            let s = StreamingEncryptingKey::less_safe_ctr(k, ctx)
                 .map_err(unspecified("StreamingEncryptingKey"))?;
-            p.each(|piece, out| {
-                s.update(piece, out)
-                    .map(|u| u.written().len())
-                    .map_err(unspecified("update"))
-            })?;
-            p.finish(|out| {
-                s.finish(out)
-                    .map(|(_, u)| u.written().len())
-                    .map_err(unspecified("finish"))
-            })
+            stream(s, p)
         } else {
             let ctx = DecryptionContext::Iv128(FixedLength::from(self.iv));
-            let mut s = StreamingDecryptingKey::ctr(k, ctx)
+            let s = StreamingDecryptingKey::ctr(k, ctx)
                 .map_err(unspecified("StreamingDecryptingKey"))?;
-            p.each(|piece, out| {
-                s.update(piece, out)
-                    .map(|u| u.written().len())
-                    .map_err(unspecified("update"))
-            })?;
-            p.finish(|out| {
-                s.finish(out)
-                    .map(|u| u.written().len())
-                    .map_err(unspecified("finish"))
-            })
+            stream(s, p)
         }
     }
 }
@@ -263,7 +283,7 @@ fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg
             let msg = p.message();
             let n = msg.len();
             if encrypt {
-                let k = encrypting_key(alg, p.key, mode)?;
+                let k = mode_key::<EncryptingKey>(alg, p.key, mode)?;
                 return Ok(one_shot(msg, n, move |m, out| {
                     out.copy_from_slice(m); // in-place API (see notes)
                     k.less_safe_encrypt(out, enc_context(mode, iv))
@@ -272,7 +292,7 @@ fn block(name: &'static str, alg: &'static cipher::Algorithm, mode: Mode) -> Alg
                 }));
             }
             let ct = crypt(alg, mode, true, p.key, iv, &msg)?;
-            let k = decrypting_key(alg, p.key, mode)?;
+            let k = mode_key::<DecryptingKey>(alg, p.key, mode)?;
             Ok(one_shot(ct, n, move |c, out| {
                 out.copy_from_slice(c); // in-place API (see notes)
                 k.decrypt(out, dec_context(mode, iv))
