@@ -534,16 +534,16 @@ OPS_MODULE_ALG_AT
 
 void mod_cell_free(ops_cell *c) { delete c; }
 
+OPS_MODULE_CELL_DEF(k)
+
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_lookup(p->alg, err, errlen);
-  if (idx == static_cast<size_t>(-1))
-    return nullptr;
-  if (catalogue[idx].pk)
+  size_t pk = mod_alg_index(p->alg);
+  if (pk != static_cast<size_t>(-1) && catalogue[pk].pk)
     return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
-  const alg_def *d = catalogue_def[idx];
-  int opi = cb_kit_op_of_kind(p->op, KIT_KIND[d->k], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
-                              d->name, err, errlen);
-  if (opi < 0)
+  size_t idx;
+  int opi;
+  const alg_def *d = mod_cell_def(p, &idx, &opi, err, errlen);
+  if (d == nullptr)
     return nullptr;
   op o = static_cast<op>(opi);
   if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan here", err, errlen) != 0)

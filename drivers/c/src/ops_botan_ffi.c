@@ -385,16 +385,16 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
   return ok ? c->gbuf : NULL;
 }
 
+OPS_MODULE_CELL_DEF(kind)
+
 ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_lookup(p->alg, err, errlen);
-  if (idx == (size_t)-1)
-    return NULL;
-  if (catalogue[idx].pk)
+  size_t pk = mod_alg_index(p->alg);
+  if (pk != (size_t)-1 && catalogue[pk].pk)
     return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
-  const alg_def *d = catalogue_def[idx];
-  int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
-                             d->name, err, errlen);
-  if (op < 0)
+  size_t idx;
+  int op;
+  const alg_def *d = mod_cell_def(p, &idx, &op, err, errlen);
+  if (d == NULL)
     return NULL;
   if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan's FFI", err, errlen) !=
       0)

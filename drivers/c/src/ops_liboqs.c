@@ -391,15 +391,8 @@ static int prepare_sig(ops_cell *c, const ops_params *p, char *err, size_t errle
   }
 }
 
-ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_lookup(p->alg, err, errlen);
-  if (idx == (size_t)-1)
-    return NULL;
-  const alg_def *d = catalogue_def[idx];
-  int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
-                             d->name, err, errlen);
-  if (op < 0)
-    return NULL;
+static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p, char *err,
+                          size_t errlen) {
   if (p->chunk > 0) {
     cb_kit_err(err, errlen, "not offered: %s takes its input in one call (chunk must be 0)",
                d->name);
@@ -433,6 +426,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   return c;
 }
+
+OPS_MODULE_CELL_NEW(kind)
 
 static int run_kem(ops_cell *c) {
   const OQS_KEM *kem = c->kem;
@@ -548,12 +543,9 @@ const char *mod_cell_error(const ops_cell *c) { return c->err[0] ? c->err : "ope
  * expanded one, see the top of this file). */
 int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
-  size_t idx = mod_alg_index(alg);
-  *pub = *priv = NULL;
-  if (idx == (size_t)-1 || !catalogue[idx].pk) {
-    cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+  size_t idx = mod_keypair_index(alg, pub, priv, err, errlen);
+  if (idx == (size_t)-1)
     return -1;
-  }
   const OQS_KEM *kem = catalogue_kem[idx];
   const OQS_SIG *sig = catalogue_sig[idx];
   int ok = 0;

@@ -55,6 +55,20 @@ static inline size_t mod_alg_lookup(const char *name, char *err, size_t errlen) 
   return i;
 }
 
+/* The start of mod_keypair: the index of public-key algorithm `alg` in the catalogue, *pub and
+ * *priv NULL; (size_t)-1 with "not a public-key algorithm offered here: <alg>" when it is not one.
+ */
+static inline size_t mod_keypair_index(const char *alg, uint8_t **pub, uint8_t **priv, char *err,
+                                       size_t errlen) {
+  size_t idx = mod_alg_index(alg);
+  *pub = *priv = NULL;
+  if (idx == (size_t)-1 || !mod_alg_at(idx)->pk) {
+    cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+    return (size_t)-1;
+  }
+  return idx;
+}
+
 /* ---- what the modules' cells share ----
  *
  * A module's cell may hand all its work to a sub-cell of another file: a public-key cell (pk_cell,
@@ -200,6 +214,35 @@ static inline ops_alg *ops_alg_entry(ops_alg *a, const char *name, enum cb_kit_k
       ops_alg_entry(&catalogue[catalogue_len], d->name, KIT_KIND[d->kind], d->stream);             \
       catalogue_def[catalogue_len++] = d;                                                          \
     }                                                                                              \
+  }
+
+/* mod_cell_def(p, &idx, &op, err, errlen), the first step of mod_cell_new in a module with a table
+ * of alg_def (catalogue_def[], each d of kind KIT_KIND[d->KIND], operations OP_NAMES): the cell's
+ * alg_def, *idx its catalogue index and *op its operation's index in OP_NAMES, or NULL with the
+ * message in err ("algorithm not offered: <name>", or the operation's). Set-up, never timed. */
+#define OPS_MODULE_CELL_DEF(KIND)                                                                  \
+  static const alg_def *mod_cell_def(const ops_params *p, size_t *idx, int *op, char *err,         \
+                                     size_t errlen) {                                              \
+    *idx = mod_alg_lookup(p->alg, err, errlen);                                                    \
+    if (*idx == (size_t)-1)                                                                        \
+      return NULL;                                                                                 \
+    const alg_def *d = catalogue_def[*idx];                                                        \
+    *op = cb_kit_op_of_kind(p->op, KIT_KIND[d->KIND], OP_NAMES,                                    \
+                            sizeof OP_NAMES / sizeof *OP_NAMES, d->name, err, errlen);             \
+    return *op < 0 ? NULL : d;                                                                     \
+  }
+
+/* mod_cell_new of such a module without sub-cells: its own
+ *   static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p,
+ *                             char *err, size_t errlen)
+ * for the cell of the algorithm and operation mod_cell_def found. */
+#define OPS_MODULE_CELL_NEW(KIND)                                                                  \
+  OPS_MODULE_CELL_DEF(KIND)                                                                        \
+  ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {                          \
+    size_t idx;                                                                                    \
+    int op;                                                                                        \
+    const alg_def *d = mod_cell_def(p, &idx, &op, err, errlen);                                    \
+    return d == NULL ? NULL : cell_new(d, idx, op, p, err, errlen);                                \
   }
 
 /* open's input is ciphertext || tag: 0, or -1 with the message when it is shorter than the tag */

@@ -329,15 +329,9 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
   return 0;
 }
 
-ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t idx = mod_alg_lookup(p->alg, err, errlen);
-  if (idx == (size_t)-1)
-    return NULL;
-  const alg_def *d = catalogue_def[idx];
-  int op = cb_kit_op_of_kind(p->op, KIT_KIND[d->kind], OP_NAMES, sizeof OP_NAMES / sizeof *OP_NAMES,
-                             d->name, err, errlen);
-  if (op < 0)
-    return NULL;
+static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p, char *err,
+                          size_t errlen) {
+  (void)idx; /* d is all a cell needs */
   if (ops_sym_checks(p, d->name, d->stream, "is one-shot in libsodium", err, errlen) != 0)
     return NULL;
   /* 64: crypto_generichash_state's alignment; aligned_alloc wants a multiple of it */
@@ -365,6 +359,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   return c;
 }
+
+OPS_MODULE_CELL_NEW(kind)
 
 static int run_hash(ops_cell *c) {
   const uint8_t *in = c->in;
@@ -534,12 +530,9 @@ static int run_pk(ops_cell *c) {
 
 int mod_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                 char *err, size_t errlen) {
-  size_t idx = mod_alg_index(alg);
-  *pub = *priv = NULL;
-  if (idx == (size_t)-1 || !catalogue[idx].pk) {
-    cb_kit_err(err, errlen, "not a public-key algorithm offered here: %s", alg);
+  size_t idx = mod_keypair_index(alg, pub, priv, err, errlen);
+  if (idx == (size_t)-1)
     return -1;
-  }
   *pub = malloc(32);
   *priv = malloc(crypto_sign_SECRETKEYBYTES);
   if (*pub == NULL || *priv == NULL) {
