@@ -10,11 +10,24 @@ the checksum of its whole output (fed piece by piece for streamed cells).
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from importlib import metadata
 
 from . import inputs, timing
 from .inputs import unhex
+
+
+def package_on_python(dist: str) -> str:
+    """A provider's library_version: `<dist> <version> on Python <version>`, the package's version
+    as pip installed it ("not installed" when it is not)."""
+    try:
+        v = metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        v = "not installed"
+    return f"{dist} {v} on Python {platform.python_version()}"
+
 
 # Parameter sizes of the algorithms the Python providers serve (docs/protocol.md, the timed region).
 KEY_LEN = {

@@ -15,8 +15,6 @@ the expanded forms and no seed case could be checked, so they would stay unverif
 from __future__ import annotations
 
 import importlib
-import platform
-from importlib import metadata
 
 from .ops_base import (
     COMMON_NOTES,
@@ -28,6 +26,7 @@ from .ops_base import (
     case_bytes,
     make_cell,
     noop_cell,
+    package_on_python,
 )
 
 SLH_SETS = tuple(f"{h}-{n}{v}" for h in ("sha2", "shake") for n in (128, 192, 256) for v in ("s", "f"))
@@ -64,11 +63,7 @@ class PqcryptoProvider(Provider):
     stream = ()
 
     def library_version(self) -> str:
-        try:
-            v = metadata.version("pqcrypto")
-        except metadata.PackageNotFoundError:
-            v = "not installed"
-        return f"pqcrypto {v} on Python {platform.python_version()}"
+        return package_on_python("pqcrypto")
 
     def notes(self) -> list[str]:
         return [

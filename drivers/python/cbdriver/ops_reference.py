@@ -14,9 +14,6 @@ separation differ: offering it under the new names would give wrong answers.
 
 from __future__ import annotations
 
-import platform
-from importlib import metadata
-
 from .ops_base import (
     COMMON_NOTES,
     Cell,
@@ -27,6 +24,7 @@ from .ops_base import (
     case_bytes,
     make_cell,
     noop_cell,
+    package_on_python,
 )
 
 SETS = tuple(f"{h}-{p}" for h in ("sha2", "shake") for p in ("128f", "192f", "256f"))
@@ -79,11 +77,7 @@ class ReferenceProvider(Provider):
     stream = ()
 
     def library_version(self) -> str:
-        try:
-            v = metadata.version("slh-dsa")
-        except metadata.PackageNotFoundError:
-            v = "not installed"
-        return f"slh-dsa {v} on Python {platform.python_version()}"
+        return package_on_python("slh-dsa")
 
     def notes(self) -> list[str]:
         return [
