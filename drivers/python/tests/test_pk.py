@@ -6,15 +6,17 @@ cases as cryptobench/verify/cross_checks.py runs them, and malformed inputs comi
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 from cryptography.hazmat.primitives import serialization as ser
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from cbdriver import inputs, load_provider, protocol
+from cbdriver import inputs, load_provider
 from cbdriver.ops_base import CellSpec
 from cbdriver.pk_cryptography import ECDSA, RSAOAEP, SCHEMES, ECKeys, RSAKeys, RSASignature
 
+from . import ask
 from .test_bench import SEED, driver
 
 PROVIDER = load_provider("python:cryptography")
@@ -22,18 +24,8 @@ OFFERED = {alg: ops for alg, ops in PROVIDER.offers.items() if alg in SCHEMES}
 MESSAGE = inputs.message(SEED, 32).hex()  # what crosscheck.py signs and encrypts
 
 
-def request(req: dict) -> dict:
-    """One request through encode/decode, as the orchestrator sends it."""
-    text, _ = protocol.respond(PROVIDER, json.dumps(req))
-    return json.loads(text)
-
-
-def case(alg: str, op: str, **fields) -> dict:
-    resp = request({"cmd": "verify", "alg": alg, "cases": [{"id": "x#1", "op": op, **fields}]})
-    assert resp["ok"], resp
-    (result,) = resp["results"]
-    assert result["id"] == "x#1"
-    return result
+request = partial(ask.request, PROVIDER)
+case = partial(ask.case, PROVIDER)
 
 
 def flip(hexstr: str) -> str:

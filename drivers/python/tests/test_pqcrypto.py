@@ -5,28 +5,21 @@ run in test_vectors.py."""
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
 import pytest
 
-from cbdriver import inputs, load_provider, protocol
+from cbdriver import inputs, load_provider
 
+from . import ask
 from .test_bench import SEED
 
 PROVIDER = load_provider("python:pqcrypto")
 MESSAGE = inputs.message(SEED, 32).hex()
 
 
-def request(req: dict) -> dict:
-    text, _ = protocol.respond(PROVIDER, json.dumps(req))
-    return json.loads(text)
-
-
-def case(alg: str, op: str, **fields) -> dict:
-    resp = request({"cmd": "verify", "alg": alg, "cases": [{"id": "x#1", "op": op, **fields}]})
-    assert resp["ok"], resp
-    (result,) = resp["results"]
-    return result
+request = partial(ask.request, PROVIDER)
+case = partial(ask.case, PROVIDER)
 
 
 def test_offers_hqc_2025_and_every_slh_dsa_set():

@@ -6,9 +6,11 @@ are in test_vectors.py."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
-from cbdriver import inputs, load_provider, protocol
+from cbdriver import inputs, load_provider
 
+from . import ask
 from .test_bench import SEED, driver
 
 PROVIDER = load_provider("python:ref")
@@ -16,16 +18,8 @@ ALG = "slh-dsa-sha2-128f"  # the cheapest set: a signature in about half a secon
 MESSAGE = inputs.message(SEED, 32).hex()
 
 
-def request(req: dict) -> dict:
-    text, _ = protocol.respond(PROVIDER, json.dumps(req))
-    return json.loads(text)
-
-
-def case(op: str, **fields) -> dict:
-    resp = request({"cmd": "verify", "alg": ALG, "cases": [{"id": "x#1", "op": op, **fields}]})
-    assert resp["ok"], resp
-    (result,) = resp["results"]
-    return result
+request = partial(ask.request, PROVIDER)
+case = partial(ask.case, PROVIDER, ALG)
 
 
 def test_offers_the_f_sets_and_says_it_is_a_reference():
