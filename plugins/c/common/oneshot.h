@@ -151,6 +151,19 @@ enum oneshot_rsa_scheme { ONESHOT_RSA_PSS, ONESHOT_RSA_PKCS1, ONESHOT_RSA_OAEP }
     oneshot_free_ctx(c);                                                                           \
   }
 
+/* The cleanup fn of a set-up whose state TYPE holds two library objects a and b, each freed with
+ * FREE (an encryption and a decryption key schedule, a private and a public key), then the state.
+ */
+#define ONESHOT_CLEANUP_PAIR(fn, TYPE, FREE, a, b)                                                 \
+  static void fn(oneshot_cell *c) {                                                                \
+    TYPE *s_ = c->ctx;                                                                             \
+    if (s_ != NULL) {                                                                              \
+      FREE(&s_->a);                                                                                \
+      FREE(&s_->b);                                                                                \
+    }                                                                                              \
+    oneshot_free_ctx(c);                                                                           \
+  }
+
 /* The Ed25519 and X25519 entries of a catalogue: the plugin defines ed_sign, ed_verify and
  * x_derive, and names each entry's set-up and cleanup (NULL: none), arg and key pair function. */
 #define ONESHOT_ED25519(SETUP, CLEANUP, ARG, KEYPAIR)                                              \

@@ -72,14 +72,7 @@ static int aes_setup(oneshot_cell *c) {
     return oneshot_fail(c, "mbedtls_aes_setkey failed");
   return 0;
 }
-static void aes_cleanup(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  if (k != NULL) {
-    mbedtls_aes_free(&k->enc);
-    mbedtls_aes_free(&k->dec);
-  }
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP_PAIR(aes_cleanup, aes_keys, mbedtls_aes_free, enc, dec)
 
 static int cbc(oneshot_cell *c, int mode) {
   aes_keys *k = c->ctx;

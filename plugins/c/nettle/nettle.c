@@ -168,20 +168,20 @@ static int random_key(uint8_t **priv, size_t *priv_len, char *err, size_t errlen
   }
   return 0;
 }
-static int ed25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                           char *err, size_t errlen) {
+/* a fresh pair: the private key from random_key, the public key derived from it (X25519's
+ * when x25519, else Ed25519's) */
+static int raw_keypair(int x25519, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
+                       char *err, size_t errlen) {
   if (random_key(priv, priv_len, err, errlen) != 0 || oneshot_alloc(pub, pub_len, 32) != 0)
     return -1;
-  ed25519_sha512_public_key(*pub, *priv);
+  if (x25519)
+    curve25519_mul_g(*pub, *priv);
+  else
+    ed25519_sha512_public_key(*pub, *priv);
   return 0;
 }
-static int x25519_keypair(uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
-                          char *err, size_t errlen) {
-  if (random_key(priv, priv_len, err, errlen) != 0 || oneshot_alloc(pub, pub_len, 32) != 0)
-    return -1;
-  curve25519_mul_g(*pub, *priv);
-  return 0;
-}
+ONESHOT_KEYPAIR(ed25519_keypair, raw_keypair, 0)
+ONESHOT_KEYPAIR(x25519_keypair, raw_keypair, 1)
 
 /* the public key is derived from the seed once per cell (sign needs both) */
 static int ed_sign_setup(oneshot_cell *c) {

@@ -100,14 +100,7 @@ static int aes_setup(oneshot_cell *c) {
   }
   return 0;
 }
-static void aes_cleanup(oneshot_cell *c) {
-  aes_keys *k = c->ctx;
-  if (k != NULL) {
-    wc_AesFree(&k->enc);
-    wc_AesFree(&k->dec);
-  }
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP_PAIR(aes_cleanup, aes_keys, wc_AesFree, enc, dec)
 
 static int cbc_enc(oneshot_cell *c) {
   aes_keys *k = c->ctx;
@@ -239,14 +232,7 @@ static int x_setup(oneshot_cell *c) {
     s->import = wc_curve25519_import_public_ex(c->p.pub, 32, &s->pub, EC25519_LITTLE_ENDIAN);
   return 0;
 }
-static void x_cleanup(oneshot_cell *c) {
-  x_state *s = c->ctx;
-  if (s != NULL) {
-    wc_curve25519_free(&s->priv);
-    wc_curve25519_free(&s->pub);
-  }
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP_PAIR(x_cleanup, x_state, wc_curve25519_free, priv, pub)
 static int x_derive(oneshot_cell *c) {
   x_state *s = c->ctx;
   word32 n = 32;
@@ -348,14 +334,7 @@ static int ec_setup(oneshot_cell *c) {
   s->ok = ok;
   return 0;
 }
-static void ec_cleanup(oneshot_cell *c) {
-  ec_state *s = c->ctx;
-  if (s != NULL) {
-    wc_ecc_free(&s->priv);
-    wc_ecc_free(&s->pub);
-  }
-  oneshot_free_ctx(c);
-}
+ONESHOT_CLEANUP_PAIR(ec_cleanup, ec_state, wc_ecc_free, priv, pub)
 #define EC_REFUSED(c) (oneshot_fail(c, "key material refused"), CB_REJECTED)
 
 /* the message's hash, inside the operation: SHA-384 for P-384, SHA-256 for the others */
