@@ -16,6 +16,7 @@
 /* a public-key cell hands its work to ops_botan_pk.cpp's (ops_module.h) */
 #define OPS_SUBCELLS(X) X(pk, pk_cell)
 
+#include "ops_botan_cell.h"
 #include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
@@ -534,26 +535,13 @@ OPS_MODULE_ALG_AT
 
 void mod_cell_free(ops_cell *c) { delete c; }
 
-OPS_MODULE_CELL_DEF(k)
-
-ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t pk = mod_alg_index(p->alg);
-  if (pk != static_cast<size_t>(-1) && catalogue[pk].pk)
-    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
-  size_t idx;
-  int opi;
-  const alg_def *d = mod_cell_def(p, &idx, &opi, err, errlen);
-  if (d == nullptr)
-    return nullptr;
+static ops_cell *cell_new(const alg_def *d, size_t idx, int opi, const ops_params *p, char *err,
+                          size_t errlen) {
+  (void)idx; /* d is all a cell needs */
   op o = static_cast<op>(opi);
-  if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan here", err, errlen) != 0)
+  if (botan_sym_checks(p, d->name, d->stream, d->botan, o == OP_DECRYPT,
+                       "has no streaming API in Botan here", err, errlen) != 0)
     return nullptr;
-  if (o == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != nullptr) {
-    cb_kit_err(err, errlen,
-               "not offered at this size: Botan's CBC decryption refuses an empty "
-               "ciphertext (finish() wants at least one block)");
-    return nullptr;
-  }
   ops_cell *c = mod_cell_alloc();
   if (c == nullptr) {
     cb_kit_err(err, errlen, "out of memory");
@@ -561,11 +549,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   }
   c->def = d;
   c->o = o;
-  c->in = p->msg;
-  c->in_len = p->msg_len;
-  c->period = p->period;
-  c->streaming = p->chunk > 0;
-  c->regen = (o == OP_DECRYPT || o == OP_OPEN) && p->period > 0 && c->streaming;
+  OPS_CELL_INPUT(c, p, o == OP_DECRYPT || o == OP_OPEN);
   if (o == OP_OPEN && c->regen) {
     c->extra = OPS_TAG_LEN; /* made by the encrypting twin after the last piece */
   } else if (o == OP_OPEN) {
@@ -579,6 +563,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->step = ops_step(p, c->in_len);
   return botan_set_up(c, d->name, err, errlen, [&] { return prepare(c, p, err, errlen); });
 }
+
+OPS_MODULE_CELL_NEW(k, OPS_PK_SUBCELL_FIRST)
 
 int mod_cell_run(ops_cell *c) {
   OPS_SUBCELLS(OPS_SUB_RUN)

@@ -13,6 +13,7 @@
 /* a public-key cell hands its work to ops_botan_ffi_pk.c's (ops_module.h) */
 #define OPS_SUBCELLS(X) X(pk, pk_cell)
 
+#include "ops_botan_cell.h"
 #include "ops_module.h"
 #include "ops_pk.h"
 #include "ops_regen.h"
@@ -385,36 +386,18 @@ static const uint8_t *regenerate(ops_cell *c, size_t off, size_t len, int last) 
   return ok ? c->gbuf : NULL;
 }
 
-OPS_MODULE_CELL_DEF(kind)
-
-ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
-  size_t pk = mod_alg_index(p->alg);
-  if (pk != (size_t)-1 && catalogue[pk].pk)
-    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
-  size_t idx;
-  int op;
-  const alg_def *d = mod_cell_def(p, &idx, &op, err, errlen);
-  if (d == NULL)
+static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p, char *err,
+                          size_t errlen) {
+  (void)idx; /* d is all a cell needs */
+  if (botan_sym_checks(p, d->name, d->stream, d->botan, op == OP_DECRYPT,
+                       "has no streaming API in Botan's FFI", err, errlen) != 0)
     return NULL;
-  if (ops_sym_checks(p, d->name, d->stream, "has no streaming API in Botan's FFI", err, errlen) !=
-      0)
-    return NULL;
-  if (op == OP_DECRYPT && p->msg_len == 0 && strstr(d->botan, "/CBC/") != NULL) {
-    cb_kit_err(err, errlen,
-               "not offered at this size: Botan's CBC decryption refuses an empty "
-               "ciphertext (finish() wants at least one block)");
-    return NULL;
-  }
   ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
   if (c == NULL)
     return NULL;
   c->def = d;
   c->op = op;
-  c->in = p->msg;
-  c->in_len = p->msg_len;
-  c->period = p->period;
-  c->streaming = p->chunk > 0;
-  c->regen = (op == OP_DECRYPT || op == OP_OPEN) && p->period > 0 && c->streaming;
+  OPS_CELL_INPUT(c, p, op == OP_DECRYPT || op == OP_OPEN);
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
   if (op == OP_OPEN && c->regen) {
@@ -433,6 +416,8 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
     memset(c->out, 0, 64 * (size_t)c->counter);
   return c;
 }
+
+OPS_MODULE_CELL_NEW(kind, OPS_PK_SUBCELL_FIRST)
 
 static int fail(ops_cell *c, const char *what, int rc) {
   set_botan_err(c->err, sizeof c->err, what, rc);

@@ -356,6 +356,25 @@ int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
 
 namespace {
 
+/* the cell's output: the bytes of v, a member of the cell */
+template <class V> void set_out(pk_cell *c, const V &v) {
+  c->out_ptr = v.data();
+  c->out_len = v.size();
+}
+
+/* c->sout = secret() (derive, decrypt) as the output; 0, or OPS_REJECTED with the message when
+ * Botan refuses the input (throws). Called directly in the timed switch, inlined: no pointer. */
+template <class F> int secret_out(pk_cell *c, F secret) {
+  try {
+    c->sout = secret();
+  } catch (const std::exception &e) {
+    c->err = e.what();
+    return OPS_REJECTED;
+  }
+  set_out(c, c->sout);
+  return 0;
+}
+
 int run(pk_cell *c) {
   const pk_def *d = c->def;
   c->out_len = 0;
@@ -370,14 +389,12 @@ int run(pk_cell *c) {
     } else {
       c->out = encode_public(d, *k);
     }
-    c->out_ptr = c->out.data();
-    c->out_len = c->out.size();
+    set_out(c, c->out);
     break;
   }
   case P_SIGN:
     c->out = c->signer->sign_message(c->msg, c->msg_len, rng());
-    c->out_ptr = c->out.data();
-    c->out_len = c->out.size();
+    set_out(c, c->out);
     break;
   case P_VERIFY: {
     bool ok = false;
@@ -392,34 +409,21 @@ int run(pk_cell *c) {
       return OPS_REJECTED;
     }
     c->out.assign(1, 1);
-    c->out_ptr = c->out.data();
-    c->out_len = 1;
+    set_out(c, c->out);
     break;
   }
   case P_DERIVE:
-    try {
-      c->sout = c->ka->derive_key(0, c->peer.data(), c->peer.size()).bits_of();
-    } catch (const std::exception &e) {
-      c->err = e.what();
+    if (secret_out(
+            c, [c] { return c->ka->derive_key(0, c->peer.data(), c->peer.size()).bits_of(); }) != 0)
       return OPS_REJECTED;
-    }
-    c->out_ptr = c->sout.data();
-    c->out_len = c->sout.size();
     break;
   case P_ENCRYPT:
     c->out = c->enc->encrypt(c->msg, c->msg_len, rng());
-    c->out_ptr = c->out.data();
-    c->out_len = c->out.size();
+    set_out(c, c->out);
     break;
   case P_DECRYPT:
-    try {
-      c->sout = c->dec->decrypt(c->msg, c->msg_len);
-    } catch (const std::exception &e) {
-      c->err = e.what();
+    if (secret_out(c, [c] { return c->dec->decrypt(c->msg, c->msg_len); }) != 0)
       return OPS_REJECTED;
-    }
-    c->out_ptr = c->sout.data();
-    c->out_len = c->sout.size();
     break;
   }
   return c->out_len > 0 ? c->out_ptr[0] : 0;

@@ -427,7 +427,7 @@ static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params
   return c;
 }
 
-OPS_MODULE_CELL_NEW(kind)
+OPS_MODULE_CELL_NEW(kind, )
 
 static int run_kem(ops_cell *c) {
   const OQS_KEM *kem = c->kem;

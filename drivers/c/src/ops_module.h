@@ -232,18 +232,37 @@ static inline ops_alg *ops_alg_entry(ops_alg *a, const char *name, enum cb_kit_k
     return *op < 0 ? NULL : d;                                                                     \
   }
 
-/* mod_cell_new of such a module without sub-cells: its own
+/* mod_cell_new of such a module: FIRST (nothing, or OPS_PK_SUBCELL_FIRST), then its own
  *   static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p,
  *                             char *err, size_t errlen)
  * for the cell of the algorithm and operation mod_cell_def found. */
-#define OPS_MODULE_CELL_NEW(KIND)                                                                  \
+#define OPS_MODULE_CELL_NEW(KIND, FIRST)                                                           \
   OPS_MODULE_CELL_DEF(KIND)                                                                        \
   ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {                          \
+    FIRST                                                                                          \
     size_t idx;                                                                                    \
-    int op;                                                                                        \
-    const alg_def *d = mod_cell_def(p, &idx, &op, err, errlen);                                    \
-    return d == NULL ? NULL : cell_new(d, idx, op, p, err, errlen);                                \
+    int opi;                                                                                       \
+    const alg_def *d = mod_cell_def(p, &idx, &opi, err, errlen);                                   \
+    return d == NULL ? NULL : cell_new(d, idx, opi, p, err, errlen);                               \
   }
+
+/* OPS_MODULE_CELL_NEW's FIRST in a module whose public-key algorithms are a pk_cell's (ops_pk.h) */
+#define OPS_PK_SUBCELL_FIRST                                                                       \
+  size_t pki = mod_alg_index(p->alg);                                                              \
+  if (pki != (size_t)-1 && catalogue[pki].pk)                                                      \
+    return ops_wrap_pk(pk_cell_new(p, err, errlen), err, errlen);
+
+/* A symmetric cell's input fields from p: in, in_len (the message), period, streaming (chunk > 0)
+ * and regen: DECRYPTS (a decryption or open) of a periodic input in stream regenerates its
+ * ciphertext (ops_regen.h). */
+#define OPS_CELL_INPUT(c, p, DECRYPTS)                                                             \
+  do {                                                                                             \
+    (c)->in = (p)->msg;                                                                            \
+    (c)->in_len = (p)->msg_len;                                                                    \
+    (c)->period = (p)->period;                                                                     \
+    (c)->streaming = (p)->chunk > 0;                                                               \
+    (c)->regen = (DECRYPTS) && (p)->period > 0 && (c)->streaming;                                  \
+  } while (0)
 
 /* open's input is ciphertext || tag: 0, or -1 with the message when it is shorter than the tag */
 static inline int ops_open_fits(const ops_params *p, char *err, size_t errlen) {
