@@ -530,11 +530,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
   c->def = d;
   c->op = op;
   c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE || op == OP_REKEY;
-  c->in = p->msg;
-  c->in_len = p->msg_len;
-  c->period = p->period;
-  c->streaming = p->chunk > 0;
-  c->regen = (op == OP_DECRYPT || op == OP_OPEN) && p->period > 0 && c->streaming;
+  OPS_CELL_INPUT(c, p, op == OP_DECRYPT || op == OP_OPEN);
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;
   if (op == OP_OPEN && !c->regen) {

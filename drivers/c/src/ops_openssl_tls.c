@@ -17,6 +17,7 @@
  * plugins/c); this file is libssl's side of it (tls_kit_lib).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "ops_ossl.h"
 #include "ops_tls.h"
 #include <cryptobench/kit.h>
 
@@ -43,10 +44,21 @@
 #define TICKET_MAX_AGE_NS (60ull * 1000000000ull)
 #define MAX_CELLS 50 /* 5 groups x 5 auths, full and resumed */
 
-/* OpenSSL's names of the protocol's groups (tls_kit_groups) */
-static const struct {
+/* the protocol's name of a group or auth and OpenSSL's name of it */
+typedef struct {
   const char *name, *ossl;
-} GROUPS[] = {
+} ossl_name;
+
+/* OpenSSL's name for `name` in map[0..n), or NULL */
+static const char *ossl_name_of(const ossl_name *map, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(map[i].name, name) == 0)
+      return map[i].ossl;
+  return NULL;
+}
+
+/* OpenSSL's names of the protocol's groups (tls_kit_groups) */
+static const ossl_name GROUPS[] = {
     {"x25519", "x25519"},
     {"p256", "P-256"},
     {"x25519mlkem768", "X25519MLKEM768"},
@@ -56,10 +68,7 @@ static const struct {
 #define NGROUPS (sizeof GROUPS / sizeof GROUPS[0])
 
 static const char *ossl_group(size_t g) {
-  for (size_t i = 0; i < NGROUPS; i++)
-    if (strcmp(GROUPS[i].name, tls_kit_groups[g].name) == 0)
-      return GROUPS[i].ossl;
-  return NULL;
+  return ossl_name_of(GROUPS, NGROUPS, tls_kit_groups[g].name);
 }
 
 #ifdef SSL_get0_signature_name
@@ -98,15 +107,9 @@ struct tls_cell {
 };
 
 void tls_err(char *err, size_t errlen, const char *what) {
-  unsigned long e = ERR_get_error();
-  if (e != 0) {
-    char buf[200];
-    ERR_error_string_n(e, buf, sizeof buf);
-    cb_kit_err(err, errlen, "tls: %s: %s", what, buf);
-  } else {
-    cb_kit_err(err, errlen, "tls: %s failed", what);
-  }
-  ERR_clear_error();
+  char tls_what[200];
+  snprintf(tls_what, sizeof tls_what, "tls: %s", what);
+  ossl_err(err, errlen, tls_what);
 }
 
 /* ---- configuration ---- */
@@ -250,19 +253,14 @@ int tls_exporter(SSL *s, uint8_t out[32]) {
 /* ---- catalogue ---- */
 
 /* the key type of an auth's certificate (EVP_PKEY_CTX_new_from_name's, the probe) */
-static const struct {
-  const char *name, *key_type;
-} AUTHS[] = {
+static const ossl_name AUTHS[] = {
     {"ecdsa-p256", "EC"},      {"ed25519", "ED25519"},    {"rsa-2048", "RSA"},
     {"mldsa-44", "ML-DSA-44"}, {"mldsa-65", "ML-DSA-65"},
 };
 #define NAUTHS (sizeof AUTHS / sizeof AUTHS[0])
 
 static const char *auth_key_type(size_t a) {
-  for (size_t i = 0; i < NAUTHS; i++)
-    if (strcmp(AUTHS[i].name, tls_kit_auths[a].name) == 0)
-      return AUTHS[i].key_type;
-  return NULL;
+  return ossl_name_of(AUTHS, NAUTHS, tls_kit_auths[a].name);
 }
 
 static int group_ok(const char *ossl) {

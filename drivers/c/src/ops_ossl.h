@@ -1,4 +1,5 @@
-/* What the OpenSSL module's files share (ops_openssl.c, ops_openssl_pk.c): OpenSSL's error queue
+/* What the OpenSSL module's files share (ops_openssl.c, ops_openssl_pk.c, ops_openssl_tls.c):
+ * OpenSSL's error queue
  * as a one-line message. Internal to the C driver family. */
 #ifndef CB_OPS_OSSL_H
 #define CB_OPS_OSSL_H
