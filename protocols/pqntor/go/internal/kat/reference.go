@@ -101,6 +101,41 @@ func hkdfRFC5869(ikm, salt, info []byte, n int) (prk, okm []byte) {
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
+// mlkemReference is the ML-KEM part of the reference, for one parameter set
+// (crypto/mlkem's functions of that set): the client's key from its seed
+// d||z, the relay's encapsulation with m, and decapsulation agreeing.
+func mlkemReference[DK interface {
+	EncapsulationKey() EK
+	Decapsulate(ciphertext []byte) ([]byte, error)
+}, EK interface{ Bytes() []byte }](
+	t *Trace,
+	in Inputs,
+	newDK func(seed []byte) (DK, error),
+	newEK func(b []byte) (EK, error),
+	encapsulate func(ek EK, m []byte) (shared, ciphertext []byte, err error),
+) error {
+	dk, err := newDK(in.ClientMLKEMSeed)
+	if err != nil {
+		return err
+	}
+	t.ClientEK = dk.EncapsulationKey().Bytes()
+	ek, err := newEK(t.ClientEK)
+	if err != nil {
+		return err
+	}
+	if t.MLKEMShared, t.MLKEMCiphertext, err = encapsulate(ek, in.MLKEMEncapsM); err != nil {
+		return err
+	}
+	k, err := dk.Decapsulate(t.MLKEMCiphertext)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(k, t.MLKEMShared) {
+		return errors.New("ML-KEM decapsulation disagrees with encapsulation")
+	}
+	return nil
+}
+
 // Reference computes the handshake of in straight from docs/pq-ntor.md,
 // with the primitives only and none of package pqntor's glue.
 func Reference(in Inputs) (*Trace, error) {
@@ -118,52 +153,21 @@ func Reference(in Inputs) (*Trace, error) {
 	t.ClientX = x25519Base(in.ClientXSecret)
 	t.RelayY = x25519Base(in.RelayYSecret)
 
-	var dkDecaps func([]byte) ([]byte, error)
+	var err error
 	switch s {
 	case pqntor.PQNTorMLKEM768:
-		dk, err := mlkem.NewDecapsulationKey768(in.ClientMLKEMSeed)
-		if err != nil {
-			return nil, err
-		}
-		t.ClientEK = dk.EncapsulationKey().Bytes()
-		ek, err := mlkem.NewEncapsulationKey768(t.ClientEK)
-		if err != nil {
-			return nil, err
-		}
-		if t.MLKEMShared, t.MLKEMCiphertext, err = mlkemtest.Encapsulate768(ek, in.MLKEMEncapsM); err != nil {
-			return nil, err
-		}
-		dkDecaps = dk.Decapsulate
+		err = mlkemReference(t, in, mlkem.NewDecapsulationKey768, mlkem.NewEncapsulationKey768, mlkemtest.Encapsulate768)
 	case pqntor.PQNTorMLKEM1024:
-		dk, err := mlkem.NewDecapsulationKey1024(in.ClientMLKEMSeed)
-		if err != nil {
-			return nil, err
-		}
-		t.ClientEK = dk.EncapsulationKey().Bytes()
-		ek, err := mlkem.NewEncapsulationKey1024(t.ClientEK)
-		if err != nil {
-			return nil, err
-		}
-		if t.MLKEMShared, t.MLKEMCiphertext, err = mlkemtest.Encapsulate1024(ek, in.MLKEMEncapsM); err != nil {
-			return nil, err
-		}
-		dkDecaps = dk.Decapsulate
+		err = mlkemReference(t, in, mlkem.NewDecapsulationKey1024, mlkem.NewEncapsulationKey1024, mlkemtest.Encapsulate1024)
 	}
-	if dkDecaps != nil {
-		k, err := dkDecaps(t.MLKEMCiphertext)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.Equal(k, t.MLKEMShared) {
-			return nil, errors.New("ML-KEM decapsulation disagrees with encapsulation")
-		}
+	if err != nil {
+		return nil, err
 	}
 
 	// Onionskin: ID | B | X | EK.
 	t.Onionskin = cat(in.RelayID, t.RelayB, t.ClientX, t.ClientEK)
 
 	// Both sides' Diffie-Hellman values.
-	var err error
 	if t.ExpXY, err = x25519(in.RelayYSecret, t.ClientX); err != nil {
 		return nil, err
 	}
