@@ -35,55 +35,55 @@ function firstOf(ab) {
 // WebCrypto is asynchronous only: every cell's run() returns a promise and
 // the timing loop awaits it. The key is imported once per cell, the
 // algorithm parameter object is made once per cell, crypto.subtle is looked
-// up once per cell.
-class DigestCell {
-  constructor(name, msg) {
+// up once per cell. SubtleCell is what the cells share (set-up and output);
+// each cell's run() is its own one call.
+class SubtleCell {
+  constructor() {
     this.async = true;
     this.subtle = subtle();
+    this.out = new ArrayBuffer(0); // the last result, for output()
+  }
+  output() {
+    return new Uint8Array(this.out);
+  }
+}
+
+class DigestCell extends SubtleCell {
+  constructor(name, msg) {
+    super();
     this.name = name;
     this.msg = msg;
-    this.out = new ArrayBuffer(0);
   }
   async run() {
     const d = await this.subtle.digest(this.name, this.msg);
     this.out = d;
     return firstOf(d);
   }
-  output() {
-    return new Uint8Array(this.out);
-  }
 }
 
-class SignCell {
+class SignCell extends SubtleCell {
   constructor(key, msg) {
-    this.async = true;
-    this.subtle = subtle();
+    super();
     this.key = key;
     this.msg = msg;
-    this.out = new ArrayBuffer(0);
   }
   async run() {
     const t = await this.subtle.sign("HMAC", this.key, this.msg);
     this.out = t;
     return firstOf(t);
   }
-  output() {
-    return new Uint8Array(this.out);
-  }
 }
 
 // CryptCell: subtle.encrypt or subtle.decrypt with a prepared key and
 // parameter object (AES-CTR: counter block and length 128; AES-GCM: iv and
 // tagLength 128, the tag appended by the API itself).
-class CryptCell {
+class CryptCell extends SubtleCell {
   constructor(encrypt, params, key, input) {
-    this.async = true;
-    this.subtle = subtle();
+    super();
     this.encrypt = encrypt;
     this.params = params;
     this.key = key;
     this.in = input;
-    this.out = new ArrayBuffer(0);
   }
   async run() {
     const r = this.encrypt
@@ -91,9 +91,6 @@ class CryptCell {
       : await this.subtle.decrypt(this.params, this.key, this.in);
     this.out = r;
     return firstOf(r);
-  }
-  output() {
-    return new Uint8Array(this.out);
   }
 }
 
