@@ -30,22 +30,16 @@
 
 #define N(x) ((word32)(x))
 
-static int sha256(oneshot_cell *c) {
-  CHECK(wc_Sha256Hash(c->p.msg, N(c->p.msg_len), c->out));
-  return 0;
-}
-static int sha512(oneshot_cell *c) {
-  CHECK(wc_Sha512Hash(c->p.msg, N(c->p.msg_len), c->out));
-  return 0;
-}
-static int sha3_256(oneshot_cell *c) {
-  CHECK(wc_Sha3_256Hash(c->p.msg, N(c->p.msg_len), c->out));
-  return 0;
-}
-static int sha3_512(oneshot_cell *c) {
-  CHECK(wc_Sha3_512Hash(c->p.msg, N(c->p.msg_len), c->out));
-  return 0;
-}
+/* SHA-2 and SHA-3: wolfSSL's one-call hashes (message, length, digest) */
+#define ONE_CALL_HASH(fn, HASH_FN)                                                                 \
+  static int fn(oneshot_cell *c) {                                                                 \
+    CHECK(HASH_FN(c->p.msg, N(c->p.msg_len), c->out));                                             \
+    return 0;                                                                                      \
+  }
+ONE_CALL_HASH(sha256, wc_Sha256Hash)
+ONE_CALL_HASH(sha512, wc_Sha512Hash)
+ONE_CALL_HASH(sha3_256, wc_Sha3_256Hash)
+ONE_CALL_HASH(sha3_512, wc_Sha3_512Hash)
 
 /* BLAKE2b and BLAKE2s (wolfSSL's Blake2b / Blake2s, the same calls): a state of SIZE-byte output,
  * the message, the digest */
