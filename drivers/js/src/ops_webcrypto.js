@@ -118,6 +118,15 @@ function hmacAlg() {
 
 const aesImport = (name, key) => subtle().importKey("raw", key, { name }, false, ["encrypt", "decrypt"]);
 
+// The cell of an AES mode: the key imported and the parameter object made
+// once; encrypt/seal (forward) times the message, decrypt/open its
+// encryption, made here off the clock.
+async function aesCell(mode, key, params, forward, msg) {
+  const k = await aesImport(mode, key);
+  const input = forward ? msg : new Uint8Array(await subtle().encrypt(params, k, msg));
+  return new CryptCell(forward, params, k, input);
+}
+
 function ctrAlg(name, keyLen) {
   const params = (iv) => ({ name: "AES-CTR", counter: iv, length: 128 });
   const check = keyIvCheck(keyLen, 16);
@@ -133,11 +142,7 @@ function ctrAlg(name, keyLen) {
     },
     cell: async (p) => {
       check(p.key, p.iv);
-      const k = await aesImport("AES-CTR", p.key);
-      const pr = params(p.iv);
-      const enc = p.op === "encrypt";
-      const input = enc ? p.msg : new Uint8Array(await subtle().encrypt(pr, k, p.msg));
-      return new CryptCell(enc, pr, k, input);
+      return aesCell("AES-CTR", p.key, params(p.iv), p.op === "encrypt", p.msg);
     },
   };
 }
@@ -167,11 +172,7 @@ function gcmAlg(name, keyLen) {
     },
     cell: async (p) => {
       check(p.key, p.iv);
-      const k = await aesImport("AES-GCM", p.key);
-      const pr = params(p.iv, null);
-      const seal = p.op === "seal";
-      const input = seal ? p.msg : new Uint8Array(await subtle().encrypt(pr, k, p.msg));
-      return new CryptCell(seal, pr, k, input);
+      return aesCell("AES-GCM", p.key, params(p.iv, null), p.op === "seal", p.msg);
     },
   };
 }
