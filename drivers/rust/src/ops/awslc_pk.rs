@@ -63,13 +63,13 @@ pub fn algs() -> Vec<Alg> {
         ),
     ] {
         v.push(rsa_keygen(names[0], size));
-        v.push(rsa_sig(
+        v.push(rsa_sig_alg(
             names[1],
             size,
             &signature::RSA_PSS_SHA256,
             &signature::RSA_PSS_2048_8192_SHA256,
         ));
-        v.push(rsa_sig(
+        v.push(rsa_sig_alg(
             names[2],
             size,
             &signature::RSA_PKCS1_SHA256,
@@ -132,7 +132,11 @@ pub const NOTES: &[&str] = &[
 ];
 
 // the RSA and Ed25519 cases and prepared signs, the RSA sign (ring_family.rs)
-super::ring_family::ring_family_pk!(lib = aws_lc_rs, modulus_len = rsa_modulus_len);
+super::ring_family::ring_family_pk!(
+    lib = aws_lc_rs,
+    modulus_len = rsa_modulus_len,
+    rsa_size = KeySize
+);
 
 fn rsa_modulus_len(kp: &RsaKeyPair) -> usize {
     kp.public_modulus_len()
@@ -165,11 +169,7 @@ fn rsa_encode(kp: &RsaKeyPair) -> Result<(Vec<u8>, Vec<u8>), String> {
 
 fn rsa_keys(kp: &RsaKeyPair) -> Result<Keys, String> {
     let (private, public) = rsa_encode(kp)?;
-    Ok(Keys {
-        public,
-        private,
-        peer: Vec::new(),
-    })
+    Ok(Keys::pair(public, private))
 }
 
 fn rsa_keypair(size: KeySize) -> Result<KeyPair, String> {
@@ -187,49 +187,31 @@ fn rsa_keygen(name: &'static str, size: KeySize) -> Alg {
     .with_keypair(move || rsa_keypair(size))
 }
 
-fn rsa_sig(
-    name: &'static str,
-    size: KeySize,
-    pad: &'static dyn signature::RsaEncoding,
-    vrf: &'static signature::RsaParameters,
-) -> Alg {
-    Alg::new(
-        name,
-        &[Op::Sign, Op::Verify],
-        false,
-        move |c: &Case| match c.op {
-            Op::Sign => rsa_sign_case(c, pad),
-            Op::Verify => {
-                super::pk::rsa_public_from_spki(&c.public)?;
-                verify_case(vrf, &c.public, c)
-            }
-            op => Err(no_case(name, op)),
-        },
-        move |p: &CellParams| {
-            let kp = RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?;
-            let keys = rsa_keys(&kp)?;
-            let rng = SystemRandom::new();
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    rsa_sign_into(&kp, pad, &rng, m, out)
-                })),
-                Op::Verify => {
-                    let mut sig = vec![0; kp.public_modulus_len()];
-                    rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
-                    let pk = UnparsedPublicKey::new(vrf, &keys.public)
-                        .parse()
-                        .map_err(|e| format!("public key: {e}"))?;
-                    Ok(verify_cell(keys, msg, move |m| {
-                        pk.verify_sig(m, &sig).is_ok()
-                    }))
-                }
-                op => Err(no_cell(name, op)),
-            }
-        },
-    )
-    .with_keypair(move || rsa_keypair(size))
-    .with_prepare_of(Op::Sign, rsa_sign_prepared(pad))
+/// aws-lc-rs verifies with the SubjectPublicKeyInfo (checked to be RSA's first).
+fn rsa_verify_key(spki: &[u8]) -> Result<&[u8], Failure> {
+    super::pk::rsa_public_from_spki(spki)?;
+    Ok(spki)
+}
+
+/// A verify cell: the public key parsed once per cell.
+fn verify_sig_cell(
+    vrf: &'static dyn signature::VerificationAlgorithm,
+    public: &[u8],
+    keys: Keys,
+    msg: Vec<u8>,
+    sig: impl AsRef<[u8]> + 'static,
+) -> Result<Box<dyn super::Cell>, String> {
+    let pk = ParsedPublicKey::new(vrf, public).map_err(|e| format!("public key: {e}"))?;
+    Ok(verify_cell(keys, msg, move |m| {
+        pk.verify_sig(m, sig.as_ref()).is_ok()
+    }))
+}
+
+/// An RSA cell's key pair, fresh from AWS-LC, and its encodings.
+fn rsa_cell_keys(size: KeySize) -> Result<(RsaKeyPair, Keys), String> {
+    let kp = RsaKeyPair::generate(size).map_err(unspecified("RSA keygen"))?;
+    let keys = rsa_keys(&kp)?;
+    Ok((kp, keys))
 }
 
 /// A decrypt case's OAEP key (PKCS#8).
@@ -311,11 +293,10 @@ fn ecdsa_keys(curve: Curve, kp: &EcdsaKeyPair) -> Result<Keys, String> {
         .private_key()
         .as_be_bytes()
         .map_err(unspecified("private key"))?;
-    Ok(Keys {
-        public: ec_spki(curve, kp.public_key().as_ref()),
-        private: scalar.as_ref().to_vec(),
-        peer: Vec::new(),
-    })
+    Ok(Keys::pair(
+        ec_spki(curve, kp.public_key().as_ref()),
+        scalar.as_ref().to_vec(),
+    ))
 }
 
 /// A sign case's key: the bare scalar as an RFC 5915 ECPrivateKey.
@@ -356,22 +337,7 @@ fn ecdsa(
             }
             let kp = EcdsaKeyPair::generate(alg).map_err(unspecified("keygen"))?;
             let keys = ecdsa_keys(curve, &kp)?;
-            let rng = SystemRandom::new();
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    put(out, kp.sign(&rng, m).map_err(unspecified("sign"))?.as_ref())
-                })),
-                Op::Verify => {
-                    let sig = kp.sign(&rng, &msg).map_err(unspecified("sign"))?;
-                    let pk = ParsedPublicKey::new(vrf, kp.public_key().as_ref())
-                        .map_err(|e| format!("public key: {e}"))?;
-                    Ok(verify_cell(keys, msg, move |m| {
-                        pk.verify_sig(m, sig.as_ref()).is_ok()
-                    }))
-                }
-                op => Err(no_cell(name, op)),
-            }
+            ecdsa_cell(name, p, kp, keys, SystemRandom::new(), vrf)
         },
     )
     .with_keypair(move || {
@@ -538,11 +504,10 @@ fn ed25519_keys(kp: &Ed25519KeyPair) -> Result<Keys, String> {
         .map_err(unspecified("seed"))?
         .as_be_bytes()
         .map_err(unspecified("seed"))?;
-    Ok(Keys {
-        public: kp.public_key().as_ref().to_vec(),
-        private: seed.as_ref().to_vec(),
-        peer: Vec::new(),
-    })
+    Ok(Keys::pair(
+        kp.public_key().as_ref().to_vec(),
+        seed.as_ref().to_vec(),
+    ))
 }
 
 fn ed25519() -> Alg {
@@ -555,21 +520,7 @@ fn ed25519() -> Alg {
         }
         let kp = Ed25519KeyPair::generate().map_err(unspecified("keygen"))?;
         let keys = ed25519_keys(&kp)?;
-        let msg = message(p);
-        match p.op {
-            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                put(out, kp.sign(m).as_ref())
-            })),
-            Op::Verify => {
-                let sig = kp.sign(&msg);
-                let pk = ParsedPublicKey::new(&signature::ED25519, kp.public_key().as_ref())
-                    .map_err(|e| format!("public key: {e}"))?;
-                Ok(verify_cell(keys, msg, move |m| {
-                    pk.verify_sig(m, sig.as_ref()).is_ok()
-                }))
-            }
-            op => Err(no_cell("ed25519", op)),
-        }
+        ed25519_cell(p, kp, keys)
     })
     .with_keypair(|| {
         let k = ed25519_keys(&Ed25519KeyPair::generate().map_err(unspecified("keygen"))?)?;
@@ -665,11 +616,7 @@ fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg 
             let dk = kem::DecapsulationKey::generate(alg).map_err(unspecified("keygen"))?;
             let ek = dk.encapsulation_key().map_err(unspecified("key"))?;
             // The seed of an AWS-LC key is not available: private stays empty.
-            let keys = Keys {
-                public: ek_bytes(&dk)?,
-                private: Vec::new(),
-                peer: Vec::new(),
-            };
+            let keys = Keys::pair(ek_bytes(&dk)?, Vec::new());
             match p.op {
                 Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
                     let (ct, k) = ek.encapsulate().map_err(unspecified("encapsulate"))?;
@@ -771,11 +718,7 @@ fn mldsa(
             let mut seed = [0u8; 32];
             aws_lc_rs::rand::fill(&mut seed).map_err(unspecified("rand"))?;
             let kp = PqdsaKeyPair::from_seed(alg, &seed).map_err(|e| format!("{e}"))?;
-            let keys = Keys {
-                public: kp.public_key().as_ref().to_vec(),
-                private: seed.to_vec(),
-                peer: Vec::new(),
-            };
+            let keys = Keys::pair(kp.public_key().as_ref().to_vec(), seed.to_vec());
             let msg = message(p);
             match p.op {
                 Op::Sign => Ok(op_cell(keys, msg, move |m, out| sign_into(&kp, m, out))),

@@ -23,6 +23,17 @@ pub struct Keys {
     pub peer: Vec<u8>,
 }
 
+impl Keys {
+    /// A key pair's keys (no peer).
+    pub fn pair(public: Vec<u8>, private: Vec<u8>) -> Keys {
+        Keys {
+            public,
+            private,
+            peer: Vec::new(),
+        }
+    }
+}
+
 /// The `keypair` command's answer is a cell's keys without the peer.
 impl From<Keys> for KeyPair {
     fn from(k: Keys) -> KeyPair {
@@ -395,52 +406,54 @@ pub fn ec_private_key_der(curve: Curve, scalar: &[u8]) -> Vec<u8> {
     )
 }
 
+/// A PKCS#8 document's privateKey contents and the fields after it.
+fn pkcs8_private(pkcs8: &[u8]) -> Option<(&[u8], &[u8])> {
+    let pki = whole(pkcs8, SEQUENCE)?;
+    let (_version, rest) = expect(pki, INTEGER)?;
+    let (_alg, rest) = expect(rest, SEQUENCE)?;
+    expect(rest, OCTET_STRING)
+}
+
+/// The public key in the optional field `tag` among `fields`, if present: a
+/// BIT STRING with no unused bits, which a constructed tag wraps (explicit
+/// tagging, RFC 5915's `[1]`) and a primitive one is (implicit, RFC 8410's).
+fn optional_public(mut fields: &[u8], tag: u8) -> Option<Option<&[u8]>> {
+    let mut public = None;
+    while let Some((t, content, next)) = der_read(fields) {
+        if t == tag {
+            let bits = if tag & 0x20 != 0 {
+                whole(content, BIT_STRING)?
+            } else {
+                content
+            };
+            let (&unused, key) = bits.split_first()?;
+            if unused != 0 {
+                return None;
+            }
+            public = Some(key);
+        }
+        fields = next;
+    }
+    Some(public)
+}
+
 /// The secret scalar and, when present, the public point of an EC PKCS#8
 /// document (`PrivateKeyInfo` wrapping an RFC 5915 `ECPrivateKey`), as
 /// ring and AWS-LC write them.
 pub fn ec_pkcs8_parts(pkcs8: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
-    let pki = whole(pkcs8, SEQUENCE)?;
-    let (_version, rest) = expect(pki, INTEGER)?;
-    let (_alg, rest) = expect(rest, SEQUENCE)?;
-    let (key, _) = expect(rest, OCTET_STRING)?;
+    let (key, _) = pkcs8_private(pkcs8)?;
     let ecpk = whole(key, SEQUENCE)?;
     let (_v, rest) = expect(ecpk, INTEGER)?;
-    let (scalar, mut rest) = expect(rest, OCTET_STRING)?;
-    let mut public = None;
-    while let Some((tag, content, next)) = der_read(rest) {
-        if tag == 0xa1 {
-            let bits = whole(content, BIT_STRING)?;
-            let (&unused, point) = bits.split_first()?;
-            if unused != 0 {
-                return None;
-            }
-            public = Some(point);
-        }
-        rest = next;
-    }
-    Some((scalar, public))
+    let (scalar, rest) = expect(rest, OCTET_STRING)?;
+    Some((scalar, optional_public(rest, 0xa1)?))
 }
 
 /// The Ed25519 seed and public key of a PKCS#8 document (RFC 8410; v2 with
 /// the public key, as ring's `generate_pkcs8` writes it).
 pub fn ed25519_pkcs8_parts(pkcs8: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
-    let pki = whole(pkcs8, SEQUENCE)?;
-    let (_version, rest) = expect(pki, INTEGER)?;
-    let (_alg, rest) = expect(rest, SEQUENCE)?;
-    let (key, mut rest) = expect(rest, OCTET_STRING)?;
+    let (key, rest) = pkcs8_private(pkcs8)?;
     let seed = whole(key, OCTET_STRING)?;
-    let mut public = None;
-    while let Some((tag, content, next)) = der_read(rest) {
-        if tag == 0x81 {
-            let (&unused, pk) = content.split_first()?;
-            if unused != 0 {
-                return None;
-            }
-            public = Some(pk);
-        }
-        rest = next;
-    }
-    Some((seed, public))
+    Some((seed, optional_public(rest, 0x81)?))
 }
 
 /// A case's private EC scalar, exactly the field size, or `Rejected`.

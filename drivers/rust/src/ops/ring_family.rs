@@ -237,7 +237,7 @@ pub(crate) use ring_family;
 /// in the provider files: their timed verifications differ (aws-lc-rs
 /// verifies with a key parsed once per cell, ring has no parsed key).
 macro_rules! ring_family_pk {
-    (lib = $lib:ident, modulus_len = $modulus_len:path $(,)?) => {
+    (lib = $lib:ident, modulus_len = $modulus_len:path, rsa_size = $size:ty $(,)?) => {
         /// The timed RSA signature, into the output buffer: its length.
         fn rsa_sign_into(
             kp: &$lib::signature::RsaKeyPair,
@@ -285,6 +285,99 @@ macro_rules! ring_family_pk {
                     std::hint::black_box(&sig);
                     Ok(())
                 }))
+            }
+        }
+
+        /// An RSA signature algorithm (sign, verify) of keys of `size`. The
+        /// library's own functions make them (`rsa_cell_keys`: its key pair
+        /// and protocol.md's encodings, fresh per cell; `rsa_keypair`) and
+        /// take the public key (`rsa_verify_case`, `rsa_verify_cell`: ring and
+        /// aws-lc-rs take it in different encodings).
+        fn rsa_sig_alg(
+            name: &'static str,
+            size: $size,
+            pad: &'static dyn $lib::signature::RsaEncoding,
+            vrf: &'static $lib::signature::RsaParameters,
+        ) -> $crate::ops::Alg {
+            use $crate::ops::{pk, Op};
+            $crate::ops::Alg::new(
+                name,
+                &[Op::Sign, Op::Verify],
+                false,
+                move |c: &$crate::ops::Case| match c.op {
+                    Op::Sign => rsa_sign_case(c, pad),
+                    Op::Verify => verify_case(vrf, rsa_verify_key(&c.public)?, c),
+                    op => Err(pk::no_case(name, op)),
+                },
+                move |p: &$crate::ops::CellParams| {
+                    let (kp, keys) = rsa_cell_keys(size)?;
+                    let rng = $lib::rand::SystemRandom::new();
+                    let msg = pk::message(p);
+                    match p.op {
+                        Op::Sign => Ok(pk::op_cell(keys, msg, move |m, out| {
+                            rsa_sign_into(&kp, pad, &rng, m, out)
+                        })),
+                        Op::Verify => {
+                            let mut sig = vec![0; $modulus_len(&kp)];
+                            rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
+                            let public = rsa_verify_key(&keys.public)
+                                .map_err(|_| "public key".to_string())?
+                                .to_vec();
+                            verify_sig_cell(vrf, &public, keys, msg, sig)
+                        }
+                        op => Err(pk::no_cell(name, op)),
+                    }
+                },
+            )
+            .with_keypair(move || rsa_keypair(size))
+            .with_prepare_of(Op::Sign, rsa_sign_prepared(pad))
+        }
+
+        /// An ECDSA sign or verify cell over a generated key pair and its
+        /// encodings.
+        fn ecdsa_cell(
+            name: &'static str,
+            p: &$crate::ops::CellParams,
+            kp: $lib::signature::EcdsaKeyPair,
+            keys: $crate::ops::pk::Keys,
+            rng: $lib::rand::SystemRandom,
+            vrf: &'static $lib::signature::EcdsaVerificationAlgorithm,
+        ) -> Result<Box<dyn $crate::ops::Cell>, String> {
+            use $crate::ops::{pk, unspecified, Op};
+            use $lib::signature::KeyPair as _;
+            let msg = pk::message(p);
+            match p.op {
+                Op::Sign => Ok(pk::op_cell(keys, msg, move |m, out| {
+                    pk::put(out, kp.sign(&rng, m).map_err(unspecified("sign"))?.as_ref())
+                })),
+                Op::Verify => {
+                    let sig = kp.sign(&rng, &msg).map_err(unspecified("sign"))?;
+                    verify_sig_cell(vrf, kp.public_key().as_ref(), keys, msg, sig)
+                }
+                op => Err(pk::no_cell(name, op)),
+            }
+        }
+
+        /// An Ed25519 sign or verify cell over a generated key pair and its
+        /// encodings.
+        fn ed25519_cell(
+            p: &$crate::ops::CellParams,
+            kp: $lib::signature::Ed25519KeyPair,
+            keys: $crate::ops::pk::Keys,
+        ) -> Result<Box<dyn $crate::ops::Cell>, String> {
+            use $crate::ops::{pk, Op};
+            use $lib::signature::KeyPair as _;
+            let msg = pk::message(p);
+            match p.op {
+                Op::Sign => Ok(pk::op_cell(keys, msg, move |m, out| {
+                    pk::put(out, kp.sign(m).as_ref())
+                })),
+                Op::Verify => {
+                    let sig = kp.sign(&msg);
+                    let vrf = &$lib::signature::ED25519;
+                    verify_sig_cell(vrf, kp.public_key().as_ref(), keys, msg, sig)
+                }
+                op => Err(pk::no_cell("ed25519", op)),
             }
         }
 

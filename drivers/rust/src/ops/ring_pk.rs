@@ -30,8 +30,8 @@ use ring::signature::{
 };
 
 use super::pk::{
-    ec_pkcs8_parts, ec_scalar, ec_spki, ed25519_pkcs8_parts, keygen_cell, message, no_case,
-    no_cell, op_cell, put, rejected, rsa_public_from_spki, sign_alg, verify_cell, Curve, Keys,
+    ec_pkcs8_parts, ec_scalar, ec_spki, ed25519_pkcs8_parts, keygen_cell, no_case, rejected,
+    rsa_public_from_spki, sign_alg, verify_cell, Curve, Keys,
 };
 use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
@@ -57,13 +57,13 @@ pub fn algs() -> Vec<Alg> {
         (3072, "rsa-3072-pss", "rsa-3072-pkcs1"),
         (4096, "rsa-4096-pss", "rsa-4096-pkcs1"),
     ] {
-        v.push(rsa(
+        v.push(rsa_sig_alg(
             pss,
             bits,
             &signature::RSA_PSS_SHA256,
             &signature::RSA_PSS_2048_8192_SHA256,
         ));
-        v.push(rsa(
+        v.push(rsa_sig_alg(
             pkcs1,
             bits,
             &signature::RSA_PKCS1_SHA256,
@@ -83,7 +83,7 @@ pub const NOTES: &[&str] = &[
 ];
 
 // the RSA and Ed25519 cases and prepared signs, the RSA sign (ring_family.rs)
-super::ring_family::ring_family_pk!(lib = ring, modulus_len = modulus_len);
+super::ring_family::ring_family_pk!(lib = ring, modulus_len = modulus_len, rsa_size = usize);
 
 fn sys() -> SystemRandom {
     SystemRandom::new()
@@ -122,11 +122,7 @@ fn ecdsa_generate(
     let doc = EcdsaKeyPair::generate_pkcs8(alg, rng).map_err(unspecified("generate_pkcs8"))?;
     let (scalar, point) = ec_pkcs8_parts(doc.as_ref()).ok_or("cannot read ring's PKCS#8")?;
     let point = point.ok_or("ring's PKCS#8 has no public key")?;
-    let keys = Keys {
-        public: ec_spki(curve, point),
-        private: scalar.to_vec(),
-        peer: Vec::new(),
-    };
+    let keys = Keys::pair(ec_spki(curve, point), scalar.to_vec());
     Ok((doc.as_ref().to_vec(), keys))
 }
 
@@ -183,22 +179,7 @@ fn ecdsa(
             }
             let (doc, keys) = ecdsa_generate(curve, alg, &rng)?;
             let kp = ecdsa_from_pkcs8(alg, &doc, &rng).map_err(|e| format!("{e}"))?;
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    put(out, kp.sign(&rng, m).map_err(unspecified("sign"))?.as_ref())
-                })),
-                Op::Verify => {
-                    let sig = kp.sign(&rng, &msg).map_err(unspecified("sign"))?;
-                    let point = kp.public_key().as_ref().to_vec();
-                    Ok(verify_cell(keys, msg, move |m| {
-                        UnparsedPublicKey::new(vrf, &point)
-                            .verify(m, sig.as_ref())
-                            .is_ok()
-                    }))
-                }
-                op => Err(no_cell(name, op)),
-            }
+            ecdsa_cell(name, p, kp, keys, rng, vrf)
         },
     )
     .with_keypair(move || {
@@ -221,11 +202,7 @@ fn ed25519_generate(rng: &SystemRandom) -> Result<(Ed25519KeyPair, Keys), String
     let doc = Ed25519KeyPair::generate_pkcs8(rng).map_err(unspecified("generate_pkcs8"))?;
     let kp = Ed25519KeyPair::from_pkcs8(doc.as_ref()).map_err(|e| format!("{e}"))?;
     let (seed, _) = ed25519_pkcs8_parts(doc.as_ref()).ok_or("cannot read ring's PKCS#8")?;
-    let keys = Keys {
-        public: kp.public_key().as_ref().to_vec(),
-        private: seed.to_vec(),
-        peer: Vec::new(),
-    };
+    let keys = Keys::pair(kp.public_key().as_ref().to_vec(), seed.to_vec());
     Ok((kp, keys))
 }
 
@@ -242,22 +219,7 @@ fn ed25519() -> Alg {
             ));
         }
         let (kp, keys) = ed25519_generate(&rng)?;
-        let msg = message(p);
-        match p.op {
-            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                put(out, kp.sign(m).as_ref())
-            })),
-            Op::Verify => {
-                let sig = kp.sign(&msg);
-                let pk = kp.public_key().as_ref().to_vec();
-                Ok(verify_cell(keys, msg, move |m| {
-                    UnparsedPublicKey::new(&signature::ED25519, &pk)
-                        .verify(m, sig.as_ref())
-                        .is_ok()
-                }))
-            }
-            op => Err(no_cell("ed25519", op)),
-        }
+        ed25519_cell(p, kp, keys)
     })
     .with_keypair(|| {
         let (_, k) = ed25519_generate(&sys())?;
@@ -268,54 +230,40 @@ fn ed25519() -> Alg {
 
 // ---- RSA ----------------------------------------------------------------------
 
-fn rsa(
-    name: &'static str,
-    bits: usize,
-    pad: &'static dyn signature::RsaEncoding,
-    vrf: &'static signature::RsaParameters,
-) -> Alg {
-    Alg::new(
-        name,
-        &[Op::Sign, Op::Verify],
-        false,
-        move |c: &Case| match c.op {
-            Op::Sign => rsa_sign_case(c, pad),
-            Op::Verify => verify_case(vrf, rsa_public_from_spki(&c.public)?, c),
-            op => Err(no_case(name, op)),
-        },
-        move |p: &CellParams| {
-            let (pkcs8, spki) = super::awslc_pk::rsa_generate(bits)?;
-            let kp = RsaKeyPair::from_pkcs8(&pkcs8).map_err(|e| format!("{e}"))?;
-            let keys = Keys {
-                public: spki,
-                private: pkcs8,
-                peer: Vec::new(),
-            };
-            let rng = sys();
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    rsa_sign_into(&kp, pad, &rng, m, out)
-                })),
-                Op::Verify => {
-                    let mut sig = vec![0; modulus_len(&kp)];
-                    rsa_sign_into(&kp, pad, &rng, &msg, &mut sig)?;
-                    let der = rsa_public_from_spki(&keys.public)
-                        .map_err(|_| "public key".to_string())?
-                        .to_vec();
-                    Ok(verify_cell(keys, msg, move |m| {
-                        UnparsedPublicKey::new(vrf, &der).verify(m, &sig).is_ok()
-                    }))
-                }
-                op => Err(no_cell(name, op)),
-            }
-        },
-    )
-    .with_keypair(move || {
-        let (private, public) = super::awslc_pk::rsa_generate(bits)?;
-        Ok(KeyPair { public, private })
-    })
-    .with_prepare_of(Op::Sign, rsa_sign_prepared(pad))
+/// ring verifies with the RSAPublicKey DER inside the SubjectPublicKeyInfo.
+fn rsa_verify_key(spki: &[u8]) -> Result<&[u8], Failure> {
+    rsa_public_from_spki(spki)
+}
+
+/// A verify cell: ring parses the public key on every call (it has no
+/// parsed public key).
+fn verify_sig_cell(
+    vrf: &'static dyn signature::VerificationAlgorithm,
+    public: &[u8],
+    keys: Keys,
+    msg: Vec<u8>,
+    sig: impl AsRef<[u8]> + 'static,
+) -> Result<Box<dyn super::Cell>, String> {
+    let public = public.to_vec();
+    Ok(verify_cell(keys, msg, move |m| {
+        UnparsedPublicKey::new(vrf, &public)
+            .verify(m, sig.as_ref())
+            .is_ok()
+    }))
+}
+
+/// An RSA cell's key pair: AWS-LC's (ring has no RSA key generation),
+/// imported into ring, and its encodings.
+fn rsa_cell_keys(bits: usize) -> Result<(RsaKeyPair, Keys), String> {
+    let (pkcs8, spki) = super::awslc_pk::rsa_generate(bits)?;
+    let kp = RsaKeyPair::from_pkcs8(&pkcs8).map_err(|e| format!("{e}"))?;
+    let keys = Keys::pair(spki, pkcs8);
+    Ok((kp, keys))
+}
+
+fn rsa_keypair(bits: usize) -> Result<KeyPair, String> {
+    let (private, public) = super::awslc_pk::rsa_generate(bits)?;
+    Ok(KeyPair { public, private })
 }
 
 // ring 0.17 and 0.16 (a `rust:ring@0.16.x` build, docs/versions.md; build.rs sets the cfg)
