@@ -305,41 +305,38 @@ fn unequal<E>(_: E) -> String {
     "internal error: input and output blocks differ in length".into()
 }
 
+/// The pieces through a block mode's `encrypt_blocks_b2b` or
+/// `decrypt_blocks_b2b` (the modes' types share no trait for both), whole
+/// blocks each.
+macro_rules! each_block {
+    ($p:ident, $m:ident.$crypt:ident) => {
+        $p.each(|piece, out| {
+            let (i, o) = blocks(piece, out);
+            $m.$crypt(i, o).map_err(unequal)?;
+            Ok(piece.len())
+        })
+    };
+}
+
 impl<C: Aes> StreamOp for BlockStream<C> {
     fn run<H: Hook>(&mut self, p: &mut Pieces<'_, H>) -> Result<(), String> {
         let c = &self.cipher;
         match (self.mode, self.encrypt) {
             (Mode::Ecb, true) => {
                 let mut m = ecb::Encryptor::<&C>::inner_init(c);
-                p.each(|piece, out| {
-                    let (i, o) = blocks(piece, out);
-                    m.encrypt_blocks_b2b(i, o).map_err(unequal)?;
-                    Ok(piece.len())
-                })
+                each_block!(p, m.encrypt_blocks_b2b)
             }
             (Mode::Ecb, false) => {
                 let mut m = ecb::Decryptor::<&C>::inner_init(c);
-                p.each(|piece, out| {
-                    let (i, o) = blocks(piece, out);
-                    m.decrypt_blocks_b2b(i, o).map_err(unequal)?;
-                    Ok(piece.len())
-                })
+                each_block!(p, m.decrypt_blocks_b2b)
             }
             (Mode::Cbc, true) => {
                 let mut m = cbc::Encryptor::<&C>::inner_iv_init(c, &self.iv);
-                p.each(|piece, out| {
-                    let (i, o) = blocks(piece, out);
-                    m.encrypt_blocks_b2b(i, o).map_err(unequal)?;
-                    Ok(piece.len())
-                })
+                each_block!(p, m.encrypt_blocks_b2b)
             }
             (Mode::Cbc, false) => {
                 let mut m = cbc::Decryptor::<&C>::inner_iv_init(c, &self.iv);
-                p.each(|piece, out| {
-                    let (i, o) = blocks(piece, out);
-                    m.decrypt_blocks_b2b(i, o).map_err(unequal)?;
-                    Ok(piece.len())
-                })
+                each_block!(p, m.decrypt_blocks_b2b)
             }
             (Mode::Ctr, _) => {
                 let core = ctr::CtrCore::<&C, ctr::flavors::Ctr128BE>::inner_iv_init(c, &self.iv);

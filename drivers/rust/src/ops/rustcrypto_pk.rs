@@ -14,10 +14,30 @@ use super::pk::{
     array, check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
     no_cell, op_cell, put, put2, rejected, sign_alg, verdict, verified, verify_cell, Curve, Keys,
 };
-use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
+use super::{Alg, Case, Cell, CellParams, Failure, KeyPair, Op};
 
 fn rng() -> ThreadRng {
     rand::rng()
+}
+
+/// An algorithm's cells: `keygen` times `generate` alone, with the cell's
+/// generator (`public`, the public key's encoding for the checksum, is
+/// untimed); every other operation's cell is `cell`'s, given a fresh generator.
+fn cells<K: 'static>(
+    generate: impl Fn(&mut ThreadRng) -> K + Copy + 'static,
+    public: impl Fn(&K) -> Vec<u8> + Copy + 'static,
+    cell: impl Fn(&CellParams, ThreadRng) -> Result<Box<dyn Cell>, String> + 'static,
+) -> impl Fn(&CellParams) -> Result<Box<dyn Cell>, String> + 'static {
+    move |p| {
+        let mut r = rng();
+        if p.op == Op::Keygen {
+            return Ok(keygen_cell(
+                move || Ok(generate(&mut r)),
+                move |k: &K| Ok(public(k)),
+            ));
+        }
+        cell(p, r)
+    }
 }
 
 /// Every public-key algorithm of the provider.
@@ -149,11 +169,7 @@ mod rsa {
             .map_err(|e| format!("PKCS#8: {e}"))?
             .as_bytes()
             .to_vec();
-        Ok(Keys {
-            public: spki(&k.to_public_key())?,
-            private,
-            peer: Vec::new(),
-        })
+        Ok(Keys::pair(spki(&k.to_public_key())?, private))
     }
 
     fn keypair(bits: usize) -> Result<KeyPair, String> {
@@ -373,11 +389,7 @@ mod ec {
                     ec_spki(CURVE, pk.to_sec1_point(false).as_bytes())
                 }
                 fn sk_keys(sk: &SigningKey) -> Keys {
-                    Keys {
-                        public: vk_spki(sk.verifying_key()),
-                        private: sk.to_bytes().to_vec(),
-                        peer: Vec::new(),
-                    }
+                    Keys::pair(vk_spki(sk.verifying_key()), sk.to_bytes().to_vec())
                 }
                 fn public(spki: &[u8]) -> Result<PublicKey, Failure> {
                     PublicKey::from_sec1_bytes(ec_point_from_spki(spki, CURVE)?).map_err(rejected)
@@ -401,35 +413,32 @@ mod ec {
                         }
                         op => Err(no_case($ecdsa, op)),
                     },
-                    |p: &CellParams| {
-                        let mut r = rng();
-                        if p.op == Op::Keygen {
-                            return Ok(keygen_cell(
-                                move || Ok(SigningKey::generate_from_rng(&mut r)),
-                                |sk: &SigningKey| Ok(vk_spki(sk.verifying_key())),
-                            ));
-                        }
-                        let sk = SigningKey::generate_from_rng(&mut r);
-                        let keys = sk_keys(&sk);
-                        let msg = message(p);
-                        match p.op {
-                            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                                let sig: DerSignature = sk
-                                    .try_sign_with_rng(&mut r, m)
-                                    .map_err(|e| format!("sign: {e}"))?;
-                                put(out, sig.as_bytes())
-                            })),
-                            Op::Verify => {
-                                let sig: DerSignature = sk.sign_with_rng(&mut r, &msg);
-                                // parsed once per cell, as a verifier holding a DER signature would
-                                let sig = Signature::from_der(sig.as_bytes())
-                                    .map_err(|e| format!("signature: {e}"))?;
-                                let vk = *sk.verifying_key();
-                                Ok(verify_cell(keys, msg, move |m| verify(&vk, m, &sig)))
+                    cells(
+                        |r| SigningKey::generate_from_rng(r),
+                        |sk: &SigningKey| vk_spki(sk.verifying_key()),
+                        |p: &CellParams, mut r| {
+                            let sk = SigningKey::generate_from_rng(&mut r);
+                            let keys = sk_keys(&sk);
+                            let msg = message(p);
+                            match p.op {
+                                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                                    let sig: DerSignature = sk
+                                        .try_sign_with_rng(&mut r, m)
+                                        .map_err(|e| format!("sign: {e}"))?;
+                                    put(out, sig.as_bytes())
+                                })),
+                                Op::Verify => {
+                                    let sig: DerSignature = sk.sign_with_rng(&mut r, &msg);
+                                    // parsed once per cell, as a verifier holding a DER signature would
+                                    let sig = Signature::from_der(sig.as_bytes())
+                                        .map_err(|e| format!("signature: {e}"))?;
+                                    let vk = *sk.verifying_key();
+                                    Ok(verify_cell(keys, msg, move |m| verify(&vk, m, &sig)))
+                                }
+                                op => Err(no_cell($ecdsa, op)),
                             }
-                            op => Err(no_cell($ecdsa, op)),
-                        }
-                    },
+                        },
+                    ),
                 )
                 .with_keypair(|| {
                     let k = sk_keys(&SigningKey::generate_from_rng(&mut rng()));
@@ -522,11 +531,10 @@ mod ec {
 fn ed25519() -> Alg {
     use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
     fn keys(sk: &SigningKey) -> Keys {
-        Keys {
-            public: sk.verifying_key().to_bytes().to_vec(),
-            private: sk.to_bytes().to_vec(),
-            peer: Vec::new(),
-        }
+        Keys::pair(
+            sk.verifying_key().to_bytes().to_vec(),
+            sk.to_bytes().to_vec(),
+        )
     }
     sign_alg(
         "ed25519",
@@ -542,30 +550,27 @@ fn ed25519() -> Alg {
             }
             op => Err(no_case("ed25519", op)),
         },
-        |p: &CellParams| {
-            let mut r = rng();
-            if p.op == Op::Keygen {
-                return Ok(keygen_cell(
-                    move || Ok(SigningKey::generate(&mut r)),
-                    |sk: &SigningKey| Ok(sk.verifying_key().to_bytes().to_vec()),
-                ));
-            }
-            let sk = SigningKey::generate(&mut r);
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys(&sk), msg, move |m, out| {
-                    put(out, &sk.sign(m).to_bytes())
-                })),
-                Op::Verify => {
-                    let sig = sk.sign(&msg);
-                    let vk = sk.verifying_key();
-                    Ok(verify_cell(keys(&sk), msg, move |m| {
-                        vk.verify(m, &sig).is_ok()
-                    }))
+        cells(
+            SigningKey::generate,
+            |sk: &SigningKey| sk.verifying_key().to_bytes().to_vec(),
+            |p: &CellParams, mut r| {
+                let sk = SigningKey::generate(&mut r);
+                let msg = message(p);
+                match p.op {
+                    Op::Sign => Ok(op_cell(keys(&sk), msg, move |m, out| {
+                        put(out, &sk.sign(m).to_bytes())
+                    })),
+                    Op::Verify => {
+                        let sig = sk.sign(&msg);
+                        let vk = sk.verifying_key();
+                        Ok(verify_cell(keys(&sk), msg, move |m| {
+                            vk.verify(m, &sig).is_ok()
+                        }))
+                    }
+                    op => Err(no_cell("ed25519", op)),
                 }
-                op => Err(no_cell("ed25519", op)),
-            }
-        },
+            },
+        ),
     )
     .with_keypair(|| {
         let k = keys(&SigningKey::generate(&mut rng()));
@@ -596,17 +601,14 @@ fn x25519() -> Alg {
             }
             op => Err(no_case("x25519", op)),
         },
-        |p: &CellParams| {
-            let mut r = rng();
-            match p.op {
-                Op::Keygen => Ok(keygen_cell(
-                    move || {
-                        let sk = StaticSecret::random_from_rng(&mut r);
-                        let pk = PublicKey::from(&sk);
-                        Ok((sk, pk))
-                    },
-                    |(_, pk): &(StaticSecret, PublicKey)| Ok(pk.as_bytes().to_vec()),
-                )),
+        cells(
+            |r| {
+                let sk = StaticSecret::random_from_rng(r);
+                let pk = PublicKey::from(&sk);
+                (sk, pk)
+            },
+            |(_, pk): &(StaticSecret, PublicKey)| pk.as_bytes().to_vec(),
+            |p: &CellParams, mut r| match p.op {
                 Op::Derive => {
                     let sk = StaticSecret::random_from_rng(&mut r);
                     let peer = PublicKey::from(&StaticSecret::random_from_rng(&mut r));
@@ -620,8 +622,8 @@ fn x25519() -> Alg {
                     }))
                 }
                 op => Err(no_cell("x25519", op)),
-            }
-        },
+            },
+        ),
     )
     .with_keypair(|| {
         let sk = StaticSecret::random_from_rng(&mut rng());
@@ -641,6 +643,39 @@ fn x25519() -> Alg {
 }
 
 // ---- ML-KEM -------------------------------------------------------------------
+
+/// An encaps or decaps cell of ML-KEM or X-Wing (the `kem` crate's traits,
+/// which both implement) over a fresh decapsulation key and its keys.
+fn kem_cell<D: ml_kem::Decapsulate + 'static>(
+    name: &str,
+    p: &CellParams,
+    mut r: ThreadRng,
+    dk: D,
+    keys: Keys,
+) -> Result<Box<dyn Cell>, String> {
+    use ml_kem::{Ciphertext, Encapsulate as _};
+    let ek = dk.encapsulation_key().clone();
+    match p.op {
+        Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
+            let (ct, k) = ek.encapsulate_with_rng(&mut r);
+            put2(out, &ct, &k)
+        })),
+        Op::Decaps => {
+            let (ct, k) = ek.encapsulate_with_rng(&mut r);
+            if dk.decapsulate(&ct) != k {
+                return Err(format!(
+                    "{name}: decapsulation disagrees with encapsulation"
+                ));
+            }
+            Ok(op_cell(keys, ct.to_vec(), move |c, out| {
+                let ct = Ciphertext::<D::Kem>::try_from(c)
+                    .map_err(|_| "ciphertext length".to_string())?;
+                put(out, &dk.decapsulate(&ct))
+            }))
+        }
+        op => Err(no_cell(name, op)),
+    }
+}
 
 mod mlkem {
     use super::*;
@@ -689,44 +724,16 @@ mod mlkem {
                         }
                         op => Err(no_case($name, op)),
                     },
-                    |p: &CellParams| {
-                        let mut r = rng();
-                        if p.op == Op::Keygen {
-                            return Ok(keygen_cell(
-                                move || Ok(Dk::generate_from_rng(&mut r)),
-                                |dk: &Dk| Ok(ek_bytes(dk)),
-                            ));
-                        }
-                        let seed = random_seed(&mut r);
-                        let dk = from_seed(&seed).map_err(|_| "seed".to_string())?;
-                        let ek = dk.encapsulation_key().clone();
-                        let keys = Keys {
-                            public: ek_bytes(&dk),
-                            private: seed.to_vec(),
-                            peer: Vec::new(),
-                        };
-                        match p.op {
-                            Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
-                                let (ct, k) = ek.encapsulate_with_rng(&mut r);
-                                put2(out, &ct, &k)
-                            })),
-                            Op::Decaps => {
-                                let (ct, k) = ek.encapsulate_with_rng(&mut r);
-                                if dk.decapsulate(&ct) != k {
-                                    return Err(format!(
-                                        "{}: decapsulation disagrees with encapsulation",
-                                        $name
-                                    ));
-                                }
-                                Ok(op_cell(keys, ct.to_vec(), move |c, out| {
-                                    let ct = Ciphertext::<$p>::try_from(c)
-                                        .map_err(|_| "ciphertext length".to_string())?;
-                                    put(out, &dk.decapsulate(&ct))
-                                }))
-                            }
-                            op => Err(no_cell($name, op)),
-                        }
-                    },
+                    cells(
+                        |r| Dk::generate_from_rng(r),
+                        ek_bytes,
+                        |p: &CellParams, mut r| {
+                            let seed = random_seed(&mut r);
+                            let dk = from_seed(&seed).map_err(|_| "seed".to_string())?;
+                            let keys = Keys::pair(ek_bytes(&dk), seed.to_vec());
+                            kem_cell($name, p, r, dk, keys)
+                        },
+                    ),
                 )
                 .with_keypair(|| {
                     let seed = random_seed(&mut rng());
@@ -780,11 +787,7 @@ mod mldsa {
                     seed
                 }
                 fn keys(seed: [u8; 32], sk: &Sk) -> Keys {
-                    Keys {
-                        public: sk.verifying_key().encode().to_vec(),
-                        private: seed.to_vec(),
-                        peer: Vec::new(),
-                    }
+                    Keys::pair(sk.verifying_key().encode().to_vec(), seed.to_vec())
                 }
 
                 sign_alg(
@@ -811,37 +814,34 @@ mod mldsa {
                         }
                         op => Err(no_case($name, op)),
                     },
-                    |p: &CellParams| {
-                        let mut r = rng();
-                        if p.op == Op::Keygen {
-                            return Ok(keygen_cell(
-                                move || Ok(SigningKey::<$p>::generate_from_rng(&mut r)),
-                                |sk: &SigningKey<$p>| Ok(sk.verifying_key().encode().to_vec()),
-                            ));
-                        }
-                        let seed = random_seed(&mut r);
-                        let sk = expand(&seed).map_err(|_| "seed".to_string())?;
-                        let keys = keys(seed, &sk);
-                        let msg = message(p);
-                        match p.op {
-                            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                                let sig = sk
-                                    .sign_randomized(m, &[], &mut r)
-                                    .map_err(|e| format!("sign: {e}"))?;
-                                put(out, &sig.encode())
-                            })),
-                            Op::Verify => {
-                                let sig = sk
-                                    .sign_randomized(&msg, &[], &mut r)
-                                    .map_err(|e| format!("sign: {e}"))?;
-                                let vk = sk.verifying_key();
-                                Ok(verify_cell(keys, msg, move |m| {
-                                    vk.verify_with_context(m, &[], &sig)
-                                }))
+                    cells(
+                        |r| SigningKey::<$p>::generate_from_rng(r),
+                        |sk: &SigningKey<$p>| sk.verifying_key().encode().to_vec(),
+                        |p: &CellParams, mut r| {
+                            let seed = random_seed(&mut r);
+                            let sk = expand(&seed).map_err(|_| "seed".to_string())?;
+                            let keys = keys(seed, &sk);
+                            let msg = message(p);
+                            match p.op {
+                                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                                    let sig = sk
+                                        .sign_randomized(m, &[], &mut r)
+                                        .map_err(|e| format!("sign: {e}"))?;
+                                    put(out, &sig.encode())
+                                })),
+                                Op::Verify => {
+                                    let sig = sk
+                                        .sign_randomized(&msg, &[], &mut r)
+                                        .map_err(|e| format!("sign: {e}"))?;
+                                    let vk = sk.verifying_key();
+                                    Ok(verify_cell(keys, msg, move |m| {
+                                        vk.verify_with_context(m, &[], &sig)
+                                    }))
+                                }
+                                op => Err(no_cell($name, op)),
                             }
-                            op => Err(no_cell($name, op)),
-                        }
-                    },
+                        },
+                    ),
                 )
                 .with_keypair(|| {
                     let seed = random_seed(&mut rng());
@@ -872,11 +872,7 @@ mod slhdsa {
                 const N: usize = $n;
 
                 fn keys(sk: &Sk) -> Keys {
-                    Keys {
-                        public: sk.verifying_key().to_vec(),
-                        private: sk.to_vec(),
-                        peer: Vec::new(),
-                    }
+                    Keys::pair(sk.verifying_key().to_vec(), sk.to_vec())
                 }
 
                 sign_alg(
@@ -910,36 +906,33 @@ mod slhdsa {
                         }
                         op => Err(no_case($name, op)),
                     },
-                    |p: &CellParams| {
-                        let mut r = rng();
-                        if p.op == Op::Keygen {
-                            return Ok(keygen_cell(
-                                move || Ok(Sk::new(&mut r)),
-                                |sk: &Sk| Ok(sk.verifying_key().to_vec()),
-                            ));
-                        }
-                        let sk = Sk::new(&mut r);
-                        let keys = keys(&sk);
-                        let msg = message(p);
-                        match p.op {
-                            Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                                let sig = sk
-                                    .try_sign_with_rng(&mut r, m)
-                                    .map_err(|e| format!("sign: {e}"))?;
-                                put(out, &sig.to_bytes())
-                            })),
-                            Op::Verify => {
-                                let sig = sk
-                                    .try_sign_with_rng(&mut r, &msg)
-                                    .map_err(|e| format!("sign: {e}"))?;
-                                let vk = sk.verifying_key();
-                                Ok(verify_cell(keys, msg, move |m| {
-                                    vk.try_verify_with_context(m, &[], &sig).is_ok()
-                                }))
+                    cells(
+                        |r| Sk::new(r),
+                        |sk: &Sk| sk.verifying_key().to_vec(),
+                        |p: &CellParams, mut r| {
+                            let sk = Sk::new(&mut r);
+                            let keys = keys(&sk);
+                            let msg = message(p);
+                            match p.op {
+                                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                                    let sig = sk
+                                        .try_sign_with_rng(&mut r, m)
+                                        .map_err(|e| format!("sign: {e}"))?;
+                                    put(out, &sig.to_bytes())
+                                })),
+                                Op::Verify => {
+                                    let sig = sk
+                                        .try_sign_with_rng(&mut r, &msg)
+                                        .map_err(|e| format!("sign: {e}"))?;
+                                    let vk = sk.verifying_key();
+                                    Ok(verify_cell(keys, msg, move |m| {
+                                        vk.try_verify_with_context(m, &[], &sig).is_ok()
+                                    }))
+                                }
+                                op => Err(no_cell($name, op)),
                             }
-                            op => Err(no_cell($name, op)),
-                        }
-                    },
+                        },
+                    ),
                 )
                 .with_keypair(|| Ok(keys(&Sk::new(&mut rng())).into()))
             }
@@ -990,11 +983,7 @@ fn xwing() -> Alg {
         dk.encapsulation_key().to_bytes().to_vec()
     }
     fn keys(dk: &DecapsulationKey) -> Keys {
-        Keys {
-            public: ek_bytes(dk),
-            private: dk.as_bytes().to_vec(),
-            peer: Vec::new(),
-        }
+        Keys::pair(ek_bytes(dk), dk.as_bytes().to_vec())
     }
 
     Alg::new(
@@ -1018,36 +1007,15 @@ fn xwing() -> Alg {
             }
             op => Err(no_case("x-wing", op)),
         },
-        |p: &CellParams| {
-            let mut r = rng();
-            if p.op == Op::Keygen {
-                return Ok(keygen_cell(
-                    move || Ok(DecapsulationKey::generate_from_rng(&mut r)),
-                    |dk: &DecapsulationKey| Ok(ek_bytes(dk)),
-                ));
-            }
-            let dk = DecapsulationKey::generate_from_rng(&mut r);
-            let ek = dk.encapsulation_key().clone();
-            let keys = keys(&dk);
-            match p.op {
-                Op::Encaps => Ok(op_cell(keys, Vec::new(), move |_, out| {
-                    let (ct, k) = ek.encapsulate_with_rng(&mut r);
-                    put2(out, &ct, &k)
-                })),
-                Op::Decaps => {
-                    let (ct, k) = ek.encapsulate_with_rng(&mut r);
-                    if dk.decapsulate(&ct) != k {
-                        return Err("x-wing: decapsulation disagrees with encapsulation".into());
-                    }
-                    Ok(op_cell(keys, ct.to_vec(), move |c, out| {
-                        let ct =
-                            Ciphertext::try_from(c).map_err(|_| "ciphertext length".to_string())?;
-                        put(out, &dk.decapsulate(&ct))
-                    }))
-                }
-                op => Err(no_cell("x-wing", op)),
-            }
-        },
+        cells(
+            DecapsulationKey::generate_from_rng,
+            ek_bytes,
+            |p: &CellParams, mut r| {
+                let dk = DecapsulationKey::generate_from_rng(&mut r);
+                let keys = keys(&dk);
+                kem_cell("x-wing", p, r, dk, keys)
+            },
+        ),
     )
     .with_keypair(|| Ok(keys(&DecapsulationKey::generate_from_rng(&mut rng())).into()))
 }
@@ -1068,11 +1036,7 @@ fn sm2() -> Alg {
         ec_spki(Curve::Sm2, pk.to_sec1_point(false).as_bytes())
     }
     fn keys(sk: &SecretKey) -> Keys {
-        Keys {
-            public: spki(&sk.public_key()),
-            private: sk.to_bytes().to_vec(),
-            peer: Vec::new(),
-        }
+        Keys::pair(spki(&sk.public_key()), sk.to_bytes().to_vec())
     }
     sign_alg(
         "sm2",
@@ -1093,37 +1057,34 @@ fn sm2() -> Alg {
             }
             op => Err(no_case("sm2", op)),
         },
-        |p: &CellParams| {
-            let mut r = rng();
-            if p.op == Op::Keygen {
-                return Ok(keygen_cell(
-                    move || {
-                        let sk = SecretKey::generate_from_rng(&mut r);
-                        let pk = sk.public_key();
-                        Ok((sk, pk))
-                    },
-                    |(_, pk): &(SecretKey, PublicKey)| Ok(spki(pk)),
-                ));
-            }
-            let secret = SecretKey::generate_from_rng(&mut r);
-            let keys = keys(&secret);
-            let sk = SigningKey::new(SM2_ID, &secret).map_err(|e| format!("SM2 key: {e}"))?;
-            let msg = message(p);
-            match p.op {
-                Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
-                    let sig: Signature = sk
-                        .try_sign_with_rng(&mut r, m)
-                        .map_err(|e| format!("sign: {e}"))?;
-                    put(out, sig.to_der().as_bytes())
-                })),
-                Op::Verify => {
-                    let sig: Signature = sk.sign_with_rng(&mut r, &msg);
-                    let vk = sk.verifying_key().clone();
-                    Ok(verify_cell(keys, msg, move |m| vk.verify(m, &sig).is_ok()))
+        cells(
+            |r| {
+                let sk = SecretKey::generate_from_rng(r);
+                let pk = sk.public_key();
+                (sk, pk)
+            },
+            |(_, pk): &(SecretKey, PublicKey)| spki(pk),
+            |p: &CellParams, mut r| {
+                let secret = SecretKey::generate_from_rng(&mut r);
+                let keys = keys(&secret);
+                let sk = SigningKey::new(SM2_ID, &secret).map_err(|e| format!("SM2 key: {e}"))?;
+                let msg = message(p);
+                match p.op {
+                    Op::Sign => Ok(op_cell(keys, msg, move |m, out| {
+                        let sig: Signature = sk
+                            .try_sign_with_rng(&mut r, m)
+                            .map_err(|e| format!("sign: {e}"))?;
+                        put(out, sig.to_der().as_bytes())
+                    })),
+                    Op::Verify => {
+                        let sig: Signature = sk.sign_with_rng(&mut r, &msg);
+                        let vk = sk.verifying_key().clone();
+                        Ok(verify_cell(keys, msg, move |m| vk.verify(m, &sig).is_ok()))
+                    }
+                    op => Err(no_cell("sm2", op)),
                 }
-                op => Err(no_cell("sm2", op)),
-            }
-        },
+            },
+        ),
     )
     .with_keypair(|| {
         let k = keys(&SecretKey::generate_from_rng(&mut rng()));
