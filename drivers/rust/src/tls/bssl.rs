@@ -110,15 +110,7 @@ impl Configs {
         let mut s = SslStream::new(self.server_ssl()?, sock).map_err(err("server"))?;
         self.signed.store(0, Ordering::Relaxed);
         s.accept().map_err(|e| format!("handshake: {e}"))?;
-        let mut ping = [0u8; 4];
-        s.read_exact(&mut ping)
-            .map_err(|e| format!("reading ping: {e}"))?;
-        if &ping != b"ping" {
-            return Err(format!("expected ping, read {ping:02x?}"));
-        }
-        s.write_all(b"pong")
-            .and_then(|_| s.flush())
-            .map_err(|e| format!("writing pong: {e}"))?;
+        super::interop::ping_pong(&mut s, true)?;
         let h = view(s.ssl(), self.signed.load(Ordering::Relaxed))?;
         let _ = s.shutdown(); // close_notify, best effort
         Ok(h)
@@ -128,15 +120,7 @@ impl Configs {
     pub fn connect(&self, sock: TcpStream) -> Result<Handshake, String> {
         let mut s = SslStream::new(self.client_ssl()?, sock).map_err(err("client"))?;
         s.connect().map_err(|e| format!("handshake: {e}"))?;
-        s.write_all(b"ping")
-            .and_then(|_| s.flush())
-            .map_err(|e| format!("writing ping: {e}"))?;
-        let mut pong = [0u8; 4];
-        s.read_exact(&mut pong)
-            .map_err(|e| format!("reading pong: {e}"))?;
-        if &pong != b"pong" {
-            return Err(format!("expected pong, read {pong:02x?}"));
-        }
+        super::interop::ping_pong(&mut s, false)?;
         let h = view(s.ssl(), peer_sigalg(s.ssl()))?;
         let _ = s.shutdown();
         Ok(h)

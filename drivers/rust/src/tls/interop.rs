@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -14,6 +14,34 @@ use std::time::{Duration, Instant};
 use rustls::{ClientConnection, ServerConnection, StreamOwned};
 
 use super::{Configs, Handshake};
+
+/// The exchange after an interop handshake: the client writes "ping", the
+/// server reads it and answers "pong" (both libraries' connections).
+pub(crate) fn ping_pong<S: Read + Write>(s: &mut S, server: bool) -> Result<(), String> {
+    if server {
+        hear(s, "ping")?;
+        say(s, "pong")
+    } else {
+        say(s, "ping")?;
+        hear(s, "pong")
+    }
+}
+
+fn say(s: &mut impl Write, word: &str) -> Result<(), String> {
+    s.write_all(word.as_bytes())
+        .and_then(|_| s.flush())
+        .map_err(|e| format!("writing {word}: {e}"))
+}
+
+fn hear(s: &mut impl Read, word: &str) -> Result<(), String> {
+    let mut got = [0u8; 4];
+    s.read_exact(&mut got)
+        .map_err(|e| format!("reading {word}: {e}"))?;
+    if got[..] != *word.as_bytes() {
+        return Err(format!("expected {word}, read {got:02x?}"));
+    }
+    Ok(())
+}
 
 /// A background server: what `tls-result` waits for, and the flag that
 /// ends it early (a second `tls-serve` replaces it: one server per process).
@@ -106,23 +134,30 @@ fn bound(s: &TcpStream, deadline: Instant) -> Result<(), String> {
 pub fn rustls_serve(cfg: &Configs, sock: TcpStream) -> Result<Handshake, String> {
     let sc = cfg.server.clone().ok_or("no server configuration")?;
     let conn = ServerConnection::new(sc).map_err(|e| e.to_string())?;
-    cfg.signed.store(0, Ordering::Relaxed);
+    rustls_one(conn, sock, true, &cfg.signed)
+}
+
+/// rustls' side of one interop connection: the handshake, ping and pong,
+/// the handshake's view (`sigalg`: the scheme its wrapper saw), close.
+fn rustls_one<C, D>(
+    conn: C,
+    sock: TcpStream,
+    server: bool,
+    sigalg: &AtomicU16,
+) -> Result<Handshake, String>
+where
+    C: std::ops::DerefMut<Target = rustls::ConnectionCommon<D>>,
+    D: rustls::SideData + 'static,
+{
+    sigalg.store(0, Ordering::Relaxed);
     let mut tls = StreamOwned::new(conn, sock);
     while tls.conn.is_handshaking() {
         tls.conn
             .complete_io(&mut tls.sock)
             .map_err(|e| format!("handshake: {e}"))?;
     }
-    let mut ping = [0u8; 4];
-    tls.read_exact(&mut ping)
-        .map_err(|e| format!("reading ping: {e}"))?;
-    if &ping != b"ping" {
-        return Err(format!("expected ping, read {ping:02x?}"));
-    }
-    tls.write_all(b"pong")
-        .and_then(|_| tls.flush())
-        .map_err(|e| format!("writing pong: {e}"))?;
-    let h = Handshake::of(&tls.conn, &cfg.signed)?;
+    ping_pong(&mut tls, server)?;
+    let h = Handshake::of(&tls.conn, sigalg)?;
     close(tls);
     Ok(h)
 }
@@ -173,23 +208,5 @@ fn connect_one(
 pub fn rustls_connect(cfg: &Configs, sock: TcpStream) -> Result<Handshake, String> {
     let conn = ClientConnection::new(cfg.client.clone(), cfg.server_name.clone())
         .map_err(|e| e.to_string())?;
-    cfg.verified.store(0, Ordering::Relaxed);
-    let mut tls = StreamOwned::new(conn, sock);
-    while tls.conn.is_handshaking() {
-        tls.conn
-            .complete_io(&mut tls.sock)
-            .map_err(|e| format!("handshake: {e}"))?;
-    }
-    tls.write_all(b"ping")
-        .and_then(|_| tls.flush())
-        .map_err(|e| format!("writing ping: {e}"))?;
-    let mut pong = [0u8; 4];
-    tls.read_exact(&mut pong)
-        .map_err(|e| format!("reading pong: {e}"))?;
-    if &pong != b"pong" {
-        return Err(format!("expected pong, read {pong:02x?}"));
-    }
-    let h = Handshake::of(&tls.conn, &cfg.verified)?;
-    close(tls);
-    Ok(h)
+    rustls_one(conn, sock, false, &cfg.verified)
 }
