@@ -21,8 +21,13 @@ fn drivers() -> Vec<Driver> {
     PROVIDER_IDS
         .iter()
         .filter(|id| crate::tls::Lib::of(id).is_none())
-        .map(|id| Driver::new(ops::provider(id).expect("known provider")))
+        .map(|id| driver(id))
         .collect()
+}
+
+/// The driver of one provider.
+fn driver(id: &str) -> Driver {
+    Driver::new(ops::provider(id).expect("known provider"))
 }
 
 /// Sends one request line through the handler and parses the response.

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use super::{call, drivers};
+use super::{call, driver, drivers};
 use crate::input::{checksum, decode_hex, encode_hex, message};
 use crate::ops::{Alg, Case, CellParams, Failure, Op};
 use crate::Driver;
@@ -141,6 +141,16 @@ fn check_cell(pid: &str, a: &Alg, op: Op, size: usize) -> Vec<u8> {
     }
     let k = cell.keys().unwrap_or_else(|| panic!("{what}: no keys"));
     let ok = |r: Result<Vec<u8>, Failure>| r.unwrap_or_else(|e| panic!("{what}: {e:?}"));
+    // decrypt, decapsulate: the case that undoes the cell's output with its private key
+    let undo = |op: Op, msg: Vec<u8>| {
+        let c = Case {
+            op,
+            private: k.private.clone(),
+            msg,
+            ..Default::default()
+        };
+        ok(exec(a, c))
+    };
     match op {
         Op::Sign => {
             let v = exec(
@@ -157,30 +167,14 @@ fn check_cell(pid: &str, a: &Alg, op: Op, size: usize) -> Vec<u8> {
         }
         Op::Verify => assert_eq!(out, vec![1], "{what}"),
         Op::Encrypt => {
-            let d = exec(
-                a,
-                Case {
-                    op: Op::Decrypt,
-                    private: k.private.clone(),
-                    msg: out.clone(),
-                    ..Default::default()
-                },
-            );
-            assert_eq!(ok(d), msg, "{what}: the cell's ciphertext decrypts");
+            let d = undo(Op::Decrypt, out.clone());
+            assert_eq!(d, msg, "{what}: the cell's ciphertext decrypts");
         }
         Op::Decrypt => assert_eq!(out, msg, "{what}"),
         Op::Encaps if !k.private.is_empty() => {
             let (ct, key) = out.split_at(out.len() - 32);
-            let d = exec(
-                a,
-                Case {
-                    op: Op::Decaps,
-                    private: k.private.clone(),
-                    msg: ct.to_vec(),
-                    ..Default::default()
-                },
-            );
-            assert_eq!(ok(d), key, "{what}: the cell's encapsulation decapsulates");
+            let d = undo(Op::Decaps, ct.to_vec());
+            assert_eq!(d, key, "{what}: the cell's encapsulation decapsulates");
         }
         Op::Derive => {
             let d = exec(
@@ -528,10 +522,7 @@ fn pk_rejects_and_unsupported() {
 /// twelve SLH-DSA sets refuses malformed seeds, keys and signatures.
 #[test]
 fn slh_dsa_and_x_wing() {
-    let d = drivers()
-        .into_iter()
-        .find(|d| d.prov.id() == "rust:rustcrypto")
-        .expect("rustcrypto");
+    let d = driver("rust:rustcrypto");
     let sets: Vec<&str> = d
         .prov
         .algs()
@@ -643,10 +634,7 @@ fn slh_dsa_and_x_wing() {
 #[test]
 fn x_wing_draft_vector() {
     use sha2::{Digest, Sha256};
-    let d = drivers()
-        .into_iter()
-        .find(|d| d.prov.id() == "rust:rustcrypto")
-        .expect("rustcrypto");
+    let d = driver("rust:rustcrypto");
     let sk = "7f9c2ba4e88f827d616045507605853ed73b8093f6efbc88eb1a6eacfa66ef26";
     let eseed = "3cb1eea988004b93103cfb0aeefd2a686e01fa4a58e8a3639ca8a1e3f9ae57e2\
                  35b8cc873c23dc62b8d260169afa2f75ab916a58d974918835d25e6a435085b2";

@@ -10,13 +10,8 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-use super::call;
-use crate::ops;
+use super::{call, driver};
 use crate::Driver;
-
-fn driver(id: &str) -> Driver {
-    Driver::new(ops::provider(id).expect("known provider"))
-}
 
 /// The PKI folder (one per test process), made on first use.
 fn pki() -> &'static Path {
@@ -101,6 +96,17 @@ fn boring_hello_offers_its_cells() {
     assert!(!offers.keys().any(|k| k.contains("secp256r1mlkem768")));
 }
 
+/// The hybrid X25519MLKEM768 handshake `h` over the X25519 one `x` (both
+/// Ed25519, whose signatures have one length): the ML-KEM-768 share (1184
+/// bytes) in the ClientHello, its ciphertext (1088 bytes) in the server's flight.
+fn assert_mlkem768_flights(h: &Value, x: &Value) {
+    assert_eq!(flight(h, "client_hello") - flight(x, "client_hello"), 1184);
+    assert_eq!(
+        flight(h, "server_flight") - flight(x, "server_flight"),
+        1088
+    );
+}
+
 /// Every step of a full X25519 handshake with TLS_AES_128_GCM_SHA256 reports
 /// its group, suite and signature scheme, one round trip, no ticket, and a
 /// fresh exporter every handshake.
@@ -131,14 +137,7 @@ fn boring_bench_reports_the_handshake() {
     full_x25519_handshakes(&d, "tls13-x25519-ed25519", 0x0807);
     let h = bench(&d, "tls13-x25519mlkem768-ed25519", "handshake");
     let x = bench(&d, "tls13-x25519-ed25519", "handshake");
-    assert_eq!(
-        flight(&h, "client_hello") - flight(&x, "client_hello"),
-        1184
-    );
-    assert_eq!(
-        flight(&h, "server_flight") - flight(&x, "server_flight"),
-        1088
-    );
+    assert_mlkem768_flights(&h, &x);
     let r = bench(&d, "tls13-p256-rsa-2048-resume", "client");
     let t = &r["tls"];
     assert_eq!(
@@ -170,14 +169,7 @@ fn hybrid_adds_the_ml_kem_share_and_ciphertext() {
     let d = driver("rust:rustls");
     let x = bench(&d, "tls13-x25519-ed25519", "handshake");
     let h = bench(&d, "tls13-x25519mlkem768-ed25519", "handshake");
-    assert_eq!(
-        flight(&h, "client_hello") - flight(&x, "client_hello"),
-        1184
-    );
-    assert_eq!(
-        flight(&h, "server_flight") - flight(&x, "server_flight"),
-        1088
-    );
+    assert_mlkem768_flights(&h, &x);
     assert_eq!(flight(&h, "client_finished"), flight(&x, "client_finished"));
     let r = bench(&d, "tls13-secp256r1mlkem768-mldsa-65", "handshake");
     assert_eq!(

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::{call, drivers};
+use super::{call, driver, drivers};
 use crate::protocol::{CaseResult, RawCase};
 use crate::{ops, run_case, Driver};
 
@@ -249,10 +249,7 @@ fn open_rejects_tampered_tag() {
 /// before the ACVP cases are exported.
 #[test]
 fn ascon_known_answers() {
-    let d = drivers()
-        .into_iter()
-        .find(|d| d.prov.id() == "rust:rustcrypto")
-        .expect("rustcrypto");
+    let d = driver("rust:rustcrypto");
     let k = "000102030405060708090a0b0c0d0e0f";
     let cases = [
         (
