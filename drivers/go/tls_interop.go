@@ -170,17 +170,30 @@ func serveOne(conn net.Conn, cfg *tls.Config, signer *seenSigner, deadline time.
 	if err != nil {
 		return v, err
 	}
-	var ping [4]byte
-	if _, err := io.ReadFull(tc, ping[:]); err != nil {
-		return v, fmt.Errorf("reading ping: %v", err)
+	if err := hear(tc, "ping"); err != nil {
+		return v, err
 	}
-	if string(ping[:]) != "ping" {
-		return v, fmt.Errorf("read %q, not ping", ping[:])
+	return v, say(tc, "pong")
+}
+
+// say and hear: the exchange after an interop handshake, the client's
+// "ping" and the server's "pong".
+func say(c io.Writer, word string) error {
+	if _, err := c.Write([]byte(word)); err != nil {
+		return fmt.Errorf("writing %s: %v", word, err)
 	}
-	if _, err := tc.Write([]byte("pong")); err != nil {
-		return v, fmt.Errorf("writing pong: %v", err)
+	return nil
+}
+
+func hear(c io.Reader, word string) error {
+	var b [4]byte
+	if _, err := io.ReadFull(c, b[:]); err != nil {
+		return fmt.Errorf("reading %s: %v", word, err)
 	}
-	return v, nil
+	if string(b[:]) != word {
+		return fmt.Errorf("read %q, not %s", b[:], word)
+	}
+	return nil
 }
 
 func (d *Driver) tlsResult(req *Request) (*tlsHandshakesResponse, error) {
@@ -242,15 +255,11 @@ func connectOne(addr string, cfg *tls.Config, deadline time.Time) (tlsHandshakeV
 	if err := tc.Handshake(); err != nil {
 		return tlsHandshakeView{}, err
 	}
-	if _, err := tc.Write([]byte("ping")); err != nil {
-		return tlsHandshakeView{}, fmt.Errorf("writing ping: %v", err)
+	if err := say(tc, "ping"); err != nil {
+		return tlsHandshakeView{}, err
 	}
-	var pong [4]byte
-	if _, err := io.ReadFull(tc, pong[:]); err != nil { // also processes the ticket
-		return tlsHandshakeView{}, fmt.Errorf("reading pong: %v", err)
-	}
-	if string(pong[:]) != "pong" {
-		return tlsHandshakeView{}, fmt.Errorf("read %q, not pong", pong[:])
+	if err := hear(tc, "pong"); err != nil { // reading pong also processes the ticket
+		return tlsHandshakeView{}, err
 	}
 	// the view after pong: a server that sends its ticket after the
 	// client's Finished has delivered it by now
