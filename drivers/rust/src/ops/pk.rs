@@ -449,11 +449,13 @@ pub fn ec_pkcs8_parts(pkcs8: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
 }
 
 /// The Ed25519 seed and public key of a PKCS#8 document (RFC 8410; v2 with
-/// the public key, as ring's `generate_pkcs8` writes it).
+/// the public key, as ring's `generate_pkcs8` writes it: `[1]` implicit since
+/// ring 0.17, explicit around a BIT STRING in ring 0.16).
 pub fn ed25519_pkcs8_parts(pkcs8: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     let (key, rest) = pkcs8_private(pkcs8)?;
     let seed = whole(key, OCTET_STRING)?;
-    Some((seed, optional_public(rest, 0x81)?))
+    let public = optional_public(rest, 0x81)?.or(optional_public(rest, 0xa1)?);
+    Some((seed, public))
 }
 
 /// A case's private EC scalar, exactly the field size, or `Rejected`.
@@ -468,6 +470,26 @@ pub fn ec_scalar(b: &[u8], curve: Curve) -> Result<&[u8], Failure> {
 mod tests {
     use super::*;
     use crate::input::{decode_hex, encode_hex};
+
+    #[test]
+    fn ed25519_pkcs8_public_key_in_both_rings_forms() {
+        let head = "3051020101300506032b657004220420";
+        let seed = "11".repeat(32);
+        let pk = "22".repeat(32);
+        // ring 0.17 (RFC 8410): [1] IMPLICIT BIT STRING
+        let v017 = decode_hex("x", &format!("{head}{seed}812100{pk}")).unwrap();
+        // ring 0.16: [1] EXPLICIT around the BIT STRING (a longer outer SEQUENCE)
+        let v016 = decode_hex("x", &format!("3053{}{seed}a123032100{pk}", &head[4..])).unwrap();
+        for doc in [&v017, &v016] {
+            let (s, p) = ed25519_pkcs8_parts(doc).unwrap();
+            assert_eq!(
+                (encode_hex(s), p.map(encode_hex)),
+                (seed.clone(), Some(pk.clone()))
+            );
+        }
+        let v1 = decode_hex("x", &format!("302e{}{seed}", &head[4..])).unwrap();
+        assert_eq!(ed25519_pkcs8_parts(&v1).map(|(_, p)| p), Some(None));
+    }
 
     #[test]
     fn der_round_trips() {
