@@ -78,3 +78,18 @@ def test_a_suite_naming_an_unknown_provider_is_refused_with_its_line(tmp_path):
     with pytest.raises(UserError, match=r"s\.toml:5: provider 'nosuch:x' is unknown"):
         check_suite_providers(load_suite(str(path)), CORE)
     check_suite_providers(load_suite("default"), CORE)  # a suite of known providers passes
+
+
+def test_a_group_naming_no_provider_means_every_built_one(tmp_path):
+    """A provider not built here would only fill such a group with failed cells (the pq suite's HQC
+    group on a fresh clone: rust:boring, the wasm engines, OpenSSL 1.1.1 as FAILED columns); a group
+    that names providers keeps them, built or not, and the run says which are not built."""
+    p = tmp_path / "s.toml"
+    p.write_text('name = "s"\nsizes = ["64B"]\n[[group]]\nalgs = ["sha256"]\n'
+                 '[[group]]\nalgs = ["sha512"]\nproviders = ["go:stdlib", "rust:ring"]\n')  # fmt: skip
+    cells = {c.alg: c.providers for c in plan(load_suite(str(p)), CORE + ["rust:ring"], Filters.parse(None, None, None),
+                                              reach=CORE)}  # fmt: skip
+    assert cells == {"sha256": tuple(CORE), "sha512": ("go:stdlib", "rust:ring")}
+    # a provider the user names is measured or refused, built or not
+    named = plan(load_suite(str(p)), CORE + ["rust:ring"], Filters.parse("sha256", "rust:ring", None), reach=CORE)
+    assert {c.providers for c in named} == {("rust:ring",)}

@@ -102,8 +102,11 @@ def make_plan(
 ) -> Plan:
     """Cells in suite order, then cells the user asked for beyond the suite.
 
-    `providers`: every provider the user may select; `reach`: those timed on algorithms the suite
-    does not list when the user names no provider (default: `providers`).
+    `providers`: every provider the user may select; `reach`: the built ones (default: `providers`).
+    When the user names no provider, `reach` is who is timed on algorithms the suite does not list and
+    in the suite's groups that name no provider ("every provider" means every built one: a provider
+    not built here would only fill those groups with failed cells); a group that names providers keeps
+    them, built or not, and the run says in one line which are not built.
     """
     catalogue = [a for a in algorithms.ALGORITHMS if a != "noop"]
     for globs, universe, what in (
@@ -137,7 +140,8 @@ def make_plan(
     for g in suite.groups:
         in_group = [p for p in providers if _match(p, g.providers)]
         if chosen_providers is None:
-            group_providers = in_group
+            group_providers = in_group if g.providers is not None or reach is None else [
+                p for p in in_group if p in reach]  # fmt: skip
         else:  # narrowed by the user's patterns; providers they reach beyond the suite join every group
             group_providers = [
                 p for p in providers if p in chosen_providers and (p in in_group or p not in suite_providers)
