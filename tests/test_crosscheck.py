@@ -147,4 +147,10 @@ def test_the_reference_of_a_dispute_is_the_provider_that_agrees_with_the_others(
     assert set(crosscheck.failed_providers(records, ref)) == {"a:wrong"}
     two = exchanges("a:wrong", ["b:right"])
     assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=["b:right"]) == "b:right"
-    assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=[]) == "a:wrong"  # one against one: by name
+    # one against one with nothing to decide it: no reference, and neither is blamed (both disputed)
+    assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=[]) is None
+    assert crosscheck.reference(two, ["a:wrong", "b:right"], trusted=[("a:wrong", "b:right")]) is None
+    assert crosscheck.failed_providers(two, None) == {}
+    assert set(crosscheck.disputed(two)) == {"a:wrong", "b:right"}
+    # two right ones tied with each other do not make a dispute: either is the reference
+    assert crosscheck.reference(records, peers, trusted=[("b:right", "c:right")]) in ("b:right", "c:right")

@@ -267,11 +267,17 @@ class Verifier:
         self.keep_crosschecks(records)
         reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine))
         bad = crosscheck.failed_providers(records, reference)
+        torn = crosscheck.disputed(records) if reference is None else {}
         for pid in peers:
             rec = mine[pid].record
             rec.conformance["crosschecks_passed"] = sum(r.passed and pid in (r.producer, r.consumer) for r in records)
             if pid in bad:
                 rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
+            elif pid in torn and rec.status != "failed":  # timed, never compared: nobody here knows who is wrong
+                rec.status, rec.detail = (
+                    "unverified",
+                    f"disputed: {torn[pid]}; no known answer or third provider decides",
+                )
             elif rec.status == "no-vectors":
                 rec.status = "passed"
                 why = rec.detail if rec.skipped else "no vectors"
@@ -285,7 +291,8 @@ class Verifier:
         says which of its other operations are right; it stays failed, and no other provider's verdict
         depends on it. `leak` checks such an operation (leak/gate.py); `run` times none of it."""
         passed = {pid for pid, v in mine.items() if v.passed}
-        ref = next((p for p in _trusted(self.s.baseline, mine) if p in passed), None)
+        order = [p for t in _trusted(self.s.baseline, mine) for p in (t if isinstance(t, tuple) else (t,))]
+        ref = next((p for p in order if p in passed), None)
         failed = [p for p, v in sorted(mine.items()) if p not in peers and op_state.localized(v.record)]
         for pid in failed if ref else []:
             if self.drivers.why_broken(pid):
@@ -407,8 +414,9 @@ def _floor(v: Verdict) -> None:
     total, missing = v.floor_of(v.agreed)
     v.record.conformance["cases"] = total
     if missing:
+        disputed = v.record.detail if v.record.detail.startswith("disputed:") else ""
         v.record.status, v.record.detail = "unverified", f"unverified ({total} cases): {missing}"
-        v.record.detail += f"; {v.unwitnessed}" if v.unwitnessed else ""
+        v.record.detail += "".join(f"; {x}" for x in (v.unwitnessed, disputed) if x)
 
 
 def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]) -> dict[str, int]:
@@ -420,8 +428,8 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
     return kinds
 
 
-def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list[str]:
-    """Who a cross-verification dispute trusts first: the baseline, c:openssl, then a provider that
-    passed known answers over one that had none (cross_checks.reference)."""
-    vectors = sorted(pid for pid, v in mine.items() if v.record.status == "passed")
-    return [p for p in (baseline, "c:openssl") if p] + vectors
+def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list:
+    """Who a cross-verification dispute trusts first: the baseline, c:openssl, then (as equals, one
+    tuple) the providers that passed known answers over those that had none (cross_checks.reference)."""
+    vectors = tuple(sorted(pid for pid, v in mine.items() if v.record.status == "passed"))
+    return [p for p in (baseline, "c:openssl") if p] + [vectors]

@@ -323,23 +323,47 @@ def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     return out + sorted(checked, key=lambda r: (order[r.producer], order[r.consumer]))
 
 
-def reference(records: list[CrossRecord], peers: list[str], trusted: list[str]) -> str:
+def reference(records: list[CrossRecord], peers: list[str], trusted: list) -> str | None:
     """The provider a dispute is judged by: the one in the fewest failed exchanges with the others
-    (a wrong provider fails with everyone, a right one only with the wrong ones), then the first in
-    `trusted` (the baseline, c:openssl, those that passed known answers), then by name. A wrong
-    provider that merely sorts first never becomes the reference while the others agree."""
+    (a wrong provider fails with everyone, a right one only with the wrong ones), then the first tier
+    of `trusted` it is in (the baseline, c:openssl, then a tuple of equals: those that passed known
+    answers). None when that leaves two providers that disagree with each other on equal terms (one
+    against one, no known answer, no baseline): nothing here says which is wrong, and a report must
+    not blame one provider for the other's failure (the verifier calls both disputed)."""
     failed = {p: 0 for p in peers}
+    against: set[frozenset] = set()
     for r in records:
         if not r.passed and r.producer != r.consumer:
+            against.add(frozenset((r.producer, r.consumer)))
             for p in (r.producer, r.consumer):
                 if p in failed:
                     failed[p] += 1
-    rank = {p: i for i, p in reversed(list(enumerate(trusted)))}
-    return min(peers, key=lambda p: (failed[p], rank.get(p, len(trusted)), p))
+    tier: dict[str, int] = {}
+    for i, t in enumerate(trusted):
+        for p in t if isinstance(t, tuple) else (t,):
+            tier.setdefault(p, i)
+    key = {p: (failed[p], tier.get(p, len(trusted))) for p in peers}
+    best = min(key.values())
+    tied = sorted(p for p in peers if key[p] == best)
+    if any(frozenset((a, b)) in against for a in tied for b in tied if a < b):
+        return None
+    return tied[0]
 
 
-def failed_providers(records: list[CrossRecord], reference: str) -> dict[str, str]:
-    """Providers whose exchanges with the reference failed: provider -> first failure."""
+def disputed(records: list[CrossRecord]) -> dict[str, str]:
+    """With no reference: each provider in a failed exchange with another -> the first such failure."""
+    out: dict[str, str] = {}
+    for r in records:
+        if not r.passed and r.producer != r.consumer:
+            why = f"{r.producer}'s {r.check} with {r.consumer} failed: {r.detail}"
+            out.setdefault(r.producer, why)
+            out.setdefault(r.consumer, why)
+    return out
+
+
+def failed_providers(records: list[CrossRecord], reference: str | None) -> dict[str, str]:
+    """Providers whose exchanges with the reference failed, or that failed with themselves: provider ->
+    first failure (with no reference, only the latter)."""
     bad: dict[str, str] = {}
     for r in records:
         if r.passed:
