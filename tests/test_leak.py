@@ -216,6 +216,17 @@ def test_leak_command_reports_stores_and_exits_1_on_a_leak(tmp_path, loud_leaky)
     assert shown.returncode == 0 and "## Leak checks" in shown.stdout
 
 
+@needs_c
+def test_an_algorithm_the_named_provider_lacks_is_said_in_its_row(tmp_path, leaky):
+    """Named by the user and absent from the provider: a `not offered` row, not an empty table."""
+    out = tmp_path / "l.json"
+    res = run_cli("leak", "--plugin", leaky, "--provider", "plugin:leaky", "--alg", "aes-128-ccm", "--class", "tag",
+                  "--seconds", "1", "--db", tmp_path / "l.db", "--json", out, "--quiet")  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    [row] = json.loads(out.read_text())["leak"]
+    assert (row["status"], row["detail"]) == ("not offered", "plugin:leaky does not offer aes-128-ccm")
+
+
 @pytest.mark.parametrize("args, said", [
     (["--class", "nope"], "unknown leak class 'nope'"),
     (["--alg", "sha256"], "no leak check applies"),

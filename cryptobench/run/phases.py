@@ -83,9 +83,12 @@ def leak(cells: list[CellSpec], drivers: Drivers, verifier: Verifier, s: Setting
     budget = leak_check.Budget(s.leak_seconds, s.leak_measurements, s.leak_threshold, s.leak_target_effect)
     for i, (pid, spec, name) in enumerate(todo):
         progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
-        if not drivers.offers(pid, spec.alg, spec.op, 0) and drivers.running(pid):
-            continue  # the plan's cell, not this provider's: nothing to check, nothing to say
         c = leak_check.CLASSES[name]  # a MAC cell's verify/compare checks name their own operation
+        if not drivers.offers(pid, spec.alg, spec.op, 0) and drivers.running(pid):
+            if spec.alg not in drivers.hello(pid).get("offers", {}):  # named, and absent: said in its row
+                found.append(leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, "not offered", c.labels,
+                                                   detail=f"{pid} does not offer {spec.alg}").record())  # fmt: skip
+            continue  # an operation the provider lacks: the run's own cells say so
         verdict = verifier.verdict(pid, spec.alg)
         refused = unleakable(drivers, verdict, pid, spec.op, c.leak_op(spec.op))
         if refused is not None:
