@@ -291,8 +291,7 @@ class Verifier:
         says which of its other operations are right; it stays failed, and no other provider's verdict
         depends on it. `leak` checks such an operation (leak/gate.py); `run` times none of it."""
         passed = {pid for pid, v in mine.items() if v.passed}
-        order = [p for t in _trusted(self.s.baseline, mine) for p in (t if isinstance(t, tuple) else (t,))]
-        ref = next((p for p in order if p in passed), None)
+        ref = next((p for p in _trusted(self.s.baseline, mine) if p in passed), None)
         failed = [p for p, v in sorted(mine.items()) if p not in peers and op_state.localized(v.record)]
         for pid in failed if ref else []:
             if self.drivers.why_broken(pid):
@@ -428,8 +427,9 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
     return kinds
 
 
-def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list:
-    """Who a cross-verification dispute trusts first: the baseline, c:openssl, then (as equals, one
-    tuple) the providers that passed known answers over those that had none (cross_checks.reference)."""
-    vectors = tuple(sorted(pid for pid, v in mine.items() if v.record.status == "passed"))
-    return [p for p in (baseline, "c:openssl") if p] + [vectors]
+def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list[str]:
+    """Who a cross-verification dispute trusts first: the baseline, c:openssl, then a provider that
+    passed known answers over one that had none (cross_checks.reference); those that had none are
+    equals, and two of them disagreeing alone are a dispute nobody here decides."""
+    vectors = sorted(pid for pid, v in mine.items() if v.record.status == "passed")
+    return [p for p in (baseline, "c:openssl") if p] + vectors
