@@ -269,20 +269,7 @@ class Verifier:
         bad = crosscheck.failed_providers(records, reference)
         torn = crosscheck.disputed(records) if reference is None else {}
         for pid in peers:
-            rec = mine[pid].record
-            rec.conformance["crosschecks_passed"] = sum(r.passed and pid in (r.producer, r.consumer) for r in records)
-            if pid in bad:
-                rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
-            elif pid in torn and rec.status != "failed":  # timed, never compared: nobody here knows who is wrong
-                rec.status, rec.detail = (
-                    "unverified",
-                    f"disputed: {torn[pid]}; no known answer or third provider decides",
-                )
-            elif rec.status == "no-vectors":
-                rec.status = "passed"
-                why = rec.detail if rec.skipped else "no vectors"
-                rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
-            op_state.count_crosschecks(rec, mine[pid].algorithm.kind, records, pid)
+            _cross_verdict(mine[pid], pid, records, peers, bad, torn)
         self._crossverify_elsewhere(alg, mine, peers)
 
     def _crossverify_elsewhere(self, alg: str, mine: dict[str, Verdict], peers: list[str]) -> None:
@@ -425,6 +412,22 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
              "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_FILES),
              "differential": sum(differential.applies_to(algs[a]) for a in askers)}  # fmt: skip
     return kinds
+
+
+def _cross_verdict(v: Verdict, pid: str, records: list, peers: list[str], bad: dict, torn: dict) -> None:
+    """A peer's record after cross-verification: failed against the reference, disputed (timed, never
+    compared: nobody here knows who is wrong), or passed where it had no vectors."""
+    rec = v.record
+    rec.conformance["crosschecks_passed"] = sum(r.passed and pid in (r.producer, r.consumer) for r in records)
+    if pid in bad:
+        rec.status, rec.detail = "failed", f"failed: cross-verification: {bad[pid]}"
+    elif pid in torn and rec.status != "failed":
+        rec.status, rec.detail = "unverified", f"disputed: {torn[pid]}; no known answer or third provider decides"
+    elif rec.status == "no-vectors":
+        rec.status = "passed"
+        why = rec.detail if rec.skipped else "no vectors"
+        rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
+    op_state.count_crosschecks(rec, v.algorithm.kind, records, pid)
 
 
 def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list[str]:
