@@ -95,9 +95,7 @@ class PqcryptoProvider(Provider):
             if len(ctx) > 255:
                 raise Rejected("context longer than 255 bytes")
             pk = _sized(case_bytes(case, "public"), mod.PUBLIC_KEY_SIZE, "public key")
-            sig = case_bytes(case, "sig")
-            if len(sig) != mod.SIGNATURE_SIZE:
-                raise Rejected(f"signature must be {mod.SIGNATURE_SIZE} bytes, got {len(sig)}")
+            sig = _sized(case_bytes(case, "sig"), mod.SIGNATURE_SIZE, "signature")
             try:
                 mod.verify(pk, case_bytes(case, "msg"), sig, ctx or None)
             except Exception as e:  # InvalidSignatureError, or the package's ValueError for a bad key
