@@ -16,15 +16,6 @@ import (
 	"testing"
 )
 
-func unhex(t *testing.T, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestCirclXWingFromItsParts: keygen from a seed, encapsulation with a
 // fixed eseed and decapsulation, each compared with the draft's definition
 // computed with the standard library's ML-KEM-768, X25519, SHAKE256 and
@@ -94,18 +85,18 @@ func TestCirclXWingFromItsParts(t *testing.T) {
 func TestCirclX25519MLKEM768IsTheTLSConcatenation(t *testing.T) {
 	d := NewDriver(providers["go:circl"])
 	pub, priv := keypairOf(t, d, "x25519mlkem768")
-	pk := unhex(t, pub)
+	pk := mustHex(pub)
 	if len(pk) != 1184+32 {
 		t.Fatalf("public key %d bytes", len(pk))
 	}
 	// our own X25519 key cannot be injected, so check the halves through
 	// the library's encapsulation and the driver's decapsulation
-	enc := unhex(t, outOf(t, "encaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "encaps", "public": pub})))
+	enc := mustHex(outOf(t, "encaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "encaps", "public": pub})))
 	if len(enc) != 1088+32+64 {
 		t.Fatalf("encaps output %d bytes", len(enc))
 	}
 	ct, ss := enc[:1120], enc[1120:]
-	got := unhex(t, outOf(t, "decaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "decaps", "private": priv, "msg": hex.EncodeToString(ct)})))
+	got := mustHex(outOf(t, "decaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "decaps", "private": priv, "msg": hex.EncodeToString(ct)})))
 	if !bytes.Equal(got, ss) {
 		t.Fatalf("decaps gives another secret")
 	}
@@ -118,7 +109,7 @@ func TestCirclX25519MLKEM768IsTheTLSConcatenation(t *testing.T) {
 	}
 	ssX, _ := ours.ECDH(peer)
 	mixed := append(append([]byte{}, ct[:1088]...), ours.PublicKey().Bytes()...)
-	got = unhex(t, outOf(t, "decaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "decaps", "private": priv, "msg": hex.EncodeToString(mixed)})))
+	got = mustHex(outOf(t, "decaps", oneCase(t, d, "x25519mlkem768", map[string]any{"op": "decaps", "private": priv, "msg": hex.EncodeToString(mixed)})))
 	if !bytes.Equal(got[:32], ss[:32]) || !bytes.Equal(got[32:], ssX) {
 		t.Fatalf("shared secret is not ML-KEM ‖ X25519: %x", got)
 	}
@@ -179,7 +170,7 @@ func TestCirclXWingDraftVector1(t *testing.T) {
 		pkDigest = "2e816deebcd76c5c80d0cd2d174478871658e8e2ff42bc9d4a6e486372e856bb"
 		ctDigest = "17cd532d657e44c897ca6583e548a5424fc70bf54f99515a4d2bcf99e3469f33"
 	)
-	digest := func(h string) string { s := sha256.Sum256(unhex(t, h)); return hex.EncodeToString(s[:]) }
+	digest := func(h string) string { s := sha256.Sum256(mustHex(h)); return hex.EncodeToString(s[:]) }
 	pk := outOf(t, "keygen", oneCase(t, d, "x-wing", map[string]any{"op": "keygen", "seed": seed}))
 	if digest(pk) != pkDigest {
 		t.Fatalf("public key: SHA-256 %s, want %s", digest(pk), pkDigest)
