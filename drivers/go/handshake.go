@@ -94,10 +94,7 @@ func hkdfAlg() *Alg {
 
 // hsSuites: the protocol's names of the suites. A suite the library cannot
 // run (ML-KEM-512: Go's crypto/mlkem lacks it) is not offered.
-var hsSuites = []struct {
-	name  string
-	suite pqntor.Suite
-}{
+var hsSuites = []named[pqntor.Suite]{
 	{"ntor", pqntor.NTor},
 	{"pq-ntor-512", pqntor.PQNTorMLKEM512},
 	{"pq-ntor-768", pqntor.PQNTorMLKEM768},
@@ -108,8 +105,8 @@ var hsSuites = []struct {
 func handshakeAlgs() []*Alg {
 	var algs []*Alg
 	for _, s := range hsSuites {
-		if s.suite.Supported() {
-			algs = append(algs, handshakeAlg(s.name, s.suite))
+		if s.v.Supported() {
+			algs = append(algs, handshakeAlg(s.name, s.v))
 		}
 	}
 	return algs

@@ -85,7 +85,7 @@ func hsOutLen(t *testing.T, alg, op string) int {
 	t.Helper()
 	for _, s := range hsSuites {
 		if s.name == alg {
-			z, err := s.suite.Sizes()
+			z, err := s.v.Sizes()
 			if err != nil {
 				t.Fatal(err)
 			}

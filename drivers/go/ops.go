@@ -61,6 +61,13 @@ type Alg struct {
 	Kind string
 }
 
+// named is a protocol name with what it stands for in a library: the
+// handshake suites (handshake.go), the TLS groups and server keys (tls.go).
+type named[T any] struct {
+	name string
+	v    T
+}
+
 // Case is one decoded verify case.
 type Case struct {
 	ID      string

@@ -82,10 +82,7 @@ type tlsPKI struct {
 }
 
 // tlsGroups: the cells' groups in crypto/tls (all five are in Go 1.26).
-var tlsGroups = []struct {
-	name string
-	id   tls.CurveID
-}{
+var tlsGroups = []named[tls.CurveID]{
 	{"x25519", tls.X25519},
 	{"p256", tls.CurveP256},
 	{"x25519mlkem768", tls.X25519MLKEM768},
@@ -95,10 +92,7 @@ var tlsGroups = []struct {
 
 // tlsAuths: the server keys crypto/tls can sign with in TLS 1.3. No ML-DSA:
 // Go 1.26's crypto/tls has no ML-DSA signature scheme.
-var tlsAuths = []struct {
-	name  string
-	check func(pub crypto.PublicKey) bool
-}{
+var tlsAuths = []named[func(pub crypto.PublicKey) bool]{
 	{"ecdsa-p256", func(k crypto.PublicKey) bool { e, ok := k.(*ecdsa.PublicKey); return ok && e.Curve == elliptic.P256() }},
 	{"ed25519", func(k crypto.PublicKey) bool { _, ok := k.(ed25519.PublicKey); return ok }},
 	{"rsa-2048", func(k crypto.PublicKey) bool { r, ok := k.(*rsa.PublicKey); return ok && r.N.BitLen() == 2048 }},
@@ -122,7 +116,7 @@ func tlsSpecs() []tlsSpec {
 				if r {
 					n += "-resume"
 				}
-				s = append(s, tlsSpec{name: n, group: g.id, auth: a.name, key: a.check, resume: r})
+				s = append(s, tlsSpec{name: n, group: g.v, auth: a.name, key: a.v, resume: r})
 			}
 		}
 	}

@@ -162,7 +162,7 @@ func tlsBench(t *testing.T, d *Driver, alg, op string, pki *tlsPKI) tlsBenchResu
 func codeOf(name string) tls.CurveID {
 	for _, g := range tlsGroups {
 		if g.name == name {
-			return g.id
+			return g.v
 		}
 	}
 	return 0
