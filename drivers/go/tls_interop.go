@@ -158,22 +158,33 @@ func (sv *tlsServing) serve(ln *net.TCPListener, cfg *tls.Config, signer *seenSi
 	}
 }
 
-func serveOne(conn net.Conn, cfg *tls.Config, signer *seenSigner, deadline time.Time) (tlsHandshakeView, error) {
+// interopOne is one interop connection on either side: the handshake
+// (side wraps conn: tls.Server or tls.Client) and then exchange, all by the
+// deadline; both connections are closed on return.
+func interopOne(conn net.Conn, deadline time.Time, side func(net.Conn) *tls.Conn,
+	exchange func(*tls.Conn) (tlsHandshakeView, error)) (tlsHandshakeView, error) {
 	defer conn.Close()
 	conn.SetDeadline(deadline)
-	tc := tls.Server(conn, cfg)
+	tc := side(conn)
 	defer tc.Close()
 	if err := tc.Handshake(); err != nil {
 		return tlsHandshakeView{}, err
 	}
-	v, err := tlsView(tc.ConnectionState(), signer.take())
-	if err != nil {
-		return v, err
-	}
-	if err := hear(tc, "ping"); err != nil {
-		return v, err
-	}
-	return v, say(tc, "pong")
+	return exchange(tc)
+}
+
+func serveOne(conn net.Conn, cfg *tls.Config, signer *seenSigner, deadline time.Time) (tlsHandshakeView, error) {
+	server := func(c net.Conn) *tls.Conn { return tls.Server(c, cfg) }
+	return interopOne(conn, deadline, server, func(tc *tls.Conn) (tlsHandshakeView, error) {
+		v, err := tlsView(tc.ConnectionState(), signer.take())
+		if err != nil {
+			return v, err
+		}
+		if err := hear(tc, "ping"); err != nil {
+			return v, err
+		}
+		return v, say(tc, "pong")
+	})
 }
 
 // say and hear: the exchange after an interop handshake, the client's
@@ -248,20 +259,16 @@ func connectOne(addr string, cfg *tls.Config, deadline time.Time) (tlsHandshakeV
 	if err != nil {
 		return tlsHandshakeView{}, err
 	}
-	defer conn.Close()
-	conn.SetDeadline(deadline)
-	tc := tls.Client(conn, cfg)
-	defer tc.Close()
-	if err := tc.Handshake(); err != nil {
-		return tlsHandshakeView{}, err
-	}
-	if err := say(tc, "ping"); err != nil {
-		return tlsHandshakeView{}, err
-	}
-	if err := hear(tc, "pong"); err != nil { // reading pong also processes the ticket
-		return tlsHandshakeView{}, err
-	}
-	// the view after pong: a server that sends its ticket after the
-	// client's Finished has delivered it by now
-	return tlsView(tc.ConnectionState(), nil)
+	client := func(c net.Conn) *tls.Conn { return tls.Client(c, cfg) }
+	return interopOne(conn, deadline, client, func(tc *tls.Conn) (tlsHandshakeView, error) {
+		if err := say(tc, "ping"); err != nil {
+			return tlsHandshakeView{}, err
+		}
+		if err := hear(tc, "pong"); err != nil { // reading pong also processes the ticket
+			return tlsHandshakeView{}, err
+		}
+		// the view after pong: a server that sends its ticket after the
+		// client's Finished has delivered it by now
+		return tlsView(tc.ConnectionState(), nil)
+	})
 }
