@@ -176,6 +176,24 @@ func decodeHex(field, s string) ([]byte, error) {
 	return b, nil
 }
 
+// hexField is a request's hex field: its name, its text and where its bytes go.
+type hexField struct {
+	name, src string
+	dst       *[]byte
+}
+
+// decodeHexFields decodes each field in turn; the first bad one is the error.
+func decodeHexFields(fields ...hexField) error {
+	for _, f := range fields {
+		b, err := decodeHex(f.name, f.src)
+		if err != nil {
+			return err
+		}
+		*f.dst = b
+	}
+	return nil
+}
+
 // encodeHex is lowercase hex, as the protocol wants.
 func encodeHex(b []byte) string {
 	return hex.EncodeToString(b)

@@ -95,21 +95,15 @@ type rawCase struct {
 // decode turns the hex fields into bytes.
 func (r *rawCase) decode() (*Case, error) {
 	c := &Case{ID: r.ID, Op: r.Op, Deterministic: r.Deterministic}
-	var err error
-	for _, f := range []struct {
-		name string
-		src  string
-		dst  *[]byte
-	}{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg},
+	err := decodeHexFields([]hexField{{"key", r.Key, &c.Key}, {"iv", r.IV, &c.IV}, {"aad", r.AAD, &c.AAD}, {"msg", r.Msg, &c.Msg},
 		{"public", r.Public, &c.Public}, {"private", r.Private, &c.Private}, {"sig", r.Sig, &c.Sig},
 		{"seed", r.Seed, &c.Seed}, {"ctx", r.Ctx, &c.Ctx},
 		{"ikm", r.IKM, &c.IKM}, {"salt", r.Salt, &c.Salt}, {"info", r.Info, &c.Info},
 		{"relay_id", r.RelayID, &c.RelayID}, {"relay_b_secret", r.RelayBSecret, &c.RelayB},
 		{"client_x_secret", r.ClientXSecret, &c.ClientX}, {"relay_y_secret", r.RelayYSecret, &c.RelayY},
-		{"client_mlkem_seed", r.ClientMLKEMSeed, &c.MLKEMSeed}, {"mlkem_encaps_m", r.MLKEMEncapsM, &c.MLKEMM}} {
-		if *f.dst, err = decodeHex(f.name, f.src); err != nil {
-			return nil, err
-		}
+		{"client_mlkem_seed", r.ClientMLKEMSeed, &c.MLKEMSeed}, {"mlkem_encaps_m", r.MLKEMEncapsM, &c.MLKEMM}}...)
+	if err != nil {
+		return nil, err
 	}
 	if r.M != nil {
 		if c.M, err = decodeHex("m", *r.M); err != nil {
@@ -418,12 +412,8 @@ func (d *Driver) bench(req *Request) (*benchResponse, error) {
 	case req.Chunk > maxChunk:
 		return nil, fmt.Errorf("chunk %d is larger than 1 MiB (protocol.md: chunk is at most 1 MiB)", req.Chunk)
 	}
-	key, err := decodeHex("key", req.Key)
-	if err != nil {
-		return nil, err
-	}
-	iv, err := decodeHex("iv", req.IV)
-	if err != nil {
+	var key, iv []byte
+	if err := decodeHexFields(hexField{"key", req.Key, &key}, hexField{"iv", req.IV, &iv}); err != nil {
 		return nil, err
 	}
 	params := newCellParams(req.Op, key, iv, uint32(*req.Seed), int(*req.Size), int(req.Chunk))
