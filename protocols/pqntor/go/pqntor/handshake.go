@@ -75,33 +75,36 @@ func mlkemKeyGen(s Suite, r io.Reader) (decapsulator, []byte, error) {
 		}
 		defer clear(seed)
 	}
+	var dk decapsulator
+	var ek []byte
+	var err error
 	switch s {
 	case PQNTorMLKEM768:
-		var dk *mlkem.DecapsulationKey768
-		var err error
-		if seed == nil {
-			dk, err = mlkem.GenerateKey768()
-		} else {
-			dk, err = mlkem.NewDecapsulationKey768(seed)
+		var k *mlkem.DecapsulationKey768
+		if k, err = mlkemKey(seed, mlkem.GenerateKey768, mlkem.NewDecapsulationKey768); err == nil {
+			dk, ek = k, k.EncapsulationKey().Bytes()
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", ErrRandom, err)
-		}
-		return dk, dk.EncapsulationKey().Bytes(), nil
 	case PQNTorMLKEM1024:
-		var dk *mlkem.DecapsulationKey1024
-		var err error
-		if seed == nil {
-			dk, err = mlkem.GenerateKey1024()
-		} else {
-			dk, err = mlkem.NewDecapsulationKey1024(seed)
+		var k *mlkem.DecapsulationKey1024
+		if k, err = mlkemKey(seed, mlkem.GenerateKey1024, mlkem.NewDecapsulationKey1024); err == nil {
+			dk, ek = k, k.EncapsulationKey().Bytes()
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: %v", ErrRandom, err)
-		}
-		return dk, dk.EncapsulationKey().Bytes(), nil
+	default:
+		return nil, nil, fmt.Errorf("%w: %s", ErrUnsupported, s)
 	}
-	return nil, nil, fmt.Errorf("%w: %s", ErrUnsupported, s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", ErrRandom, err)
+	}
+	return dk, ek, nil
+}
+
+// mlkemKey is one ML-KEM size's key generation: crypto/mlkem's own (system
+// randomness) when seed is nil, else from the drawn d||z.
+func mlkemKey[K any](seed []byte, generate func() (K, error), fromSeed func([]byte) (K, error)) (K, error) {
+	if seed == nil {
+		return generate()
+	}
+	return fromSeed(seed)
 }
 
 // encapsulator is a parsed ML-KEM encapsulation key.
