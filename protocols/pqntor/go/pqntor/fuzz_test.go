@@ -20,9 +20,11 @@ type fuzzFixture struct {
 	state  *pqntor.ClientState // unused; clone it per input
 }
 
-// seedCorpus adds, for every fixture, its genuine message, one byte short,
-// one byte long and empty.
-func seedCorpus(f *testing.F, fx []fuzzFixture, genuine func(fuzzFixture) []byte) {
+// fuzzEach fuzzes check with every fixture: the seed corpus is, for every
+// fixture, its genuine message, one byte short, one byte long and empty; an
+// input's first byte picks the fixture, given to check with its sizes.
+func fuzzEach(f *testing.F, genuine func(fuzzFixture) []byte, check func(*testing.T, fuzzFixture, pqntor.Sizes, []byte)) {
+	fx := fixtures(f)
 	for i, x := range fx {
 		m := genuine(x)
 		f.Add(uint8(i), m)
@@ -30,6 +32,11 @@ func seedCorpus(f *testing.F, fx []fuzzFixture, genuine func(fuzzFixture) []byte
 		f.Add(uint8(i), append(bytes.Clone(m), 0))
 		f.Add(uint8(i), []byte{})
 	}
+	f.Fuzz(func(t *testing.T, which uint8, msg []byte) {
+		x := fx[int(which)%len(fx)]
+		z, _ := x.s.Sizes()
+		check(t, x, z, msg)
+	})
 }
 
 func fixtures(tb testing.TB) []fuzzFixture {
@@ -59,11 +66,7 @@ func fixtures(tb testing.TB) []fuzzFixture {
 // either an error and nothing else, or a reply and keys of the right sizes;
 // wrong lengths are always ErrMalformed; never a panic.
 func FuzzServerReply(f *testing.F) {
-	fx := fixtures(f)
-	seedCorpus(f, fx, func(x fuzzFixture) []byte { return x.onion })
-	f.Fuzz(func(t *testing.T, which uint8, onion []byte) {
-		x := fx[int(which)%len(fx)]
-		z, _ := x.s.Sizes()
+	fuzzEach(f, func(x fuzzFixture) []byte { return x.onion }, func(t *testing.T, x fuzzFixture, z pqntor.Sizes, onion []byte) {
 		reply, keys, err := pqntor.ServerReply(x.relay, x.params, onion, x.in.RelayRand())
 		if err != nil {
 			if reply != nil || keys != nil {
@@ -84,11 +87,7 @@ func FuzzServerReply(f *testing.F) {
 // byte string is an error with no key (wrong lengths: ErrMalformed); never a
 // panic.
 func FuzzClientFinish(f *testing.F) {
-	fx := fixtures(f)
-	seedCorpus(f, fx, func(x fuzzFixture) []byte { return x.reply })
-	f.Fuzz(func(t *testing.T, which uint8, reply []byte) {
-		x := fx[int(which)%len(fx)]
-		z, _ := x.s.Sizes()
+	fuzzEach(f, func(x fuzzFixture) []byte { return x.reply }, func(t *testing.T, x fuzzFixture, z pqntor.Sizes, reply []byte) {
 		keys, err := pqntor.ClientFinish(pqntor.CloneStateForTest(x.state), reply)
 		if err != nil {
 			if keys != nil {

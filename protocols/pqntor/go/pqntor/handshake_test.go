@@ -158,16 +158,27 @@ func TestShortRandomness(t *testing.T) {
 	}
 }
 
+// genuineReply runs ClientCreate and ServerReply with system randomness: a
+// fresh client state and the relay's reply to it.
+func genuineReply(t testing.TB, relay *pqntor.RelayKeys, p pqntor.Params) (*pqntor.ClientState, []byte) {
+	t.Helper()
+	st, onion, err := pqntor.ClientCreate(relay.ID(), relay.PublicKey(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply, _, err := pqntor.ServerReply(relay, p, onion, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, reply
+}
+
 // TestStateSingleUse: ClientFinish consumes the state, success or not.
 func TestStateSingleUse(t *testing.T) {
 	for _, s := range supported {
 		relay := newRelay(t, s)
 		p := pqntor.Params{Suite: s, KeyLen: 72}
-		st, onion, _ := pqntor.ClientCreate(relay.ID(), relay.PublicKey(), p, nil)
-		reply, _, err := pqntor.ServerReply(relay, p, onion, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, reply := genuineReply(t, relay, p)
 		if _, err := pqntor.ClientFinish(st, reply); err != nil {
 			t.Fatal(err)
 		}
@@ -285,11 +296,7 @@ func TestSuiteMismatch(t *testing.T) {
 			if _, _, err := pqntor.ServerReply(rb, pb, onion, nil); !errors.Is(err, pqntor.ErrMalformed) {
 				t.Errorf("%s onionskin to %s relay: %v", a, b, err)
 			}
-			_, onionb, _ := pqntor.ClientCreate(rb.ID(), rb.PublicKey(), pb, nil)
-			replyb, _, err := pqntor.ServerReply(rb, pb, onionb, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, replyb := genuineReply(t, rb, pb)
 			if _, err := pqntor.ClientFinish(st, replyb); !errors.Is(err, pqntor.ErrMalformed) {
 				t.Errorf("%s reply to %s client: %v", b, a, err)
 			}
