@@ -48,6 +48,21 @@ static void usage_error(const char *detail) { fail(2, "invalid-argument", detail
 
 static void lib_error(int rc, const char *what) { fail(1, pqntor_error_class(rc), what); }
 
+/* A library call's result: anything but PQNTOR_OK ends the program with its error class. */
+static void check(int rc, const char *what) {
+  if (rc != PQNTOR_OK)
+    lib_error(rc, what);
+}
+
+/* An X25519 key field must be 32 bytes (checked after every field is read, as the Go CLI does). */
+static void need_32(size_t len, const char *key) {
+  if (len != 32) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%s is not 32 bytes", key);
+    lib_error(PQNTOR_ERR_INVALID_ARGUMENT, msg);
+  }
+}
+
 static void set_hex(json_t *o, const char *key, const uint8_t *p, size_t n) {
   char *h = hex_encode(p, n);
   json_object_set_new(o, key, json_string(h));
@@ -93,9 +108,7 @@ static void relay_keygen(void) {
   pqntor_relay *relay = NULL;
   if (RAND_bytes(id, (int)si->id_len) != 1)
     lib_error(PQNTOR_ERR_RANDOM, "RAND_bytes");
-  int rc = pqntor_relay_generate(&relay, id, si->id_len, NULL);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "relay_generate");
+  check(pqntor_relay_generate(&relay, id, si->id_len, NULL), "relay_generate");
   json_t *o = json_object();
   json_object_set_new(o, "suite", json_string(si->name));
   set_hex(o, "relay_id", id, si->id_len);
@@ -112,14 +125,10 @@ static void client_create(void) {
   uint8_t *id = field_hex("relay_id", &id_len), *B = field_hex("relay_B", &B_len);
   uint8_t onionskin[PQNTOR_MAX_ONIONSKIN_LEN], ser[PQNTOR_CLIENT_STATE_MAX_LEN];
   pqntor_client *st = NULL;
-  if (B_len != 32)
-    lib_error(PQNTOR_ERR_INVALID_ARGUMENT, "relay_B is not 32 bytes");
-  int rc = pqntor_client_create(&st, onionskin, &olen, suite, L, id, id_len, B, NULL);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "client_create");
-  rc = pqntor_client_serialize(st, ser, &sl);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "client_serialize");
+  need_32(B_len, "relay_B");
+  check(pqntor_client_create(&st, onionskin, &olen, suite, L, id, id_len, B, NULL),
+        "client_create");
+  check(pqntor_client_serialize(st, ser, &sl), "client_serialize");
   json_t *o = json_object();
   set_hex(o, "state", ser, sl);
   set_hex(o, "onionskin", onionskin, olen);
@@ -135,15 +144,10 @@ static void server_reply(void) {
   uint8_t *id = field_hex("relay_id", &id_len), *b = field_hex("relay_b_secret", &b_len),
           *os = field_hex("onionskin", &os_len), reply[PQNTOR_MAX_REPLY_LEN];
   pqntor_relay *relay = NULL;
-  if (b_len != 32)
-    lib_error(PQNTOR_ERR_INVALID_ARGUMENT, "relay_b_secret is not 32 bytes");
-  int rc = pqntor_relay_new(&relay, id, id_len, b);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "relay_new");
+  need_32(b_len, "relay_b_secret");
+  check(pqntor_relay_new(&relay, id, id_len, b), "relay_new");
   uint8_t *keys = malloc(L ? L : 1);
-  rc = pqntor_server_reply(relay, suite, os, os_len, reply, &rlen, keys, L, NULL);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "server_reply");
+  check(pqntor_server_reply(relay, suite, os, os_len, reply, &rlen, keys, L, NULL), "server_reply");
   json_t *o = json_object();
   set_hex(o, "reply", reply, rlen);
   set_hex(o, "keys", keys, L);
@@ -163,8 +167,7 @@ static void client_finish(void) {
   uint8_t *keys = malloc(L);
   rc = pqntor_client_finish(st, reply, rlen, keys, L, NULL);
   pqntor_client_free(st);
-  if (rc != PQNTOR_OK)
-    lib_error(rc, "client_finish");
+  check(rc, "client_finish");
   json_t *o = json_object();
   set_hex(o, "keys", keys, L);
   free(keys), free(ser), free(reply);
