@@ -179,6 +179,33 @@ done:
 
 /* ---- failure vectors ---- */
 
+/* One side of a failure vector, as the file gives it: the relay's id, the side's X25519 key (the
+ * client's relay_B, the relay's relay_b_secret), its two draws queued for its hooks (x then d|z,
+ * y then m; ntor has no second), and the message its step is given (reply, onionskin). */
+typedef struct {
+  uint8_t *id, *key, *draw1, *draw2, *msg;
+  size_t id_len, key_len, msg_len;
+  draw_queue q;
+  pqntor_hooks h;
+} failure_side;
+
+static void side_read(failure_side *s, const json_t *f, const char *side, const char *key,
+                      const char *draw1, const char *draw2, const char *msg) {
+  const json_t *o = json_object_get(f, side);
+  size_t n1, n2;
+  s->id = jhex(o, "relay_id", &s->id_len);
+  s->key = jhex(o, key, &s->key_len);
+  s->draw1 = jhex(o, draw1, &n1);
+  s->draw2 = jhex(o, draw2, &n2);
+  s->msg = jhex(f, msg, &s->msg_len);
+  draw_queue_two(&s->q, s->draw1, n1, s->draw2, n2);
+  s->h = (pqntor_hooks){draw_queue_fn, &s->q, NULL, NULL};
+}
+
+static void side_free(failure_side *s) {
+  free(s->id), free(s->key), free(s->draw1), free(s->draw2), free(s->msg);
+}
+
 static void run_failure(const pqntor_suite_info *si, const json_t *f) {
   const char *fid = json_string_value(json_object_get(f, "id"));
   const char *step = json_string_value(json_object_get(f, "step"));
@@ -194,47 +221,35 @@ static void run_failure(const pqntor_suite_info *si, const json_t *f) {
   CHECK(expect && strcmp(expect, "reject") == 0 && cls && keys, "%s: expect/error_class", fid);
   memset(keys, 0xa5, L);
   if (step && strcmp(step, "client-finish") == 0) {
-    const json_t *c = json_object_get(f, "client");
-    size_t id_len, B_len, x_len, seed_len, reply_len;
-    uint8_t *id = jhex(c, "relay_id", &id_len), *B = jhex(c, "relay_B", &B_len),
-            *x = jhex(c, "client_x_secret", &x_len),
-            *seed = jhex(c, "client_mlkem_seed", &seed_len), *reply = jhex(f, "reply", &reply_len);
+    failure_side c;
+    side_read(&c, f, "client", "relay_B", "client_x_secret", "client_mlkem_seed", "reply");
     pqntor_client *st = NULL;
-    draw_queue q;
-    draw_queue_two(&q, x, x_len, seed, seed_len);
-    pqntor_hooks h = {draw_queue_fn, &q, NULL, NULL};
-    int crc = pqntor_client_create(&st, buf, &blen, si->suite, L, id, id_len, B, &h);
-    CHECK(crc == PQNTOR_OK && q.next == q.count, "%s: client_create %d", fid, crc);
+    int crc = pqntor_client_create(&st, buf, &blen, si->suite, L, c.id, c.id_len, c.key, &c.h);
+    CHECK(crc == PQNTOR_OK && c.q.next == c.q.count, "%s: client_create %d", fid, crc);
     if (crc == PQNTOR_OK) {
-      rc = pqntor_client_finish(st, reply, reply_len, keys, L, NULL);
-      CHECK(pqntor_client_finish(st, reply, reply_len, keys, L, NULL) == PQNTOR_ERR_STATE_USED,
+      rc = pqntor_client_finish(st, c.msg, c.msg_len, keys, L, NULL);
+      CHECK(pqntor_client_finish(st, c.msg, c.msg_len, keys, L, NULL) == PQNTOR_ERR_STATE_USED,
             "%s: state reused", fid);
     }
     pqntor_client_free(st);
-    free(id), free(B), free(x), free(seed), free(reply);
+    side_free(&c);
   } else if (step && strcmp(step, "server-reply") == 0) {
-    const json_t *r = json_object_get(f, "relay");
-    size_t id_len, b_len, y_len, m_len, os_len;
-    uint8_t *id = jhex(r, "relay_id", &id_len), *b = jhex(r, "relay_b_secret", &b_len),
-            *y = jhex(r, "relay_y_secret", &y_len), *m = jhex(r, "mlkem_encaps_m", &m_len),
-            *os = jhex(f, "onionskin", &os_len);
+    failure_side r;
+    side_read(&r, f, "relay", "relay_b_secret", "relay_y_secret", "mlkem_encaps_m", "onionskin");
     pqntor_relay *relay = NULL;
-    draw_queue q;
-    draw_queue_two(&q, y, y_len, m, m_len);
-    pqntor_hooks h = {draw_queue_fn, &q, NULL, NULL};
-    int nrc = pqntor_relay_new(&relay, id, id_len, b);
+    int nrc = pqntor_relay_new(&relay, r.id, r.id_len, r.key);
     CHECK(nrc == PQNTOR_OK, "%s: relay_new %d", fid, nrc);
     if (nrc == PQNTOR_OK) {
       memset(buf, 0xa5, sizeof buf);
-      rc = pqntor_server_reply(relay, si->suite, os, os_len, buf, &blen, keys, L, &h);
+      rc = pqntor_server_reply(relay, si->suite, r.msg, r.msg_len, buf, &blen, keys, L, &r.h);
       CHECK(no_keys(buf, si->reply_len), "%s: reply buffer written on rejection", fid);
       /* section 7.1: y is drawn after checks 1-4, m after the DH checks */
       size_t want_draws = strcmp(cls, "bad-key") == 0 && strstr(fid, "/x-") ? 1 : 0;
-      CHECK(q.next == want_draws, "%s: %zu draws before rejecting, want %zu", fid, q.next,
+      CHECK(r.q.next == want_draws, "%s: %zu draws before rejecting, want %zu", fid, r.q.next,
             want_draws);
     }
     pqntor_relay_free(relay);
-    free(id), free(b), free(y), free(m), free(os);
+    side_free(&r);
   } else {
     CHECK(0, "%s: unknown step", fid);
   }
@@ -475,38 +490,43 @@ static void invalid_arguments(void) {
     CHECK(pqntor_suite_supported((pqntor_suite)i), "suite %d supported", i);
   CHECK(strcmp(pqntor_error_class(PQNTOR_ERR_UNSUPPORTED), "unsupported") == 0,
         "error class unsupported");
-  CHECK(pqntor_client_create(&st, os, &olen, (pqntor_suite)7, 72, id, 32, B, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "create: bad suite");
-  CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_MLKEM768, 0, id, 32, B, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "create: L = 0");
-  CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_MLKEM768, 8161, id, 32, B, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "create: L = 8161");
-  CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_MLKEM768, 72, id, 20, B, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "create: 20-byte ID for pq-ntor");
-  CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_NTOR, 72, id, 32, B, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "create: 32-byte ID for ntor");
+  const struct {
+    pqntor_suite suite;
+    size_t key_len, id_len;
+    const char *what;
+  } bad_create[] = {
+      {(pqntor_suite)7, 72, 32, "bad suite"},
+      {PQNTOR_SUITE_MLKEM768, 0, 32, "L = 0"},
+      {PQNTOR_SUITE_MLKEM768, 8161, 32, "L = 8161"},
+      {PQNTOR_SUITE_MLKEM768, 72, 20, "20-byte ID for pq-ntor"},
+      {PQNTOR_SUITE_NTOR, 72, 32, "32-byte ID for ntor"},
+  };
+  for (size_t i = 0; i < sizeof bad_create / sizeof bad_create[0]; i++)
+    CHECK(pqntor_client_create(&st, os, &olen, bad_create[i].suite, bad_create[i].key_len, id,
+                               bad_create[i].id_len, B, NULL) == PQNTOR_ERR_INVALID_ARGUMENT,
+          "create: %s", bad_create[i].what);
   olen = 100;
   CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_MLKEM768, 72, id, 32, B, NULL) ==
             PQNTOR_ERR_INVALID_ARGUMENT,
         "create: small buffer");
   olen = sizeof os;
-  CHECK(pqntor_server_reply(relay20, PQNTOR_SUITE_MLKEM768, os, 1280, r, &rlen, keys, 72, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "reply: relay with a 20-byte ID in pq-ntor");
-  CHECK(pqntor_server_reply(relay32, PQNTOR_SUITE_MLKEM768, NULL, 5, r, &rlen, keys, 72, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "reply: NULL onionskin");
-  CHECK(pqntor_server_reply(relay32, PQNTOR_SUITE_MLKEM768, NULL, 0, r, &rlen, keys, 72, NULL) ==
-            PQNTOR_ERR_MALFORMED,
-        "reply: empty onionskin");
-  CHECK(pqntor_server_reply(relay32, PQNTOR_SUITE_MLKEM768, os, 1280, r, &rlen, keys, 0, NULL) ==
-            PQNTOR_ERR_INVALID_ARGUMENT,
-        "reply: L = 0");
+  const struct {
+    const pqntor_relay *relay;
+    const uint8_t *onionskin;
+    size_t onionskin_len, key_len;
+    int want;
+    const char *what;
+  } bad_reply[] = {
+      {relay20, os, 1280, 72, PQNTOR_ERR_INVALID_ARGUMENT, "relay with a 20-byte ID in pq-ntor"},
+      {relay32, NULL, 5, 72, PQNTOR_ERR_INVALID_ARGUMENT, "NULL onionskin"},
+      {relay32, NULL, 0, 72, PQNTOR_ERR_MALFORMED, "empty onionskin"},
+      {relay32, os, 1280, 0, PQNTOR_ERR_INVALID_ARGUMENT, "L = 0"},
+  };
+  for (size_t i = 0; i < sizeof bad_reply / sizeof bad_reply[0]; i++)
+    CHECK(pqntor_server_reply(bad_reply[i].relay, PQNTOR_SUITE_MLKEM768, bad_reply[i].onionskin,
+                              bad_reply[i].onionskin_len, r, &rlen, keys, bad_reply[i].key_len,
+                              NULL) == bad_reply[i].want,
+          "reply: %s", bad_reply[i].what);
   CHECK(pqntor_client_create(&st, os, &olen, PQNTOR_SUITE_MLKEM768, 72, id, 32, B, NULL) ==
             PQNTOR_OK,
         "create");
