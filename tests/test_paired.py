@@ -95,6 +95,27 @@ def test_disturbances_that_hit_one_batch_of_a_pair_are_taken_out_by_blocks_of_fa
     )
 
 
+def test_a_round_of_three_batches_a_side_is_one_pair_of_each_sides_fastest():
+    """The design since pair_batches: each request of a pair round times three batches, and the round's
+    pair is each side's fastest of them: no block across rounds is needed (block 1, 3 batches)."""
+    rng = random.Random(11)
+    a, b, rounds = [], [], []
+    for r in range(60):  # every batch slowed by up to 60% half the time, alone
+        for _ in range(3):
+            a.append(1000 * (1 + (rng.uniform(0.25, 0.6) if rng.random() < 0.5 else 0)) * rng.gauss(1, 0.002))
+            b.append(1030 * (1 + (rng.uniform(0.25, 0.6) if rng.random() < 0.5 else 0)) * rng.gauss(1, 0.002))
+            rounds.append(r)
+    found = paired.pairs(side(b, rounds=rounds), side(a, rounds=rounds))
+    assert len(found) == 60 and all(q.batches == 3 for q in found)
+    assert found[0].subject_ns == min(b[:3]) and found[0].reference_ns == min(a[:3])
+    r = paired.ratio(side(b, rounds=rounds), side(a, rounds=rounds))
+    assert (r.pairs, r.block, r.batches) == (60, 1, 3)
+    assert r.low <= 1.03 <= r.high and paired.halfwidth(r) < 0.01, r
+    # the same batches, one a round: blocks of three rounds make the same pairs
+    single = paired.ratio(side(b), side(a))
+    assert (single.block, single.batches) == (3, 3) and single.value == r.value
+
+
 def test_too_few_pairs_for_blocks_of_three_take_smaller_blocks():
     a, b = _interfered(5, n=2 * paired.MIN_PAIRS)
     r = paired.ratio(side(b), side(a))
@@ -107,7 +128,7 @@ def test_too_few_pairs_give_no_paired_ratio():
     assert paired.ratio(None, side(a)) is None
 
 
-def test_a_paired_request_is_one_batch_after_a_short_warm_up_and_the_calibration_pairs_with_nothing():
+def test_a_paired_request_is_a_few_batches_after_a_short_warm_up_and_the_calibration_pairs_with_nothing():
     s = Settings(suite="t", baseline="x")
     spec = CellSpec("sha256", "hash", 1024, 0, ("p",))
     t = sampler.Track()
@@ -116,9 +137,11 @@ def test_a_paired_request_is_one_batch_after_a_short_warm_up_and_the_calibration
     assert first["target_ns"] == s.target_paired_ns
     sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000, 5_100_000], "checksum": "c"}, None, 0, 0)
     later = sampler.request_for(spec, t, s, in_pair=True)
-    assert (later["batch"], later["samples"], later["warmup_ns"]) == (64, 1, s.warmup_paired_ns)
-    sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000], "checksum": "c"}, None, 0, 1)
-    assert t.pair_rounds == [-1, -1, 1]
+    assert (later["batch"], later["samples"], later["warmup_ns"]) == (64, s.pair_batches, s.warmup_paired_ns)
+    sampler.absorb(t, {"batch": 64, "samples_ns": [5_000_000, 5_200_000, 5_100_000], "checksum": "c"}, None, 0, 1)
+    assert t.pair_rounds == [-1, -1, 1, 1, 1]
+    huge = CellSpec("sha256", "hash", sampler.LONG_MESSAGE, 0, ("p",))  # one operation is a batch: one a round
+    assert sampler.request_for(huge, t, s, in_pair=True)["samples"] == 1
 
 
 def test_a_paired_calibration_sets_the_batch_that_lasts_the_paired_length_and_keeps_no_sample():
@@ -158,7 +181,7 @@ def test_a_run_pairs_its_providers_and_every_report_says_so(tmp_path, providers_
         good, slow = by[("test:good", size)], by[("test:slow-sha", size)]
         rounds = [r for r in good.extra["pair_rounds"] if r >= 0]
         assert rounds and rounds == [r for r in slow.extra["pair_rounds"] if r >= 0]  # batch for batch
-        assert len(rounds) == len(set(rounds))
+        assert all(rounds.count(r) == Settings.pair_batches for r in set(rounds))  # three batches a round
     rep = build_report(run, verifs, cells)
     slow_rows = [r for r in rep.rows if r.provider == "test:slow-sha"]
     assert slow_rows and all(r.pairs >= paired.MIN_PAIRS and r.verdict == "slower" for r in slow_rows)
@@ -239,3 +262,12 @@ def test_duet_without_pairing_is_refused_in_one_line(tmp_path):
     assert out.stderr.strip().splitlines() == [
         "cryptobench: error: --duet pairs batches at the same moment; it cannot go with --no-pairing"
     ]
+
+
+@pytest.mark.parametrize("n", ["0", "21"])
+def test_pair_batches_out_of_range_is_refused_in_one_line(tmp_path, n):
+    out = subprocess.run([sys.executable, "-m", "cryptobench", "run", "--pair-batches", n, "--db",
+                          str(tmp_path / "x.db")], capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [f"cryptobench: error: --pair-batches must be 1 to 20, not {n}"]
+    assert not (tmp_path / "x.db").exists()

@@ -78,7 +78,7 @@ def test_markdown(stored):
 
 def test_json_follows_the_documented_schema(stored):
     doc = json.loads(json_report.render(stored))
-    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 15
+    assert doc["schema"] == "cryptobench-result" and doc["schema_version"] == 16
     assert len(doc["run"]["uid"]) == 32 and "job" in doc["run"]
     assert set(doc) >= {"run", "environment", "providers", "baseline", "verification", "cells", "warnings", "failures"}
     go = next(c for c in doc["cells"] if c["provider"] == "go:stdlib" and c["alg"] == "sha256")

@@ -8,6 +8,7 @@ from hashlib import sha256
 
 import pytest
 
+from cryptobench.analysis import paired
 from cryptobench.core import fixed_input
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
@@ -179,7 +180,7 @@ def by_provider(sink: ListSink, size: int = 64) -> dict:
     return {c.provider: c for c in sink.cells if c.size == size}
 
 
-def test_paired_rounds_go_in_abba_order_one_batch_each():
+def test_paired_rounds_go_in_abba_order_a_few_batches_each():
     drivers = FakeDrivers({"A": 100.0, "B": 200.0})
     measure(drivers, [cell()], settings())
     order = "".join(pid for pid, _ in drivers.log)
@@ -187,7 +188,7 @@ def test_paired_rounds_go_in_abba_order_one_batch_each():
     assert order.startswith("AB" + "BA" + "BA" + "AB" + "AB" + "BA"), order
     first, later = drivers.log[:2], drivers.log[2:]
     assert all(m["samples"] == 2 and m["batch"] == 0 for _, m in first)  # the calibration round
-    assert all(m["samples"] == 1 and m["batch"] > 0 for _, m in later)  # then one batch a request
+    assert all(m["samples"] == 3 and m["batch"] > 0 for _, m in later)  # then pair_batches a request
     assert all(m["target_ns"] == 100_000 for _, m in later)  # a paired batch's length
 
 
@@ -198,9 +199,10 @@ def test_pair_round_bookkeeping_pairs_each_round_once_on_both_sides():
     a, b = by_provider(sink)["A"], by_provider(sink)["B"]
     ra, rb = a.extra["pair_rounds"], b.extra["pair_rounds"]
     assert ra[:2] == rb[:2] == [-1, -1]  # the calibration round's samples pair with nothing
-    assert ra[2:] == rb[2:] == list(range(1, len(ra) - 1))  # one sample per pair round, rounds 1, 2, 3, ...
-    assert len(ra) > 20  # B's noise needed more than ten pairs
-    assert a.extra["round_sizes"] == b.extra["round_sizes"] == [2] + [1] * (len(ra) - 2)
+    rounds = (len(ra) - 2) // 3
+    assert ra[2:] == rb[2:] == [k for k in range(1, rounds + 1) for _ in range(3)]  # three batches a pair round
+    assert rounds >= paired.MIN_PAIRS  # more rounds than A's ten samples alone needed: the pair stops together
+    assert a.extra["round_sizes"] == b.extra["round_sizes"] == [2] + [3] * rounds
 
 
 def test_a_cell_stops_on_its_half_width_not_its_budget():

@@ -130,7 +130,7 @@ def test_a_result_file_has_its_own_sections_and_imports_back(tmp_path, store_url
     out = tmp_path / "r.json"
     assert run_cli("show", str(rid), "--db", src, "--json", out).returncode == 0
     doc = json.loads(out.read_text())
-    assert doc["schema_version"] == 15 and (doc["scaling"], doc["leak"]) == (SCALING, LEAK)
+    assert doc["schema_version"] == 16 and (doc["scaling"], doc["leak"]) == (SCALING, LEAK)
     assert "scaling" not in doc["environment"] and "leak" not in doc["environment"]
     r = run_cli("import", out, "--db", store_url)
     assert r.returncode == 0, r.stderr

@@ -1,15 +1,15 @@
 """Paired ratios: two providers of a cell measured batch for batch, their ratio estimated from the pairs.
 
-Within a run, the providers of a cell take turns one batch each (a *pair round*: every provider one
-request of one sample, in an order that alternates ABBA-wise so neither always goes first). The two
-samples of one pair round were taken milliseconds apart, so whatever slowed the machine then — a
-co-tenant's burst, a frequency step, drift over the run — slowed both, and cancels in their ratio.
-The ratio of two providers is the median of the per-pair ratios — pairs taken three consecutive
-rounds at a time, each side by its fastest batch of the three (`blocks`: on a shared host most
-disturbances hit one batch of a pair, not both, and only ever slow it); its 95% interval comes from
-their order statistics (distribution-free, as for a median), widened in quadrature by what the
-process pairs differ beyond their own noise (each pass measures in fresh processes:
-`_between_processes`).
+Within a run, the providers of a cell take turns (a *pair round*: every provider one request of a
+few short batches, `Settings.pair_batches`, in an order that alternates ABBA-wise so neither always
+goes first). The batches of one pair round were taken milliseconds apart, so whatever slowed the
+machine then — a co-tenant's burst, a frequency step, drift over the run — slowed both sides, and
+cancels in their ratio. A round's pair is each side's fastest batch of the round (on a shared host
+most disturbances hit one batch, not both sides, and only ever slow it); runs stored with one batch
+a round take three consecutive rounds together instead (`blocks`). The ratio of two providers is
+the median of the pairs' ratios; its 95% interval comes from their order statistics
+(distribution-free, as for a median), widened in quadrature by what the process pairs differ beyond
+their own noise (each pass measures in fresh processes: `_between_processes`).
 
 Across runs and machines nothing was measured at the same moment: those comparisons keep the
 independent interval (`stats.ratio`, from the two medians' intervals).
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from cryptobench.analysis import stats
 
 MIN_PAIRS = 6  # fewer pairs than this give no 95% interval of a median: the independent one is used
-# pair rounds of one process taken together, each side by its fastest batch (`blocks`): 3 where there are
-# pairs enough for MIN_PAIRS blocks of 3, else 2, else single pairs
+# batches a side that make one pair, each side by its fastest: one pair round of three batches, or
+# (runs with one batch a round) three consecutive rounds of one process (`blocks`), else fewer where
+# there are too few pairs for MIN_PAIRS blocks
 BLOCK = 3
 
 
@@ -69,21 +70,34 @@ class Side:
 class Pair:
     round: int
     process: int
-    subject_ns: float  # per operation
+    subject_ns: float  # per operation: the side's fastest batch of the round
     reference_ns: float
+    batches: int = 1  # the fewer batches of the two sides in the round
 
     @property
     def ratio(self) -> float:
         return self.subject_ns / self.reference_ns
 
 
+def _fastest_by_round(side: Side) -> dict[int, tuple[float, int, int]]:
+    """Each pair round's fastest batch of one side: round -> (per operation, process, batches in the round)."""
+    out: dict[int, tuple[float, int, int]] = {}
+    for x, r, p in zip(side.per_op, side.rounds, side.process, strict=True):
+        if r < 0:
+            continue
+        best, _, n = out.get(r, (x, p, 0))
+        out[r] = (min(best, x), p, n + 1)
+    return out
+
+
 def pairs(subject: Side, reference: Side) -> list[Pair]:
-    """Samples of the same pair round, in round order."""
-    ref = {r: (x, p) for x, r, p in zip(reference.per_op, reference.rounds, reference.process, strict=True) if r >= 0}
+    """One pair per pair round both sides took part in (each side by its fastest batch of the round), in
+    round order."""
+    ref = _fastest_by_round(reference)
     out = []
-    for x, r, p in zip(subject.per_op, subject.rounds, subject.process, strict=True):
-        if r >= 0 and r in ref and ref[r][0] > 0:
-            out.append(Pair(r, p, x, ref[r][0]))
+    for r, (x, p, n) in _fastest_by_round(subject).items():
+        if r in ref and ref[r][0] > 0:
+            out.append(Pair(r, p, x, ref[r][0], min(n, ref[r][2])))
     return sorted(out, key=lambda q: q.round)
 
 
@@ -94,7 +108,8 @@ class PairedRatio(stats.Ratio):
 
     pairs: int = 0
     processes: int = 0
-    block: int = 1
+    block: int = 1  # pair rounds a block took together
+    batches: int = 1  # batches a side behind each block's pair (its fastest)
 
 
 def blocks(found: list[Pair], k: int) -> list[Pair]:
@@ -113,15 +128,17 @@ def blocks(found: list[Pair], k: int) -> list[Pair]:
         qs.sort(key=lambda q: q.round)
         for start in range(0, len(qs) - k + 1, k):
             b = qs[start : start + k]
-            out.append(Pair(b[0].round, proc, min(q.subject_ns for q in b), min(q.reference_ns for q in b)))
+            out.append(Pair(b[0].round, proc, min(q.subject_ns for q in b), min(q.reference_ns for q in b),
+                            sum(q.batches for q in b)))  # fmt: skip
     return out
 
 
 def ratio(subject: Side | None, reference: Side | None, block: int | None = None) -> PairedRatio | None:
     """The paired ratio with its 95% interval, or None when there are too few pairs for one.
 
-    The pairs are taken in blocks of `block` consecutive pair rounds (`blocks`; default: BLOCK where
-    there are pairs enough, else fewer); the median of the blocks' ratios, its interval from their order
+    The pairs are taken in blocks of `block` consecutive pair rounds (`blocks`; default: as many rounds
+    as make BLOCK batches a side — one where a round has three — where there are pairs enough, else
+    fewer); the median of the blocks' ratios, its interval from their order
     statistics, widened in quadrature by what differs between process pairs beyond chance: the spread
     of the process pairs' own medians less what their blocks' noise alone gives it (a one-way
     random-effects estimate), divided by their number. Fresh processes differ in memory layout; a few
@@ -131,7 +148,8 @@ def ratio(subject: Side | None, reference: Side | None, block: int | None = None
     found = pairs(subject, reference)
     if len(found) < MIN_PAIRS:
         return None
-    for k in [block] if block else range(BLOCK, 0, -1):
+    per_round = min(q.batches for q in found)
+    for k in [block] if block else range(-(-BLOCK // per_round), 0, -1):
         taken = blocks(found, k)
         if len(taken) >= MIN_PAIRS:
             break
@@ -141,7 +159,8 @@ def ratio(subject: Side | None, reference: Side | None, block: int | None = None
     if s.ci_low <= 0:
         return None
     low, high = widened(taken, s.median, s.ci_low, s.ci_high)
-    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}), block=k)
+    return PairedRatio(s.median, low, high, pairs=len(found), processes=len({q.process for q in found}), block=k,
+                       batches=min(q.batches for q in taken))  # fmt: skip
 
 
 def widened(found: list[Pair], value: float, low: float, high: float) -> tuple[float, float]:

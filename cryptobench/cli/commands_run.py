@@ -32,6 +32,8 @@ def _check_run_args(args) -> None:
         raise UserError(f"--noise must be a percentage in [0, 100), not {args.noise!r}")
     if args.passes < 1:
         raise UserError(f"--passes must be at least 1, not {args.passes}")
+    if not 1 <= args.pair_batches <= 20:
+        raise UserError(f"--pair-batches must be 1 to 20, not {args.pair_batches}")
     if args.duet and args.no_pairing:
         raise UserError("--duet pairs batches at the same moment; it cannot go with --no-pairing")
     if args.duet:
@@ -74,6 +76,7 @@ def cmd_run(args) -> int:
         cpu_features=cpu_off,
         passes=args.passes,
         paired=not args.no_pairing,
+        pair_batches=args.pair_batches,
         duet=args.duet,
         max_rel_ci=(args.precision if args.precision is not None else suite.precision) / 100,
         workers=scaling.parse_workers(args.workers or suite.workers),

@@ -115,6 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
         "batch and each speed-vs-baseline interval comes from the pairs (docs/measurement.md)",
     )
     r.add_argument(
+        "--pair-batches",
+        type=int,
+        default=3,
+        metavar="N",
+        help="batches each provider times in one request of a pair round, after one short warm-up; the round's "
+        "pair is each side's fastest batch (default 3; 1: one batch a round, three rounds taken together)",
+    )
+    r.add_argument(
         "--duet",
         action="store_true",
         help="lockstep pairs: the baseline's and each other provider's batch run at the same moment, each driver "

@@ -19,8 +19,9 @@ class Settings:
     max_rel_ci: float = 0.01
     warmup_first_ns: int = 50_000_000
     warmup_ns: int = 5_000_000
-    warmup_paired_ns: int = 1_000_000  # before each one-batch request of a paired round (paired.py)
+    warmup_paired_ns: int = 1_000_000  # before each request of a paired round (paired.py)
     target_paired_ns: int = 1_000_000  # a paired cell's batch: short, so a scheduler slice spoils few pairs
+    pair_batches: int = 3  # batches each provider times in one request of a pair round; the pair is each side's fastest
     paired: bool = True  # providers of a cell take turns batch for batch; ratios come from the pairs
     duet: bool = False  # --duet: a pair's two batches at the same moment, on two pinned cores
     timeout: float = 60.0

@@ -85,11 +85,13 @@ def long_message(spec: CellSpec) -> bool:
 def samples_for(spec: CellSpec, track: Track, s: Settings, in_pair: bool = False) -> int:
     """A round lasts about a quarter of the budget at most, so slow cells (hundreds of MB, 1-byte
     chunks) still interleave and stop near their budget; the first round only calibrates. A paired
-    round (paired.py) is one batch: the finest grain the protocol has."""
+    round (paired.py) is `pair_batches` short batches after one short warm-up: the pair is each side's
+    fastest of them, and one warm-up and one pair of checksums serve them all (a message long enough to
+    be a batch on its own keeps one)."""
     if track.rounds == 0:
         return 1 if long_message(spec) else 2
     if in_pair:
-        return 1
+        return 1 if long_message(spec) else max(1, s.pair_batches)
     if not track.samples:  # a paired calibration kept none, and its partner failed since: a short round
         return 2
     fit = int((spec.budget or s.time_per_cell) * 1e9 / 4 / max(track.median_sample, 1))

@@ -42,7 +42,7 @@ def estimator_note(rows: list[Row]) -> str:
     tail = f"; the other {rest} combine the two medians' independent intervals (too few pairs)" if rest else ""
     return (
         f"Speed intervals are paired: {len(paired)} of {len(compared)} from batch-for-batch pair rounds within this "
-        f"run (median of the ratios of blocks of three pair rounds, each side by its fastest batch; "
+        f"run (median of the pairs' ratios, each side by its fastest of three batches taken together; "
         f"{min(r.pairs for r in paired)}-{max(r.pairs for r in paired)} pairs each; interference that hits both "
         f"providers of a pair cancels, a batch slowed alone is left out; docs/measurement.md){tail}."
     )
