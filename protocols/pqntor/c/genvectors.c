@@ -168,26 +168,38 @@ typedef struct {
   const char *id, *description;
 } fcase;
 
-static json_t *failure_head(const inputs *in, const char *base, const fcase *c, const char *step) {
+/* A field of a failure vector's side: its name and bytes. */
+typedef struct {
+  const char *key;
+  const uint8_t *p;
+  size_t n;
+} hex_field;
+
+/* A failure vector: its head, the inputs of the side that rejects (side: "client" or "relay"),
+ * the message that side is given (msg_key), and the rejection, checked to be the one wanted. */
+static json_t *failure_vector(const inputs *in, const char *base, const fcase *c, const char *step,
+                              const char *side, const hex_field *fields, size_t nfields,
+                              const char *msg_key, const uint8_t *msg, size_t msg_len, int rc,
+                              const char *want) {
   char id[128];
   snprintf(id, sizeof id, "%s/%s", base, c->id);
-  json_t *f = json_object();
+  if (rc == PQNTOR_OK || strcmp(pqntor_error_class(rc), want) != 0) {
+    fprintf(stderr, "genvectors: %s: got %s, want %s\n", id, pqntor_error_class(rc), want);
+    exit(2);
+  }
+  json_t *f = json_object(), *o = json_object();
   json_object_set_new(f, "id", json_string(id));
   json_object_set_new(f, "base", json_string(base));
   json_object_set_new(f, "step", json_string(step));
   json_object_set_new(f, "description", json_string(c->description));
   json_object_set_new(f, "key_len", json_integer((json_int_t)in->L));
-  return f;
-}
-
-static void failure_tail(json_t *f, int rc, const char *want) {
-  if (rc == PQNTOR_OK || strcmp(pqntor_error_class(rc), want) != 0) {
-    fprintf(stderr, "genvectors: %s: got %s, want %s\n",
-            json_string_value(json_object_get(f, "id")), pqntor_error_class(rc), want);
-    exit(2);
-  }
+  for (size_t i = 0; i < nfields; i++)
+    set_hex(o, fields[i].key, fields[i].p, fields[i].n);
+  json_object_set_new(f, side, o);
+  set_hex(f, msg_key, msg, msg_len);
   json_object_set_new(f, "expect", json_string("reject"));
   json_object_set_new(f, "error_class", json_string(pqntor_error_class(rc)));
+  return f;
 }
 
 /*
@@ -297,15 +309,12 @@ static json_t *client_failure(const inputs *in, const pqntor_relay *relay, const
   pqntor_client_free(st);
   free(keys);
 
-  json_t *f = failure_head(in, base, &cc, "client-finish"), *cl = json_object();
-  set_hex(cl, "relay_id", id, si->id_len);
-  set_hex(cl, "relay_B", B, 32);
-  set_hex(cl, "client_x_secret", in->x, 32);
-  set_hex(cl, "client_mlkem_seed", in->seed, 64);
-  json_object_set_new(f, "client", cl);
-  set_hex(f, "reply", rep, rlen);
-  failure_tail(f, rc, want);
-  return f;
+  const hex_field cl[] = {{"relay_id", id, si->id_len},
+                          {"relay_B", B, 32},
+                          {"client_x_secret", in->x, 32},
+                          {"client_mlkem_seed", in->seed, 64}};
+  return failure_vector(in, base, &cc, "client-finish", "client", cl, sizeof cl / sizeof cl[0],
+                        "reply", rep, rlen, rc, want);
 }
 
 enum { SOS_ID, SOS_B, SOS_XP, SOS_EK_Q };
@@ -339,15 +348,12 @@ static json_t *server_failure(const inputs *in, const pqntor_relay *relay, const
   int rc = reply(in, relay, os, olen, rep, &rlen, keys, NULL);
   free(keys);
 
-  json_t *f = failure_head(in, base, c, "server-reply"), *r = json_object();
-  set_hex(r, "relay_id", in->id, si->id_len);
-  set_hex(r, "relay_b_secret", in->b, 32);
-  set_hex(r, "relay_y_secret", in->y, 32);
-  set_hex(r, "mlkem_encaps_m", in->m, 32);
-  json_object_set_new(f, "relay", r);
-  set_hex(f, "onionskin", os, olen);
-  failure_tail(f, rc, want);
-  return f;
+  const hex_field r[] = {{"relay_id", in->id, si->id_len},
+                         {"relay_b_secret", in->b, 32},
+                         {"relay_y_secret", in->y, 32},
+                         {"mlkem_encaps_m", in->m, 32}};
+  return failure_vector(in, base, c, "server-reply", "relay", r, sizeof r / sizeof r[0],
+                        "onionskin", os, olen, rc, want);
 }
 
 static json_t *generate(const pqntor_suite_info *si) {
