@@ -26,29 +26,18 @@ import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { parseArgs, runIfMain, write } from "../js/src/main_node.js";
 import { providerIds } from "./page/providers.js";
+import { chromiumPath, HEADLESS_ARGS } from "./chromium.mjs";
 import { HERE, startServer } from "./server.mjs";
 
 const NAME = "cbdriver-browser";
 
-// Chromium as root in a container: the flags polyglot machines are known to
-// work with; no network beyond loopback (background networking, component
-// updates, sync and QUIC off). --js-flags=--expose-gc gives the page
-// window.gc for a full collection before each cell's warm-up. playwright
-// gives each launch a fresh, temporary --user-data-dir and removes it at
-// close.
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--js-flags=--expose-gc",
-];
+// Chromium as chromium.mjs starts it, plus --js-flags=--expose-gc: the page
+// gets window.gc for a full collection before each cell's warm-up.
+// playwright gives each launch a fresh, temporary --user-data-dir and
+// removes it at close.
+export const CHROMIUM_ARGS = [...HEADLESS_ARGS, "--js-flags=--expose-gc"];
 
-export const chromiumPath = () => process.env.CHROMIUM || "/usr/bin/chromium";
+export { chromiumPath };
 
 const SETUP_HINT = "install Debian's Chromium with `apt-get install -y chromium` (scripts/setup.sh does)";
 

@@ -1,34 +1,26 @@
 // What check.mjs (one page) and site.mjs (a published site) share: a headless Chromium that
 // refuses every request leaving the files, and the check of one page as a reader would see it.
-// The browser is Debian's chromium (/usr/bin/chromium, or $CHROMIUM); playwright-core never downloads one.
+// The browser is Debian's chromium with the browser driver's flags (drivers/browser/chromium.mjs);
+// playwright-core never downloads one.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { chromiumPath, HEADLESS_ARGS } from "../../drivers/browser/chromium.mjs";
 
 // Opens the browser; returns {context, close} or prints why not and exits 2.
 export async function openBrowser() {
-  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
+  const executablePath = chromiumPath();
   if (!existsSync(executablePath)) {
     console.error(`${executablePath} not found: install Debian's chromium (apt-get install -y chromium)`);
     process.exit(2);
   }
   const profile = mkdtempSync(join(tmpdir(), "cryptobench-html-check-"));
-  const args = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ];
   let context;
   try {
     context = await chromium.launchPersistentContext(profile, {
       executablePath,
-      args,
+      args: HEADLESS_ARGS,
       headless: true,
       viewport: { width: 1360, height: 900 },
       deviceScaleFactor: 1,
