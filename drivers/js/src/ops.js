@@ -72,18 +72,43 @@ export function checkLen(what, b, want) {
   if (b.length !== want) throw new Error(`${what} must be ${want} bytes, got ${b.length}`);
 }
 
+// cipherCheck: a check(key, iv, size) that key and IV (ivName: "nonce" where
+// the library calls it so) have the lengths the cipher takes and, where
+// blocks is true, that the message is whole 16-byte blocks.
+export function cipherCheck(name, keyLen, ivLen, blocks, ivName = "iv") {
+  return (key, iv, size) => {
+    checkLen("key", key, keyLen);
+    checkLen(ivName, iv, ivLen);
+    if (blocks) checkBlocks(size, name);
+  };
+}
+
 // keyIvCheck: a check(key, iv) that both have the lengths an algorithm takes.
 export function keyIvCheck(keyLen, ivLen) {
-  return (key, iv) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, ivLen);
-  };
+  return cipherCheck("", keyLen, ivLen, false);
 }
 
 export function checkBlocks(size, alg) {
   if (size % 16 !== 0) {
     throw new Error(`size ${size} is not a multiple of 16 (${alg} takes whole blocks, no padding)`);
   }
+}
+
+// checkedAlg: a cipher's Alg whose every verify case and every cell is
+// checked first (check(key, iv, size): cipherCheck, keyIvCheck); exec and
+// cell are the library's part.
+export function checkedAlg(check, { exec, cell, ...alg }) {
+  return {
+    ...alg,
+    exec: (c) => {
+      check(c.key, c.iv, c.msg.length);
+      return exec(c);
+    },
+    cell: (p) => {
+      check(p.key, p.iv, p.size);
+      return cell(p);
+    },
+  };
 }
 
 // A library's AES entries of the given modes in both key sizes: make(name,
@@ -112,6 +137,20 @@ export function concat(a, b) {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+// ---- the provider's description -------------------------------------------
+
+// packageVersion: an npm package's version as the entry point knows it
+// (env.packageVersion), "(version unknown)" where it does not.
+export function packageVersion(env, name) {
+  return env.packageVersion ? env.packageVersion(name) : "(version unknown)";
+}
+
+// describe: the fields a provider's description opens with; the entry
+// point's id and runtime (env) win over the module's own.
+export function describe(env, { id, language = "javascript", library, libraryVersion }) {
+  return { id: env.id || id, language, library, libraryVersion, runtime: env.runtime || "(runtime unknown)" };
 }
 
 // ---- noop -----------------------------------------------------------------

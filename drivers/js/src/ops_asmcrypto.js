@@ -27,7 +27,7 @@ import {
 } from "asmcrypto.js/asmcrypto.all.es8.js";
 import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
 import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
-import { aesAlgs, checkBlocks, checkLen, EMPTY, noopAlg, NotOffered, Rejected } from "./ops.js";
+import { aesAlgs, cipherCheck, describe, EMPTY, noopAlg, NotOffered, packageVersion, Rejected } from "./ops.js";
 
 function piecesOf(p) {
   return new Pieces(pattern(p.seed), PATTERN_LEN, p.size, p.chunk);
@@ -152,11 +152,7 @@ export const REGENERATE = { above: 64 * 1024 * 1024 };
 function cipherAlg(name, keyLen, modeName) {
   const m = MODES[modeName];
   const aead = m.aead === true;
-  const check = (key, iv, size) => {
-    checkLen("key", key, keyLen);
-    checkLen(aead ? "nonce" : "iv", iv, m.ivLen);
-    if (m.block) checkBlocks(size, name);
-  };
+  const check = cipherCheck(name, keyLen, m.ivLen, m.block, aead ? "nonce" : "iv");
   const ops = aead ? ["seal", "open"] : ["encrypt", "decrypt"];
   return {
     name,
@@ -218,13 +214,12 @@ function cipherAlg(name, keyLen, modeName) {
 
 // env: { id, runtime, packageVersion(name) } from the entry point.
 export function createProvider(env = {}) {
-  const v = (name) => (env.packageVersion ? env.packageVersion(name) : "(version unknown)");
   return {
-    id: env.id || "js:asmcrypto",
-    language: "javascript",
-    library: "asmcrypto.js (asm.js)",
-    libraryVersion: `asmcrypto.js ${v("asmcrypto.js")}`,
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "js:asmcrypto",
+      library: "asmcrypto.js (asm.js)",
+      libraryVersion: `asmcrypto.js ${packageVersion(env, "asmcrypto.js")}`,
+    }),
     notes: [
       "asmcrypto.js's ES2017 build (asmcrypto.all.es8.js, its package.json 'module') in Node and in the browser alike: asm.js code ('use asm' modules over a heap ArrayBuffer), run by the engine's JavaScript/asm.js pipeline: no WebAssembly module, no AES-NI.",
       "Every asmcrypto object allocates its own 64 KiB heap and links its own asm.js module instance at construction (AES: tables and key schedule written into that heap); ciphers set the IV/nonce at construction and have no re-key or re-IV API, so every cipher operation constructs its object.",

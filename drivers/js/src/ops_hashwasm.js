@@ -6,7 +6,7 @@
 import { createBLAKE2b, createBLAKE2s, createHMAC, createSHA256, createSHA3, createSHA512, createSM3 } from "hash-wasm";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
 import { HashCell } from "./cells.js";
-import { noopAlg } from "./ops.js";
+import { describe, noopAlg, packageVersion } from "./ops.js";
 
 // hash-wasm's create*() functions are async (they instantiate the wasm
 // module) and resolve to a hasher whose init/update/digest are synchronous:
@@ -64,13 +64,13 @@ function hmacAlg() {
 
 // env: { id, runtime, packageVersion(name) } from the entry point.
 export function createProvider(env = {}) {
-  const v = env.packageVersion ? env.packageVersion("hash-wasm") : "(version unknown)";
   return {
-    id: env.id || "wasm:hash-wasm",
-    language: "wasm",
-    library: "hash-wasm (hashes compiled to WebAssembly)",
-    libraryVersion: `hash-wasm ${v}`,
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "wasm:hash-wasm",
+      language: "wasm",
+      library: "hash-wasm (hashes compiled to WebAssembly)",
+      libraryVersion: `hash-wasm ${packageVersion(env, "hash-wasm")}`,
+    }),
     notes: [
       "API: the synchronous hasher interface. create*() (async: it instantiates the wasm module) once per cell, outside the timed region; one operation is init(), update(msg) (or update per piece when chunk>0), digest('binary'). update copies its input into the wasm memory; digest('binary') copies the digest out into a new Uint8Array. The one-shot async helpers (sha256(data) -> Promise<hex string>) are not used: they return hex.",
       "HMAC: createHMAC(createSHA256(), key) once per cell (key block prepared there); init() re-absorbs the prepared ipad block, digest() runs the outer hash.",

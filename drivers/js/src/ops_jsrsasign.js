@@ -14,7 +14,7 @@
 
 import jsrsasign from "jsrsasign";
 import { fromHex, toHex } from "./input.js";
-import { checkLen, noopAlg, Rejected } from "./ops.js";
+import { checkLen, describe, noopAlg, packageVersion, Rejected } from "./ops.js";
 import { EC_CURVES, ecPointFromSpki, ecSpki, leftPad } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -157,15 +157,15 @@ const RSA_BITS = [2048, 3072, 4096];
 
 // env: { id, runtime, packageVersion(name) } from the entry point.
 export function createProvider(env = {}) {
-  const v = (name) => (env.packageVersion ? env.packageVersion(name) : "(version unknown)");
-  const pkg = v("jsrsasign");
+  const pkg = packageVersion(env, "jsrsasign");
   const inner = jsrsasign.VERSION;
   return {
-    id: env.id || "js:jsrsasign",
-    language: "javascript",
-    library: "jsrsasign (pure JavaScript RSA/ECDSA)",
-    libraryVersion: inner && inner !== pkg ? `jsrsasign ${pkg} (its VERSION string says ${inner})` : `jsrsasign ${pkg}`,
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "js:jsrsasign",
+      library: "jsrsasign (pure JavaScript RSA/ECDSA)",
+      libraryVersion:
+        inner && inner !== pkg ? `jsrsasign ${pkg} (its VERSION string says ${inner})` : `jsrsasign ${pkg}`,
+    }),
     notes: [
       "jsrsasign's lib/jsrsasign.js (the npm package's CommonJS main; in the browser the same file wrapped as an ES module by the bridge's server). Pure JavaScript: Tom Wu's BigInteger (jsbn) for RSA and EC arithmetic.",
       "Sign = new KJUR.crypto.Signature({ alg }) + init(key) + updateHex(message hex) + sign() -> hex; verify = new Signature + init(public key) + updateHex + verify(signature hex). The Signature object is made inside the timed call (jsrsasign's documented use: one per signature), and hashing the message (jsrsasign's own SHA-256/384) is inside; the hex of the message is made once per cell outside it (jsrsasign takes hex strings), and so is the hex of a verify cell's signature; a sign cell's hex output is decoded only for the checksum.",

@@ -20,7 +20,7 @@
 // 23 modules), outside any timed region. Runtime-neutral: the version text
 // comes from the entry point.
 
-import { noopAlg, Unsupported } from "./ops.js";
+import { describe, noopAlg, packageVersion, Unsupported } from "./ops.js";
 import { pkAlg } from "./pkalg.js";
 
 const PACKAGE = "@oqs/liboqs-js";
@@ -166,13 +166,13 @@ export function liboqsVersion(pkgVersion) {
 
 // env: { id, runtime, packageVersion(name), notes } from the entry point.
 export function createProvider(env = {}) {
-  const v = env.packageVersion ? env.packageVersion(PACKAGE) : "(version unknown)";
   return {
-    id: env.id || "js:liboqs",
-    language: "wasm",
-    library: `${PACKAGE} (liboqs compiled to WebAssembly by Emscripten)`,
-    libraryVersion: liboqsVersion(v),
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "js:liboqs",
+      language: "wasm",
+      library: `${PACKAGE} (liboqs compiled to WebAssembly by Emscripten)`,
+      libraryVersion: liboqsVersion(packageVersion(env, PACKAGE)),
+    }),
     notes: [
       `liboqs release: the package README's ("${PACKAGE} 0.15.x includes LibOQS 0.15.1"); the wasm modules export no OQS_version. Its SLH-DSA is liboqs' (SLH_DSA_PURE_*), its HQC the 2023-04-30 submission (public key 2249/4522/7245 bytes, ciphertext 4433/8978/14421, shared secret 64), as in liboqs 0.13 (c:liboqs); SPHINCS+ is not in the package.`,
       `One Emscripten module per algorithm, instantiated on first use (outside the timed region); every timed operation is one method call of the package's class (generateKeyPair, encapsulate, decapsulate, sign, verify), which mallocs its buffers in the wasm heap, copies key, message and output in and out, and frees them: that copying is part of what a JavaScript caller of this package pays.`,

@@ -22,7 +22,17 @@ import { falcon512, falcon1024 } from "@noble/post-quantum/falcon.js";
 import { ml_kem768_x25519 } from "@noble/post-quantum/hybrid.js";
 import { CallCell, HashCell } from "./cells.js";
 import { PATTERN_LEN, Pieces, pattern } from "./input.js";
-import { aesAlgs, checkBlocks, checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import {
+  aesAlgs,
+  checkedAlg,
+  checkLen,
+  cipherCheck,
+  describe,
+  keyIvCheck,
+  noopAlg,
+  packageVersion,
+  Rejected,
+} from "./ops.js";
 import { EC_CURVES, OKP, ecPointFromSpki, ecSpki } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -102,61 +112,45 @@ function blockAlg(name, keyLen, mode) {
     }
     return encrypt ? (i, o) => ctr(key, iv).encrypt(i, o) : (i, o) => ctr(key, iv).decrypt(i, o);
   };
-  const check = (key, iv, size) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, mode === "ecb" ? 0 : 16);
-    if (mode !== "ctr") checkBlocks(size, name);
-  };
-  return {
+  return checkedAlg(cipherCheck(name, keyLen, mode === "ecb" ? 0 : 16, mode !== "ctr"), {
     name,
     ops: ["encrypt", "decrypt"],
     stream: false,
-    exec: (c) => {
-      check(c.key, c.iv, c.msg.length);
-      return make(c.key, c.iv, c.op === "encrypt")(c.msg, undefined);
-    },
+    exec: (c) => make(c.key, c.iv, c.op === "encrypt")(c.msg, undefined),
     cell: (p) => {
-      check(p.key, p.iv, p.size);
       const enc = p.op === "encrypt";
       const input = enc ? p.msg : make(p.key, p.iv, true)(p.msg, undefined);
       return new CallCell(make(p.key, p.iv, enc), input, new Uint8Array(p.size));
     },
-  };
+  });
 }
 
 // chacha20Alg: noble's chacha20 is a function (key, nonce, data, out,
 // counter): no object at all; block counter 0 for bench cells.
 function chacha20Alg() {
-  const check = keyIvCheck(32, 12);
-  return {
+  return checkedAlg(keyIvCheck(32, 12), {
     name: "chacha20",
     ops: ["encrypt", "decrypt"],
     stream: false,
-    exec: (c) => {
-      check(c.key, c.iv);
-      return chacha20(c.key, c.iv, c.msg, undefined, c.counter);
-    },
+    exec: (c) => chacha20(c.key, c.iv, c.msg, undefined, c.counter),
     cell: (p) => {
-      check(p.key, p.iv);
       const key = p.key;
       const nonce = p.iv;
       const input = p.op === "encrypt" ? p.msg : chacha20(key, nonce, p.msg);
       return new CallCell((i, o) => chacha20(key, nonce, i, o, 0), input, new Uint8Array(p.size));
     },
-  };
+  });
 }
 
 // aeadAlg: gcm, chacha20poly1305, xchacha20poly1305 — cons(key, nonce[,
 // aad]) per message; seal = encrypt (ciphertext ‖ 16-byte tag), open =
 // decrypt (throws on a bad tag). withOutput: the API takes an output buffer.
 function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
-  const check = keyIvCheck(keyLen, nonceLen);
-  return {
+  return checkedAlg(keyIvCheck(keyLen, nonceLen), {
     name,
     ops: ["seal", "open"],
     stream: false,
     exec: (c) => {
-      check(c.key, c.iv);
       const aad = c.aad.length > 0 ? c.aad : undefined;
       if (c.op === "seal") return cons(c.key, c.iv, aad).encrypt(c.msg);
       if (c.msg.length < 16) throw new Rejected("ciphertext shorter than the tag");
@@ -169,7 +163,6 @@ function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
       }
     },
     cell: (p) => {
-      check(p.key, p.iv);
       const key = p.key;
       const nonce = p.iv;
       const seal = p.op === "seal";
@@ -181,7 +174,7 @@ function aeadAlg(name, cons, keyLen, nonceLen, withOutput) {
       const run = withOutput ? (i, o) => cons(key, nonce).decrypt(i, o) : (i) => cons(key, nonce).decrypt(i);
       return new CallCell(run, ct, withOutput ? new Uint8Array(p.size) : null);
     },
-  };
+  });
 }
 
 // ---- public key (@noble/curves) -------------------------------------------
@@ -482,18 +475,13 @@ function publicKeyAlgs() {
 
 // env: { id, runtime, packageVersion(name) } from the entry point.
 export function createProvider(env = {}) {
-  const v = (name) => (env.packageVersion ? env.packageVersion(name) : "(version unknown)");
+  const packages = ["@noble/hashes", "@noble/ciphers", "@noble/curves", "@noble/post-quantum"];
   return {
-    id: env.id || "js:noble",
-    language: "javascript",
-    library: "@noble/hashes + @noble/ciphers + @noble/curves + @noble/post-quantum (pure JavaScript)",
-    libraryVersion: [
-      `@noble/hashes ${v("@noble/hashes")}`,
-      `@noble/ciphers ${v("@noble/ciphers")}`,
-      `@noble/curves ${v("@noble/curves")}`,
-      `@noble/post-quantum ${v("@noble/post-quantum")}`,
-    ].join(" + "),
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "js:noble",
+      library: `${packages.join(" + ")} (pure JavaScript)`,
+      libraryVersion: packages.map((name) => `${name} ${packageVersion(env, name)}`).join(" + "),
+    }),
     notes: [
       "Hashes: chunk=0 uses the one-shot function (sha256(msg), sha512, sha3_256, sha3_512, blake2b (64-byte output), blake2s (32)), which returns a new array; chunk>0 uses fn.create() per message (no reset in noble), update per piece, digestInto a buffer made once per cell.",
       "HMAC: hmac.create(sha256, key) once per cell; one operation is clone() of that keyed instance (two small hash objects), update, digestInto.",

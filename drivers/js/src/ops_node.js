@@ -7,7 +7,7 @@ import * as nc from "node:crypto";
 import { Buffer } from "node:buffer";
 import { CallCell, Collector, HashCell, StreamCell, streamOut } from "./cells.js";
 import { PATTERN_LEN, Pieces, RegenPieces, pattern } from "./input.js";
-import { aesAlgs, checkBlocks, checkLen, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import { aesAlgs, checkedAlg, cipherCheck, concat, EMPTY, first, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import { EC_CURVES, OKP, b64url, ecPkcs8, leftPad, oaepMax, okpPkcs8, okpSpki, requireNamedCurve } from "./pk.js";
 import { pkAlg } from "./pkalg.js";
 
@@ -124,25 +124,18 @@ function ciphertextPieces(p, pieces, fresh, keep) {
 function cipherAlg(name, nodeName, keyLen, mode) {
   const ivLen = mode === "ecb" ? 0 : mode === "chacha20" ? 12 : 16;
   const block = mode === "ecb" || mode === "cbc";
-  const check = (key, iv, size) => {
-    checkLen("key", key, keyLen);
-    checkLen("iv", iv, ivLen);
-    if (block) checkBlocks(size, name);
-  };
   const nodeIV = (iv, counter) => (mode === "ecb" ? null : mode === "chacha20" ? chachaIV(iv, counter) : iv);
-  return {
+  return checkedAlg(cipherCheck(name, keyLen, ivLen, block), {
     name,
     ops: ["encrypt", "decrypt"],
     stream: true,
     exec: (c) => {
-      check(c.key, c.iv, c.msg.length);
       const iv = nodeIV(c.iv, c.counter);
       const x = c.op === "encrypt" ? nc.createCipheriv(nodeName, c.key, iv) : nc.createDecipheriv(nodeName, c.key, iv);
       if (block) x.setAutoPadding(false);
       return Buffer.concat([x.update(c.msg), x.final()]);
     },
     cell: (p) => {
-      check(p.key, p.iv, p.size);
       const s = {
         node: nodeName,
         key: nc.createSecretKey(p.key),
@@ -166,7 +159,7 @@ function cipherAlg(name, nodeName, keyLen, mode) {
       }
       return new StreamCell(cipherStream(s), pieces);
     },
-  };
+  });
 }
 
 // ---- AEADs ----------------------------------------------------------------
@@ -243,13 +236,11 @@ class Tail {
 
 function aeadAlg(name, nodeName, keyLen, stream) {
   const ccm = nodeName.endsWith("-ccm");
-  const check = keyIvCheck(keyLen, 12);
-  return {
+  return checkedAlg(keyIvCheck(keyLen, 12), {
     name,
     ops: ["seal", "open"],
     stream,
     exec: (c) => {
-      check(c.key, c.iv);
       const opts = { authTagLength: 16 };
       if (c.op === "seal") {
         const x = nc.createCipheriv(nodeName, c.key, c.iv, opts);
@@ -272,7 +263,6 @@ function aeadAlg(name, nodeName, keyLen, stream) {
       return pt;
     },
     cell: (p) => {
-      check(p.key, p.iv);
       const s = {
         node: nodeName,
         key: nc.createSecretKey(p.key),
@@ -298,7 +288,7 @@ function aeadAlg(name, nodeName, keyLen, stream) {
       const ct = ciphertextPieces(p, pieces, sealing.make, () => made.buf.subarray(0, p.size));
       return new StreamCell(aeadStream(s, tag), ct);
     },
-  };
+  });
 }
 
 // ---- public key -----------------------------------------------------------

@@ -4,7 +4,7 @@
 // Runtime-neutral: everything runtime-specific (id, version, runtime text)
 // comes from the entry point in env.
 
-import { checkLen, keyIvCheck, noopAlg, Rejected } from "./ops.js";
+import { checkedAlg, checkLen, describe, keyIvCheck, noopAlg, Rejected } from "./ops.js";
 import {
   EC_CURVES,
   OKP,
@@ -127,24 +127,25 @@ async function aesCell(mode, key, params, forward, msg) {
   return new CryptCell(forward, params, k, input);
 }
 
+// aesAlg: an AES mode (mode: its WebCrypto name) whose ops are [forward,
+// backward]: key and IV lengths checked, the key imported; once(c, key) is
+// a verify case's call, params(iv) a cell's parameter object.
+function aesAlg(name, mode, keyLen, ivLen, ops, params, once) {
+  return checkedAlg(keyIvCheck(keyLen, ivLen), {
+    name,
+    ops,
+    stream: false,
+    exec: async (c) => once(c, await aesImport(mode, c.key)),
+    cell: (p) => aesCell(mode, p.key, params(p.iv), p.op === ops[0], p.msg),
+  });
+}
+
 function ctrAlg(name, keyLen) {
   const params = (iv) => ({ name: "AES-CTR", counter: iv, length: 128 });
-  const check = keyIvCheck(keyLen, 16);
-  return {
-    name,
-    ops: ["encrypt", "decrypt"],
-    stream: false,
-    exec: async (c) => {
-      check(c.key, c.iv);
-      const k = await aesImport("AES-CTR", c.key);
-      const f = c.op === "encrypt" ? subtle().encrypt : subtle().decrypt;
-      return new Uint8Array(await f.call(subtle(), params(c.iv), k, c.msg));
-    },
-    cell: async (p) => {
-      check(p.key, p.iv);
-      return aesCell("AES-CTR", p.key, params(p.iv), p.op === "encrypt", p.msg);
-    },
-  };
+  return aesAlg(name, "AES-CTR", keyLen, 16, ["encrypt", "decrypt"], params, async (c, k) => {
+    const f = c.op === "encrypt" ? subtle().encrypt : subtle().decrypt;
+    return new Uint8Array(await f.call(subtle(), params(c.iv), k, c.msg));
+  });
 }
 
 function gcmAlg(name, keyLen) {
@@ -153,28 +154,16 @@ function gcmAlg(name, keyLen) {
     if (aad && aad.length > 0) pr.additionalData = aad;
     return pr;
   };
-  const check = keyIvCheck(keyLen, 12);
-  return {
-    name,
-    ops: ["seal", "open"],
-    stream: false,
-    exec: async (c) => {
-      check(c.key, c.iv);
-      const k = await aesImport("AES-GCM", c.key);
-      if (c.op === "seal") return new Uint8Array(await subtle().encrypt(params(c.iv, c.aad), k, c.msg));
-      if (c.msg.length < 16) throw new Rejected("ciphertext shorter than the tag");
-      try {
-        return new Uint8Array(await subtle().decrypt(params(c.iv, c.aad), k, c.msg));
-      } catch (e) {
-        if (e && e.name === "OperationError") throw new Rejected();
-        throw e;
-      }
-    },
-    cell: async (p) => {
-      check(p.key, p.iv);
-      return aesCell("AES-GCM", p.key, params(p.iv, null), p.op === "seal", p.msg);
-    },
-  };
+  return aesAlg(name, "AES-GCM", keyLen, 12, ["seal", "open"], params, async (c, k) => {
+    if (c.op === "seal") return new Uint8Array(await subtle().encrypt(params(c.iv, c.aad), k, c.msg));
+    if (c.msg.length < 16) throw new Rejected("ciphertext shorter than the tag");
+    try {
+      return new Uint8Array(await subtle().decrypt(params(c.iv, c.aad), k, c.msg));
+    } catch (e) {
+      if (e && e.name === "OperationError") throw new Rejected();
+      throw e;
+    }
+  });
 }
 
 // ---- public key -----------------------------------------------------------
@@ -317,11 +306,11 @@ export async function createProvider(env = {}) {
   const offered = new Set(pk.map((a) => a.name));
   const missing = ["ed25519", "ed448", "x25519", "x448"].filter((n) => !offered.has(n));
   return {
-    id: env.id || "js:webcrypto",
-    language: "javascript",
-    library: "WebCrypto (crypto.subtle)",
-    libraryVersion: env.libraryVersion || "(version unknown)",
-    runtime: env.runtime || "(runtime unknown)",
+    ...describe(env, {
+      id: "js:webcrypto",
+      library: "WebCrypto (crypto.subtle)",
+      libraryVersion: env.libraryVersion || "(version unknown)",
+    }),
     notes: [
       "WebCrypto is promise-based only: every timed operation is `await crypto.subtle.<op>(...)` and the timing loop awaits each run() before the next (no operations in flight together).",
       "noop is an awaited empty async call (`async run() { return 0 }` awaited by the same loop): the floor of the promise machinery. Synchronous providers (js:node, js:noble, wasm:hash-wasm) have a plain synchronous noop; the difference between the two floors is the per-call cost of the promise machinery.",
