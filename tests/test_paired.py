@@ -76,6 +76,20 @@ def test_process_pairs_that_differ_widen_the_interval():
     assert moved.low <= 1.02 <= moved.high  # the middle process pair's offset is inside
 
 
+def test_one_disturbed_pair_alone_in_a_precision_pass_process_is_no_process_effect():
+    """Precision passes give a wide cell one pair round in each of many fresh processes. One of those
+    single pairs disturbed (a burst that hit one side's whole request) must not pass for a process
+    that differs: the interval stays as tight as without it, while real process offsets still widen."""
+    rng = random.Random(5)
+    found = [paired.Pair(k, k // 20, 1000 * rng.gauss(1, 0.004), 1000.0, 3) for k in range(60)]
+    singles = [paired.Pair(60 + k, 3 + k, 1000 * rng.gauss(1, 0.004), 1000.0, 3) for k in range(12)]
+    disturbed = singles[:-1] + [paired.Pair(71, 14, 720.0, 1000.0, 3)]
+    # by chance alone 1-3.5 over seeds 0-7; the disturbed single adds at most ~1.5 to that
+    assert paired.design_effect(found + singles) < 3 and paired.design_effect(found + disturbed) < 4
+    offsets = [paired.Pair(q.round, q.process, q.subject_ns * (1 + 0.02 * q.process), 1000.0, 3) for q in found]
+    assert paired.design_effect(offsets) > 15  # three processes 2% apart: twenty pairs each tell little more than one
+
+
 def test_disturbances_that_hit_one_batch_of_a_pair_are_taken_out_by_blocks_of_fastest_batches():
     """This VM's case: with nothing else running, about half of the 1 ms batches ran 25% or more slow,
     one batch of a pair and not the other. Blocks of three pair rounds, each side by its fastest batch,

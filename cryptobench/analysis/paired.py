@@ -8,8 +8,9 @@ cancels in their ratio. A round's pair is each side's fastest batch of the round
 most disturbances hit one batch, not both sides, and only ever slow it); runs stored with one batch
 a round take three consecutive rounds together instead (`blocks`). The ratio of two providers is
 the median of the pairs' ratios; its 95% interval comes from their order statistics
-(distribution-free, as for a median), widened in quadrature by what the process pairs differ beyond
-their own noise (each pass measures in fresh processes: `_between_processes`).
+(distribution-free, as for a median), widened by how much grouping the pairs in driver processes
+inflates its variance (`design_effect`: each pass measures in fresh processes, which differ in memory
+layout, so the process pairs are a sample of their own).
 
 Across runs and machines nothing was measured at the same moment: those comparisons keep the
 independent interval (`stats.ratio`, from the two medians' intervals).
@@ -138,11 +139,10 @@ def ratio(subject: Side | None, reference: Side | None, block: int | None = None
 
     The pairs are taken in blocks of `block` consecutive pair rounds (`blocks`; default: as many rounds
     as make BLOCK batches a side — one where a round has three — where there are pairs enough, else
-    fewer); the median of the blocks' ratios, its interval from their order
-    statistics, widened in quadrature by what differs between process pairs beyond chance: the spread
-    of the process pairs' own medians less what their blocks' noise alone gives it (a one-way
-    random-effects estimate), divided by their number. Fresh processes differ in memory layout; a few
-    ratios apart is their real variation, and a run samples it with one process pair per pass."""
+    fewer); the median of the blocks' ratios, its interval from their order statistics, widened by the
+    design effect of their driver processes (`widened`). Fresh processes differ in memory layout; a few
+    ratios apart is their real variation, and a run samples it with one process pair per pass and one
+    per precision pass."""
     if subject is None or reference is None:
         return None
     found = pairs(subject, reference)
@@ -164,28 +164,40 @@ def ratio(subject: Side | None, reference: Side | None, block: int | None = None
 
 
 def widened(found: list[Pair], value: float, low: float, high: float) -> tuple[float, float]:
-    """A 95% interval (low, high) of `value` made from `found`, widened in quadrature (log scale) by what
-    the process pairs among them differ beyond their own noise (`_between_processes`)."""
-    within = (math.log(high) - math.log(low)) / (2 * stats.Z95)  # se of log(value), all of `found`
-    extra = stats.Z95 * _between_processes(found, within)
-    return (value * math.exp(-math.hypot(math.log(value / low), extra)),
-            value * math.exp(math.hypot(math.log(high / value), extra)))  # fmt: skip
+    """A 95% interval (low, high) of `value` made from `found` as if its pairs were independent, widened
+    (log scale) by the square root of their design effect: pairs of one driver process share what that
+    process differs in (memory layout), so N pairs held by a few processes tell less than N independent
+    ones; pairs spread over many processes (the precision passes' fresh ones) sample that difference."""
+    f = math.sqrt(design_effect(found))
+    return value * math.exp(-math.log(value / low) * f), value * math.exp(math.log(high / value) * f)
 
 
-def _between_processes(found: list[Pair], within_se: float) -> float:
-    """Standard error (log scale) the process pairs add to the pooled median: the variance of their
-    medians' logs less the part their own pairs' noise explains (a median of n of the N pairs has
-    about N/n times the pooled variance), never below zero, over their number."""
+def design_effect(found: list[Pair]) -> float:
+    """How much grouping the pairs in driver processes inflates the variance of their pooled median over
+    independent pairs: 1 + (m - 1) rho, where m is the size-weighted number of pairs a process holds
+    (sum n_i^2 / N) and rho the share of the log ratios' variance that lies between processes (one-way
+    ANOVA). The logs are winsorised at 3 robust standard deviations first, so one disturbed pair alone
+    in a precision pass's process does not pass for that process's effect."""
+    logs = [math.log(q.ratio) for q in found]
+    mid = stats.median(logs)
+    mad = 1.4826 * stats.median([abs(x - mid) for x in logs])
+    if mad > 0:
+        logs = [min(max(x, mid - 3 * mad), mid + 3 * mad) for x in logs]
     by: dict[int, list[float]] = {}
-    for q in found:
-        by.setdefault(q.process, []).append(q.ratio)
-    if len(by) < 2:
-        return 0.0
-    logs = [math.log(stats.median(v)) for v in by.values()]
-    mean = math.fsum(logs) / len(logs)
-    spread = math.fsum((x - mean) ** 2 for x in logs) / (len(logs) - 1)
-    chance = math.fsum(within_se**2 * len(found) / len(v) for v in by.values()) / len(by)
-    return math.sqrt(max(0.0, spread - chance) / len(by))
+    for q, x in zip(found, logs, strict=True):
+        by.setdefault(q.process, []).append(x)
+    k, n = len(by), len(logs)
+    if k < 2 or n <= k:
+        return 1.0
+    grand = math.fsum(logs) / n
+    means = {p: math.fsum(v) / len(v) for p, v in by.items()}
+    between = math.fsum(len(v) * (means[p] - grand) ** 2 for p, v in by.items()) / (k - 1)
+    within = math.fsum((x - means[p]) ** 2 for p, v in by.items() for x in v) / (n - k)
+    sizes = math.fsum(len(v) ** 2 for v in by.values()) / n  # m: the pairs a process holds, size-weighted
+    n0 = (n - sizes) / (k - 1)
+    tau2 = max(0.0, (between - within) / n0)
+    rho = tau2 / (tau2 + within) if tau2 + within > 0 else 0.0
+    return 1 + (sizes - 1) * rho
 
 
 def halfwidth(r: PairedRatio | None) -> float:
