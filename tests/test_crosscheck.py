@@ -154,3 +154,23 @@ def test_the_reference_of_a_dispute_is_the_provider_that_agrees_with_the_others(
     assert set(crosscheck.disputed(two)) == {"a:wrong", "b:right"}
     # two right ones tied with each other do not make a dispute: either is the reference
     assert crosscheck.reference(records, peers, trusted=[("b:right", "c:right")]) in ("b:right", "c:right")
+
+
+def test_two_apis_of_one_library_are_one_voice_in_a_dispute():
+    """python:pqcrypto's HQC-5 against BouncyCastle's JCA provider and its lightweight API, no known
+    answer on either side: two APIs of one library agreeing with each other is one library, not a
+    majority of two, so neither side is the reference and nobody is failed (both disputed)."""
+    rec = crosscheck.CrossRecord
+    peers = ["java:bouncycastle", "java:bouncycastle-lw", "python:pqcrypto"]
+    records = [rec("hqc-5", "java:bouncycastle", "java:bouncycastle-lw", "decaps", True),
+               rec("hqc-5", "java:bouncycastle-lw", "java:bouncycastle", "decaps", True)]  # fmt: skip
+    for bc in peers[:2]:
+        records += [rec("hqc-5", bc, "python:pqcrypto", "decaps", False, "other secret"),
+                    rec("hqc-5", "python:pqcrypto", bc, "decaps", False, "other secret")]  # fmt: skip
+    # counted as three voices, the library's two APIs outvote the third provider
+    assert crosscheck.reference(records, peers, trusted=[]) == "java:bouncycastle"
+    same = {"java:bouncycastle": "bouncycastle", "java:bouncycastle-lw": "bouncycastle"}
+    assert crosscheck.reference(records, peers, trusted=[], code=same) is None
+    assert set(crosscheck.disputed(records)) == set(peers)
+    # a known answer still decides: the trusted side is the reference
+    assert crosscheck.reference(records, peers, trusted=["python:pqcrypto"], code=same) == "python:pqcrypto"

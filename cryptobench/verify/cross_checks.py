@@ -12,7 +12,7 @@ are refused by the reference provider or it refuses the reference's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from cryptobench.core import fixed_input
@@ -323,26 +323,31 @@ def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
     return out + sorted(checked, key=lambda r: (order[r.producer], order[r.consumer]))
 
 
-def reference(records: list[CrossRecord], peers: list[str], trusted: list) -> str | None:
-    """The provider a dispute is judged by: the one in the fewest failed exchanges with the others
-    (a wrong provider fails with everyone, a right one only with the wrong ones), then the first tier
-    of `trusted` it is in (the baseline, c:openssl, then a tuple of equals: those that passed known
-    answers). None when that leaves two providers that disagree with each other on equal terms (one
-    against one, no known answer, no baseline): nothing here says which is wrong, and a report must
-    not blame one provider for the other's failure (the verifier calls both disputed)."""
-    failed = {p: 0 for p in peers}
+def reference(records: list[CrossRecord], peers: list[str], trusted: list,
+              code: Mapping[str, str] | None = None) -> str | None:  # fmt: skip
+    """The provider a dispute is judged by: the one that failed with the fewest others (a wrong provider
+    fails with everyone, a right one only with the wrong ones), then the first tier of `trusted` it is in
+    (the baseline, c:openssl, then a tuple of equals: those that passed known answers). Providers that
+    run the same library code (`code`: provider -> its library, e.g. BouncyCastle's JCA provider and its
+    lightweight API) are one voice: failing with both counts once, so one library's two APIs cannot
+    outvote a third provider. None when that leaves two providers that disagree with each other on equal
+    terms (one against one, no known answer, no baseline): nothing here says which is wrong, and a
+    report must not blame one provider for the other's failure (the verifier calls both disputed)."""
+    code = code or {}
+    voice = {p: code.get(p) or p for p in peers}
+    failed: dict[str, set[str]] = {p: set() for p in peers}
     against: set[frozenset] = set()
     for r in records:
-        if not r.passed and r.producer != r.consumer:
+        if not r.passed and r.producer != r.consumer and r.producer in failed and r.consumer in failed:
             against.add(frozenset((r.producer, r.consumer)))
-            for p in (r.producer, r.consumer):
-                if p in failed:
-                    failed[p] += 1
+            if voice[r.producer] != voice[r.consumer]:
+                failed[r.producer].add(voice[r.consumer])
+                failed[r.consumer].add(voice[r.producer])
     tier: dict[str, int] = {}
     for i, t in enumerate(trusted):
         for p in t if isinstance(t, tuple) else (t,):
             tier.setdefault(p, i)
-    key = {p: (failed[p], tier.get(p, len(trusted))) for p in peers}
+    key = {p: (len(failed[p]), tier.get(p, len(trusted))) for p in peers}
     best = min(key.values())
     tied = sorted(p for p in peers if key[p] == best)
     if any(frozenset((a, b)) in against for a in tied for b in tied if a < b):
