@@ -146,3 +146,19 @@ def test_chacha20_poly1305_sealed_in_small_pieces_equals_one_shot(tmp_path, prov
         assert res.returncode == 0, res.stdout + res.stderr
         outs.append(res.stdout.strip().splitlines()[-1].split()[-1])
     assert outs[0] == outs[1] and outs[0].startswith("0000004f:"), outs  # 63 bytes and the 16-byte tag
+
+
+def test_a_named_provider_that_cannot_run_is_said_once(tmp_path, providers_file, sha_suite):
+    """An unbuilt (here: missing) driver named with --provider: one line saying so and how to get it,
+    not one from the command and another from the driver pool; the others are verified."""
+    pf = tmp_path / "more.toml"
+    pf.write_text(
+        providers_file.read_text() + '\n[[provider]]\nid = "test:missing"\ncommand = ["/nonexistent/cbdriver"]\n'
+    )
+    res = run_cli("verify", "--suite", sha_suite, "--providers-file", pf, "--provider", "test:missing,test:good",
+                  "--db", tmp_path / "v.db")  # fmt: skip
+    said = [line for line in res.stderr.splitlines() if "/nonexistent/cbdriver" in line]
+    assert said == ["cryptobench: test:missing: command '/nonexistent/cbdriver' not found; measuring the others"], (
+        res.stderr
+    )
+    assert "test:good" in res.stdout

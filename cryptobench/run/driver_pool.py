@@ -36,9 +36,8 @@ class DriverPool:
         """Start a provider's driver: its hello (with what the reports show beside it), or None and why in `broken`."""
         p = self.registry.get(pid)
         ok, why = self.registry.usable(p)
-        if not ok:
+        if not ok:  # said once, before anything starts, by the command (cli.shared.unbuilt_notice)
             self.broken[pid] = why
-            self.log(f"{pid}: {why}")
             return None
         try:
             d, hello = self._launch(pid, p)
