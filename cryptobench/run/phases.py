@@ -85,7 +85,7 @@ def leak(cells: list[CellSpec], drivers: Drivers, verifier: Verifier, s: Setting
         progress.step("leak", i, len(todo), f"{pid} {spec.alg} {spec.op} {name}")
         c = leak_check.CLASSES[name]  # a MAC cell's verify/compare checks name their own operation
         if not drivers.offers(pid, spec.alg, spec.op, 0) and drivers.running(pid):
-            if spec.alg not in drivers.hello(pid).get("offers", {}):  # named, and absent: said in its row
+            if not drivers.offered(pid, spec.alg):  # named, and absent: said in its row
                 found.append(leak_check.LeakResult(pid, spec.alg, spec.op, spec.size, name, "not offered", c.labels,
                                                    detail=f"{pid} does not offer {spec.alg}").record())  # fmt: skip
             continue  # an operation the provider lacks: the run's own cells say so
