@@ -18,7 +18,7 @@ use boring::ssl::{
 use foreign_types::ForeignTypeRef;
 
 use super::cell::{Endpoint, Library};
-use super::{Files, Handshake, Spec, EXPORTER_CONTEXT, EXPORTER_LABEL};
+use super::{Files, Handshake, Negotiated, Spec, EXPORTER_CONTEXT, EXPORTER_LABEL};
 
 /// The groups BoringSSL has of the cells' (its SSL_GROUP_* ids); no
 /// SecP256r1MLKEM768 or SecP384r1MLKEM1024 in it.
@@ -204,10 +204,12 @@ fn view(ssl: &SslRef, sigalg: u16) -> Result<Handshake, String> {
     ssl.export_keying_material(&mut exporter, label, Some(EXPORTER_CONTEXT))
         .map_err(err("exporter"))?;
     Ok(Handshake {
-        group: ssl.curve(),
-        cipher: ssl.current_cipher().map(|c| c.protocol_id()),
-        sigalg: (sigalg != 0 && !resumed).then_some(sigalg),
-        resumed,
+        negotiated: Negotiated {
+            group: ssl.curve(),
+            cipher: ssl.current_cipher().map(|c| c.protocol_id()),
+            sigalg: (sigalg != 0 && !resumed).then_some(sigalg),
+            resumed,
+        },
         exporter: crate::input::encode_hex(&exporter),
     })
 }

@@ -166,10 +166,10 @@ impl<L: Library> TlsCell<L> {
             ));
         }
         for (who, h) in [("client", &c), ("server", &s)] {
-            if h.group != want {
+            if h.negotiated.group != want {
                 return Err(format!(
                     "tls: the {who} reports group {:?}, the cell's is {want:?}",
-                    h.group
+                    h.negotiated.group
                 ));
             }
         }
@@ -178,10 +178,7 @@ impl<L: Library> TlsCell<L> {
             .try_into()
             .map_err(|_| "tls: the exporter is not 32 bytes")?;
         self.report = Some(Report {
-            group: s.group,
-            cipher: s.cipher,
-            sigalg: s.sigalg,
-            resumed: s.resumed,
+            negotiated: s.negotiated,
             round_trips: self.writes.iter().filter(|w| w.0).count().saturating_sub(1) as u32,
             flights: flights(&self.writes),
         });

@@ -360,14 +360,22 @@ fn client_config(
     Ok(cc)
 }
 
-/// One side's view of a finished handshake (protocol.md's handshake
-/// object).
-#[derive(Clone, Debug, Serialize)]
-pub struct Handshake {
+/// What a finished handshake agreed on: the fields protocol.md's handshake
+/// object and a bench response's `tls` share (flattened into both).
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Negotiated {
     pub group: Option<u16>,
     pub cipher: Option<u16>,
     pub sigalg: Option<u16>,
     pub resumed: bool,
+}
+
+/// One side's view of a finished handshake (protocol.md's handshake
+/// object).
+#[derive(Clone, Debug, Serialize)]
+pub struct Handshake {
+    #[serde(flatten)]
+    pub negotiated: Negotiated,
     pub exporter: String,
 }
 
@@ -381,12 +389,14 @@ impl Handshake {
             .map_err(tls_err("exporter"))?;
         let s = sigalg.load(Ordering::Relaxed);
         Ok(Handshake {
-            group: c
-                .negotiated_key_exchange_group()
-                .map(|g| u16::from(g.name())),
-            cipher: c.negotiated_cipher_suite().map(|s| u16::from(s.suite())),
-            sigalg: (s != 0 && !resumed).then_some(s),
-            resumed,
+            negotiated: Negotiated {
+                group: c
+                    .negotiated_key_exchange_group()
+                    .map(|g| u16::from(g.name())),
+                cipher: c.negotiated_cipher_suite().map(|s| u16::from(s.suite())),
+                sigalg: (s != 0 && !resumed).then_some(s),
+                resumed,
+            },
             exporter: crate::input::encode_hex(&exporter),
         })
     }
@@ -395,10 +405,8 @@ impl Handshake {
 /// The bench response's `tls` (protocol.md, "`bench` for a TLS cell").
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    pub group: Option<u16>,
-    pub cipher: Option<u16>,
-    pub sigalg: Option<u16>,
-    pub resumed: bool,
+    #[serde(flatten)]
+    pub negotiated: Negotiated,
     pub round_trips: u32,
     pub flights: Flights,
 }
