@@ -64,14 +64,20 @@ static inline void ops_tap_fold(ops_tap *t, const uint8_t *b, size_t n) { cb_tap
 
 typedef struct ops_cell ops_cell;
 
-/* The cell functions of a sub-cell type T, a half that a module's cells hand their work to
- * (ops_pk.h, ops_hs.h, ops_tls.h; ops_module.h's OPS_SUBCELLS): T_run, T_output, T_error,
- * T_free, with the contracts of the ops_cell_ functions below. */
-#define OPS_SUBCELL_FUNCTIONS(T)                                                                   \
-  int T##_run(T *c);                                                                               \
-  const uint8_t *T##_output(const T *c, size_t *len);                                              \
-  const char *T##_error(const T *c);                                                               \
-  void T##_free(T *c);
+/* What every half H of a module declares, a half that the module's cells hand their work to
+ * (ops_pk.h: pk, ops_hs.h: hs, ops_tls.h: tls; ops_module.h's OPS_SUBCELLS): its cell type
+ * H_cell; H_catalogue, which probes what the library has and writes up to max catalogue entries
+ * into out; H_notes, the hello notes for its algorithms; and H_cell's cell functions H_cell_run,
+ * _output, _error and _free, with the contracts of the ops_cell_ functions below. Its
+ * H_cell_new (and H_cell_prepare) it declares itself. */
+#define OPS_HALF(H)                                                                                \
+  typedef struct H##_cell H##_cell;                                                                \
+  size_t H##_catalogue(ops_alg *out, size_t max);                                                  \
+  size_t H##_notes(const char **notes, size_t max);                                                \
+  int H##_cell_run(H##_cell *c);                                                                   \
+  const uint8_t *H##_cell_output(const H##_cell *c, size_t *len);                                  \
+  const char *H##_cell_error(const H##_cell *c);                                                   \
+  void H##_cell_free(H##_cell *c);
 
 /* Set-up at start-up (probe which algorithms the library has). 0 or -1 with a message. */
 int ops_init(char *err, size_t errlen);

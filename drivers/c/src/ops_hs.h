@@ -12,18 +12,11 @@
 extern "C" {
 #endif
 
-typedef struct hs_cell hs_cell;
-
-/* Probe what the library has (one handshake per suite); write up to max catalogue entries. */
-size_t hs_catalogue(ops_alg *out, size_t max);
-
-/* hello notes for these algorithms. */
-size_t hs_notes(const char **notes, size_t max);
-
-/* The ops.h cell functions for an algorithm of hs_catalogue(). */
+/* hs_catalogue probes what the library has (one handshake per suite); then the notes and the
+ * ops.h cell functions for an algorithm of it. */
+OPS_HALF(hs)
 hs_cell *hs_cell_new(const ops_params *p, char *err, size_t errlen);
 int hs_cell_prepare(hs_cell *c, uint64_t n);
-OPS_SUBCELL_FUNCTIONS(hs_cell)
 
 /* Tests only (tests/test_driver.c): the ops_cell's handshake half, NULL for another cell; and
  * flip one bit of every prepared reply not yet used, so the following client-finish operations

@@ -11,17 +11,10 @@
 extern "C" {
 #endif
 
-typedef struct pk_cell pk_cell;
-
-/* Probe what the library has; write up to max catalogue entries (pk = 1) into out. */
-size_t pk_catalogue(ops_alg *out, size_t max);
-
-/* hello notes for the public-key algorithms. */
-size_t pk_notes(const char **notes, size_t max);
-
-/* The ops.h cell functions and ops_keypair() for a public-key algorithm of the catalogue. */
+/* pk_catalogue's entries have pk = 1; then the notes, the ops.h cell functions and ops_keypair()
+ * for a public-key algorithm of it. */
+OPS_HALF(pk)
 pk_cell *pk_cell_new(const ops_params *p, char *err, size_t errlen);
-OPS_SUBCELL_FUNCTIONS(pk_cell)
 int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, size_t *priv_len,
                char *err, size_t errlen);
 

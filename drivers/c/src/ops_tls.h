@@ -16,17 +16,14 @@
 extern "C" {
 #endif
 
-typedef struct tls_cell tls_cell;
+/* tls_catalogue probes what the library has (groups, certificate key types) */
+OPS_HALF(tls)
 
 /* A cell's configuration, from its name: tls13-<group>-<auth>[-resume] (tls_kit.h). */
 typedef struct tls_cfg {
   tls_kit_cfg kit;   /* group, auth, code point, resume */
   const char *group; /* OpenSSL's name for SSL_CTX_set1_groups_list */
 } tls_cfg;
-
-/* Probe what the library has (groups, certificate key types); up to max catalogue entries. */
-size_t tls_catalogue(ops_alg *out, size_t max);
-size_t tls_notes(const char **notes, size_t max);
 
 /* The configuration of cell `alg`; 0, or -1 with "not offered: ..." in err. */
 int tls_cfg_of(const char *alg, tls_cfg *cfg, char *err, size_t errlen);
@@ -53,7 +50,6 @@ void tls_err(char *err, size_t errlen, const char *what);
  * (ops_regen.h), to which a client or server cell adds the other side's time. */
 tls_cell *tls_cell_new(const ops_params *p, uint64_t *untimed_ns, char *err, size_t errlen);
 int tls_cell_prepare(tls_cell *c, uint64_t n);
-OPS_SUBCELL_FUNCTIONS(tls_cell)
 /* The bench response's "tls" object of the last handshake, as JSON text. */
 const char *tls_cell_report(tls_cell *c);
 
