@@ -294,15 +294,9 @@ int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     return -1;
   }
   c->mode->set_key(p->key, p->key_len);
-  if (d->k == K_AEAD && d->iv_len == 12 && std::strstr(d->botan, "CCM") != nullptr &&
-      (c->in_len >> 24) != 0) {
-    cb_kit_err(
-        err, errlen,
-        "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
-        "bytes",
-        d->name);
+  if (botan_ccm_fits(d->k == K_AEAD && d->iv_len == 12 && std::strstr(d->botan, "CCM") != nullptr,
+                     d->name, c->in_len, err, errlen) != 0)
     return -1;
-  }
   if (c->streaming && c->step < c->in_len) {
     size_t g = c->mode->update_granularity();
     if (c->step % g != 0) {
@@ -527,8 +521,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "leaves L = 3 length bytes: messages below 2^24 bytes (larger: not offered at this size)",
       "BLAKE2s is not in Botan 2: not offered",
   };
-  size_t n = cb_kit_notes(text, sizeof text / sizeof text[0], notes, max);
-  return n + pk_notes(notes + n, max - n);
+  return ops_notes_and(text, sizeof text / sizeof text[0], notes, max, pk_notes);
 }
 
 OPS_MODULE_ALG_AT

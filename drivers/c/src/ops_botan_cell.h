@@ -26,4 +26,17 @@ static inline int botan_sym_checks(const ops_params *p, const char *name, int st
   return 0;
 }
 
+/* Botan's CCM with a 12-byte nonce (ccm: the cell's algorithm is one) leaves L = 3 length bytes:
+ * a message of in_len >= 2^24 bytes is refused. 0, or -1 with the message in err. */
+static inline int botan_ccm_fits(int ccm, const char *name, size_t in_len, char *err,
+                                 size_t errlen) {
+  if (!ccm || (in_len >> 24) == 0)
+    return 0;
+  cb_kit_err(err, errlen,
+             "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
+             "bytes",
+             name);
+  return -1;
+}
+
 #endif

@@ -115,6 +115,7 @@ struct ops_cell {
 };
 
 OPS_MODULE_SUBCELL_WRAPS((ops_cell *)calloc(1, sizeof(ops_cell)))
+OPS_MODULE_CELL_OF
 
 static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
   cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
@@ -235,8 +236,7 @@ size_t mod_notes(const char *provider, const char **notes, size_t max) {
       "nonce): messages below 2^24 bytes (larger: not offered at this size)",
       "BLAKE2s is not in Botan 2: not offered",
   };
-  size_t n = cb_kit_notes(text, sizeof text / sizeof text[0], notes, max);
-  return n + pk_notes(notes + n, max - n);
+  return ops_notes_and(text, sizeof text / sizeof text[0], notes, max, pk_notes);
 }
 
 OPS_MODULE_ALG_AT
@@ -326,14 +326,9 @@ static int prepare(ops_cell *c, const ops_params *p, char *err, size_t errlen) {
     set_botan_err(err, errlen, "botan_cipher_set_key", rc);
     return -1;
   }
-  if (d->kind == K_AEAD && strstr(d->botan, "CCM") != NULL && (c->in_len >> 24) != 0) {
-    cb_kit_err(
-        err, errlen,
-        "not offered at this size: %s with a 12-byte nonce (L = 3) takes messages below 2^24 "
-        "bytes",
-        d->name);
+  if (botan_ccm_fits(d->kind == K_AEAD && strstr(d->botan, "CCM") != NULL, d->name, c->in_len, err,
+                     errlen) != 0)
     return -1;
-  }
   if (c->streaming && c->step < c->in_len) {
     size_t g = 0;
     if ((rc = botan_cipher_get_update_granularity(c->cipher, &g)) != 0) {
@@ -392,11 +387,9 @@ static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params
   if (botan_sym_checks(p, d->name, d->stream, d->botan, op == OP_DECRYPT,
                        "has no streaming API in Botan's FFI", err, errlen) != 0)
     return NULL;
-  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  ops_cell *c = mod_cell_of(d, op, err, errlen);
   if (c == NULL)
     return NULL;
-  c->def = d;
-  c->op = op;
   OPS_CELL_INPUT(c, p, op == OP_DECRYPT || op == OP_OPEN);
   c->aad = p->aad;
   c->aad_len = p->aad != NULL ? p->aad_len : 0;

@@ -114,6 +114,8 @@ struct ops_cell {
   char err[256];
 };
 
+OPS_MODULE_CELL_OF
+
 /* ---- identity and catalogue ---- */
 
 int mod_init(char *err, size_t errlen) {
@@ -403,11 +405,9 @@ static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params
                d->name);
     return NULL;
   }
-  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  ops_cell *c = mod_cell_of(d, op, err, errlen);
   if (c == NULL)
     return NULL;
-  c->def = d;
-  c->op = (enum op)op;
   c->kem = catalogue_kem[idx];
   c->sig = catalogue_sig[idx];
   int rc = 0;
@@ -418,13 +418,9 @@ static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params
     rc = prepare_sig(c, p, err, errlen);
   if (rc == 0)
     c->out = malloc(c->out_cap > 0 ? c->out_cap : 1);
-  if (rc != 0 || c->out == NULL) {
-    if (err[0] == '\0')
-      cb_kit_err(err, errlen, "out of memory");
-    mod_cell_free(c);
-    return NULL;
-  }
-  return c;
+  if ((rc != 0 || c->out == NULL) && err[0] == '\0')
+    cb_kit_err(err, errlen, "out of memory");
+  return mod_cell_done(c, rc == 0 && c->out != NULL);
 }
 
 OPS_MODULE_CELL_NEW(kind, )

@@ -103,6 +103,14 @@ static inline size_t mod_keypair_index(const char *alg, uint8_t **pub, uint8_t *
     return c;                                                                                      \
   }
 
+/* hello's notes of a module: the non-empty ones of its own text[0..n) (cb_kit_notes), then its
+ * half's (e.g. pk_notes); how many. */
+static inline size_t ops_notes_and(const char *const *text, size_t n, const char **notes,
+                                   size_t max, size_t (*half)(const char **, size_t)) {
+  size_t k = cb_kit_notes(text, n, notes, max);
+  return k + half(notes + k, max - k);
+}
+
 /* A cell's error text: the module's message, or "operation failed" when it has none. */
 static inline const char *ops_err_text(const char *err) {
   return err[0] != '\0' ? err : "operation failed";
@@ -232,6 +240,19 @@ static inline ops_alg *ops_alg_entry(ops_alg *a, const char *name, enum cb_kit_k
     return *op < 0 ? NULL : d;                                                                     \
   }
 
+/* mod_cell_of(d, op, err, errlen), the first step of such a module's cell_new: a fresh zeroed
+ * cell of algorithm d and operation op (its ops_cell's members def and op, an enum op), or NULL
+ * with "out of memory" in err. The module writes this after its struct ops_cell. */
+#define OPS_MODULE_CELL_OF                                                                         \
+  static ops_cell *mod_cell_of(const alg_def *d, int op, char *err, size_t errlen) {               \
+    ops_cell *c = (ops_cell *)cb_kit_zalloc(sizeof *c, err, errlen);                               \
+    if (c != NULL) {                                                                               \
+      c->def = d;                                                                                  \
+      c->op = (enum op)op;                                                                         \
+    }                                                                                              \
+    return c;                                                                                      \
+  }
+
 /* mod_cell_new of such a module: FIRST (nothing, or OPS_PK_SUBCELL_FIRST), then its own
  *   static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params *p,
  *                             char *err, size_t errlen)
@@ -283,6 +304,14 @@ static inline uint8_t *ops_out_buf(size_t cap, char *err, size_t errlen) {
   if (b == NULL)
     cb_kit_err(err, errlen, "out of memory (%zu bytes of output)", cap);
   return b;
+}
+
+/* The end of a module's cell_new: c when ok, else NULL with c freed (the message is in err). */
+static inline ops_cell *mod_cell_done(ops_cell *c, int ok) {
+  if (ok)
+    return c;
+  mod_cell_free(c);
+  return NULL;
 }
 
 /* The table, at the end of the module (inside extern "C" for C++). REGENERATES and UNTIMED: the

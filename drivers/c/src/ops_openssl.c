@@ -172,6 +172,7 @@ struct ops_cell {
 };
 
 OPS_MODULE_SUBCELL_WRAPS((ops_cell *)calloc(1, sizeof(ops_cell)))
+OPS_MODULE_CELL_OF
 
 /* ---- identity and catalogue ---- */
 
@@ -524,11 +525,9 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
                p->op);
     return NULL;
   }
-  ops_cell *c = cb_kit_zalloc(sizeof *c, err, errlen);
+  ops_cell *c = mod_cell_of(d, op, err, errlen);
   if (c == NULL)
     return NULL;
-  c->def = d;
-  c->op = op;
   c->enc = op == OP_ENCRYPT || op == OP_SEAL || op == OP_UPDATE || op == OP_REKEY;
   OPS_CELL_INPUT(c, p, op == OP_DECRYPT || op == OP_OPEN);
   c->aad = p->aad;
@@ -575,11 +574,7 @@ ops_cell *mod_cell_new(const ops_params *p, char *err, size_t errlen) {
       memcpy(c->out, c->in, c->in_len);
     }
   }
-  if (rc != 0) {
-    mod_cell_free(c);
-    return NULL;
-  }
-  return c;
+  return mod_cell_done(c, rc == 0);
 }
 
 static int fail(ops_cell *c, const char *what) {

@@ -352,12 +352,9 @@ static ops_cell *cell_new(const alg_def *d, size_t idx, int op, const ops_params
   c->streaming = p->chunk > 0;
   c->step = ops_step(p, c->in_len);
   /* open: libsodium's combined mode takes ciphertext || tag as one input */
-  if ((op == OP_OPEN && ops_open_fits(p, err, errlen) != 0) || prepare(c, p, err, errlen) != 0 ||
-      (c->out = ops_out_buf(c->out_cap, err, errlen)) == NULL) {
-    mod_cell_free(c);
-    return NULL;
-  }
-  return c;
+  return mod_cell_done(c, (op != OP_OPEN || ops_open_fits(p, err, errlen) == 0) &&
+                              prepare(c, p, err, errlen) == 0 &&
+                              (c->out = ops_out_buf(c->out_cap, err, errlen)) != NULL);
 }
 
 OPS_MODULE_CELL_NEW(kind, )
