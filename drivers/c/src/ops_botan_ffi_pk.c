@@ -105,6 +105,14 @@ static void set_botan_err(char *err, size_t errlen, const char *what, int rc) {
   cb_kit_err(err, errlen, "%s: %s (%d)", what, botan_error_description(rc), rc);
 }
 
+/* The end of a set-up step whose Botan calls gave rc: 0, or -1 with `what` and Botan's words. */
+static int made(int rc, const char *what, char *err, size_t errlen) {
+  if (rc == 0)
+    return 0;
+  set_botan_err(err, errlen, what, rc);
+  return -1;
+}
+
 static int is_ec(const pk_def *d) { return d->f == F_ECDSA || d->f == F_ECDH || d->f == F_SM2; }
 
 static uint32_t sig_flags(const pk_def *d) {
@@ -377,9 +385,12 @@ int pk_keypair(const char *alg, uint8_t **pub, size_t *pub_len, uint8_t **priv, 
 
 /* ---- cells ---- */
 
-static void refuse(pk_cell *c, const char *why) {
+/* The library refused the key material: every run answers OPS_REJECTED with why; 0, prepare's
+ * answer (a cell that rejects). */
+static int refuse(pk_cell *c, const char *why) {
   cb_kit_err(c->err, sizeof c->err, "%s", why);
   c->refused = 1;
+  return 0;
 }
 
 /* EC keygen: the SPKI header of the curve, from one key (the same for every key). */
@@ -422,16 +433,11 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     }
     return 0;
   case P_SIGN:
-    if ((c->priv = load_private(d, p->priv, p->priv_len)) == NULL) {
-      refuse(c, "private key not accepted");
-      return 0;
-    }
-    if ((rc = botan_pk_op_sign_create(&c->sign, c->priv, d->padding, sig_flags(d))) != 0 ||
-        (rc = botan_pk_op_sign_output_length(c->sign, &c->out_cap)) != 0) {
-      set_botan_err(err, errlen, "botan_pk_op_sign_create", rc);
-      return -1;
-    }
-    return 0;
+    if ((c->priv = load_private(d, p->priv, p->priv_len)) == NULL)
+      return refuse(c, "private key not accepted");
+    if ((rc = botan_pk_op_sign_create(&c->sign, c->priv, d->padding, sig_flags(d))) == 0)
+      rc = botan_pk_op_sign_output_length(c->sign, &c->out_cap);
+    return made(rc, "botan_pk_op_sign_create", err, errlen);
   case P_VERIFY:
     if (d->f == F_EDDSA) {
       if (p->pub == NULL || p->pub_len != 32 || botan_pubkey_load_ed25519(&c->pub, p->pub) != 0)
@@ -439,18 +445,13 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
     } else {
       c->pub = load_spki(d, p->pub, p->pub_len);
     }
-    if (c->pub == NULL) {
-      refuse(c, "public key not accepted");
-      return 0;
-    }
-    if ((rc = botan_pk_op_verify_create(&c->verify, c->pub, d->padding, sig_flags(d))) != 0) {
-      set_botan_err(err, errlen, "botan_pk_op_verify_create", rc);
-      return -1;
-    }
+    if (c->pub == NULL)
+      return refuse(c, "public key not accepted");
     c->sig = p->sig != NULL ? p->sig : (const uint8_t *)"";
     c->sig_len = p->sig != NULL ? p->sig_len : 0;
     c->out_cap = 1;
-    return 0;
+    return made(botan_pk_op_verify_create(&c->verify, c->pub, d->padding, sig_flags(d)),
+                "botan_pk_op_verify_create", err, errlen);
   case P_DERIVE:
     c->priv = load_private(d, p->priv, p->priv_len);
     if (d->f == F_XDH) {
@@ -469,37 +470,23 @@ static int prepare(pk_cell *c, const ops_params *p, char *err, size_t errlen) {
       if (peer != NULL)
         botan_pubkey_destroy(peer);
     }
-    if (c->priv == NULL || c->peer_len == 0) {
-      refuse(c, c->priv == NULL ? "private key not accepted" : "peer public key not accepted");
-      return 0;
-    }
-    if ((rc = botan_pk_op_key_agreement_create(&c->ka, c->priv, d->padding, 0)) != 0) {
-      set_botan_err(err, errlen, "botan_pk_op_key_agreement_create", rc);
-      return -1;
-    }
-    return 0;
+    if (c->priv == NULL || c->peer_len == 0)
+      return refuse(c,
+                    c->priv == NULL ? "private key not accepted" : "peer public key not accepted");
+    return made(botan_pk_op_key_agreement_create(&c->ka, c->priv, d->padding, 0),
+                "botan_pk_op_key_agreement_create", err, errlen);
   case P_ENCRYPT:
-    if ((c->pub = load_spki(d, p->pub, p->pub_len)) == NULL) {
-      refuse(c, "public key not accepted");
-      return 0;
-    }
-    if ((rc = botan_pk_op_encrypt_create(&c->enc, c->pub, d->padding, 0)) != 0 ||
-        (rc = botan_pk_op_encrypt_output_length(c->enc, c->msg_len, &c->out_cap)) != 0) {
-      set_botan_err(err, errlen, "botan_pk_op_encrypt_create", rc);
-      return -1;
-    }
-    return 0;
+    if ((c->pub = load_spki(d, p->pub, p->pub_len)) == NULL)
+      return refuse(c, "public key not accepted");
+    if ((rc = botan_pk_op_encrypt_create(&c->enc, c->pub, d->padding, 0)) == 0)
+      rc = botan_pk_op_encrypt_output_length(c->enc, c->msg_len, &c->out_cap);
+    return made(rc, "botan_pk_op_encrypt_create", err, errlen);
   case P_DECRYPT:
-    if ((c->priv = load_private(d, p->priv, p->priv_len)) == NULL) {
-      refuse(c, "private key not accepted");
-      return 0;
-    }
-    if ((rc = botan_pk_op_decrypt_create(&c->dec, c->priv, d->padding, 0)) != 0) {
-      set_botan_err(err, errlen, "botan_pk_op_decrypt_create", rc);
-      return -1;
-    }
+    if ((c->priv = load_private(d, p->priv, p->priv_len)) == NULL)
+      return refuse(c, "private key not accepted");
     c->out_cap = d->bits / 8;
-    return 0;
+    return made(botan_pk_op_decrypt_create(&c->dec, c->priv, d->padding, 0),
+                "botan_pk_op_decrypt_create", err, errlen);
   }
   return -1;
 }
