@@ -395,8 +395,7 @@ static size_t lib_pending(void *lib) {
   return BIO_ctrl_pending(c->c2s) + BIO_ctrl_pending(c->s2c);
 }
 
-static int lib_inspect(void *lib, tls_kit_hs *h, int *client_group, int *client_resumed,
-                       uint8_t cx[32], uint8_t sx[32], char *err, size_t errlen) {
+static void lib_inspect(void *lib, tls_kit_hs *h, int *client_group, int *client_resumed) {
   tls_cell *c = lib;
   h->group = tls_group_code(c->sv);
   h->cipher = tls_cipher_code(c->sv);
@@ -404,10 +403,13 @@ static int lib_inspect(void *lib, tls_kit_hs *h, int *client_group, int *client_
   h->sigalg = h->resumed ? -1 : tls_sigalg_code(c->sv, 0);
   *client_group = tls_group_code(c->cl);
   *client_resumed = SSL_session_reused(c->cl) == 1;
-  if (!tls_exporter(c->cl, cx) || !tls_exporter(c->sv, sx)) {
-    tls_err(err, errlen, "exporter");
-    return -1;
-  }
+}
+
+static int lib_exporter(void *lib, int server, uint8_t out[32]) {
+  tls_cell *c = lib;
+  if (tls_exporter(server ? c->sv : c->cl, out))
+    return 1;
+  ERR_clear_error(); /* the kit's message says it */
   return 0;
 }
 
@@ -436,9 +438,9 @@ static void lib_end(void *lib, int clean) {
   c->c2s = c->s2c = NULL;
 }
 
-static const tls_kit_lib LIB = {lib_transport,   lib_client_new, lib_server_new, lib_step,
-                                lib_read_ticket, lib_written,    lib_pending,    lib_inspect,
-                                lib_keep_ticket, lib_end};
+static const tls_kit_lib LIB = {lib_transport,   lib_client_new,  lib_server_new, lib_step,
+                                lib_read_ticket, lib_written,     lib_pending,    lib_inspect,
+                                lib_exporter,    lib_keep_ticket, lib_end};
 
 tls_cell *tls_cell_new(const ops_params *p, uint64_t *untimed_ns, char *err, size_t errlen) {
   tls_cfg cfg;

@@ -241,9 +241,10 @@ int tls_kit_handshake(const tls_kit_lib *L, void *lib, const tls_kit_cfg *cfg, t
   h->round_trips = waits;
   int cgroup = -1, cresumed = 0;
   uint8_t sx[32];
-  if (L->inspect(lib, h, &cgroup, &cresumed, exporter, sx, err, errlen) != 0)
-    goto done;
-  if (memcmp(sx, exporter, 32) != 0)
+  L->inspect(lib, h, &cgroup, &cresumed);
+  if (!L->exporter(lib, 0, exporter) || !L->exporter(lib, 1, sx))
+    cb_kit_err(err, errlen, "tls: exporter failed");
+  else if (memcmp(sx, exporter, 32) != 0)
     cb_kit_err(err, errlen, "tls: client and server exporters differ");
   else if (h->group != cfg->group_code || cgroup != cfg->group_code)
     cb_kit_err(err, errlen, "tls: negotiated group %d (client: %d), not the cell's %d", h->group,

@@ -132,9 +132,11 @@ typedef struct tls_kit_lib {
   size_t (*written)(void *lib, int server);
   size_t (*pending)(void *lib);
   /* off the clock: the server's view into h (group, cipher, sigalg, resumed), the client's
-   * group and resumption, both exporters */
-  int (*inspect)(void *lib, tls_kit_hs *h, int *client_group, int *client_resumed, uint8_t cx[32],
-                 uint8_t sx[32], char *err, size_t errlen);
+   * group and resumption */
+  void (*inspect)(void *lib, tls_kit_hs *h, int *client_group, int *client_resumed);
+  /* off the clock: a side's 32-byte exporter (TLS_KIT_LABEL, TLS_KIT_CONTEXT); 1, or 0 when the
+   * library fails (the kit says "tls: exporter failed") */
+  int (*exporter)(void *lib, int server, uint8_t out[32]);
   /* keep the client's session as the cell's ticket (after the untimed full handshake) */
   int (*keep_ticket)(void *lib, char *err, size_t errlen);
   /* free both connections; clean: the handshake succeeded */

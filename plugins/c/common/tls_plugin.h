@@ -51,6 +51,14 @@ typedef struct tls_plugin {
 
 extern const tls_plugin tls_plugin_def; /* defined by the plugin */
 
+/* tls_plugin_def's members from state_size on, for a plugin whose state type is STATE and whose
+ * functions have the members' names (state_init, state_free, has_ticket, drop_ticket, its
+ * tls_kit_lib hs, server_ctx, client_ctx, serve_one, connect_one); SERVER_FREE and CLIENT_FREE
+ * free a server's and a client's context. */
+#define TLS_PLUGIN_STATE(STATE, SERVER_FREE, CLIENT_FREE)                                          \
+  sizeof(STATE), state_init, state_free, has_ticket, drop_ticket, &hs, server_ctx, client_ctx,     \
+      serve_one, connect_one, SERVER_FREE, CLIENT_FREE
+
 /* The two in-memory pipes of a cell's handshake (client to server, server to client) as the first
  * member of a plugin's state: tls_plugin_transport, tls_plugin_written and tls_plugin_pending are
  * then its tls_kit_lib's transport, written and pending, and its state_free calls

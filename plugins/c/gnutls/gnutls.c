@@ -277,8 +277,7 @@ static int read_ticket(void *state, char *err, size_t errlen) {
   return 0;
 }
 
-static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed,
-                   uint8_t cx[32], uint8_t sx[32], char *err, size_t errlen) {
+static void inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed) {
   gstate *g = state;
   h->group = group_code(g->sv);
   h->cipher = cipher_code(g->sv);
@@ -286,11 +285,11 @@ static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_re
   h->sigalg = sigalg_code(g->sv);
   *client_group = group_code(g->cl);
   *client_resumed = gnutls_session_is_resumed(g->cl) != 0;
-  if (!exporter(g->cl, cx) || !exporter(g->sv, sx)) {
-    cb_kit_err(err, errlen, "tls: exporter failed");
-    return -1;
-  }
-  return 0;
+}
+
+static int side_exporter(void *state, int server, uint8_t out[32]) {
+  gstate *g = state;
+  return exporter(server ? g->sv : g->cl, out);
 }
 
 static int keep_ticket(void *state, char *err, size_t errlen) {
@@ -311,8 +310,8 @@ static void end(void *state, int clean) {
 }
 
 static const tls_kit_lib hs = {
-    tls_plugin_transport, client_new,         server_new, step,        read_ticket,
-    tls_plugin_written,   tls_plugin_pending, inspect,    keep_ticket, end};
+    tls_plugin_transport, client_new, server_new,    step,        read_ticket, tls_plugin_written,
+    tls_plugin_pending,   inspect,    side_exporter, keep_ticket, end};
 
 /* ---- interop over sockets (blocking: a receive timeout fails the connection) ---- */
 
@@ -424,18 +423,7 @@ const tls_plugin tls_plugin_def = {
     "push / pull functions); credentials and priorities once per cell; exporters, checks and "
     "gnutls_deinit off the clock; client/server subtract the other side's calls. -resume: the "
     "session data of an untimed full handshake serves every resumption (remade after 60 s)",
-    sizeof(gstate),
-    state_init,
-    state_free,
-    has_ticket,
-    drop_ticket,
-    &hs,
-    server_ctx,
-    client_ctx,
-    serve_one,
-    connect_one,
-    ctx_free,
-    ctx_free,
+    TLS_PLUGIN_STATE(gstate, ctx_free, ctx_free),
 };
 
 /* ---- the table ---- */

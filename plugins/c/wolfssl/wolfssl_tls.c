@@ -248,8 +248,7 @@ static int read_ticket(void *state, char *err, size_t errlen) {
   return 0;
 }
 
-static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed,
-                   uint8_t cx[32], uint8_t sx[32], char *err, size_t errlen) {
+static void inspect(void *state, tls_kit_hs *h, int *client_group, int *client_resumed) {
   wstate *w = state;
   h->group = group_code(w->sv);
   h->cipher = cipher_code(w->sv);
@@ -257,11 +256,11 @@ static int inspect(void *state, tls_kit_hs *h, int *client_group, int *client_re
   h->sigalg = -1;
   *client_group = group_code(w->cl);
   *client_resumed = wolfSSL_session_reused(w->cl) == 1;
-  if (!exporter(w->cl, cx) || !exporter(w->sv, sx)) {
-    cb_kit_err(err, errlen, "tls: exporter failed");
-    return -1;
-  }
-  return 0;
+}
+
+static int side_exporter(void *state, int server, uint8_t out[32]) {
+  wstate *w = state;
+  return exporter(server ? w->sv : w->cl, out);
 }
 
 static int keep_ticket(void *state, char *err, size_t errlen) {
@@ -280,8 +279,8 @@ static void end(void *state, int clean) {
 }
 
 static const tls_kit_lib hs = {
-    tls_plugin_transport, client_new,         server_new, step,        read_ticket,
-    tls_plugin_written,   tls_plugin_pending, inspect,    keep_ticket, end};
+    tls_plugin_transport, client_new, server_new,    step,        read_ticket, tls_plugin_written,
+    tls_plugin_pending,   inspect,    side_exporter, keep_ticket, end};
 
 /* ---- interop over sockets ---- */
 
@@ -388,16 +387,5 @@ const tls_plugin tls_plugin_def = {
     "callbacks); contexts once per cell; exporters, checks and wolfSSL_free off the clock; "
     "client/server subtract the other side's calls. -resume: one ticket from an untimed full "
     "handshake serves every resumption (remade after 60 s). sigalg: not reported by wolfSSL",
-    sizeof(wstate),
-    state_init,
-    state_free,
-    has_ticket,
-    drop_ticket,
-    &hs,
-    server_ctx,
-    client_ctx,
-    serve_one,
-    connect_one,
-    server_free,
-    client_free,
+    TLS_PLUGIN_STATE(wstate, server_free, client_free),
 };
