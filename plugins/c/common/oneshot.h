@@ -194,6 +194,13 @@ int oneshot_fail(oneshot_cell *c, const char *fmt, ...);
 int oneshot_ctx(oneshot_cell *c, size_t size);
 void oneshot_free_ctx(oneshot_cell *c);
 
+/* In a set-up function: S, c->ctx as a zeroed TYPE (the state the set-up fills); out of memory,
+ * the set-up answers CB_FAIL (oneshot_ctx). */
+#define ONESHOT_STATE(TYPE, S)                                                                     \
+  TYPE *S = oneshot_ctx(c, sizeof(TYPE)) == 0 ? (TYPE *)c->ctx : NULL;                             \
+  if (S == NULL)                                                                                   \
+  return CB_FAIL
+
 const cb_alg *oneshot_alg_at(size_t i);
 cb_status oneshot_cell_new(const cb_params *p, cb_cell **cell, char *err, size_t errlen);
 int oneshot_cell_run(cb_cell *c);

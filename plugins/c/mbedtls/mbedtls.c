@@ -61,9 +61,7 @@ typedef struct aes_keys {
 } aes_keys;
 
 static int aes_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
-    return CB_FAIL;
-  aes_keys *k = c->ctx;
+  ONESHOT_STATE(aes_keys, k);
   mbedtls_aes_init(&k->enc);
   mbedtls_aes_init(&k->dec);
   unsigned bits = (unsigned)c->p.key_len * 8;
@@ -202,9 +200,7 @@ typedef struct ec_state {
 static size_t field_len(const mbedtls_ecp_group *grp) { return (grp->pbits + 7) / 8; }
 
 static int ec_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(ec_state)) != 0)
-    return CB_FAIL;
-  ec_state *s = c->ctx;
+  ONESHOT_STATE(ec_state, s);
   mbedtls_ecp_keypair_init(&s->key);
   mbedtls_pk_init(&s->pk);
   mbedtls_ecp_point_init(&s->peer);
@@ -350,9 +346,7 @@ typedef struct rsa_state {
 } rsa_state;
 
 static int rsa_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(rsa_state)) != 0)
-    return CB_FAIL;
-  rsa_state *s = c->ctx;
+  ONESHOT_STATE(rsa_state, s);
   mbedtls_pk_init(&s->pk);
   int r = c->p.priv != NULL ? mbedtls_pk_parse_key(&s->pk, c->p.priv, c->p.priv_len, NULL, 0)
                             : mbedtls_pk_parse_public_key(&s->pk, c->p.pub, c->p.pub_len);

@@ -68,9 +68,7 @@ typedef struct aes_keys {
 #define aes_cleanup oneshot_free_ctx
 
 static int aes_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
-    return CB_FAIL;
-  aes_keys *k = c->ctx;
+  ONESHOT_STATE(aes_keys, k);
   if (c->p.key_len == 16) {
     aes128_set_encrypt_key(&k->enc.a128, c->p.key);
     aes128_set_decrypt_key(&k->dec.a128, c->p.key);
@@ -218,9 +216,7 @@ typedef union ccm_keys {
   struct ccm_aes256_ctx a256;
 } ccm_keys;
 static int ccm_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(ccm_keys)) != 0)
-    return CB_FAIL;
-  ccm_keys *k = c->ctx;
+  ONESHOT_STATE(ccm_keys, k);
   if (c->def->arg == 128)
     ccm_aes128_set_key(&k->a128, c->p.key);
   else

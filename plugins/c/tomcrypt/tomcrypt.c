@@ -102,9 +102,7 @@ typedef union aead_state {
 } aead_state;
 
 static int aead_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(aead_state)) != 0)
-    return CB_FAIL;
-  aead_state *s = c->ctx;
+  ONESHOT_STATE(aead_state, s);
   if (c->def->arg == 0)
     CHECK(gcm_init(&s->gcm, aes, c->p.key, (int)c->p.key_len));
   else

@@ -77,9 +77,7 @@ typedef struct aes_keys {
 enum { AES_BLOCK_MODE, AES_GCM, AES_CCM };
 
 static int aes_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(aes_keys)) != 0)
-    return CB_FAIL;
-  aes_keys *k = c->ctx;
+  ONESHOT_STATE(aes_keys, k);
   CHECK(wc_AesInit(&k->enc, NULL, INVALID_DEVID));
   CHECK(wc_AesInit(&k->dec, NULL, INVALID_DEVID));
   if (c->def->arg == AES_GCM)
@@ -214,9 +212,7 @@ typedef struct x_state {
 static int x_setup(oneshot_cell *c) {
   if (c->p.priv_len != 32 || c->p.pub_len != 32)
     return 0; /* run() answers rejected */
-  if (oneshot_ctx(c, sizeof(x_state)) != 0)
-    return CB_FAIL;
-  x_state *s = c->ctx;
+  ONESHOT_STATE(x_state, s);
   wc_curve25519_init(&s->priv);
   wc_curve25519_init(&s->pub);
   s->import = wc_curve25519_import_private_ex(c->p.priv, 32, &s->priv, EC25519_LITTLE_ENDIAN);
@@ -305,9 +301,7 @@ typedef struct ec_state {
 static word32 field_len(int curve) { return (word32)wc_ecc_get_curve_size_from_id(curve); }
 
 static int ec_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(ec_state)) != 0)
-    return CB_FAIL;
-  ec_state *s = c->ctx;
+  ONESHOT_STATE(ec_state, s);
   int curve = c->def->arg;
   word32 f = field_len(curve);
   CHECK(wc_ecc_init(&s->priv));
@@ -406,9 +400,7 @@ typedef struct rsa_state {
 } rsa_state;
 
 static int rsa_setup(oneshot_cell *c) {
-  if (oneshot_ctx(c, sizeof(rsa_state)) != 0)
-    return CB_FAIL;
-  rsa_state *s = c->ctx;
+  ONESHOT_STATE(rsa_state, s);
   CHECK(wc_InitRsaKey(&s->key, NULL));
   word32 idx = 0;
   int r;
