@@ -301,6 +301,14 @@ static json_t *call_str(const char *line) {
 
 static int is_ok(json_t *r) { return json_is_true(json_object_get(r, "ok")); }
 
+/* json_decref of each argument */
+static void decref_all(json_t *const *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    json_decref(v[i]);
+}
+#define DECREF(...)                                                                                \
+  decref_all((json_t *[]){__VA_ARGS__}, sizeof((json_t *[]){__VA_ARGS__}) / sizeof(json_t *))
+
 static const char *str(json_t *o, const char *k) {
   const char *s = json_string_value(json_object_get(o, k));
   return s != NULL ? s : "";
@@ -506,8 +514,7 @@ static void test_vectors(void) {
     if (known > 0)
       printf(", %zu known library deviations", known);
     printf("\n");
-    json_decref(r);
-    json_decref(expected);
+    DECREF(r, expected);
   }
 }
 
@@ -967,23 +974,22 @@ static void test_bench(void) {
     check_bench("sha256", "hash", 1024, 0, 0, "00000020:fb4898be6151a393");
   char want[INPUT_CHECKSUM_LEN];
   msg = input_message(SEED, 1000);
-  static const char *const ciphers[] = {"aes-128-ctr", "chacha20"};
-  for (size_t i = 0; i < 2; i++) {
-    if (ops_alg_find(ciphers[i]) == NULL)
+  /* each: its one-shot output's checksum is the bench's, one-shot and (chunk > 0) streamed */
+  static const struct {
+    const char *alg, *op;
+    size_t size, chunk;
+  } odd[] = {{"aes-128-ctr", "encrypt", 1000, 64},
+             {"chacha20", "encrypt", 1000, 64},
+             {"aes-128-gcm", "seal", 0, 0},
+             {"chacha20-poly1305", "seal", 0, 0}};
+  for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+    if (ops_alg_find(odd[i].alg) == NULL)
       continue;
-    char *out = oneshot(ciphers[i], "encrypt", msg, 1000);
+    char *out = oneshot(odd[i].alg, odd[i].op, msg, odd[i].size);
     checksum_of_hex(out, want);
-    check_bench(ciphers[i], "encrypt", 1000, 0, 0, want);
-    check_bench(ciphers[i], "encrypt", 1000, 64, 0, want);
-    free(out);
-  }
-  static const char *const aeads[] = {"aes-128-gcm", "chacha20-poly1305"};
-  for (size_t i = 0; i < 2; i++) {
-    if (ops_alg_find(aeads[i]) == NULL)
-      continue;
-    char *out = oneshot(aeads[i], "seal", msg, 0);
-    checksum_of_hex(out, want);
-    check_bench(aeads[i], "seal", 0, 0, 0, want);
+    check_bench(odd[i].alg, odd[i].op, odd[i].size, 0, 0, want);
+    if (odd[i].chunk > 0)
+      check_bench(odd[i].alg, odd[i].op, odd[i].size, odd[i].chunk, 0, want);
     free(out);
   }
   free(msg);
@@ -1111,12 +1117,7 @@ static void self_sig(const char *alg, const char *msg) {
                                         str(kp, "public"), "msg", msg, "sig", str(c1, "out")));
     check(*str(c1, "out") != '\0' && strcmp(str(cv, "out"), "01") == 0 && rejected(cn),
           "%s: signing with a context verifies only with it (%s)", alg, str(c1, "error"));
-    json_decref(u1);
-    json_decref(u2);
-    json_decref(u3);
-    json_decref(c1);
-    json_decref(cv);
-    json_decref(cn);
+    DECREF(u1, u2, u3, c1, cv, cn);
   } else {
     /* Falcon, SPHINCS+: liboqs 0.13 signs with its own randomness only and makes no key from a
      * seed; the signatures of one message differ (Falcon's nonce, SPHINCS+'s optrand) */
@@ -1133,9 +1134,7 @@ static void self_sig(const char *alg, const char *msg) {
                                                          str(kp, "private"), "msg", msg));
     check(s2 == NULL || (*str(s2, "out") != '\0' && strcmp(str(s2, "out"), sig) != 0),
           "%s: two signatures of one message differ (randomised signing)", alg);
-    json_decref(u1);
-    json_decref(u2);
-    json_decref(s2);
+    DECREF(u1, u2, s2);
   }
 #else
   /* deterministic signing with a context string (SLH-DSA: not the 's' sets, seconds a signature
@@ -1155,22 +1154,12 @@ static void self_sig(const char *alg, const char *msg) {
     check(*str(d1, "out") != '\0' && strcmp(str(d1, "out"), str(d2, "out")) == 0 &&
               strcmp(str(dv, "out"), "01") == 0 && rejected(dn),
           "%s: deterministic signing with a context repeats and verifies only with it", alg);
-    json_decref(d1);
-    json_decref(d2);
-    json_decref(dv);
-    json_decref(dn);
+    DECREF(d1, d2, dv, dn);
   }
 #endif
   free(bad);
   free(other);
-  json_decref(m1);
-  json_decref(m2);
-  json_decref(m3);
-  json_decref(v3);
-  json_decref(v2);
-  json_decref(v);
-  json_decref(s);
-  json_decref(kp);
+  DECREF(m1, m2, m3, v3, v2, v, s, kp);
 }
 
 static void self_kex(const char *alg) {
@@ -1194,12 +1183,7 @@ static void self_kex(const char *alg) {
           str(g, "error"));
     json_decref(g);
   }
-  json_decref(m1);
-  json_decref(m2);
-  json_decref(ab);
-  json_decref(ba);
-  json_decref(a);
-  json_decref(b);
+  DECREF(m1, m2, ab, ba, a, b);
 }
 
 /* ctk: an encapsulation to a's public key, the ciphertext then the key (its last kh hex digits).
@@ -1229,10 +1213,7 @@ static void check_decaps(const char *alg, json_t *a, json_t *b, const char *ctk,
           alg);
   else
     check(rejected(t), "%s: a truncated ciphertext is rejected", alg);
-  json_decref(d);
-  json_decref(w);
-  json_decref(t);
-  json_decref(z);
+  DECREF(d, w, t, z);
   free(ct);
   free(shortct);
 }
@@ -1281,14 +1262,7 @@ static void self_kem(const char *alg) {
   check(*str(x1, "out") != '\0' && strcmp(str(x1, "out"), str(x2, "out")) == 0,
         "%s: encaps with m repeats (%s)", alg, str(x1, "error"));
 #endif
-  json_decref(x1);
-  json_decref(x2);
-  json_decref(g1);
-  json_decref(g2);
-  json_decref(m1);
-  json_decref(e);
-  json_decref(a);
-  json_decref(b);
+  DECREF(x1, x2, g1, g2, m1, e, a, b);
 }
 
 /* ---- the OpenSSL 3.5+ post-quantum additions: SLH-DSA's encodings, the TLS hybrid shares ---- */
@@ -1315,8 +1289,7 @@ static void self_slh(const char *alg, const char *msg) {
         pk_case(alg, json_pack("{s:s, s:s, s:s}", "op", "sign", "private", priv, "msg", msg));
     check(*str(s1, "out") != '\0' && strcmp(str(s1, "out"), str(s2, "out")) != 0,
           "%s: two hedged signatures of one message differ (fresh opt_rand)", alg);
-    json_decref(s1);
-    json_decref(s2);
+    DECREF(s1, s2);
   }
   json_decref(g);
   free(seed);
@@ -1418,8 +1391,7 @@ static void self_hybrid(const char *alg) {
     free(ctm);
     free(eph);
     free(ephk);
-    json_decref(dm);
-    json_decref(dx);
+    DECREF(dm, dx);
   }
   check(ok, "%s: encaps to %s || %s halves decapsulates (%s) and derives (%s) to its secret (%s)",
         alg, mfirst ? mlkem : ec, mfirst ? ec : mlkem, mlkem, ec, str(e2, "error"));
@@ -1457,19 +1429,7 @@ static void self_hybrid(const char *alg) {
   free(apk);
   free(prefix);
   free(share);
-  json_decref(em);
-  json_decref(eph);
-  json_decref(dx);
-  json_decref(e2);
-  json_decref(mk);
-  json_decref(xk);
-  json_decref(m1);
-  json_decref(g);
-  json_decref(u1);
-  json_decref(u2);
-  json_decref(e);
-  json_decref(a);
-  json_decref(b);
+  DECREF(em, eph, dx, e2, mk, xk, m1, g, u1, u2, e, a, b);
 }
 
 static void self_pke(const char *alg, const char *msg) {
@@ -1491,12 +1451,7 @@ static void self_pke(const char *alg, const char *msg) {
   check(rejected(w), "%s: a ciphertext with one bit flipped is rejected", alg);
   check(rejected(m1) && rejected(m2), "%s: malformed keys are rejected", alg);
   free(bad);
-  json_decref(m1);
-  json_decref(m2);
-  json_decref(w);
-  json_decref(d);
-  json_decref(e);
-  json_decref(a);
+  DECREF(m1, m2, w, d, e, a);
 }
 
 /* rsa-N: a generated key pair signs and verifies under rsa-N-pkcs1 of the same binary. */
@@ -1513,8 +1468,7 @@ static void self_keygen(const char *alg, const char *msg) {
     json_t *v = pk_case(sig_alg, json_pack("{s:s, s:s, s:s, s:s}", "op", "verify", "public",
                                            str(kp, "public"), "msg", msg, "sig", str(s, "out")));
     check(strcmp(str(v, "out"), "01") == 0, "%s: the generated key pair signs and verifies", alg);
-    json_decref(s);
-    json_decref(v);
+    DECREF(s, v);
   }
   json_decref(kp);
 }
@@ -1552,9 +1506,7 @@ static void test_pk(void) {
   check(!is_ok(r1) && !is_ok(r2) && !is_ok(r3) && *str(r1, "error") && *str(r2, "error") &&
             *str(r3, "error"),
         "keypair errors: unknown algorithm, no algorithm, not a public-key algorithm");
-  json_decref(r1);
-  json_decref(r2);
-  json_decref(r3);
+  DECREF(r1, r2, r3);
   printf("self-cross-check of %zu public-key algorithms\n", npk);
   free(msg);
   free(m);
@@ -1702,8 +1654,7 @@ static void bounded(const char *alg, const char *op, size_t size, size_t chunk, 
   check(is_ok(one) && strcmp(str(r, "checksum"), str(one, "checksum")) == 0,
         "streamed %s %s checksum %s, one-shot %s", alg, op, str(r, "checksum"),
         str(one, "checksum"));
-  json_decref(one);
-  json_decref(r);
+  DECREF(one, r);
 }
 
 static void test_bounded(void) {
