@@ -9,6 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import inprocess
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,14 +61,16 @@ def sha_suite(tmp_path):
 
 
 def run_cli(*args, timeout=120, **kw):
-    """Run `python -m cryptobench ARGS` as a user would; returns CompletedProcess."""
+    """`cryptobench ARGS` as a user would run it; returns CompletedProcess. In this process when nothing
+    but `cwd` is given (tests/inprocess.py: the interpreter and the imports a new process paid at every
+    call, a few hundred times a `make test`); in a new `python -m cryptobench` when the call passes
+    anything else (env, input: a process of its own), or names a command inprocess.NEVER lists."""
+    argv = [str(a) for a in args]
+    cwd = kw.pop("cwd", REPO)
+    if inprocess.wanted(argv, kw):
+        return inprocess.run(argv, cwd, timeout)
     return subprocess.run(
-        [sys.executable, "-m", "cryptobench", *map(str, args)],
-        cwd=kw.pop("cwd", REPO),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        **kw,
+        [sys.executable, "-m", "cryptobench", *argv], cwd=cwd, capture_output=True, text=True, timeout=timeout, **kw
     )
 
 
