@@ -79,6 +79,15 @@ typedef struct ops_cell ops_cell;
   const char *H##_cell_error(const H##_cell *c);                                                   \
   void H##_cell_free(H##_cell *c);
 
+/* A half's H_cell_output, its output OUT of LEN bytes, and H_cell_error, its cell's err or
+ * DEFAULT when that is empty (both outside the timed region). */
+#define OPS_HALF_OUTPUT_ERROR(H, OUT, LEN, DEFAULT)                                                \
+  const uint8_t *H##_cell_output(const H##_cell *c, size_t *len) {                                 \
+    *len = (LEN);                                                                                  \
+    return (OUT);                                                                                  \
+  }                                                                                                \
+  const char *H##_cell_error(const H##_cell *c) { return c->err[0] ? c->err : (DEFAULT); }
+
 /* Set-up at start-up (probe which algorithms the library has). 0 or -1 with a message. */
 int ops_init(char *err, size_t errlen);
 

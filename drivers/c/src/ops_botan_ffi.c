@@ -246,7 +246,7 @@ OPS_MODULE_ALG_AT
 void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
-  pk_cell_free(c->pk);
+  OPS_SUBCELLS(OPS_SUB_FREE)
   if (c->hash != NULL)
     botan_hash_destroy(c->hash);
   if (c->mac != NULL)

@@ -88,6 +88,8 @@ static inline size_t mod_keypair_index(const char *alg, uint8_t **pub, uint8_t *
 #define OPS_SUB_ERROR(m, t)                                                                        \
   if (c->m != NULL)                                                                                \
     return t##_error(c->m);
+/* in mod_cell_free(): each sub-cell's free (which takes NULL) */
+#define OPS_SUB_FREE(m, t) t##_free(c->m);
 
 /* ops_wrap_<member>(sub, err, errlen): a cell that is sub-cell `sub` (NULL: its message is in
  * err already), or NULL with the message ("out of memory": sub is freed) */

@@ -288,9 +288,7 @@ OPS_MODULE_ALG_AT
 void mod_cell_free(ops_cell *c) {
   if (c == NULL)
     return;
-  pk_cell_free(c->pk);
-  hs_cell_free(c->hs);
-  tls_cell_free(c->tls);
+  OPS_SUBCELLS(OPS_SUB_FREE)
   EVP_MD_CTX_free(c->mdctx);
   md_put(c->md);
   EVP_CIPHER_CTX_free(c->cctx);

@@ -678,9 +678,5 @@ int hs_cell_run(hs_cell *c) {
   return i < sizeof STEP_RUN / sizeof *STEP_RUN && STEP_RUN[i] != NULL ? STEP_RUN[i](c) : OPS_FAIL;
 }
 
-const uint8_t *hs_cell_output(const hs_cell *c, size_t *len) {
-  *len = c->out != NULL ? c->out_len : 0;
-  return c->out != NULL ? c->out : (const uint8_t *)"";
-}
-
-const char *hs_cell_error(const hs_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+OPS_HALF_OUTPUT_ERROR(hs, c->out != NULL ? c->out : (const uint8_t *)"",
+                      c->out != NULL ? c->out_len : 0, "operation failed")

@@ -1130,12 +1130,7 @@ int pk_cell_run(pk_cell *c) {
   return n > 0 ? c->out[0] : 0;
 }
 
-const uint8_t *pk_cell_output(const pk_cell *c, size_t *len) {
-  *len = c->out_len;
-  return c->out;
-}
-
-const char *pk_cell_error(const pk_cell *c) { return c->err[0] ? c->err : "operation failed"; }
+OPS_HALF_OUTPUT_ERROR(pk, c->out, c->out_len, "operation failed")
 
 void pk_cell_free(pk_cell *c) {
   if (c == NULL)

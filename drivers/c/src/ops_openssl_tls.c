@@ -523,12 +523,7 @@ const char *tls_cell_report(tls_cell *c) {
 }
 #endif
 
-const uint8_t *tls_cell_output(const tls_cell *c, size_t *len) {
-  *len = sizeof c->exporter;
-  return c->exporter;
-}
-
-const char *tls_cell_error(const tls_cell *c) { return c->err[0] ? c->err : "tls: failed"; }
+OPS_HALF_OUTPUT_ERROR(tls, c->exporter, sizeof c->exporter, "tls: failed")
 
 void tls_cell_free(tls_cell *c) {
   if (c == NULL)
