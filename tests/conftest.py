@@ -61,14 +61,15 @@ def sha_suite(tmp_path):
 
 
 def run_cli(*args, timeout=120, **kw):
-    """`cryptobench ARGS` as a user would run it; returns CompletedProcess. In this process when nothing
-    but `cwd` is given (tests/inprocess.py: the interpreter and the imports a new process paid at every
-    call, a few hundred times a `make test`); in a new `python -m cryptobench` when the call passes
-    anything else (env, input: a process of its own), or names a command inprocess.NEVER lists."""
+    """`cryptobench ARGS` as a user would run it; returns CompletedProcess. In this process when given
+    nothing but `cwd` and an `env` that keeps the test's variables (tests/inprocess.py: the interpreter and
+    imports a new process paid at every call, a few hundred times a `make test`); in a new
+    `python -m cryptobench` when the call wants a process of its own (a clean env, input, ...) or names a
+    command inprocess.NEVER lists."""
     argv = [str(a) for a in args]
     cwd = kw.pop("cwd", REPO)
     if inprocess.wanted(argv, kw):
-        return inprocess.run(argv, cwd, timeout)
+        return inprocess.run(argv, cwd, timeout, kw.get("env"))
     return subprocess.run(
         [sys.executable, "-m", "cryptobench", *argv], cwd=cwd, capture_output=True, text=True, timeout=timeout, **kw
     )

@@ -1,5 +1,5 @@
 """`cryptobench ARGS` run inside the test's own process: what conftest.run_cli does when the call needs no
-process of its own (no env, stdin or process-wide state of the caller's making).
+process of its own (no clean environment, stdin, signals or kill of the caller's making).
 
 A new interpreter per command cost about 0.3-0.6 CPU s (the interpreter and the orchestrator's imports:
 `--help` 0.26, `runs` 0.64), paid a few hundred times per `make test`; in the process, the imports are
@@ -13,6 +13,8 @@ test is put back after each one, and what the command leaves behind is undone, a
 - `timeout` is a SIGALRM timer: a command still running then raises subprocess.TimeoutExpired, as
   subprocess.run would (after a KeyboardInterrupt-proof unwinding: the alarm's exception is no
   Exception, so the CLI's own error handling does not turn it into an exit status);
+- `env` (one that keeps every variable of the test's: `{**os.environ, ...}`) is os.environ while the
+  command runs;
 - put back afterwards: signal handlers (SIGINT, SIGTERM, SIGALRM, SIGPIPE, SIGCHLD, SIGHUP), the working
   directory, os.environ, the algorithms plugins declared (before the call too: the command starts from
   the catalogue alone); forgotten before and after: the known-answer files parsed and the functools
@@ -44,9 +46,13 @@ SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGPIPE, signal
 
 
 def wanted(argv: list[str], kw: dict) -> bool:
-    """Whether `run_cli(*argv, **kw)` can run in this process."""
-    if kw or os.environ.get("CRYPTOBENCH_TEST_SUBPROCESS"):
-        return False  # env, stdin, ...: the caller wants a process of its own
+    """Whether `run_cli(*argv, **kw)` can run in this process: `cwd` and an `env` that adds to the test's
+    environment or changes it (`{**os.environ, ...}`) can; an env that drops a variable (a clean
+    environment), stdin or any other Popen argument wants a process of its own."""
+    if set(kw) - {"env"} or os.environ.get("CRYPTOBENCH_TEST_SUBPROCESS"):
+        return False
+    if "env" in kw and not set(os.environ) <= set(kw["env"]):
+        return False
     return not (argv and argv[0] in NEVER)
 
 
@@ -58,7 +64,7 @@ def _on_alarm(signum, frame):
     raise _Alarm
 
 
-def run(argv: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess:
+def run(argv: list[str], cwd: Path, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
     from cryptobench.cli import main  # imported once per process: the cost a new interpreter paid each time
 
     cmd = [sys.executable, "-m", "cryptobench", *argv]
@@ -75,6 +81,8 @@ def run(argv: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProce
             sys.stdout = _text(1, "strict")
             sys.stderr = _text(2, "backslashreplace")
             os.chdir(cwd)
+            if env is not None:
+                os.environ.update({k: str(v) for k, v in env.items()})
             signal.signal(signal.SIGALRM, _on_alarm)
             signal.setitimer(signal.ITIMER_REAL, timeout)
             try:
