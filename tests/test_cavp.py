@@ -9,7 +9,7 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
 
 from cryptobench.verify.vectors import cavp, judge
-from cryptobench.verify.vectors.monte import run_monte
+from cryptobench.verify.vectors.monte import chain_for, describe, run_monte
 
 pytestmark = pytest.mark.skipif(cavp.package_dir() is None, reason="cryptography-vectors is not installed")
 
@@ -80,16 +80,31 @@ def test_sm_cases_exist_and_the_counts_name_their_sources():
                                                       ("GFSbox", "KeySbox", "VarKey", "VarTxt", "MMT")}  # fmt: skip
 
 
-@pytest.mark.parametrize("alg", ["sha256", "sha512", "sha3-256", "sha3-512"])
-def test_monte_carlo_chains_pass_on_a_right_hash_and_fail_on_a_wrong_one(alg):
+MONTE_IDS = {  # what a failed checkpoint 1 is named by, per source
+    ("sha256", "acvp"): "acvp/SHA2-256-1.0#tg2/tc513/resultsArray[1]",
+    ("sha512", "acvp"): "acvp/SHA2-512-1.0#tg2/tc1025/resultsArray[1]",
+    ("sha3-256", "acvp"): "acvp/SHA3-256-2.0#tg2/tc239/resultsArray[1]",
+    ("sha3-512", "acvp"): "acvp/SHA3-512-2.0#tg2/tc175/resultsArray[1]",
+    ("sha256", "cavp"): "cryptography-vectors/hashes/SHA2/SHA256Monte.rsp#COUNT=1",
+    ("sha512", "cavp"): "cryptography-vectors/hashes/SHA2/SHA512Monte.rsp#COUNT=1",
+    ("sha3-256", "cavp"): "cryptography-vectors/hashes/SHA3/SHA3_256Monte.rsp#COUNT=1",
+    ("sha3-512", "cavp"): "cryptography-vectors/hashes/SHA3/SHA3_512Monte.rsp#COUNT=1",
+}
+
+
+@pytest.mark.parametrize(("alg", "source"), sorted(MONTE_IDS))
+def test_monte_carlo_chains_pass_on_a_right_hash_and_fail_on_a_wrong_one(alg, source):
+    """One chain runner, both sources (ACVP's MCT group, CAVP's Monte file): `checkpoints` limits the
+    work to 1,000 hashes a checkpoint, and a hash wrong once fails the checkpoint it is in, by name."""
     calls = []
 
     def right(msg_hex):
         calls.append(1)
         return HASHES[alg](bytes.fromhex(msg_hex)).hexdigest()
 
-    result = run_monte(alg, right, checkpoints=2)
+    result = run_monte(alg, right, checkpoints=2, sources=(source,))
     assert result.passed and result.checked == 2 and len(calls) == 2000
+    assert result.source.startswith(f"NIST {source.upper()} SHA-") and " Monte Carlo (" in result.source
 
     count = []
 
@@ -98,8 +113,23 @@ def test_monte_carlo_chains_pass_on_a_right_hash_and_fail_on_a_wrong_one(alg):
         out = HASHES[alg](bytes.fromhex(msg_hex)).digest()
         return (bytes([out[0] ^ 1]) + out[1:] if len(count) == 1500 else out).hex()
 
-    result = run_monte(alg, wrong_once, checkpoints=2)
-    assert not result.passed and result.first_failed == 1
+    result = run_monte(alg, wrong_once, checkpoints=3, sources=(source,))
+    assert not result.passed and result.first_failed == 1 and result.checked == 2 and len(count) == 2000
+    assert result.detail.startswith(f"checkpoint 1 ({MONTE_IDS[(alg, source)]}, after 2,000 hashes): got ")
+
+
+def test_a_run_takes_acvps_monte_carlo_test_and_cavps_where_acvp_has_none(tmp_path):
+    """Both sources hold the same kind of chain; a run takes ACVP's (NIST's current format), and
+    CAVP's where the vectors' acvp/ folder has no MCT group (a --vectors DIR with an older copy)."""
+    assert chain_for("sha256").name == "NIST ACVP acvp/SHA2-256-1.0#tg2/tc513"
+    (tmp_path / "acvp").mkdir()  # <vectors_dir>/acvp without the SHA folders
+    assert chain_for("sha256", tmp_path).name == "NIST CAVP hashes/SHA2/SHA256Monte.rsp"
+    assert chain_for("sha256", sources=("cavp",)) == chain_for("sha256", tmp_path)
+    acvp, cavp_ = chain_for("sha512"), chain_for("sha512", sources=("cavp",))
+    assert len(acvp.checkpoints) == len(cavp_.checkpoints) == 100 and acvp.seed != cavp_.seed  # two tests
+    assert chain_for("blake2b-512") is None and run_monte("blake2b-512", lambda m: m) is None
+    assert describe("sha3-256") == ("1 chain of 100 checkpoints, NIST ACVP acvp/SHA3-256-2.0#tg2/tc239 "
+                                    "(NIST CAVP hashes/SHA3/SHA3_256Monte.rsp: not used)")  # fmt: skip
 
 
 def test_a_monte_carlo_chain_stops_at_the_checkpoint_past_which_it_would_take_too_long():

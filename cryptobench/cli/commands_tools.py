@@ -30,6 +30,7 @@ def cmd_list(args) -> int:
 
         from cryptobench.verify.vectors import cases_for, source_of
         from cryptobench.verify.vectors.acvp import acvp_folder_counts
+        from cryptobench.verify.vectors.monte import describe as monte_chain
         from cryptobench.verify.vectors.pqc_kat import kat_file_counts
 
         if getattr(args, "plugin", None) or getattr(args, "providers_file", None):
@@ -45,6 +46,8 @@ def cmd_list(args) -> int:
                 print(f"{'':<20} {declared.mark(a.name)}")
             print(f"{'':<20} known answers: {known}")
             print(f"{'':<20} ACVP: {sum(acvp.values())} ({folders})" if acvp else f"{'':<20} ACVP: none")
+            if chain := monte_chain(a.name):  # a Monte Carlo test is one chain, not its 100,000 hashes
+                print(f"{'':<20} Monte Carlo: {chain}")
             if kat := kat_file_counts(cases):  # Falcon, HQC: the submissions' KAT files
                 print(f"{'':<20} NIST KAT: {sum(kat.values())} ({', '.join(f'{f} {n}' for f, n in kat.items())})")
         return 0

@@ -290,7 +290,7 @@ class Verifier:
             op_state.count_crosschecks(mine[pid].record, mine[pid].algorithm.kind, records, pid)
 
     def _monte(self, pid: str, v: Verdict) -> None:
-        """NIST's Monte Carlo chain for SHA-2/SHA-3, one verify case per hash (vectors/monte.py)."""
+        """NIST's SHA-2/SHA-3 Monte Carlo chain (ACVP's, else CAVP's: vectors/monte.py), a verify case a hash."""
         alg = v.algorithm.name
         if not self.s.monte_checkpoints or "hash" not in v.offered:
             return
@@ -308,7 +308,7 @@ class Verifier:
         self.steps("Monte Carlo", f"{pid} {alg}")
         try:
             with self.providers.using(pid, "Monte Carlo"):  # a chain of requests, in a row
-                result = run_monte(alg, hash_one, self.s.monte_checkpoints)
+                result = run_monte(alg, hash_one, self.s.monte_checkpoints, vectors_dir=self.s.vectors_dir)
         except DriverError as e:
             v.fail(f"failed: Monte Carlo test: {e}")
             return

@@ -9,7 +9,9 @@ has `tcId` and hex fields. This module reads a folder in either form, merges ans
 and `acvp_sets.py` hands each (group, test) to the family builders of `acvp_pq.py` (ML-KEM, ML-DSA,
 SLH-DSA) and `acvp_sym.py` (SHA-2/3, AES, HMAC, ECDSA, EdDSA), which say which catalogue algorithm a group is
 (ACVP's parameter-set names, key lengths, curves) and map fields to the protocol's. Case ids are
-`acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP".
+`acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP". MCT groups are no cases:
+`mct_tests` reads a folder's "standard" Monte Carlo tests (a seed and the expected checkpoints of
+`resultsArray`), which monte.py's chain runner runs, as it runs CAVP's Monte files.
 
 The files are a trimmed copy in `vectors/acvp/` (README there: source commit, what was kept),
 always read from this repository (also when ../shared/vectors supplies the other sets), or from
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -152,3 +155,36 @@ def hexfield(t: dict, key: str) -> str:
     if not isinstance(v, str):
         raise AcvpFormatError(f"ACVP test {t.get('tcId')}: no hex field {key!r}")
     return v.lower()
+
+
+@dataclass(frozen=True)
+class MctTest:
+    """One Monte Carlo test: the chain's seed and what each checkpoint must give, as ACVP writes them."""
+
+    id: str  # acvp/<folder>#tg<tgId>/tc<tcId>
+    seed: str  # hex, lower case (the prompt's msg)
+    checkpoints: tuple[str, ...]  # the expected resultsArray's md, in order
+
+
+def mct_tests(folder: Path) -> list[MctTest]:
+    """A folder's Monte Carlo tests of mctVersion "standard" (SHAVS's and SHA3VS's chains; no mctVersion
+    is the standard one too); [] when the folder is missing or holds none. "alternate" (other seed
+    lengths, variable output) is not run. A test without its seed or its answers is a malformed file."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    out = []
+    for g, t in tests(read_folder(folder)):
+        if g.get("testType") != "MCT" or g.get("mctVersion", "standard") != "standard":
+            continue
+        where = f"{folder.name}: MCT test {t['tcId']}"
+        seed, results = hexfield(t, "msg"), t.get("resultsArray")
+        if isinstance(t.get("len"), int) and t["len"] != 4 * len(seed):
+            raise AcvpFormatError(f"{where}: len {t['len']} is not its seed's {4 * len(seed)} bits")
+        if not isinstance(results, list) or not results:
+            raise AcvpFormatError(f"{where}: no resultsArray (no answers to check)")
+        mds = [r.get("md") if isinstance(r, dict) else None for r in results]
+        if not all(isinstance(md, str) for md in mds):
+            raise AcvpFormatError(f"{where}: a resultsArray entry without an md")
+        out.append(MctTest(case_id(folder.name, g, t), seed, tuple(md.lower() for md in mds)))
+    return out
