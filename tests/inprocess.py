@@ -36,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 from pathlib import Path
 
@@ -48,9 +49,12 @@ SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGALRM, signal.SIGPIPE, signal
 def wanted(argv: list[str], kw: dict) -> bool:
     """Whether `run_cli(*argv, **kw)` can run in this process: `cwd` and an `env` that adds to the test's
     environment or changes it (`{**os.environ, ...}`) can; an env that drops a variable (a clean
-    environment), stdin or any other Popen argument wants a process of its own."""
+    environment), stdin or any other Popen argument wants a process of its own, as a call from a
+    thread other than the main one does."""
     if set(kw) - {"env"} or os.environ.get("CRYPTOBENCH_TEST_SUBPROCESS"):
         return False
+    if threading.current_thread() is not threading.main_thread():
+        return False  # signal handlers (the timeout's, main()'s) are set in the main thread only
     if "env" in kw and not set(os.environ) <= set(kw["env"]):
         return False
     return not (argv and argv[0] in NEVER)
