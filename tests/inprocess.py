@@ -17,9 +17,10 @@ test is put back after each one, and what the command leaves behind is undone, a
   command runs;
 - put back afterwards: signal handlers (SIGINT, SIGTERM, SIGALRM, SIGPIPE, SIGCHLD, SIGHUP), the working
   directory, os.environ, the algorithms plugins declared (before the call too: the command starts from
-  the catalogue alone); forgotten before and after: the known-answer files parsed and the functools
-  caches of the cryptobench modules (a fresh process reads them again; a test may rewrite a file at the
-  same path), but for two pure functions' (PURE);
+  the catalogue alone); forgotten before and after: the plugins' known-answer files parsed and the
+  functools caches of the cryptobench modules (a fresh process reads them again; a test may rewrite a
+  file at the same path), but for two pure functions' (PURE) and the repository's vector files'
+  (VECTOR_FILES: forgotten only around a command given `--vectors DIR`);
 - undone afterwards: stores the command opened and left open are closed (its exit would have closed
   their connections: a PostgreSQL database can then be dropped), and children it started that are still
   running are killed (the drivers' PR_SET_PDEATHSIG would have killed them at its exit).
@@ -72,7 +73,7 @@ def run(argv: list[str], cwd: Path, timeout: float, env: dict | None = None) -> 
     from cryptobench.cli import main  # imported once per process: the cost a new interpreter paid each time
 
     cmd = [sys.executable, "-m", "cryptobench", *argv]
-    kept = _State()
+    kept = _State(argv)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
@@ -160,7 +161,7 @@ def _children() -> set[int]:
 class _State:
     """What a command run in this process may change that its own process would have taken away with it."""
 
-    def __init__(self):
+    def __init__(self, argv: list[str]):
         from cryptobench.core import declared
         from cryptobench.store import sql
 
@@ -171,7 +172,8 @@ class _State:
         self.children = _children()
         self.declared = _Declared.save()
         declared.reset()
-        _forget_caches()
+        self.argv = argv
+        _forget_caches(argv)
 
     def restore(self) -> None:
         from cryptobench.store import sql
@@ -191,7 +193,7 @@ class _State:
                 except OSError:
                     pass
         self.declared.restore()
-        _forget_caches()
+        _forget_caches(self.argv)
 
 
 class _Declared:
@@ -224,16 +226,24 @@ class _Declared:
 
 # caches of pure functions of their arguments (no file, no environment): kept from one command to the next
 PURE = {"cryptobench.core.fixed_input.pattern", "cryptobench.analysis.stats.median_ci_ranks"}
+# the known-answer files read (by path) and the cases built from them: kept too, unless the command names
+# a vector directory of its own (`--vectors DIR`, a test's files that may change at one path); the
+# repository's vectors/ and the installed cryptography_vectors do not change while the tests run, and
+# reading them again cost every `run` and `verify` about 0.3 CPU s (about 200 MB a worker keeps)
+VECTOR_FILES = "cryptobench.verify.vectors."
 
 
-def _forget_caches() -> None:
-    """Every functools cache and parsed known-answer file of the cryptobench modules but PURE's: a new
-    process has none."""
+def _forget_caches(argv: list[str]) -> None:
+    """The functools caches of the cryptobench modules a new process would not have: all but PURE's, and
+    the vector files' unless `argv` gives --vectors; the plugins' parsed known-answer files."""
     from cryptobench.verify.vectors import declared as declared_vectors
 
     declared_vectors._PARSED.clear()
+    own_vectors = any(a == "--vectors" or a.startswith("--vectors=") for a in argv)
     for name, module in list(sys.modules.items()):
         if name == "cryptobench" or name.startswith("cryptobench."):
+            if name.startswith(VECTOR_FILES) and not own_vectors:
+                continue
             for key, value in list(vars(module).items()):
                 if (
                     callable(getattr(value, "cache_clear", None))
