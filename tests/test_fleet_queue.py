@@ -56,7 +56,7 @@ def test_each_job_runs_once_per_machine(fleet):
 
 
 def test_a_killed_agent_leaves_its_job_to_be_retried_and_it_is_stored_once(fleet):
-    slow = ["--alg", "sha256,sha512", "--provider", "c:openssl", "--size", "64B,1KiB,16KiB", "--time-per-cell", "1"]
+    slow = ["--alg", "sha256,sha512", "--provider", "c:openssl", "--size", "64B,1KiB,16KiB", "--time-per-cell", "0.5"]
     assert run_cli("submit", "--db", fleet, "--machines", "m1", *slow).returncode == 0
     assert run_cli("submit", "--db", fleet, "--machines", "m1", *FAST).returncode == 0
     victim = _agent(fleet, "m1", "--lease", "3")
