@@ -31,7 +31,8 @@ def run_sha256(tmp_path, plugin, *extra):
     """`run --plugin PLUGIN --alg sha256 --size 1KiB` beside c:openssl: (result, {provider: cell})."""
     out = tmp_path / "r.json"
     res = run_cli("run", "--plugin", plugin, "--alg", "sha256", "--size", "1KiB", "--timeout", "5",
-                  "--db", tmp_path / "r.db", "--json", out, "--quiet", *extra)  # fmt: skip
+                  "--time-per-cell", "0.1", "--passes", "1", "--db", tmp_path / "r.db", "--json", out, "--quiet",
+                  *extra)  # fmt: skip
     cells = {c["provider"]: c for c in json.loads(out.read_text())["cells"]} if out.exists() else {}
     return res, cells
 

@@ -12,7 +12,7 @@ from cryptobench.core import environment
 def _run(tmp_path, *extra):
     out = tmp_path / "r.json"
     res = run_cli("run", "--provider", "c:openssl", "--alg", "sha256", "--size", "64", "--db", tmp_path / "r.db",
-                  "--json", out, "--quiet", *extra)  # fmt: skip
+                  "--time-per-cell", "0.05", "--passes", "1", "--json", out, "--quiet", *extra)  # fmt: skip
     assert res.returncode == 0, res.stderr
     return json.loads(out.read_text())["environment"]
 
