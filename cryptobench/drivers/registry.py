@@ -47,6 +47,8 @@ SAME_CODE = {
     "wasm:hash-wasm": "hash-wasm", "browser:wasm": "hash-wasm",
     "wasm:openssl-wasmtime": "OpenSSL wasm32", "wasm:openssl-node": "OpenSSL wasm32",
     "browser:openssl-wasm": "OpenSSL wasm32",
+    # PyPI pqcrypto 1.0.0 bundles backbone-hqc 0.2.0 (its wheel's SBOM), the crate rust:backbone links
+    "python:pqcrypto": "backbone-hqc", "rust:backbone": "backbone-hqc",
 }  # fmt: skip
 
 
@@ -144,6 +146,7 @@ def _builtin() -> list[Provider]:
                 ("rust:rustcrypto", "RustCrypto crates"),
                 ("rust:ring", "ring"),
                 ("rust:aws-lc-rs", "aws-lc-rs (AWS-LC)"),
+                ("rust:backbone", "Backbone's HQC (backbone-hqc crate), native Rust"),
                 ("rust:rustls", "rustls (aws-lc-rs provider)"),
                 ("rust:rustls-ring", "rustls (ring provider)"),
             )

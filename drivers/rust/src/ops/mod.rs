@@ -21,6 +21,7 @@
 
 pub mod awslc;
 pub mod awslc_pk;
+pub mod backbone;
 pub mod pk;
 pub mod ring;
 mod ring_family;
@@ -38,6 +39,7 @@ use crate::input::{self, Fnv, PATTERN_LEN};
 #[cfg(not(feature = "boring"))]
 pub const PROVIDER_IDS: &[&str] = &[
     "rust:aws-lc-rs",
+    "rust:backbone",
     "rust:ring",
     "rust:rustcrypto",
     "rust:rustls",
@@ -46,6 +48,7 @@ pub const PROVIDER_IDS: &[&str] = &[
 #[cfg(feature = "boring")]
 pub const PROVIDER_IDS: &[&str] = &[
     "rust:aws-lc-rs",
+    "rust:backbone",
     "rust:boring",
     "rust:ring",
     "rust:rustcrypto",
@@ -57,6 +60,7 @@ pub const PROVIDER_IDS: &[&str] = &[
 pub fn provider(id: &str) -> Option<Provider> {
     match id {
         "rust:aws-lc-rs" => Some(awslc::provider()),
+        "rust:backbone" => Some(backbone::provider()),
         #[cfg(feature = "boring")]
         "rust:boring" => Some(crate::tls::boring_provider()),
         "rust:ring" => Some(ring::provider()),

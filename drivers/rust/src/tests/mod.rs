@@ -25,6 +25,12 @@ fn drivers() -> Vec<Driver> {
         .collect()
 }
 
+/// Providers of one post-quantum scheme only (rust:backbone: HQC), which
+/// have none of the symmetric algorithms every other provider offers.
+fn pq_only(d: &Driver) -> bool {
+    d.prov.id() == "rust:backbone"
+}
+
 /// The driver of one provider.
 fn driver(id: &str) -> Driver {
     Driver::new(ops::provider(id).expect("known provider"))
