@@ -57,9 +57,6 @@ class Provider:
     family: str | None = None
     # algorithms of its own (core/declared.py): a plugin's from its hello, a providers file's tables
     declares: tuple[declared.Declaration, ...] = ()
-    # the library code it runs, where another provider runs the same (two APIs of one library, one
-    # package in Node and in Chromium): one voice in a cross-verification dispute (verify/cross_checks.py)
-    implementation: str | None = None
 
     @property
     def driver_id(self) -> str:

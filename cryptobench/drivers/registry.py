@@ -37,20 +37,6 @@ from cryptobench.drivers.programs import (
 
 WASM_OPENSSL = "3.6.3"  # the OpenSSL the wasm build compiles (scripts/wasm/build.sh)
 
-# providers that run the same library code at the same version: one voice in a cross-verification dispute
-SAME_CODE = {
-    "java:bouncycastle": "BouncyCastle", "java:bouncycastle-lw": "BouncyCastle",
-    "cpp:botan": "Botan 2", "c:botan-ffi": "Botan 2",
-    "js:noble": "noble", "browser:noble": "noble",
-    "js:asmcrypto": "asmcrypto.js", "browser:asmcrypto": "asmcrypto.js",
-    "js:jsrsasign": "jsrsasign", "browser:jsrsasign": "jsrsasign",
-    "wasm:hash-wasm": "hash-wasm", "browser:wasm": "hash-wasm",
-    "wasm:openssl-wasmtime": "OpenSSL wasm32", "wasm:openssl-node": "OpenSSL wasm32",
-    "browser:openssl-wasm": "OpenSSL wasm32",
-    # PyPI pqcrypto 1.0.0 bundles backbone-hqc 0.2.0 (its wheel's SBOM), the crate rust:backbone links
-    "python:pqcrypto": "backbone-hqc", "rust:backbone": "backbone-hqc",
-}  # fmt: skip
-
 
 def _builtin() -> list[Provider]:
     def c(pid: str, plugin: str, lib: str, driver: str = "c", where: Path = C_PLUGINS) -> Provider:
@@ -204,7 +190,7 @@ def _builtin() -> list[Provider]:
                     extra_env=(("OPENSSL_ia32cap", cpu_features.ia32cap(["aesni"])),),
                 )
             )
-    return [replace(p, implementation=SAME_CODE[p.id]) if p.id in SAME_CODE else p for p in providers]
+    return providers
 
 
 def aliases() -> dict[str, str]:

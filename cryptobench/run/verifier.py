@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
@@ -150,7 +150,6 @@ class Verifier:
                  step: Callable[[str, int, int, str], None] = lambda *_: None,
                  keep_crosschecks: Callable[[list], None] = lambda _: None):  # fmt: skip
         self.drivers, self.s, self.step, self.keep_crosschecks = drivers, s, step, keep_crosschecks
-        self.code = _same_code(known_providers)  # providers of one library: one voice in a dispute
         self.verdicts: dict[tuple[str, str], Verdict] = {}
         self.interop = Interop(self)
         self.witnesses = WitnessSearch(drivers, known_providers, s.vectors_dir, s.timeout)
@@ -266,7 +265,8 @@ class Verifier:
             return
         records = crosscheck.crosscheck(alg, {pid: self._requester(pid, "cross-verification") for pid in peers})
         self.keep_crosschecks(records)
-        reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine), self.code)
+        voices = {p: witness.family(p) for p in peers}  # providers of one library's code: one voice
+        reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine), voices)
         bad = crosscheck.failed_providers(records, reference)
         torn = crosscheck.disputed(records) if reference is None else {}
         for pid in peers:
@@ -429,14 +429,6 @@ def _cross_verdict(v: Verdict, pid: str, records: list, peers: list[str], bad: d
         why = rec.detail if rec.skipped else "no vectors"
         rec.detail = f"{why}; cross-verified with {', '.join(p for p in peers if p != pid)}"
     op_state.count_crosschecks(rec, v.algorithm.kind, records, pid)
-
-
-def _same_code(known_providers: Collection[str]) -> dict[str, str]:
-    """Provider -> the library code it shares with another provider (registry.SAME_CODE), when the
-    known providers come with their Provider records (the registry's mapping)."""
-    if not isinstance(known_providers, Mapping):
-        return {}
-    return {pid: p.implementation for pid, p in known_providers.items() if getattr(p, "implementation", None)}
 
 
 def _trusted(baseline: str | None, mine: dict[str, Verdict]) -> list[str]:

@@ -328,8 +328,8 @@ def reference(records: list[CrossRecord], peers: list[str], trusted: list,
     """The provider a dispute is judged by: the one that failed with the fewest others (a wrong provider
     fails with everyone, a right one only with the wrong ones), then the first tier of `trusted` it is in
     (the baseline, c:openssl, then a tuple of equals: those that passed known answers). Providers that
-    run the same library code (`code`: provider -> its library, e.g. BouncyCastle's JCA provider and its
-    lightweight API) are one voice: failing with both counts once, so one library's two APIs cannot
+    run the same library's code (`code`: provider -> its family, witness.family: e.g. BouncyCastle's JCA
+    provider and its lightweight API) are one voice: failing with both counts once, so one library's two APIs cannot
     outvote a third provider. None when that leaves two providers that disagree with each other on equal
     terms (one against one, no known answer, no baseline): nothing here says which is wrong, and a
     report must not blame one provider for the other's failure (the verifier calls both disputed)."""

@@ -10,8 +10,11 @@ A witness must be an independent implementation: one that runs the same library'
 its bugs. `family` says which providers share code: the OpenSSL wrappers (pyca/cryptography,
 hashlib, node:crypto, WebCrypto in Node, every `c:openssl@version`) and OpenSSL's forks (BoringSSL
 in ring and Chromium, AWS-LC) are one family, as are a library and its bindings (libsodium and
-PyNaCl, Botan's two APIs, BouncyCastle's two APIs, noble and hash-wasm in Node and the browser).
-Every other provider, a user's plugin included, is a family of its own.
+PyNaCl, Botan's two APIs, BouncyCastle's two APIs, noble, asmcrypto, jsrsasign and hash-wasm in Node and
+the browser, Backbone's HQC natively and through PyO3, OpenSSL compiled to wasm).
+Every other provider, a user's plugin included, is a family of its own. A family is also one voice in a
+cross-verification dispute (cross_checks.reference): two APIs of one library agreeing with each other
+are not a majority against a third provider.
 """
 
 from __future__ import annotations
@@ -36,9 +39,12 @@ def order() -> tuple[str, ...]:
 
 
 _OPENSSL = {"c:openssl", "python:cryptography", "python:cryptography-bytewise", "python:hashlib", "js:node",
-            "js:webcrypto", "rust:ring", "rust:aws-lc-rs", "browser:webcrypto"}  # fmt: skip
+            "js:webcrypto", "rust:ring", "rust:aws-lc-rs", "browser:webcrypto", "wasm:openssl-wasmtime",
+            "wasm:openssl-node", "browser:openssl-wasm"}  # fmt: skip
+# PyPI pqcrypto 1.0.0 bundles backbone-hqc 0.2.0 (its wheel's SBOM), the crate rust:backbone links
 _SHARED = {"python:pynacl": "c:libsodium", "c:botan-ffi": "cpp:botan", "java:bouncycastle": "java:bouncycastle-lw",
-           "browser:noble": "js:noble", "browser:wasm": "wasm:hash-wasm"}  # fmt: skip
+           "browser:noble": "js:noble", "browser:wasm": "wasm:hash-wasm", "browser:asmcrypto": "js:asmcrypto",
+           "browser:jsrsasign": "js:jsrsasign", "rust:backbone": "python:pqcrypto"}  # fmt: skip
 
 
 def family(pid: str) -> str:
