@@ -255,8 +255,8 @@ def keypair(alg: str) -> dict:
 
 @cache
 def shared_keypair(alg: str) -> dict:
-    """One key pair per algorithm for the tests that only need a valid one (test_keypair_encodings and a
-    self-cross-check each asked their own: an RSA-4096 pair costs up to a second)."""
+    """One key pair per algorithm for the tests that only need a valid one (test_keypair_encodings, a
+    self-cross-check and a malformed-input test each made their own: an RSA-4096 pair costs up to 1 s)."""
     return keypair(alg)
 
 
@@ -347,7 +347,7 @@ GARBAGE = ["", "00", "30", "3000", "ff" * 40, "04" + "11" * 64]
 
 @pytest.mark.parametrize("alg", SIG_ALGS)
 def test_malformed_verify_inputs_are_rejected(alg):
-    kp = keypair(alg)
+    kp = shared_keypair(alg)
     sig = case(alg, "sign", private=kp["private"], msg=MESSAGE)["out"]
     for junk in GARBAGE:
         assert case(alg, "verify", public=junk, msg=MESSAGE, sig=sig) == {"id": "x#1", "rejected": True}
@@ -374,7 +374,7 @@ def test_keys_of_another_algorithm_are_rejected():
 
 @pytest.mark.parametrize("alg", KEX_ALGS)
 def test_malformed_derive_inputs_are_rejected(alg):
-    kp = keypair(alg)
+    kp = shared_keypair(alg)
     for junk in GARBAGE:
         assert case(alg, "derive", private=kp["private"], public=junk) == {"id": "x#1", "rejected": True}
         assert case(alg, "derive", private=junk, public=kp["public"]) == {"id": "x#1", "rejected": True}
@@ -382,7 +382,7 @@ def test_malformed_derive_inputs_are_rejected(alg):
 
 @pytest.mark.parametrize("alg", PKE_ALGS)
 def test_malformed_oaep_inputs_are_rejected(alg):
-    kp = keypair(alg)
+    kp = shared_keypair(alg)
     for junk in GARBAGE:
         assert case(alg, "decrypt", private=kp["private"], msg=junk) == {"id": "x#1", "rejected": True}
         assert case(alg, "decrypt", private=junk, msg="00" * 256) == {"id": "x#1", "rejected": True}
