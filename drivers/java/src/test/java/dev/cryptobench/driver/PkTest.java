@@ -304,11 +304,18 @@ class PkTest {
     if (op.equals("verify")) {
       assertEquals(Input.checksum(Pk.VERIFY_OK), checksum, what);
     }
+    if (op.equals("decrypt")) {
+      assertEquals(Input.checksum(Input.message((int) SEED, size)), checksum, what + ": plaintext");
+    }
     JsonNode w = r.get("warmup");
     assertTrue(w != null && w.path("ops").asLong() >= 1 && w.has("jit_stop"), what + ": " + r);
     if (a.name().matches("rsa-\\d+")) {
       assertEquals("capped", w.path("jit_stop").asText(), what + ": " + w);
       assertTrue(w.path("ops").asLong() <= Pk.RSA_KEYGEN_WARMUP, what + ": " + w);
+    }
+    if (op.equals("decrypt") && slowRsa(a.name())) {
+      // The plaintext is checked above; a second cell would make a second RSA-4096 key to see it again.
+      return;
     }
     // The cell's output checked independently of the cell.
     Provider.Cell cell =
