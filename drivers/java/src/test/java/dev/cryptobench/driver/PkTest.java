@@ -314,7 +314,7 @@ class PkTest {
       assertTrue(w.path("ops").asLong() <= Pk.RSA_KEYGEN_WARMUP, what + ": " + w);
     }
     if (op.equals("decrypt") && slowRsa(a.name())) {
-      // The plaintext is checked above; a second cell would make another RSA-4096 key only to see it.
+      // The plaintext is checked above: a second cell would make a second RSA-4096 key for it.
       return;
     }
     // The cell's output checked independently of the cell.
