@@ -335,16 +335,22 @@ fn out(r: &Value) -> &str {
 /// The `nth` key pair of (provider, alg), made once per test process (RSA-3072/4096
 /// key generation takes seconds in pure Rust): `pk_crosscheck` and
 /// `pk_rejects_and_unsupported` need the same valid pairs, which `keypair` checks
-/// when it makes them.
+/// when it makes them. Above 2048 bits the first RSA pair of a size serves every
+/// variant of that size (rsa-N, -pss, -pkcs1, -oaep: the same PKCS#8 / SPKI key, as
+/// the C driver's crosscheck.py has it); every variant makes its own at 2048.
 fn shared_pair(d: &Driver, alg: &str, nth: u8) -> (String, String) {
     type Slot = Arc<OnceLock<(String, String)>>;
     type Made = HashMap<(String, String, u8), Slot>;
     static PAIRS: OnceLock<Mutex<Made>> = OnceLock::new();
+    let key = match rsa_bits(alg) {
+        Some(bits) if bits > 2048 => format!("rsa-{bits}"),
+        _ => alg.to_string(),
+    };
     let slot = PAIRS
         .get_or_init(Default::default)
         .lock()
         .unwrap()
-        .entry((d.prov.id().to_string(), alg.to_string(), nth))
+        .entry((d.prov.id().to_string(), key, nth))
         .or_default()
         .clone();
     slot.get_or_init(|| keypair(d, alg)).clone()
