@@ -253,10 +253,17 @@ def keypair(alg: str) -> dict:
     return kp
 
 
-@cache
 def shared_keypair(alg: str) -> dict:
     """One key pair per algorithm for the tests that only need a valid one (test_keypair_encodings, a
-    self-cross-check and a malformed-input test each made their own: an RSA-4096 pair costs up to 1 s)."""
+    self-cross-check and a malformed-input test each made their own: an RSA-4096 pair costs up to 1 s).
+    Above 2048 bits one RSA pair per size serves every variant (the same PKCS#8 / SPKI key, as the C
+    driver's crosscheck.py has it); every variant makes its own at 2048."""
+    bits = SCHEMES[alg].bits if isinstance(SCHEMES[alg], RSAKeys) else 0
+    return _made_keypair(f"rsa-{bits}" if bits > 2048 else alg)
+
+
+@cache
+def _made_keypair(alg: str) -> dict:
     return keypair(alg)
 
 
