@@ -1,6 +1,7 @@
 """The real entry points in processes of their own (`python -m cryptobench`, the console script), and
-conftest.run_cli's in-process path (tests/inprocess.py) held to them: the same exit status, stdout and
-stderr, and nothing of a command left behind in the test's process."""
+conftest.run_cli's in-process path (tests/inprocess.py) held to them, also under
+CRYPTOBENCH_TEST_SUBPROCESS=1: the same exit status, stdout and stderr, and nothing of a command left
+behind in the test's process."""
 
 import os
 import signal
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import inprocess
 import pytest
-from conftest import REPO, run_cli
+from conftest import REPO
 
 CONSOLE_SCRIPT = Path(sys.executable).parent / "cryptobench"
 
@@ -31,8 +32,8 @@ def in_a_process(*args, cmd=(sys.executable, "-m", "cryptobench"), cwd=REPO) -> 
 )
 def test_in_process_gives_what_a_process_gives(args, tmp_path):
     real = in_a_process(*args, cwd=tmp_path)
-    assert inprocess.wanted([str(a) for a in args], {})
-    here = run_cli(*args, cwd=tmp_path)
+    assert inprocess.wanted([str(a) for a in args], {}) != bool(os.environ.get("CRYPTOBENCH_TEST_SUBPROCESS"))
+    here = inprocess.run([str(a) for a in args], tmp_path, 120)  # as run_cli calls it
     assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)
     assert real.returncode in (0, 2) and "Traceback" not in real.stderr
 
@@ -54,7 +55,9 @@ def test_a_command_in_process_leaves_nothing_behind(tmp_path):
     try:
         handlers = {s: signal.getsignal(s) for s in inprocess.SIGNALS}
         env, cwd, catalogue, stores = dict(os.environ), os.getcwd(), dict(algorithms.ALGORITHMS), set(sql._OPEN)
-        res = run_cli("runs", "--db", tmp_path / "r.db", cwd=tmp_path, env={**os.environ, "CRYPTOBENCH_X": "1"})
+        res = inprocess.run(
+            ["runs", "--db", str(tmp_path / "r.db")], tmp_path, 120, {**os.environ, "CRYPTOBENCH_X": "1"}
+        )
         assert res.returncode == 0 and "no runs stored" in res.stdout, res.stderr
         assert {s: signal.getsignal(s) for s in inprocess.SIGNALS} == handlers
         assert (dict(os.environ), os.getcwd(), dict(algorithms.ALGORITHMS)) == (env, cwd, catalogue)
@@ -70,7 +73,7 @@ def test_a_command_in_process_that_hangs_times_out_and_its_driver_is_killed(tmp_
     )
     alarm = signal.getsignal(signal.SIGALRM)
     with pytest.raises(subprocess.TimeoutExpired):
-        run_cli("list", "providers", "--providers-file", pf, "--provider", "test:hang", timeout=1)
+        inprocess.run(["list", "providers", "--providers-file", str(pf), "--provider", "test:hang"], REPO, 1)
     assert signal.getsignal(signal.SIGALRM) == alarm
     stat = Path(f"/proc/{(tmp_path / 'pid').read_text().strip()}/stat")
     assert not stat.exists() or stat.read_text().split(") ")[1][0] == "Z"  # killed, as its exit would have
