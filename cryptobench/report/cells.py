@@ -40,9 +40,11 @@ def estimator_note(rows: list[Row]) -> str:
         )
     rest = len(compared) - len(paired)
     tail = f"; the other {rest} combine the two medians' independent intervals (too few pairs)" if rest else ""
+    batches = sorted({getattr(r.ratio, "batches", 1) for r in paired})  # --pair-batches, or blocks of rounds
+    fastest = f"{batches[0]}" if len(batches) == 1 else f"{batches[0]}-{batches[-1]}"
     return (
         f"Speed intervals are paired: {len(paired)} of {len(compared)} from batch-for-batch pair rounds within this "
-        f"run (median of the pairs' ratios, each side by its fastest of three batches taken together; "
+        f"run (median of the pairs' ratios, each side by its fastest of {fastest} batches taken together; "
         f"{min(r.pairs for r in paired)}-{max(r.pairs for r in paired)} pairs each; interference that hits both "
         f"providers of a pair cancels, a batch slowed alone is left out; docs/measurement.md){tail}."
     )

@@ -320,8 +320,9 @@ def within_run_ratio(row: Row, base: Row) -> stats.Ratio:
 
 
 def _rounds_of(c: CellRecord) -> list[int] | None:
-    """Its rounds as the busy-machine check reads them: a paired cell's one-batch requests are taken
-    five at a time, so a single slow batch is not called a slow round."""
+    """Its rounds as the busy-machine check reads them: a paired cell's short requests (one batch, or
+    `--pair-batches` of them) are taken five batches at a time, so a single slow batch is not called a
+    slow round."""
     sizes = c.round_sizes
     if sizes and c.pair_side is not None:
         n = len(c.samples_ns)
