@@ -168,9 +168,8 @@ def test_two_apis_of_one_library_are_one_voice_in_a_dispute():
         records += [rec("hqc-5", bc, "python:pqcrypto", "decaps", False, "other secret"),
                     rec("hqc-5", "python:pqcrypto", bc, "decaps", False, "other secret")]  # fmt: skip
     # counted as three voices, the library's two APIs outvote the third provider
-    assert crosscheck.reference(records, peers, trusted=[]) == "java:bouncycastle"
-    same = {"java:bouncycastle": "bouncycastle", "java:bouncycastle-lw": "bouncycastle"}
-    assert crosscheck.reference(records, peers, trusted=[], code=same) is None
+    assert crosscheck.reference(records, peers, trusted=[], family=lambda p: p) == "java:bouncycastle"
+    assert crosscheck.reference(records, peers, trusted=[]) is None  # one family (witness.family): one voice
     assert set(crosscheck.disputed(records)) == set(peers)
     # a known answer still decides: the trusted side is the reference
-    assert crosscheck.reference(records, peers, trusted=["python:pqcrypto"], code=same) == "python:pqcrypto"
+    assert crosscheck.reference(records, peers, trusted=["python:pqcrypto"]) == "python:pqcrypto"

@@ -265,8 +265,7 @@ class Verifier:
             return
         records = crosscheck.crosscheck(alg, {pid: self._requester(pid, "cross-verification") for pid in peers})
         self.keep_crosschecks(records)
-        voices = {p: witness.family(p) for p in peers}  # providers of one library's code: one voice
-        reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine), voices)
+        reference = crosscheck.reference(records, peers, _trusted(self.s.baseline, mine))
         bad = crosscheck.failed_providers(records, reference)
         torn = crosscheck.disputed(records) if reference is None else {}
         for pid in peers:

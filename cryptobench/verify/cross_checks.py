@@ -12,12 +12,13 @@ are refused by the reference provider or it refuses the reference's.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cryptobench.core import fixed_input
 from cryptobench.core.algorithms import get, size_of
 from cryptobench.core.errors import DriverError
+from cryptobench.verify import witness
 from cryptobench.verify.schedule import at_once
 
 MESSAGE = fixed_input.message(32).hex()
@@ -324,17 +325,16 @@ def _rsa_keys(alg: str, ps: list[_Peer]) -> list[CrossRecord]:
 
 
 def reference(records: list[CrossRecord], peers: list[str], trusted: list,
-              code: Mapping[str, str] | None = None) -> str | None:  # fmt: skip
+              family: Callable[[str], str] = witness.family) -> str | None:  # fmt: skip
     """The provider a dispute is judged by: the one that failed with the fewest others (a wrong provider
     fails with everyone, a right one only with the wrong ones), then the first tier of `trusted` it is in
     (the baseline, c:openssl, then a tuple of equals: those that passed known answers). Providers that
-    run the same library's code (`code`: provider -> its family, witness.family: e.g. BouncyCastle's JCA
-    provider and its lightweight API) are one voice: failing with both counts once, so one library's two APIs cannot
+    run the same library's code (one `family`, witness.family: e.g. BouncyCastle's JCA provider and its
+    lightweight API) are one voice: failing with both counts once, so one library's two APIs cannot
     outvote a third provider. None when that leaves two providers that disagree with each other on equal
     terms (one against one, no known answer, no baseline): nothing here says which is wrong, and a
     report must not blame one provider for the other's failure (the verifier calls both disputed)."""
-    code = code or {}
-    voice = {p: code.get(p) or p for p in peers}
+    voice = {p: family(p) for p in peers}
     failed: dict[str, set[str]] = {p: set() for p in peers}
     against: set[frozenset] = set()
     for r in records:
