@@ -105,10 +105,10 @@ def chain_for(alg: str, vectors_dir: Path | str | None = None, sources: tuple[st
 
 def describe(alg: str, vectors_dir: Path | str | None = None) -> str | None:
     """One line for `list algorithms`: the chain a run would use (a chain, not its 100,000 hashes)."""
-    chain = chain_for(alg, vectors_dir)
-    if chain is None:
+    found = [c for s in SOURCES if (c := chain_for(alg, vectors_dir, (s,))) is not None]  # each source once
+    if not found:
         return None
-    others = [c.name for s in SOURCES if (c := chain_for(alg, vectors_dir, (s,))) and c.name != chain.name]
+    chain, others = found[0], [c.name for c in found[1:]]
     unused = f" ({', '.join(others)}: not used)" if others else ""
     return f"1 chain of {len(chain.checkpoints)} checkpoints, {chain.name}{unused}"
 
