@@ -81,7 +81,7 @@ DRIVERS: dict[str, Driver] = {
         # the libraries that are only plugins of the generic C driver (plugins/c, one .so each)
         Driver("c-plugins", REPO / "plugins/c", ("make", "-k"), ("make", "gcc", "g++")),
         Driver("go", REPO / "drivers/go", ("go", "build", "-o", "build/cbdriver-go", "."), ("go",)),
-        # interpreted; make builds its time-stamp counter helper (x86-64), read through ctypes
+        # interpreted; make builds its two ctypes helpers: the time-stamp counter (x86-64), the fixed input
         Driver("python", REPO / "drivers/python", ("make", "-s"), ("make", "gcc")),
         # npm ci, then the time-stamp counter addon (drivers/js/native, x86-64), read beside the clock
         Driver("js", REPO / "drivers/js", ("make", "-s"), ("node", "npm", "make")),

@@ -1,13 +1,20 @@
 """The fixed input (xorshift32 pattern with a 1 MiB period), streamed pieces of it, FNV-1a 64,
-checksums and hex helpers."""
+checksums and hex helpers.
+
+The pattern and FNV-1a come from a native helper when it is built (native/fixed_input.c, loaded
+with ctypes): interpreted, they cost 0.2 s per new driver process and 0.06 s per MiB of every
+checksum, time a paired cell's other providers wait through. The Python loops here are the
+fallback, and the driver's tests hold the helper to them."""
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import math
 import re
 from collections.abc import Callable, Iterable
 from itertools import chain, cycle, islice
+from pathlib import Path
 
 PATTERN_LEN = 1 << 20  # 1 MiB period of the message pattern
 FNV_OFFSET = 0xCBF29CE484222325
@@ -15,13 +22,40 @@ FNV_PRIME = 0x100000001B3
 _MASK32 = 0xFFFFFFFF
 _MASK64 = 0xFFFFFFFFFFFFFFFF
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
+HELPER = Path(__file__).resolve().parent.parent / "build" / "libcbfixed.so"
+
+
+def _load_helper() -> ctypes.CDLL | None:
+    if not HELPER.exists():
+        return None
+    try:
+        lib = ctypes.CDLL(str(HELPER))
+        lib.cb_pattern.restype = None
+        lib.cb_pattern.argtypes = [ctypes.c_uint32, ctypes.c_char_p, ctypes.c_size_t]
+        lib.cb_fnv1a64.restype = ctypes.c_uint64
+        lib.cb_fnv1a64.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint64]
+    except (OSError, AttributeError):
+        return None
+    return lib
+
+
+native = _load_helper()  # None: the Python loops below
 
 
 @functools.lru_cache(maxsize=4)
 def pattern(seed: int) -> bytes:
-    """The first 1 MiB of the xorshift32 byte stream for `seed` (computed once per seed, ~0.2 s)."""
+    """The first 1 MiB of the xorshift32 byte stream for `seed` (computed once per seed)."""
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 < seed <= _MASK32:
         raise ValueError(f"seed must be a uint32 other than 0, got {seed!r}")
+    if native is not None:
+        out = ctypes.create_string_buffer(PATTERN_LEN)
+        native.cb_pattern(seed, out, PATTERN_LEN)
+        return out.raw
+    return pattern_py(seed)
+
+
+def pattern_py(seed: int) -> bytes:
+    """`pattern` in Python: the fallback, and what the tests check the helper against."""
     x = seed
     out = bytearray(PATTERN_LEN)
     for i in range(PATTERN_LEN):
@@ -99,6 +133,14 @@ def pieces(buf, size: int, chunk: int, period: int = 0) -> Callable[[], Iterable
 
 def fnv1a64(data, h: int = FNV_OFFSET) -> int:
     """FNV-1a 64 of `data`, continuing from `h` (so a stream can be hashed piece by piece)."""
+    if native is not None and len(data) >= 64:  # below that a ctypes call costs more than the loop
+        buf = data if isinstance(data, bytes) else bytes(data)
+        return native.cb_fnv1a64(buf, len(buf), h)
+    return fnv1a64_py(data, h)
+
+
+def fnv1a64_py(data, h: int = FNV_OFFSET) -> int:
+    """`fnv1a64` in Python: the fallback, and what the tests check the helper against."""
     prime, mask = FNV_PRIME, _MASK64
     for b in data:
         h = ((h ^ b) * prime) & mask
