@@ -76,6 +76,22 @@ def test_process_pairs_that_differ_widen_the_interval():
     assert moved.low <= 1.02 <= moved.high  # the middle process pair's offset is inside
 
 
+def test_the_fewer_processes_hold_the_pairs_the_wider_the_interval_beyond_their_design_effect():
+    """The variation between processes is judged from as many processes as hold the pairs: Student's t
+    with one degree of freedom fewer (cluster-robust), over the normal quantile; nothing to judge in one."""
+    assert paired.few_processes(1) == 1.0
+    assert paired.few_processes(6) == pytest.approx(2.5706 / 1.96, rel=1e-3)
+    assert paired.few_processes(3) > paired.few_processes(6) > paired.few_processes(30) > 1.0
+    rng = random.Random(11)
+    found = [paired.Pair(k, 0, 1000 * rng.gauss(1, 0.004), 1000.0, 3) for k in range(60)]
+    alone = paired.widened(found, 1.0, 0.99, 1.01)
+    spread = paired.widened(
+        [paired.Pair(q.round, q.round % 6, q.subject_ns, 1000.0, 3) for q in found], 1.0, 0.99, 1.01
+    )
+    assert alone == (pytest.approx(0.99), pytest.approx(1.01))  # one process: the order statistics' interval
+    assert spread[0] < alone[0] and spread[1] > alone[1]
+
+
 def test_one_disturbed_pair_alone_in_a_precision_pass_process_is_no_process_effect():
     """Precision passes give a wide cell one pair round in each of many fresh processes. One of those
     single pairs disturbed (a burst that hit one side's whole request) must not pass for a process

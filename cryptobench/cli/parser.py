@@ -94,10 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--passes",
         type=int,
-        default=3,
+        default=6,
         metavar="N",
-        help="passes over the plan, each taking a share of every cell's budget, so a cell's samples are "
-        "spread over the run and a slow moment of the machine cannot own one cell (default 3)",
+        help="passes over the plan, each in fresh driver processes and taking a share of every cell's "
+        "budget, so a cell's samples are spread over the run and over six process pairs, and a slow "
+        "moment of the machine cannot own one cell (default 6)",
     )
     r.add_argument(
         "--precision",

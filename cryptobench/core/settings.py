@@ -31,7 +31,9 @@ class Settings:
     label: str = ""
     machine_label: str = ""  # this machine's name in runs and reports (default: its hostname)
     job: str = ""  # the queued job this run is for (set by `cryptobench agent`)
-    passes: int = 3  # passes over the plan: each cell's samples are spread over the whole run
+    # passes over the plan, each in fresh driver processes: a cell's samples are spread over the run and
+    # over six process pairs, which paired.few_processes judges the variation between processes from
+    passes: int = 6
     layout: str = "table"
     cpu_features: str = ""
     differential_inputs: int = 50  # per algorithm and operation; `verify` runs 500
