@@ -3,8 +3,8 @@ checksums and hex helpers.
 
 The pattern and FNV-1a come from a native helper when it is built (native/fixed_input.c, loaded
 with ctypes): interpreted, they cost 0.2 s per new driver process and 0.06 s per MiB of every
-checksum, time a paired cell's other providers wait through. The Python loops here are the
-fallback, and the driver's tests hold the helper to them."""
+checksum, which spent a paired cell's budget (its providers' mean time) in few pair rounds. The
+Python loops here are the fallback, and the driver's tests hold the helper to them."""
 
 from __future__ import annotations
 
