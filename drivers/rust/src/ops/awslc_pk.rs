@@ -21,9 +21,9 @@ use aws_lc_rs::signature::{
 };
 
 use super::pk::{
-    check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, keygen_only_alg, message,
-    no_case, no_cell, op_cell, put, put2, rejected, sign_alg, verified, verify_cell, Curve, Keys,
-    OUT_CAP,
+    check_oaep_size, decaps_agrees, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell,
+    keygen_only_alg, message, no_case, no_cell, op_cell, put, put2, rejected, sign_alg, verified,
+    verify_cell, Curve, Keys, OUT_CAP,
 };
 use super::unspecified;
 use super::{Alg, Case, CellParams, Failure, KeyPair, Op};
@@ -628,11 +628,7 @@ fn mlkem(name: &'static str, alg: &'static kem::Algorithm, which: MlKem) -> Alg 
                     let got = dk
                         .decapsulate(ct[..].into())
                         .map_err(unspecified("decapsulate"))?;
-                    if got.as_ref() != k.as_ref() {
-                        return Err(format!(
-                            "{name}: decapsulation disagrees with encapsulation"
-                        ));
-                    }
+                    decaps_agrees(name, got.as_ref(), k.as_ref())?;
                     Ok(op_cell(keys, ct, move |c, out| {
                         let k = dk
                             .decapsulate(c.into())

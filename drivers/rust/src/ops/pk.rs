@@ -65,6 +65,16 @@ pub fn put2(out: &mut [u8], a: &[u8], b: &[u8]) -> Result<usize, String> {
     Ok(n + put(&mut out[n..], b)?)
 }
 
+/// A decaps cell's set-up check (untimed): the shared key its prepared
+/// ciphertext decapsulates to must be the one encapsulation gave, or no cell.
+pub fn decaps_agrees(alg: &str, decapsulated: &[u8], encapsulated: &[u8]) -> Result<(), String> {
+    if decapsulated == encapsulated {
+        Ok(())
+    } else {
+        Err(format!("{alg}: decapsulation disagrees with encapsulation"))
+    }
+}
+
 /// A cell whose operation is `op(input, out) -> output length`: `input` is
 /// the message (sign, verify, encrypt), the ciphertext (decrypt, decaps) or
 /// empty; everything else the operation needs is captured by `op`, prepared.

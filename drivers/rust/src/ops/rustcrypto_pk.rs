@@ -11,8 +11,9 @@ use rand::rngs::ThreadRng;
 use rand::Rng as _;
 
 use super::pk::{
-    array, check_oaep_size, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell, message, no_case,
-    no_cell, op_cell, put, put2, rejected, sign_alg, verdict, verified, verify_cell, Curve, Keys,
+    array, check_oaep_size, decaps_agrees, ec_point_from_spki, ec_scalar, ec_spki, keygen_cell,
+    message, no_case, no_cell, op_cell, put, put2, rejected, sign_alg, verdict, verified,
+    verify_cell, Curve, Keys,
 };
 use super::{Alg, Case, Cell, CellParams, Failure, KeyPair, Op};
 
@@ -662,11 +663,7 @@ fn kem_cell<D: ml_kem::Decapsulate + 'static>(
         })),
         Op::Decaps => {
             let (ct, k) = ek.encapsulate_with_rng(&mut r);
-            if dk.decapsulate(&ct) != k {
-                return Err(format!(
-                    "{name}: decapsulation disagrees with encapsulation"
-                ));
-            }
+            decaps_agrees(name, &dk.decapsulate(&ct), &k)?;
             Ok(op_cell(keys, ct.to_vec(), move |c, out| {
                 let ct = Ciphertext::<D::Kem>::try_from(c)
                     .map_err(|_| "ciphertext length".to_string())?;
