@@ -13,6 +13,7 @@ from cryptobench.core import fixed_input
 from cryptobench.core.cell import CellSpec
 from cryptobench.core.errors import DriverError
 from cryptobench.core.settings import Settings
+from cryptobench.run import measuring, precision_passes
 from cryptobench.run.measuring import MeasuringLoop
 from cryptobench.run.precision_passes import sharpen
 
@@ -221,15 +222,33 @@ def test_a_cell_stops_on_its_half_width_not_its_budget():
     assert sum(one.extra["round_sizes"]) == len(one.samples_ns) < 40
 
 
-def test_a_noisy_cell_stops_on_its_budget():
+class SteppingClock:
+    """`time` for the loop's budget: each `monotonic()` call is `step` seconds later, so what a round
+    costs is fixed and the stopping rule is tested without the machine's speed (or its load)."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_noisy_cell_stops_on_its_budget(monkeypatch):
+    clock = SteppingClock(0.001)  # a round is charged 1 ms: two calls around each request
+    monkeypatch.setattr(measuring, "time", clock)
+    monkeypatch.setattr(precision_passes, "time", clock)
     drivers = FakeDrivers({"A": 100.0, "B": 200.0}, noise={"A": 0.9, "B": 0.9})
     sink = measure(drivers, [cell()], settings(time_per_cell=0.05, max_rel_ci=0.0001))
     cells = by_provider(sink).values()
     for c in cells:
         assert c.status == "ok"
         assert c.extra["precision"]["halfwidth"] > 0.0001  # never met: the budget ended it
-    # a paired cell's providers stop together, on their mean spent time
-    assert 0.05 <= sum(c.extra["spent_s"] for c in cells) / 2 < 1.0
+    # a paired cell's providers stop together, on their mean spent time, at the pair round that
+    # reaches the budget (a pair round is one request a side: 1 ms each here)
+    spent = [c.extra["spent_s"] for c in cells]
+    assert 0.05 <= sum(spent) / 2 < 0.0515
+    assert abs(spent[0] - spent[1]) <= 0.001
 
 
 @pytest.mark.parametrize("paired", [True, False])
