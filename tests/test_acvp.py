@@ -373,3 +373,54 @@ def test_the_verifiers_monte_carlo_stage_runs_acvps_chain_on_a_real_provider(tmp
                                           "hashes): got "), v.record.detail  # fmt: skip
     finally:
         pool.stop_all()
+
+
+def test_the_verifiers_monte_carlo_stage_runs_acvps_aes_chains_on_a_real_provider(monkeypatch):
+    """python:cryptography's driver, through the verifier's Monte Carlo stage: AES-CBC's two chains
+    pass (a verify case a block: key, IV, one block; 1,000 a round a direction); a driver whose
+    decryptions go wrong from its 1,500th request on fails in the decrypt chain, by name."""
+    pid, pool = "python:cryptography", DriverPool(Registry(), timeout=30, log=lambda _: None)
+    if pool.start(pid) is None:
+        pytest.skip(f"{pid}: {pool.why_broken(pid)}")
+    sent = []
+    real = pool.request
+
+    def counted(p, msg, timeout=None):
+        sent.append(msg["cases"][0])
+        return real(p, msg, timeout)
+
+    monkeypatch.setattr(pool, "request", counted)
+
+    def monte(alg, checkpoints):
+        verifier = Verifier(pool, Settings("default", "", monte_checkpoints=checkpoints), [pid])
+        v = Verdict(VerifyRecord(pid, alg, "passed"), ALGORITHMS[alg], pool.offered(pid, alg))
+        sent.clear()
+        verifier._monte(pid, v)
+        return v
+
+    try:
+        v = monte("aes-256-cbc", 1)
+        assert (
+            v.passed and v.record.conformance["monte"]["passed"] and v.record.conformance["monte"]["checkpoints"] == 2
+        )
+        assert v.record.conformance["monte"]["source"] == ("NIST ACVP AES Monte Carlo (acvp/ACVP-AES-CBC-1.0#tg39/"
+                                                           "tc2153, acvp/ACVP-AES-CBC-1.0#tg42/tc2156)")  # fmt: skip
+        assert len(sent) == 2000 and [c["op"] for c in (sent[0], sent[-1])] == ["encrypt", "decrypt"]
+        assert {len(c["key"]) for c in sent} == {64} and {len(c["iv"]) for c in sent} == {32}
+        assert {len(c["msg"]) for c in sent} == {32}  # one block a call
+
+        def decrypt_wrong_from_1500(p, msg, timeout=None):
+            resp = counted(p, msg, timeout)
+            if len(sent) >= 1500 and msg["cases"][0]["op"] == "decrypt":
+                out = resp["results"][0]["out"]
+                resp["results"][0]["out"] = ("0" if out[0] != "0" else "1") + out[1:]
+            return resp
+
+        monkeypatch.setattr(pool, "request", decrypt_wrong_from_1500)
+        v = monte("aes-128-cbc", 1)
+        assert v.record.status == "failed" and len(sent) == 2000
+        assert v.record.detail.startswith("failed: NIST ACVP AES Monte Carlo (acvp/ACVP-AES-CBC-1.0#tg37/tc2151, "
+                                          "acvp/ACVP-AES-CBC-1.0#tg40/tc2154): decrypt round 0 (acvp/ACVP-AES-CBC-"
+                                          "1.0#tg40/tc2154/resultsArray[0], after 1,000 blocks): pt "), v.record.detail  # fmt: skip
+    finally:
+        pool.stop_all()

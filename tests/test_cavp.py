@@ -9,7 +9,15 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
 
 from cryptobench.verify.vectors import cavp, judge
-from cryptobench.verify.vectors.monte import chain_for, describe, run_monte
+from cryptobench.verify.vectors.monte import (
+    AES_FOLDERS,
+    ALGORITHMS,
+    aes_chains,
+    chain_for,
+    describe,
+    run_aes_monte,
+    run_monte,
+)
 
 pytestmark = pytest.mark.skipif(cavp.package_dir() is None, reason="cryptography-vectors is not installed")
 
@@ -145,3 +153,52 @@ def test_a_monte_carlo_chain_stops_at_the_checkpoint_past_which_it_would_take_to
     assert result.passed and result.checked == 1 and len(calls) == 1000
     assert result.detail.startswith("1 of 3 checkpoints:"), result.detail
     assert run_monte("sha256", slow, checkpoints=3).checked == 3  # a quick hash: the whole chain
+
+
+def _aes_block(op: str, key: str, iv: str, block: str) -> str:
+    """One AES block through `cryptography` (ECB without an IV, CBC with one): the right answers."""
+    c = Cipher(algorithms.AES(bytes.fromhex(key)), modes.CBC(bytes.fromhex(iv)) if iv else modes.ECB())
+    ctx = c.encryptor() if op == "encrypt" else c.decryptor()
+    return (ctx.update(bytes.fromhex(block)) + ctx.finalize()).hex()
+
+
+@pytest.mark.parametrize("alg", sorted(AES_FOLDERS))
+def test_aes_monte_carlo_chains_pass_on_right_blocks_and_fail_on_one_wrong_block(alg):
+    """AESAVS's chains from ACVP's MCT groups, both directions: a round is 1,000 blocks whose key, IV,
+    input and output must be ACVP's, so the chaining itself (ours) is held to NIST's answers; one
+    wrong block fails its round and names the direction, the round and the field."""
+    calls: list[tuple] = []
+
+    def right(op, key, iv, block):
+        calls.append((op, bool(iv)))
+        return _aes_block(op, key, iv, block)
+
+    result = run_aes_monte(alg, right, checkpoints=2)
+    assert result.passed and result.checked == 4 and len(calls) == 4000, result.detail
+    assert {op for op, _ in calls} == {"encrypt", "decrypt"} and {cbc for _, cbc in calls} == {alg.endswith("cbc")}
+    assert result.source.startswith("NIST ACVP AES Monte Carlo (acvp/ACVP-AES-")
+
+    def wrong_once(op, key, iv, block):  # the 1,500th decryption is off by one bit: its second round
+        calls.append(op)
+        out = _aes_block(op, key, iv, block)
+        if op == "decrypt" and calls.count("decrypt") == 1500:
+            return f"{int(out[:2], 16) ^ 1:02x}{out[2:]}"
+        return out
+
+    calls.clear()
+    result = run_aes_monte(alg, wrong_once, checkpoints=3)
+    assert not result.passed and result.first_failed == 1 and result.checked == 5  # 3 encrypt, 2 decrypt
+    chain = aes_chains(alg)[1]
+    assert chain.direction == "decrypt"
+    assert result.detail.startswith(f"decrypt round 1 ({chain.id}/resultsArray[1], after 2,000 blocks): pt ")
+
+
+def test_aes_monte_carlo_covers_exactly_the_algorithms_with_acvp_chains():
+    """AES-ECB/CBC at 128 and 256 bits have both directions' chains; other ciphers have none."""
+    for alg in AES_FOLDERS:
+        chains = aes_chains(alg)
+        assert [t.direction for t in chains] == ["encrypt", "decrypt"], alg
+        assert {len(t.key) * 4 for t in chains} == {int(alg.split("-")[1])}
+        assert describe(alg).startswith("2 chains of checkpoints (encrypt 100, decrypt 100), NIST ACVP acvp/")
+    assert aes_chains("aes-128-ctr") == [] and run_aes_monte("aes-128-gcm", _aes_block) is None
+    assert set(AES_FOLDERS) <= ALGORITHMS and "sha256" in ALGORITHMS

@@ -21,8 +21,8 @@ from cryptobench.run import known_answers
 from cryptobench.store.model import VerifyRecord
 from cryptobench.verify import conformance, differential, op_state, schedule, tls_interop, witness
 from cryptobench.verify import cross_checks as crosscheck
-from cryptobench.verify.vectors.monte import FILES as MONTE_FILES
-from cryptobench.verify.vectors.monte import run_monte
+from cryptobench.verify.vectors.monte import AES_FOLDERS, run_aes_monte, run_monte
+from cryptobench.verify.vectors.monte import ALGORITHMS as MONTE_ALGS
 from cryptobench.verify.witness_search import WitnessSearch
 from cryptobench.versions import cache
 
@@ -207,7 +207,7 @@ class Verifier:
                 self.steps("cross-verification", a.name)
                 self._crossverify(a.name)
         chains = [
-            p for p in pids if a.name in MONTE_FILES and self._going() and (v := self.verdict(p, a.name)) and v.passed
+            p for p in pids if a.name in MONTE_ALGS and self._going() and (v := self.verdict(p, a.name)) and v.passed
         ]
         with self.providers.stage("Monte Carlo", a.name) if chains else nullcontext():
             schedule.at_once(chains, lambda p: self._monte(p, self.verdicts[(p, a.name)]), len(chains), stop=self.stop)
@@ -289,25 +289,37 @@ class Verifier:
             op_state.count_crosschecks(mine[pid].record, mine[pid].algorithm.kind, records, pid)
 
     def _monte(self, pid: str, v: Verdict) -> None:
-        """NIST's SHA-2/SHA-3 Monte Carlo chain (ACVP's, else CAVP's: vectors/monte.py), a verify case a hash."""
+        """NIST's Monte Carlo chains (vectors/monte.py), a verify case a call: SHA-2/SHA-3's (ACVP's, else
+        CAVP's), a hash each; AES-ECB/CBC's (ACVP's), a block each, both directions."""
         alg = v.algorithm.name
-        if not self.s.monte_checkpoints or "hash" not in v.offered:
+        aes = alg in AES_FOLDERS and {"encrypt", "decrypt"} <= set(v.offered)
+        if not self.s.monte_checkpoints or not (aes or "hash" in v.offered):
             return
 
-        def hash_one(msg_hex: str) -> str:  # on a fresh driver if another algorithm's request killed it
+        def one(case: dict) -> str:  # on a fresh driver if another algorithm's request killed it
             self._going()  # a chain is thousands of requests: Ctrl-C ends it at the next one
-            msg = {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", "op": "hash", "msg": msg_hex}]}
-            resp = self.drivers.request(pid, msg)
+            resp = self.drivers.request(pid, {"cmd": "verify", "alg": alg, "cases": [{"id": "monte", **case}]})
             result = (resp.get("results") or [{}])[0]
             out = result.get("out") if isinstance(result, dict) else None
             if not isinstance(out, str):
                 raise DriverError(f"no output: {result!r}"[:200])
             return out.lower()
 
+        def hash_one(msg: str) -> str:
+            return one({"op": "hash", "msg": msg})
+
+        def crypt_one(op: str, key: str, iv: str, block: str) -> str:
+            return one({"op": op, "key": key, **({"iv": iv} if iv else {}), "msg": block})
+
         self.steps("Monte Carlo", f"{pid} {alg}")
+        n, where = self.s.monte_checkpoints, self.s.vectors_dir
         try:
             with self.providers.using(pid, "Monte Carlo"):  # a chain of requests, in a row
-                result = run_monte(alg, hash_one, self.s.monte_checkpoints, vectors_dir=self.s.vectors_dir)
+                result = (
+                    run_aes_monte(alg, crypt_one, n, vectors_dir=where)
+                    if aes
+                    else run_monte(alg, hash_one, n, vectors_dir=where)
+                )
         except DriverError as e:
             v.fail(f"failed: Monte Carlo test: {e}")
             return
@@ -409,7 +421,7 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
     """Per stage, the steps it will take: what `step` counts."""
     kinds = {"known answers": sum(len(p) for a, p in askers.items() if a not in handshakes),
              "TLS interop": len(handshakes), "cross-verification": sum(algs[a].public_key for a in askers),
-             "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_FILES),
+             "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_ALGS),
              "differential": sum(differential.applies_to(algs[a]) for a in askers)}  # fmt: skip
     return kinds
 

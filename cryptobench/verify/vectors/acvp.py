@@ -11,7 +11,8 @@ SLH-DSA) and `acvp_sym.py` (SHA-2/3, AES, HMAC, ECDSA, EdDSA), which say which c
 (ACVP's parameter-set names, key lengths, curves) and map fields to the protocol's. Case ids are
 `acvp/<folder>#tg<tgId>/tc<tcId>`; reports name their source "NIST ACVP". MCT groups are no cases:
 `mct_tests` reads a folder's "standard" Monte Carlo tests (a seed and the expected checkpoints of
-`resultsArray`), which monte.py's chain runner runs, as it runs CAVP's Monte files.
+`resultsArray`), which monte.py's chain runner runs, as it runs CAVP's Monte files; `aes_mct_tests`
+reads AES-ECB/CBC's (key, IV, first block, and each round's key, IV, input and output).
 
 The files are a trimmed copy in `vectors/acvp/` (README there: source commit, what was kept),
 always read from this repository (also when ../shared/vectors supplies the other sets), or from
@@ -187,4 +188,42 @@ def mct_tests(folder: Path) -> list[MctTest]:
         if not all(isinstance(md, str) for md in mds):
             raise AcvpFormatError(f"{where}: a resultsArray entry without an md")
         out.append(MctTest(case_id(folder.name, g, t), seed, tuple(md.lower() for md in mds)))
+    return out
+
+
+@dataclass(frozen=True)
+class AesMctTest:
+    """One AES Monte Carlo test (AESAVS's chain, ACVP's MCT group of ACVP-AES-ECB/CBC): where the chain
+    starts and, for each outer round, the key, IV, input and output ACVP expects."""
+
+    id: str  # acvp/<folder>#tg<tgId>/tc<tcId>
+    direction: str  # "encrypt" or "decrypt"
+    key: str
+    iv: str  # "" for ECB
+    text: str  # the first input block: pt (encrypt) or ct (decrypt)
+    rounds: tuple[dict[str, str], ...]  # resultsArray: key, iv (CBC), pt, ct, lower case
+
+
+def aes_mct_tests(folder: Path) -> list[AesMctTest]:
+    """A folder's AES Monte Carlo tests (both directions, any key length); [] when it has none."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    out = []
+    for g, t in tests(read_folder(folder)):
+        if g.get("testType") != "MCT":
+            continue
+        where, direction = f"{folder.name}: MCT test {t['tcId']}", g.get("direction")
+        if direction not in ("encrypt", "decrypt"):
+            raise AcvpFormatError(f"{where}: direction {direction!r} is neither encrypt nor decrypt")
+        results = t.get("resultsArray")
+        if not isinstance(results, list) or not results:
+            raise AcvpFormatError(f"{where}: no resultsArray (no answers to check)")
+        fields = ("key", "pt", "ct", *(("iv",) if "iv" in t else ()))
+        if not all(isinstance(r, dict) and all(isinstance(r.get(f), str) for f in fields) for r in results):
+            raise AcvpFormatError(f"{where}: a resultsArray entry without {', '.join(fields)}")
+        rounds = tuple({f: r[f].lower() for f in fields} for r in results)
+        text = hexfield(t, "pt" if direction == "encrypt" else "ct")
+        iv = hexfield(t, "iv") if "iv" in t else ""
+        out.append(AesMctTest(case_id(folder.name, g, t), direction, hexfield(t, "key"), iv, text, rounds))
     return out

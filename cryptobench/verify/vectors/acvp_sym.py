@@ -10,8 +10,8 @@ ECDSA and EdDSA signature verification (FIPS 180-4, 202, 197, SP 800-38A/D, FIPS
 | ECDSA-sigVer-FIPS186-5 | P-256 with SHA2-256, P-384 with SHA2-384 | `verify`: DER SPKI of (qx, qy), DER (r, s) |
 | EDDSA-sigVer-1.0 | ED-25519, pure (preHash false) | `verify`: q, message, signature |
 
-Left out: Monte Carlo (MCT: no cases; SHA-2/3's chains are acvp.mct_tests, run by monte.py; AES MCT
-would need a chained runner of its own), CTR's counter-overflow tests (testType CTR), 192-bit keys, truncated GCM tags and
+Left out: Monte Carlo (MCT: no cases; SHA-2/3's chains are acvp.mct_tests, AES-ECB/CBC's
+acvp.aes_mct_tests, both run by monte.py), CTR's counter-overflow tests (testType CTR), 192-bit keys, truncated GCM tags and
 other IV lengths, bit-oriented lengths, other curves and hashes, pre-hash EdDSA.
 """
 

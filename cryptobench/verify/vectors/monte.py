@@ -1,4 +1,4 @@
-"""NIST Monte Carlo tests for SHA-2 and SHA-3, run through a provider one hash at a time.
+"""NIST Monte Carlo tests for SHA-2, SHA-3 and AES-ECB/CBC, run through a provider one call at a time.
 
 Each checkpoint of a Monte Carlo test is a chain of 1,000 hashes, each hashing what the previous
 ones produced, so one wrong output anywhere in the chain changes every checkpoint after it. The
@@ -11,6 +11,12 @@ One runner, two sources of a seed and its checkpoints: NIST ACVP's MCT group ("s
 `vectors/acvp/<folder>`, read by acvp.py: the same chains, NIST's current format) and NIST CAVP's
 Monte file from cryptography-vectors. A run takes ACVP's when its folder has the test (`SOURCES`, in
 order of preference), else CAVP's, and the result's `source` says which.
+
+AES (AESAVS's chains, ACVP's MCT groups of ACVP-AES-ECB/CBC-1.0, both directions): an outer round is
+1,000 single-block calls `crypt_one(op, key, iv, block)`, each block the previous call's output (ECB)
+or, for CBC, the chain AESAVS writes with the IV carried block to block; then the key is XORed with
+the last outputs and the next round starts from them. Each round is checked against `resultsArray`
+(key, IV, input and output), so a wrong block anywhere changes every later round.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptobench.verify.vectors.acvp import acvp_dir, mct_tests
+from cryptobench.verify.vectors.acvp import AesMctTest, acvp_dir, aes_mct_tests, mct_tests
 from cryptobench.verify.vectors.cavp import PACKAGE, read_records
 
 # algorithm -> (CAVP's Monte file, the chain, ACVP's folder)
@@ -30,6 +36,14 @@ FILES = {
     "sha3-256": ("hashes/SHA3/SHA3_256Monte.rsp", "sha3", "SHA3-256-2.0"),
     "sha3-512": ("hashes/SHA3/SHA3_512Monte.rsp", "sha3", "SHA3-512-2.0"),
 }
+# algorithm -> ACVP's folder of its AES Monte Carlo tests (the key length picks the tests)
+AES_FOLDERS = {
+    "aes-128-ecb": "ACVP-AES-ECB-1.0",
+    "aes-256-ecb": "ACVP-AES-ECB-1.0",
+    "aes-128-cbc": "ACVP-AES-CBC-1.0",
+    "aes-256-cbc": "ACVP-AES-CBC-1.0",
+}
+ALGORITHMS = frozenset(FILES) | frozenset(AES_FOLDERS)  # those with a Monte Carlo test
 SOURCES = ("acvp", "cavp")  # which a run uses when both have the test: the first
 ITERATIONS = 1000
 CHAIN_SECONDS = 20.0  # a chain stops at the checkpoint past which it would take longer (run_monte)
@@ -105,6 +119,12 @@ def chain_for(alg: str, vectors_dir: Path | str | None = None, sources: tuple[st
 
 def describe(alg: str, vectors_dir: Path | str | None = None) -> str | None:
     """One line for `list algorithms`: the chain a run would use (a chain, not its 100,000 hashes)."""
+    if alg in AES_FOLDERS:
+        chains = aes_chains(alg, vectors_dir)
+        if not chains:
+            return None
+        rounds = ", ".join(f"{t.direction} {len(t.rounds)}" for t in chains)
+        return f"{len(chains)} chains of checkpoints ({rounds}), NIST ACVP {', '.join(t.id for t in chains)}"
     found = [c for s in SOURCES if (c := chain_for(alg, vectors_dir, (s,))) is not None]  # each source once
     if not found:
         return None
@@ -155,9 +175,87 @@ def run_monte(
                              f"hashes): got {got[:16]}…, expected {want[:16]}…")  # fmt: skip
             return result
         seed = got
-        spent = time.monotonic() - t0
-        if result.checked < len(asked) and spent / result.checked * (result.checked + 1) > seconds:
-            result.detail = (f"{result.checked} of {len(asked)} checkpoints: {spent / result.checked:.0f} s a "
-                             f"checkpoint through this driver, and a chain may take {seconds:.0f} s")  # fmt: skip
+        if _out_of_time(result, count + 1, len(asked), time.monotonic() - t0, seconds):
             return result
+    return result
+
+
+def _out_of_time(result: MonteResult, done: int, asked: int, spent: float, seconds: float) -> bool:
+    """Whether the chain's next checkpoint would end past `seconds` (then `detail` says where it stopped)."""
+    if done >= asked or spent / done * (done + 1) <= seconds:
+        return False
+    result.detail = (f"{done} of {asked} checkpoints: {spent / done:.0f} s a checkpoint through this "
+                     f"driver, and a chain may take {seconds:.0f} s")  # fmt: skip
+    return True
+
+
+# ---- AES: AESAVS's chains (ACVP's MCT groups of ACVP-AES-ECB/CBC-1.0) ---------------------------
+
+Crypt = Callable[[str, str, str, str], str]  # (op, key, iv or "", one block) -> the block out, all hex
+
+
+def aes_chains(alg: str, vectors_dir: Path | str | None = None) -> list[AesMctTest]:
+    """`alg`'s AES Monte Carlo tests, encryption first ([] when its folder has none)."""
+    folder = AES_FOLDERS.get(alg)
+    if folder is None:
+        return []
+    bits = int(alg.split("-")[1])
+    found = [t for t in aes_mct_tests(acvp_dir(vectors_dir) / folder) if len(t.key) * 4 == bits]
+    return sorted(found, key=lambda t: t.direction != "encrypt")
+
+
+def _xor(a: str, b: str) -> str:
+    return f"{int(a, 16) ^ int(b, 16):0{len(a)}x}"
+
+
+def _aes_round(cbc: bool, op: str, key: str, iv: str, text: str, crypt: Crypt) -> tuple[str, str]:
+    """One outer round: 1,000 blocks; the last output and the one before it (AESAVS 6.4)."""
+    prev, out, block, chain_iv = "", "", text, iv
+    for j in range(ITERATIONS):
+        prev, out = out, crypt(op, key, chain_iv, block)
+        if cbc:  # the chain continues: the IV is the last ciphertext block, whichever way it went
+            chain_iv = out if op == "encrypt" else block
+            block = iv if j == 0 else prev
+        else:
+            block = out
+    return prev, out
+
+
+def _next_key(key: str, prev: str, out: str) -> str:
+    """AESAVS's key update: the key XOR the last output bits, as many as the key has."""
+    return _xor(key, (prev + out)[-len(key) :])
+
+
+def run_aes_monte(
+    alg: str,
+    crypt: Crypt,
+    checkpoints: int = 3,
+    seconds: float = CHAIN_SECONDS,
+    vectors_dir: Path | str | None = None,
+) -> MonteResult | None:
+    """The first `checkpoints` rounds of each of `alg`'s AES Monte Carlo chains (encryption, then
+    decryption; None: no such test). Each round is 1,000 round trips; `seconds` bounds each chain as in
+    run_monte. A round whose key, IV, input or output differs from ACVP's is named in `detail`."""
+    chains = aes_chains(alg, vectors_dir)
+    if not chains:
+        return None
+    result = MonteResult(alg, f"NIST ACVP AES Monte Carlo ({', '.join(t.id for t in chains)})")
+    for t in chains:
+        cbc, inp, outp = bool(t.iv), *(("pt", "ct") if t.direction == "encrypt" else ("ct", "pt"))
+        key, iv, text = t.key, t.iv, t.text
+        asked = t.rounds[:checkpoints]
+        t0 = time.monotonic()
+        for i, want in enumerate(asked):
+            got = {"key": key, inp: text, **({"iv": iv} if cbc else {})}
+            prev, got[outp] = _aes_round(cbc, t.direction, key, iv, text, crypt)
+            result.checked += 1
+            wrong = next((f for f in (outp, "key", "iv", inp) if f in want and got.get(f) != want[f]), None)
+            if wrong:
+                result.first_failed = i
+                result.detail = (f"{t.direction} round {i} ({t.id}/resultsArray[{i}], after {(i + 1) * ITERATIONS:,} "
+                                 f"blocks): {wrong} {got[wrong][:16]}…, expected {want[wrong][:16]}…")  # fmt: skip
+                return result
+            key, iv, text = _next_key(key, prev, got[outp]), got[outp] if cbc else iv, prev if cbc else got[outp]
+            if _out_of_time(result, i + 1, len(asked), time.monotonic() - t0, seconds):
+                return result
     return result
