@@ -21,8 +21,7 @@ from cryptobench.run import known_answers
 from cryptobench.store.model import VerifyRecord
 from cryptobench.verify import conformance, differential, op_state, schedule, tls_interop, witness
 from cryptobench.verify import cross_checks as crosscheck
-from cryptobench.verify.vectors.monte import AES_FOLDERS, run_aes_monte, run_monte
-from cryptobench.verify.vectors.monte import ALGORITHMS as MONTE_ALGS
+from cryptobench.verify.vectors import monte
 from cryptobench.verify.witness_search import WitnessSearch
 from cryptobench.versions import cache
 
@@ -207,7 +206,9 @@ class Verifier:
                 self.steps("cross-verification", a.name)
                 self._crossverify(a.name)
         chains = [
-            p for p in pids if a.name in MONTE_ALGS and self._going() and (v := self.verdict(p, a.name)) and v.passed
+            p
+            for p in pids
+            if a.name in monte.ALGORITHMS and self._going() and (v := self.verdict(p, a.name)) and v.passed
         ]
         with self.providers.stage("Monte Carlo", a.name) if chains else nullcontext():
             schedule.at_once(chains, lambda p: self._monte(p, self.verdicts[(p, a.name)]), len(chains), stop=self.stop)
@@ -292,8 +293,7 @@ class Verifier:
         """NIST's Monte Carlo chains (vectors/monte.py), a verify case a call: SHA-2/SHA-3's (ACVP's, else
         CAVP's), a hash each; AES-ECB/CBC's (ACVP's), a block each, both directions."""
         alg = v.algorithm.name
-        aes = alg in AES_FOLDERS and {"encrypt", "decrypt"} <= set(v.offered)
-        if not self.s.monte_checkpoints or not (aes or "hash" in v.offered):
+        if not self.s.monte_checkpoints or not monte.applies(alg, v.offered):
             return
 
         def one(case: dict) -> str:  # on a fresh driver if another algorithm's request killed it
@@ -305,21 +305,10 @@ class Verifier:
                 raise DriverError(f"no output: {result!r}"[:200])
             return out.lower()
 
-        def hash_one(msg: str) -> str:
-            return one({"op": "hash", "msg": msg})
-
-        def crypt_one(op: str, key: str, iv: str, block: str) -> str:
-            return one({"op": op, "key": key, **({"iv": iv} if iv else {}), "msg": block})
-
         self.steps("Monte Carlo", f"{pid} {alg}")
-        n, where = self.s.monte_checkpoints, self.s.vectors_dir
         try:
             with self.providers.using(pid, "Monte Carlo"):  # a chain of requests, in a row
-                result = (
-                    run_aes_monte(alg, crypt_one, n, vectors_dir=where)
-                    if aes
-                    else run_monte(alg, hash_one, n, vectors_dir=where)
-                )
+                result = monte.run_chains(alg, one, self.s.monte_checkpoints, self.s.vectors_dir)
         except DriverError as e:
             v.fail(f"failed: Monte Carlo test: {e}")
             return
@@ -421,7 +410,7 @@ def _stage_totals(askers: dict[str, list[str]], algs: dict, handshakes: set[str]
     """Per stage, the steps it will take: what `step` counts."""
     kinds = {"known answers": sum(len(p) for a, p in askers.items() if a not in handshakes),
              "TLS interop": len(handshakes), "cross-verification": sum(algs[a].public_key for a in askers),
-             "Monte Carlo": sum(len(p) for a, p in askers.items() if a in MONTE_ALGS),
+             "Monte Carlo": sum(len(p) for a, p in askers.items() if a in monte.ALGORITHMS),
              "differential": sum(differential.applies_to(algs[a]) for a in askers)}  # fmt: skip
     return kinds
 

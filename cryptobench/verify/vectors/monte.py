@@ -259,3 +259,25 @@ def run_aes_monte(
             if _out_of_time(result, i + 1, len(asked), time.monotonic() - t0, seconds):
                 return result
     return result
+
+
+# ---- one entry for the verifier ------------------------------------------------------------------
+
+
+def applies(alg: str, offered) -> bool:
+    """Whether `alg` has a Monte Carlo test this provider's operations can run."""
+    if alg in AES_FOLDERS:
+        return {"encrypt", "decrypt"} <= set(offered)
+    return alg in FILES and "hash" in offered
+
+
+def run_chains(alg: str, one: Callable[[dict], str], checkpoints: int, vectors_dir=None) -> MonteResult | None:
+    """`alg`'s Monte Carlo test through `one(case) -> output hex`, a verify case (without its id) a
+    call: a hash, or one AES block with its key and (CBC) IV."""
+    if alg in AES_FOLDERS:
+
+        def crypt(op: str, key: str, iv: str, block: str) -> str:
+            return one({"op": op, "key": key, **({"iv": iv} if iv else {}), "msg": block})
+
+        return run_aes_monte(alg, crypt, checkpoints, vectors_dir=vectors_dir)
+    return run_monte(alg, lambda msg: one({"op": "hash", "msg": msg}), checkpoints, vectors_dir=vectors_dir)
