@@ -321,40 +321,48 @@ def test_malformed_mct_tests_are_one_clear_error(tmp_path: Path):
     read_folder.cache_clear()
 
 
+class MonteHarness:
+    """One provider's driver with its verify cases logged (`sent`), and the verifier's Monte Carlo
+    stage run on it for one algorithm (`monte`); `request` is the logging request, for wrapping."""
+
+    def __init__(self, pid: str, monkeypatch):
+        self.pid, self.pool, self.sent = pid, DriverPool(Registry(), timeout=30, log=lambda _: None), []
+        if self.pool.start(pid) is None:
+            pytest.skip(f"{pid}: {self.pool.why_broken(pid)}")
+        real = self.pool.request
+
+        def request(p, msg, timeout=None):
+            self.sent.append(msg["cases"][0])
+            return real(p, msg, timeout)
+
+        self.request = request
+        monkeypatch.setattr(self.pool, "request", request)
+
+    def monte(self, alg: str, checkpoints: int, vectors_dir=None) -> Verdict:
+        s = Settings("default", "", monte_checkpoints=checkpoints, vectors_dir=vectors_dir)
+        v = Verdict(VerifyRecord(self.pid, alg, "passed"), ALGORITHMS[alg], self.pool.offered(self.pid, alg))
+        self.sent.clear()
+        Verifier(self.pool, s, [self.pid])._monte(self.pid, v)
+        return v
+
+
 def test_the_verifiers_monte_carlo_stage_runs_acvps_chain_on_a_real_provider(tmp_path: Path, monkeypatch):
     """python:hashlib's driver, through the verifier's Monte Carlo stage: ACVP's chain passes, as many
     checkpoints as `monte_checkpoints` asks (1,000 requests each); the run's vectors decide the source
     (an acvp/ without the SHA folders: CAVP's); a driver wrong from its 1,500th hash on fails, and the
     detail names the checkpoint."""
-    pid, pool = "python:hashlib", DriverPool(Registry(), timeout=30, log=lambda _: None)
-    if pool.start(pid) is None:
-        pytest.skip(f"{pid}: {pool.why_broken(pid)}")
+    h = MonteHarness("python:hashlib", monkeypatch)
+    pool, sent, monte, counted = h.pool, h.sent, h.monte, h.request
     (tmp_path / "acvp").mkdir()
-    sent = []
-    real = pool.request
-
-    def counted(p, msg, timeout=None):
-        sent.append(msg["cases"][0]["msg"])
-        return real(p, msg, timeout)
-
-    monkeypatch.setattr(pool, "request", counted)
-
-    def monte(alg, checkpoints, vectors_dir=None):
-        s = Settings("default", "", monte_checkpoints=checkpoints, vectors_dir=vectors_dir)
-        verifier = Verifier(pool, s, [pid])
-        v = Verdict(VerifyRecord(pid, alg, "passed"), ALGORITHMS[alg], pool.offered(pid, alg))
-        sent.clear()
-        verifier._monte(pid, v)
-        return v
 
     try:
         v = monte("sha256", 2)
         assert v.record.conformance["monte"] == {"source": "NIST ACVP SHA-2 Monte Carlo (acvp/SHA2-256-1.0#tg2/tc513)",
                                                  "checkpoints": 2, "passed": True, "detail": ""}  # fmt: skip
-        assert v.passed and len(sent) == 2000 and len(sent[0]) == 3 * 64  # SHAVS: seed ‖ seed ‖ seed
+        assert v.passed and len(sent) == 2000 and len(sent[0]["msg"]) == 3 * 64  # SHAVS: seed ‖ seed ‖ seed
         v = monte("sha3-512", 1)
         assert v.passed and v.record.conformance["monte"]["source"].startswith("NIST ACVP SHA-3 Monte Carlo (acvp/")
-        assert len(sent) == 1000 and len(sent[0]) == 128  # SHA3VS: the seed alone
+        assert len(sent) == 1000 and len(sent[0]["msg"]) == 128  # SHA3VS: the seed alone
         v = monte("sha256", 1, str(tmp_path))
         assert v.passed and v.record.conformance["monte"]["source"].startswith("NIST CAVP SHA-2 Monte Carlo")
 
@@ -379,24 +387,8 @@ def test_the_verifiers_monte_carlo_stage_runs_acvps_aes_chains_on_a_real_provide
     """python:cryptography's driver, through the verifier's Monte Carlo stage: AES-CBC's two chains
     pass (a verify case a block: key, IV, one block; 1,000 a round a direction); a driver whose
     decryptions go wrong from its 1,500th request on fails in the decrypt chain, by name."""
-    pid, pool = "python:cryptography", DriverPool(Registry(), timeout=30, log=lambda _: None)
-    if pool.start(pid) is None:
-        pytest.skip(f"{pid}: {pool.why_broken(pid)}")
-    sent = []
-    real = pool.request
-
-    def counted(p, msg, timeout=None):
-        sent.append(msg["cases"][0])
-        return real(p, msg, timeout)
-
-    monkeypatch.setattr(pool, "request", counted)
-
-    def monte(alg, checkpoints):
-        verifier = Verifier(pool, Settings("default", "", monte_checkpoints=checkpoints), [pid])
-        v = Verdict(VerifyRecord(pid, alg, "passed"), ALGORITHMS[alg], pool.offered(pid, alg))
-        sent.clear()
-        verifier._monte(pid, v)
-        return v
+    h = MonteHarness("python:cryptography", monkeypatch)
+    pool, sent, monte, counted = h.pool, h.sent, h.monte, h.request
 
     try:
         v = monte("aes-256-cbc", 1)
