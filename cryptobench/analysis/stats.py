@@ -187,9 +187,11 @@ def _log_se(s: Summary) -> float:
     return (math.log(s.ci_high) - math.log(s.ci_low)) / (2 * Z95)
 
 
-def ratio(subject: Summary, reference: Summary) -> Ratio:
+def ratio(subject: Summary, reference: Summary, floor: float = 0.0) -> Ratio:
+    """subject / reference with an independent interval; `floor`: the least standard error of either
+    log(median), e.g. the cell's run-to-run spread on that machine (between_runs.py)."""
     r = subject.median / reference.median
-    se = math.hypot(_log_se(subject), _log_se(reference))
+    se = math.hypot(max(_log_se(subject), floor), max(_log_se(reference), floor))
     if math.isinf(se):
         return Ratio(r, 0.0, float("inf"))
     return Ratio(r, r * math.exp(-Z95 * se), r * math.exp(Z95 * se))

@@ -103,6 +103,18 @@ def cmd_reference(args) -> int:
     return 0
 
 
+def _run_to_run_spread(store, a, b) -> dict:
+    """Each common cell's run-to-run spread from the other runs of the two runs' machine (one machine
+    only: across machines there is no such history)."""
+    from cryptobench.analysis import between_runs
+
+    machines = {between_runs.machine_of(run.env) for run, _ in (a, b)}
+    if len(machines) != 1:
+        return {}
+    keys = {(c.provider, *c.key) for c in a[1] if c.measured} & {(c.provider, *c.key) for c in b[1] if c.measured}
+    return between_runs.of_cells(store, {a[0].id, b[0].id}, keys, machines.pop())
+
+
 def cmd_compare(args) -> int:
     from cryptobench.report.compare import compare_providers, compare_runs
 
@@ -140,7 +152,7 @@ def cmd_compare(args) -> int:
             if line:
                 print(line, file=sys.stderr)
             return code
-        comp = compare_runs(a, b, args.noise / 100)
+        comp = compare_runs(a, b, args.noise / 100, _run_to_run_spread(store, a, b))
 
     if text and args.format == "json":  # one document: the time comparison with the counts' beside it
         doc = json.loads(exporters.get(exporters.COMPARE, "json").render(comp, False))

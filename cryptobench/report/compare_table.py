@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from cryptobench.analysis import stats
+from cryptobench.analysis import between_runs, stats
 from cryptobench.core.units import format_ns, format_size
 from cryptobench.report.cells import verdict_legend
 from cryptobench.report.compare import Comparison, Pair
@@ -100,10 +100,17 @@ def host_lines(comp: Comparison) -> list[str]:
 def estimator_line(comp: Comparison) -> str:
     """How the intervals were made: paired within one run, independent across runs and machines."""
     if comp.mode != "providers":
-        return (
+        line = (
             "Intervals combine the two medians' independent intervals: cells of different runs were never measured "
             "at the same moment, so nothing pairs them (within one run, compare --providers pairs batch for batch)."
         )
+        if comp.history_widened is not None:
+            line += (
+                f" {comp.history_widened} of {len(comp.all_pairs())} cells have at least "
+                f"{between_runs.MIN_RUNS} other runs on this machine: each side is at least as wide as the cell's "
+                "run-to-run spread there (docs/measurement.md); the others' intervals cover one run's variation only."
+            )
+        return line
     pairs = [p for p in comp.all_pairs() if p.pairs]
     if not pairs:
         return "Intervals combine the two medians' independent intervals (the run measured no pair rounds)."
