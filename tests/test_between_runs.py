@@ -1,6 +1,7 @@
 """compare RUN_A RUN_B: each run's side at least as wide as the cell's run-to-run spread on that
 machine, read from the store's other runs (analysis/between_runs.py)."""
 
+import json
 import math
 
 from cryptobench.analysis import between_runs, stats
@@ -66,3 +67,26 @@ def test_a_cells_spread_is_pulled_toward_its_providers_typical_one():
     assert math.isclose(out[("p", "a", "hash", 64, 0)], 0.01)  # at its provider's median already
     assert math.isclose(out[("p", "c", "hash", 64, 0)], math.sqrt((3 * 0.10**2 + 6 * 0.01**2) / 9))  # pulled in
     assert math.isclose(out[("q", "a", "hash", 64, 0)], 0.05)  # another provider: its own pool
+
+
+def test_the_report_says_whether_history_was_looked_for(tmp_path):
+    store = open_store(f"sqlite:///{tmp_path / 'h.db'}")
+    a, b = _run(store, "box", 100.0), _run(store, "box", 101.0)
+    ra, rb = (store.load_run(i) for i in (a, b))
+    assert compare_runs((ra[0], ra[2]), (rb[0], rb[2]), 0.02).history_widened is None  # the site: not looked for
+    assert compare_runs((ra[0], ra[2]), (rb[0], rb[2]), 0.02, {}).history_widened == 0  # looked, none found
+
+
+def test_compare_on_the_command_line_widens_and_says_so(tmp_path):
+    from conftest import run_cli
+
+    db = tmp_path / "h.db"
+    store = open_store(f"sqlite:///{db}")
+    for ns in (100.0, 104.0, 100.0, 104.0, 100.0, 103.0):
+        _run(store, "box", ns)
+    res = run_cli("compare", "5", "6", "--db", db)
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "1 of 1 cells have at least 3 other runs on this machine" in text and "unclear" in text
+    res = run_cli("compare", "5", "6", "--db", db, "--format", "json")
+    assert [p["verdict"] for p in json.loads(res.stdout)["pairs"]] == ["unclear"]  # 3% apart, ±2% a run here

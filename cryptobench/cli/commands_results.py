@@ -103,14 +103,14 @@ def cmd_reference(args) -> int:
     return 0
 
 
-def _run_to_run_spread(store, a, b) -> dict:
-    """Each common cell's run-to-run spread from the other runs of the two runs' machine (one machine
-    only: across machines there is no such history)."""
+def _run_to_run_spread(store, a, b) -> dict | None:
+    """Each common cell's run-to-run spread from the other runs of the two runs' machine (None for runs
+    of two machines: there is no such history across them)."""
     from cryptobench.analysis import between_runs
 
     machines = {between_runs.machine_of(run.env) for run, _ in (a, b)}
     if len(machines) != 1:
-        return {}
+        return None
     keys = {(c.provider, *c.key) for c in a[1] if c.measured} & {(c.provider, *c.key) for c in b[1] if c.measured}
     return between_runs.of_cells(store, {a[0].id, b[0].id}, keys, machines.pop())
 

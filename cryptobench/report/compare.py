@@ -93,7 +93,7 @@ class Comparison:
     host: HostShift | None = None  # runs: how the host moved between them (the probe)
     host_unknown: str = ""  # runs: why the host's move cannot be told
     noise_levels: dict = field(default_factory=dict)  # run id -> noise_level.NoiseLevel: each run's conditions
-    history_widened: int | None = None  # runs: cells whose sides were widened to their run-to-run spread
+    history_widened: int | None = None  # runs: cells widened to their run-to-run spread (None: not looked for)
 
     def per_cycle(self, label: str, p: Pair) -> tuple[float, float, float] | None:
         """The time ratio per cycle (machines with known clocks): times scaled by each one's clock."""
@@ -151,7 +151,7 @@ def compare_runs(
     """Run B against run A cell by cell. `between`: per (provider, alg, op, size, chunk), the cell's
     run-to-run spread of log(median) on their machine (between_runs.of_cells), each run's least error."""
     (run_a, cells_a), (run_b, cells_b) = a, b
-    between = between or {}
+    looked, between = between is not None, between or {}
     ka = {(c.provider, *c.key): c for c in _ok(cells_a)}
     kb = {(c.provider, *c.key): c for c in _ok(cells_b)}
     label_a, label_b = f"run {run_a.id}", f"run {run_b.id}"
@@ -159,7 +159,7 @@ def compare_runs(
     comp.host, comp.host_unknown = host_shift(run_a, run_b, noise)
     comp.noise_levels = {r.id: noise_level.measure(r, cs) for r, cs in (a, b)}
     comp.pairs[label_b] = [_pair(k, ka[k], kb[k], noise, floor=between.get(k, 0.0)) for k in ka if k in kb]
-    comp.history_widened = sum(k in between for k in ka if k in kb)
+    comp.history_widened = sum(k in between for k in ka if k in kb) if looked else None
     comp.only_reference = [_describe(k) for k in ka if k not in kb]
     comp.only_subject = [_describe(k) for k in kb if k not in ka]
     if not comp.pairs[label_b]:
