@@ -260,6 +260,27 @@ def test_threads_do_not_matter_to_the_shield():
     assert not errors
 
 
+def test_after_the_first_interrupt_later_ones_only_say_so():
+    """The first SIGINT raises at once; a second and a SIGTERM that land while it is still unwinding
+    (before any `shielded` block) print a line and raise nothing; the old handlers come back after."""
+    import signal
+
+    from cryptobench.measure.interrupts import first_only
+
+    said, before = [], signal.getsignal(signal.SIGINT)
+    with first_only(said.append):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)  # the handler runs at the next bytecode: never reached
+            raise AssertionError("the first SIGINT did not raise")
+        except KeyboardInterrupt:
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # both delivered here, in the except clause: neither raises
+    assert len(said) == 2 and "saving what was measured" in said[0]
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 # --- PostgreSQL: the server goes away -----------------------------------------------------------
 
 

@@ -28,3 +28,33 @@ def shielded(say: Callable[[str], None]) -> Iterator[None]:
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def first_only(say: Callable[[str], None]) -> Iterator[None]:
+    """Within this block the first SIGINT or SIGTERM raises KeyboardInterrupt, and every later one only
+    prints a line, from the moment the first arrives.
+
+    `shielded` guards the saving once it has begun, but a second Ctrl-C 5 ms after the first can land
+    before it does — while the first is still unwinding through the measuring loop's threads on a busy
+    machine — and cut the save short: the run stayed `running` in the store (seen once in CI).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    fired = False
+
+    def handler(signum, frame) -> None:
+        nonlocal fired
+        if fired:
+            say("cryptobench: saving what was measured, the run ends in a moment")
+            return
+        fired = True
+        raise KeyboardInterrupt
+
+    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)

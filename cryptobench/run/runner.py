@@ -18,7 +18,7 @@ from cryptobench.core.settings import Settings
 from cryptobench.core.units import format_size
 from cryptobench.drivers.registry import Registry
 from cryptobench.measure import cycles, plausibility
-from cryptobench.measure.interrupts import shielded
+from cryptobench.measure.interrupts import first_only, shielded
 from cryptobench.measure.probe import HostProbe
 from cryptobench.measure.sampler import now
 from cryptobench.run import emulation
@@ -82,38 +82,41 @@ class Runner:
         run_id = self.store.create_run(run)
         self.verifier.keep_crosschecks = lambda records: self.store.add_crosschecks(run_id, records)
         self.loop = MeasuringLoop(self.drivers, self.store, run_id, self.s, self.progress, self.probe, self.limits)
-        try:
-            # started STARTS_AT_ONCE at a time: a start is mostly waiting (a JVM, a browser), and one
-            # after another the conformance matrix's 47 drivers took 64-115 s under load
-            for pid, hello in zip(providers, at_once(providers, self.drivers.start, STARTS_AT_ONCE), strict=True):
-                if hello is not None:
-                    self.store.add_provider(run_id, pid, hello)
-            self.verifier.verify_all(cells)
-            self._store_verifications(run_id)
-            if ph.TIME in chosen:
-                self._time(cells)
-            if ph.SCALING in chosen:
-                ph.scale(cells, self.drivers, self.registry, self.s, self.refuse, self.progress, self._scaled)
-            if ph.LEAK in chosen:
-                ph.leak(cells, self.drivers, self.verifier, self.s, self.progress, self._leaks)
-            if ph.INSTRUCTIONS in chosen:
-                self._icount = ph.instructions(cells, self.drivers, self.registry, self.s, self.refuse, self.progress)
-            self.progress.finish()
-            self._finish(run_id, "complete", measured=ph.TIME in chosen)
-        except KeyboardInterrupt:
-            with shielded(self.progress.log):  # a second and third Ctrl-C must not lose what the first saves
+        with first_only(self.progress.log):  # a second Ctrl-C, however soon, only waits for the save
+            try:
+                # started STARTS_AT_ONCE at a time: a start is mostly waiting (a JVM, a browser), and one
+                # after another the conformance matrix's 47 drivers took 64-115 s under load
+                for pid, hello in zip(providers, at_once(providers, self.drivers.start, STARTS_AT_ONCE), strict=True):
+                    if hello is not None:
+                        self.store.add_provider(run_id, pid, hello)
+                self.verifier.verify_all(cells)
+                self._store_verifications(run_id)
+                if ph.TIME in chosen:
+                    self._time(cells)
+                if ph.SCALING in chosen:
+                    ph.scale(cells, self.drivers, self.registry, self.s, self.refuse, self.progress, self._scaled)
+                if ph.LEAK in chosen:
+                    ph.leak(cells, self.drivers, self.verifier, self.s, self.progress, self._leaks)
+                if ph.INSTRUCTIONS in chosen:
+                    self._icount = ph.instructions(
+                        cells, self.drivers, self.registry, self.s, self.refuse, self.progress
+                    )
                 self.progress.finish()
-                self.loop.store_rest(interrupted=True)  # keep everything measured so far
-                self._store_verifications(run_id, interrupted=True)
-                self._finish(run_id, "interrupted", measured=settings["measure"])
-                self.drivers.stop()
-            raise Interrupted(run_id) from None
-        finally:
-            with shielded(self.progress.log):
-                self.drivers.stop()
-                self.probe.stop()
-                self.loop.close()
-        return run_id
+                self._finish(run_id, "complete", measured=ph.TIME in chosen)
+            except KeyboardInterrupt:
+                with shielded(self.progress.log):  # a second and third Ctrl-C must not lose what the first saves
+                    self.progress.finish()
+                    self.loop.store_rest(interrupted=True)  # keep everything measured so far
+                    self._store_verifications(run_id, interrupted=True)
+                    self._finish(run_id, "interrupted", measured=settings["measure"])
+                    self.drivers.stop()
+                raise Interrupted(run_id) from None
+            finally:
+                with shielded(self.progress.log):
+                    self.drivers.stop()
+                    self.probe.stop()
+                    self.loop.close()
+            return run_id
 
     def _time(self, cells: list[CellSpec]) -> None:
         """Every cell in `passes` passes over the plan (each in fresh driver processes), then the
