@@ -7,6 +7,24 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 
+SAVING = "cryptobench: saving what was measured, the run ends in a moment"
+
+
+@contextlib.contextmanager
+def _handled_by(handler) -> Iterator[None]:
+    """SIGINT and SIGTERM go to `handler` within the block, the previous handlers come back after.
+    Signal handlers can only be set from the main thread, and nothing else receives them: elsewhere
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
+
 
 @contextlib.contextmanager
 def shielded(say: Callable[[str], None]) -> Iterator[None]:
@@ -15,19 +33,8 @@ def shielded(say: Callable[[str], None]) -> Iterator[None]:
     A person pressing Ctrl-C three times, or a CI runner sending SIGTERM after SIGINT, would otherwise
     interrupt the code that stores the cells the first Ctrl-C was meant to keep.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signal handlers can only be set from the main thread; nothing else receives them
-        return
-
-    def wait(signum, frame) -> None:
-        say("cryptobench: saving what was measured, the run ends in a moment")
-
-    old = {sig: signal.signal(sig, wait) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with _handled_by(lambda signum, frame: say(SAVING)):
         yield
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
 
 
 @contextlib.contextmanager
@@ -39,22 +46,15 @@ def first_only(say: Callable[[str], None]) -> Iterator[None]:
     before it does — while the first is still unwinding through the measuring loop's threads on a busy
     machine — and cut the save short: the run stayed `running` in the store (seen once in CI).
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     fired = False
 
     def handler(signum, frame) -> None:
         nonlocal fired
         if fired:
-            say("cryptobench: saving what was measured, the run ends in a moment")
+            say(SAVING)
             return
         fired = True
         raise KeyboardInterrupt
 
-    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with _handled_by(handler):
         yield
-    finally:
-        for sig, h in old.items():
-            signal.signal(sig, h)
