@@ -15,14 +15,18 @@ import math
 MIN_RUNS = 3  # other runs of the cell needed (two steps between them) before their spread is trusted
 
 
-def spread(medians: list[float]) -> float | None:
-    """The run-to-run standard deviation of log(median), from the typical step between neighbouring
-    runs (oldest first; robust to a few real changes, as a history's noise): None with too few runs."""
-    logs = [math.log(m) for m in medians if m > 0]
-    if len(logs) < MIN_RUNS:
-        return None
+def step_spread(logs: list[float]) -> float:
+    """The standard deviation of one value of a series from the typical step between neighbours
+    (1.4826 x the median |step| / sqrt 2: robust to a few real changes); 0 without a step. A history's
+    noise (history.py) and the run-to-run spread below."""
     steps = sorted(abs(b - a) for a, b in zip(logs, logs[1:], strict=False))
-    return 1.4826 * steps[len(steps) // 2] / math.sqrt(2)
+    return 1.4826 * steps[len(steps) // 2] / math.sqrt(2) if steps else 0.0
+
+
+def spread(medians: list[float]) -> float | None:
+    """The run-to-run standard deviation of log(median) over runs oldest first: None with too few runs."""
+    logs = [math.log(m) for m in medians if m > 0]
+    return step_spread(logs) if len(logs) >= MIN_RUNS else None
 
 
 def machine_of(env: dict) -> str:
@@ -38,7 +42,7 @@ def of_cells(store, run_ids: set[int], keys: set[tuple], machine: str) -> dict[t
         medians: dict[tuple, list[float]] = {}
         for run, cell in store.series_cells(alg, None, machine):
             key = (cell.provider, alg, cell.op, cell.size, cell.chunk)
-            if run["id"] in run_ids or run["machine"] != machine or key not in keys or not cell.measured:
+            if run["id"] in run_ids or key not in keys or not cell.measured:  # the query keeps `machine`'s
                 continue
             medians.setdefault(key, []).append(cell.summary().median)
         for key, ms in medians.items():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from cryptobench.analysis import stats
+from cryptobench.analysis import between_runs, stats
 from cryptobench.core.errors import UserError
 
 MIN_POINTS = 4  # fewer runs than this: no change can be told from noise
@@ -84,9 +84,7 @@ def _noise_sigma(points: list[Point]) -> float:
     """The spread of log(median) from one run to the next when nothing changed: the larger of the runs'
     own intervals and the typical step between neighbours (robust to a few real changes)."""
     own = [(math.log(p.high_ns) - math.log(p.low_ns)) / (2 * stats.Z95) for p in points if p.low_ns > 0]
-    logs = [math.log(p.median_ns) for p in points]
-    steps = sorted(abs(b - a) for a, b in zip(logs, logs[1:], strict=False))
-    between = 1.4826 * steps[len(steps) // 2] / math.sqrt(2) if steps else 0.0
+    between = between_runs.step_spread([math.log(p.median_ns) for p in points])
     return max(stats.median(own) if own else 0.0, between, 1e-4)
 
 
