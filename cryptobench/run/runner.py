@@ -103,13 +103,12 @@ class Runner:
                     )
                 self.progress.finish()
                 self._finish(run_id, "complete", measured=ph.TIME in chosen)
-            except KeyboardInterrupt:
-                with shielded(self.progress.log):  # a second and third Ctrl-C must not lose what the first saves
-                    self.progress.finish()
-                    self.loop.store_rest(interrupted=True)  # keep everything measured so far
-                    self._store_verifications(run_id, interrupted=True)
-                    self._finish(run_id, "interrupted", measured=settings["measure"])
-                    self.drivers.stop()
+            except KeyboardInterrupt:  # the first signal; first_only turns the later ones into a line
+                self.progress.finish()
+                self.loop.store_rest(interrupted=True)  # keep everything measured so far
+                self._store_verifications(run_id, interrupted=True)
+                self._finish(run_id, "interrupted", measured=settings["measure"])
+                self.drivers.stop()
                 raise Interrupted(run_id) from None
             finally:
                 with shielded(self.progress.log):
